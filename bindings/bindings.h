@@ -1,0 +1,28 @@
+// What the interpreter needs from the bindings: open the library into a Lua
+// state, configure virtual devices before first CUDA use, and describe the
+// devices for the banner. (interpreter/ never includes tensor/ headers.)
+#pragma once
+#include <string>
+#include <vector>
+
+struct lua_State;
+
+namespace gl::bindings {
+
+// A lua_CFunction: call it with lua_pcall. Sets the globals torch, nn, repr,
+// help, time, try_gpu, try_all_gpus, and the embedded Lua library.
+int open(lua_State* L);
+
+// "--virtual-gpus N[:SIZE]" / GPULAB_VIRTUAL_GPUS; false with *err on a bad spec.
+bool configure_virtual(const std::string& spec, std::string* err);
+
+// One line for the REPL banner about devices, without initialising CUDA unless
+// virtual devices were asked for (real GPUs are discovered on first use).
+std::string device_banner();
+
+// Completion candidates for the REPL: globals, fields of tables, methods after
+// `x:` (from the object's metatable). `prefix` is the word being completed,
+// e.g. "torch.cu", "x:ad", "pri". Returns whole replacement words.
+std::vector<std::string> completions(lua_State* L, const std::string& prefix);
+
+}  // namespace gl::bindings

@@ -1,0 +1,157 @@
+// Small value types: torch.device, torch.dtype and torch.Size userdata.
+#include <cstring>
+#include "bindings/luaT.h"
+#include "bindings/registry.h"
+#include "tensor/core/error.h"
+#include "tensor/runtime/registry.h"
+
+namespace gl::lt {
+
+namespace {
+
+Device& dev(lua_State* L, int i) {
+  auto* d = static_cast<Device*>(luaL_testudata(L, i, "torch.device"));
+  if (!d) throw TypeError("expected a torch.device");
+  return *d;
+}
+
+int device_new(lua_State* L) {
+  // torch.device('cuda:1'), torch.device('cuda', 1), torch.device(1)
+  auto d = to_device(L, 1);
+  if (!d) type_error("device", "type", "str", type_name(L, 1));
+  if (!lua_isnoneornil(L, 2)) {
+    check(lua_isinteger(L, 2), "device(): index must be an int");
+    check(!d->has_index(), "type (string) must not include an index because index was passed explicitly: ", d->str());
+    lua_Integer i = lua_tointeger(L, 2);
+    check(i >= 0, "Device index must not be negative");
+    check(!(d->is_cpu() && i != 0), "CPU device index must be -1 or zero, got ", i);
+    d = Device(d->type, int(i));
+  }
+  push_device(L, *d);
+  return 1;
+}
+int device_tostring(lua_State* L) { lua_pushstring(L, dev(L, 1).str().c_str()); return 1; }
+int device_eq(lua_State* L) {
+  auto* a = static_cast<Device*>(luaL_testudata(L, 1, "torch.device"));
+  auto* b = static_cast<Device*>(luaL_testudata(L, 2, "torch.device"));
+  lua_pushboolean(L, a && b && *a == *b);
+  return 1;
+}
+int device_index(lua_State* L) {
+  Device& d = dev(L, 1);
+  const char* k = lua_tostring(L, 2);
+  if (!k) return 0;
+  if (!std::strcmp(k, "type")) { lua_pushstring(L, d.is_cpu() ? "cpu" : "cuda"); return 1; }
+  if (!std::strcmp(k, "index")) { if (d.has_index()) lua_pushinteger(L, d.index); else lua_pushnil(L); return 1; }
+  return 0;
+}
+
+DType& dt(lua_State* L, int i) {
+  auto* d = static_cast<DType*>(luaL_testudata(L, i, "torch.dtype"));
+  if (!d) throw TypeError("expected a torch.dtype");
+  return *d;
+}
+int dtype_tostring(lua_State* L) { lua_pushstring(L, dtype_repr(dt(L, 1)).c_str()); return 1; }
+int dtype_eq(lua_State* L) {
+  auto* a = static_cast<DType*>(luaL_testudata(L, 1, "torch.dtype"));
+  auto* b = static_cast<DType*>(luaL_testudata(L, 2, "torch.dtype"));
+  lua_pushboolean(L, a && b && *a == *b);
+  return 1;
+}
+int dtype_index(lua_State* L) {
+  DType d = dt(L, 1);
+  const char* k = lua_tostring(L, 2);
+  if (!k) return 0;
+  if (!std::strcmp(k, "is_floating_point")) { lua_pushboolean(L, is_floating(d)); return 1; }
+  if (!std::strcmp(k, "itemsize")) { lua_pushinteger(L, lua_Integer(itemsize(d))); return 1; }
+  return 0;
+}
+
+Shape& sz(lua_State* L, int i) {
+  auto* s = static_cast<Shape*>(luaL_testudata(L, i, "torch.Size"));
+  if (!s) throw TypeError("expected a torch.Size");
+  return *s;
+}
+int size_new(lua_State* L) {
+  Args a(L, 1, "Size");
+  push_size(L, a.shape_from(0, "sizes"));
+  return 1;
+}
+int size_gc(lua_State* L) {
+  if (auto* s = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"))) s->~Shape();
+  return 0;
+}
+int size_tostring(lua_State* L) { lua_pushstring(L, size_repr(sz(L, 1)).c_str()); return 1; }
+int size_len(lua_State* L) { lua_pushinteger(L, lua_Integer(sz(L, 1).size())); return 1; }
+int size_eq(lua_State* L) {
+  auto* a = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"));
+  auto* b = static_cast<Shape*>(luaL_testudata(L, 2, "torch.Size"));
+  lua_pushboolean(L, a && b && *a == *b);
+  return 1;
+}
+int size_index(lua_State* L) {
+  Shape& s = sz(L, 1);
+  if (lua_isinteger(L, 2)) {
+    lua_Integer i = lua_tointeger(L, 2);
+    const lua_Integer n = lua_Integer(s.size());
+    check<IndexError>(i >= -n && i < n, "tuple index out of range");
+    lua_pushinteger(L, s[size_t(i < 0 ? i + n : i)]);
+    return 1;
+  }
+  const char* k = lua_tostring(L, 2);
+  if (k && !std::strcmp(k, "numel")) {
+    lua_pushcfunction(L, [](lua_State* L) -> int {
+      auto* s = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"));
+      lua_pushinteger(L, s ? numel_of(*s) : 0);
+      return 1;
+    });
+    return 1;
+  }
+  if (k && !std::strcmp(k, "totable")) {
+    lua_pushcfunction(L, [](lua_State* L) -> int {
+      auto* s = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"));
+      lua_newtable(L);
+      if (s) for (size_t i = 0; i < s->size(); ++i) { lua_pushinteger(L, (*s)[i]); lua_rawseti(L, -2, lua_Integer(i + 1)); }
+      return 1;
+    });
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void open_objects(lua_State* L) {
+  static const Reg device_meta[] = {{"__tostring", device_tostring, nullptr}, {"__eq", device_eq, nullptr},
+                                    {"__index", device_index, nullptr}, {nullptr, nullptr, nullptr}};
+  static const Reg dtype_meta[] = {{"__tostring", dtype_tostring, nullptr}, {"__eq", dtype_eq, nullptr},
+                                   {"__index", dtype_index, nullptr}, {nullptr, nullptr, nullptr}};
+  static const Reg size_meta[] = {{"__tostring", size_tostring, nullptr}, {"__len", size_len, nullptr},
+                                  {"__eq", size_eq, nullptr}, {"__index", size_index, nullptr},
+                                  {"__gc", size_gc, nullptr}, {nullptr, nullptr, nullptr}};
+  luaL_getmetatable(L, "torch.device");
+  set_functions(L, device_meta);
+  lua_pop(L, 1);
+  luaL_getmetatable(L, "torch.dtype");
+  set_functions(L, dtype_meta);
+  lua_pop(L, 1);
+  luaL_getmetatable(L, "torch.Size");
+  set_functions(L, size_meta);
+  lua_pop(L, 1);
+  // Into the torch table at the top of the stack.
+  push_function(L, device_new, "torch.device('cuda:1'), torch.device('cuda', 1): where a tensor lives.");
+  lua_setfield(L, -2, "device");
+  push_function(L, size_new, "torch.Size{2, 3}: a shape.");
+  lua_setfield(L, -2, "Size");
+  static const std::pair<const char*, DType> dtypes[] = {
+      {"float32", DType::Float32}, {"float", DType::Float32},   {"float64", DType::Float64}, {"double", DType::Float64},
+      {"float16", DType::Float16}, {"half", DType::Float16},    {"bfloat16", DType::BFloat16}, {"int64", DType::Int64},
+      {"long", DType::Int64},      {"int32", DType::Int32},     {"int", DType::Int32},       {"int16", DType::Int16},
+      {"short", DType::Int16},     {"int8", DType::Int8},       {"uint8", DType::UInt8},     {"bool", DType::Bool}};
+  for (auto& [name, d] : dtypes) {
+    push_dtype(L, d);
+    lua_setfield(L, -2, name);
+  }
+}
+
+}  // namespace gl::lt

@@ -1,0 +1,174 @@
+// Opening the library into a Lua state: the torch table and its parts, the
+// globals repr/help/time, the embedded Lua half (nn, optim, data), and the
+// interpreter's hooks (banner, completion, virtual-device flag).
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include "bindings/bindings.h"
+#include "bindings/luaT.h"
+#include "bindings/registry.h"
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/core/format.h"
+#include "tensor/ops/ops.h"
+#include "tensor/runtime/event.h"
+#include "tensor/runtime/registry.h"
+
+namespace gl::lua_src {
+struct Chunk { const char* name; const char* code; };
+extern const Chunk chunks[];
+}  // namespace gl::lua_src
+
+namespace gl::bindings {
+
+namespace {
+
+bool g_virtual_requested = false;
+
+int perf_counter(lua_State* L) {
+  using namespace std::chrono;
+  lua_pushnumber(L, duration<double>(steady_clock::now().time_since_epoch()).count());
+  return 1;
+}
+
+int allow_tf32_index(lua_State* L) {
+  const char* k = lua_tostring(L, 2);
+  if (k && !std::strcmp(k, "allow_tf32")) { lua_pushboolean(L, gl::allow_tf32()); return 1; }
+  return 0;
+}
+int allow_tf32_newindex(lua_State* L) {
+  const char* k = lua_tostring(L, 2);
+  check<AttributeError>(k && !std::strcmp(k, "allow_tf32"), "unknown attribute of torch.backends.cuda.matmul");
+  check<TypeError>(lua_type(L, 3) == LUA_TBOOLEAN, "allow_tf32 must be a boolean");
+  gl::set_allow_tf32(lua_toboolean(L, 3));
+  return 0;
+}
+
+int doc(lua_State* L) {
+  const char* d = lt::doc_of(L, 1);
+  if (d) lua_pushstring(L, d);
+  else lua_pushnil(L);
+  return 1;
+}
+
+int set_parameter(lua_State* L) {
+  Tensor& t = lt::check_tensor(L, 1, "tensor");
+  t.impl->is_parameter = lua_isnoneornil(L, 2) ? true : lua_toboolean(L, 2);
+  return 0;
+}
+int rename_grad_fn(lua_State* L) {
+  Tensor& t = lt::check_tensor(L, 1, "tensor");
+  const char* name = lua_tostring(L, 2);
+  check<TypeError>(name != nullptr, "name must be a string");
+  if (t.grad_fn()) t.grad_fn()->name = name;
+  return 0;
+}
+
+void open_torch(lua_State* L) {
+  lt::register_types(L);
+  lua_newtable(L);  // torch
+  lt::set_functions(L, lt::kTorchFunctions);
+  lt::set_functions(L, lt::kTensorOps);
+  lt::open_objects(L);
+  lt::open_tensor_type(L);
+  lua_setfield(L, -2, "Tensor");
+  lt::open_cuda(L);
+  lua_setfield(L, -2, "cuda");
+  lt::push_function(L, doc, "internal: the doc string of a bound function");
+  lua_setfield(L, -2, "_doc");
+  lt::push_function(L, set_parameter, "internal: mark a tensor as an nn.Parameter (prints 'Parameter containing:')");
+  lua_setfield(L, -2, "_set_parameter");
+  lt::push_function(L, rename_grad_fn, "internal: rename a tensor's grad_fn (DataParallel's GatherBackward)");
+  lua_setfield(L, -2, "_rename_grad_fn");
+  // torch.backends.cuda.matmul.allow_tf32
+  lua_newtable(L);
+  lua_newtable(L);
+  lua_newtable(L);
+  lua_newtable(L);
+  static const lt::Reg tf32[] = {{"__index", allow_tf32_index, nullptr}, {"__newindex", allow_tf32_newindex, nullptr},
+                                 {nullptr, nullptr, nullptr}};
+  lt::set_functions(L, tf32);
+  lua_setmetatable(L, -2);
+  lua_setfield(L, -2, "matmul");
+  lua_setfield(L, -2, "cuda");
+  lua_setfield(L, -2, "backends");
+  // nn and nn.functional (the Lua chunks fill in the rest).
+  lua_newtable(L);
+  lua_newtable(L);
+  lt::set_functions(L, lt::kFunctional);
+  lua_setfield(L, -2, "functional");
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "nn");
+  lua_setfield(L, -2, "nn");
+  lua_newtable(L);
+  lua_setfield(L, -2, "optim");
+  lua_newtable(L);
+  lua_newtable(L);
+  lua_setfield(L, -2, "data");
+  lua_setfield(L, -2, "utils");
+  lua_pushstring(L, GPULAB_VERSION_STRING);
+  lua_setfield(L, -2, "__version__");
+  lua_setglobal(L, "torch");
+  // time.perf_counter()
+  lua_newtable(L);
+  lt::push_function(L, perf_counter, "time.perf_counter(): seconds from a monotonic clock (call torch.cuda.synchronize() first when timing GPU work).");
+  lua_setfield(L, -2, "perf_counter");
+  lua_setglobal(L, "time");
+  lua_register(L, "repr", lt::repr);
+}
+
+int load_chunks(lua_State* L) {
+  for (const lua_src::Chunk* c = lua_src::chunks; c->name; ++c) {
+    std::string name = std::string("=[gpulab]/") + c->name + ".lua";
+    if (luaL_loadbuffer(L, c->code, std::strlen(c->code), name.c_str()) != LUA_OK) return lua_error(L);
+    lua_pushstring(L, c->name);
+    lua_call(L, 1, 0);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int open(lua_State* L) {
+  // The C++ part runs under the trampoline's rules; Lua chunks run after.
+  try {
+    open_torch(L);
+  } catch (const std::exception& e) {
+    lua_pushfstring(L, "RuntimeError: %s", e.what());
+    goto fail;
+  }
+  return load_chunks(L);
+fail:
+  return lua_error(L);
+}
+
+bool configure_virtual(const std::string& spec, std::string* err) {
+  int n;
+  int64_t cap;
+  if (!parse_virtual_spec(spec, &n, &cap)) {
+    if (err) *err = "invalid --virtual-gpus value '" + spec + "': expected N or N:SIZE, e.g. 2 or 2:16GiB";
+    return false;
+  }
+  configure_virtual_devices(n, cap);
+  g_virtual_requested = n > 0;
+  return true;
+}
+
+std::string device_banner() {
+  const char* env = std::getenv("GPULAB_VIRTUAL_GPUS");
+  if (!g_virtual_requested && !(env && std::atoi(env) > 0)) return "";
+  try {
+    const int n = cuda_device_count();
+    if (n == 0) return "CUDA: no devices";
+    DeviceInfo i = device_info(0);
+    std::string what = i.host_memory ? "emulated in host memory (no GPU used), " + format_bytes(i.total_memory) + " each"
+                                     : "sharing one GPU";
+    return "CUDA: " + std::to_string(n) + " virtual device" + (n == 1 ? "" : "s") + " " + what +
+           (i.host_memory ? "; their timings are CPU timings." : ".");
+  } catch (const std::exception& e) {
+    return std::string("CUDA: ") + e.what();
+  }
+}
+
+}  // namespace gl::bindings

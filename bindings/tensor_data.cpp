@@ -1,0 +1,112 @@
+// Lua values <-> tensors: torch.tensor's nested tables (dtype inferred as
+// PyTorch infers it from Python values) and tolist().
+#include <cmath>
+#include <cstring>
+#include "bindings/luaT.h"
+#include "bindings/tensor_data.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+
+namespace gl::lt {
+
+namespace {
+
+struct Walk {
+  lua_State* L;
+  Shape shape;
+  int category = -1;  // 0 bool, 1 int, 2 float
+  std::vector<double> f;
+  std::vector<int64_t> i;
+  int depth_limit = 64;
+
+  void leaf(int idx, size_t depth) {
+    if (depth < shape.size())
+      throw ValueError(cat("expected sequence of length ", shape[depth], " at dim ", depth, " (got a number)"));
+    int cat_ = 0;
+    double fv = 0;
+    int64_t iv = 0;
+    if (lua_type(L, idx) == LUA_TBOOLEAN) { cat_ = 0; iv = lua_toboolean(L, idx); fv = double(iv); }
+    else if (lua_isinteger(L, idx)) { cat_ = 1; iv = lua_tointeger(L, idx); fv = double(iv); }
+    else if (lua_type(L, idx) == LUA_TNUMBER) { cat_ = 2; fv = lua_tonumber(L, idx); iv = 0; }
+    else if (Tensor* t = to_tensor(L, idx)) {
+      check<ValueError>(t->numel() == 1, "only one element tensors can be converted to Python scalars");
+      Scalar s = item(*t);
+      cat_ = s.kind == Scalar::Bool ? 0 : s.kind == Scalar::Int ? 1 : 2;
+      fv = s.to_double();
+      iv = s.kind == Scalar::Float ? 0 : s.i;
+    } else {
+      throw TypeError(cat("new(): invalid data type '", type_name(L, idx), "'"));
+    }
+    category = std::max(category, cat_);
+    f.push_back(fv);
+    i.push_back(iv);
+  }
+
+  void walk(int idx, size_t depth) {
+    if (lua_type(L, idx) != LUA_TTABLE) return leaf(idx, depth);
+    check<ValueError>(int(depth) < depth_limit, "too many dimensions");
+    const int64_t n = int64_t(lua_rawlen(L, idx));
+    if (depth == shape.size()) {
+      if (!f.empty()) throw ValueError(cat("expected a number at dim ", depth, " (got a table)"));
+      shape.push_back(n);
+    } else if (shape[depth] != n) {
+      throw ValueError(cat("expected sequence of length ", shape[depth], " at dim ", depth, " (got ", n, ")"));
+    }
+    check(lua_checkstack(L, 4), "stack overflow");
+    for (int64_t k = 1; k <= n; ++k) {
+      lua_rawgeti(L, idx, k);
+      walk(lua_gettop(L), depth + 1);
+      lua_pop(L, 1);
+    }
+    if (n == 0 && depth + 1 < shape.size())
+      throw ValueError(cat("expected sequence of length ", shape[depth + 1], " at dim ", depth + 1, " (got 0)"));
+  }
+};
+
+}  // namespace
+
+Tensor tensor_from_lua(lua_State* L, int idx, std::optional<DType> dtype, Device device) {
+  if (Tensor* t = to_tensor(L, idx)) return to(detach(*t), device, dtype ? *dtype : t->dtype(), true);
+  Walk w{L};
+  w.walk(idx, 0);
+  DType dt = dtype ? *dtype : w.category == 0 ? DType::Bool : w.category == 1 ? DType::Int64 : DType::Float32;
+  const int64_t n = int64_t(w.f.size());
+  Tensor host = empty_on(w.shape, dt, Device(Device::CPU));
+  dispatch_dtype(dt, [&](auto z) {
+    using T = decltype(z);
+    T* p = host.data<T>();
+    for (int64_t k = 0; k < n; ++k) {
+      if constexpr (std::is_same_v<T, bool>) p[k] = w.f[size_t(k)] != 0;
+      else if constexpr (std::is_integral_v<T>) p[k] = w.category == 2 ? T(int64_t(w.f[size_t(k)])) : T(w.i[size_t(k)]);
+      else p[k] = T(w.category == 2 ? w.f[size_t(k)] : double(w.i[size_t(k)]));
+    }
+  });
+  return to(host, device, std::nullopt);
+}
+
+void push_list(lua_State* L, const Tensor& t) {
+  std::vector<char> bytes = to_host_bytes(t);
+  const Shape shape = t.sizes();
+  const Shape strides = contiguous_strides(shape);
+  check(lua_checkstack(L, int(shape.size()) + 8), "stack overflow");
+  dispatch_dtype(t.dtype(), [&](auto z) {
+    using T = decltype(z);
+    const T* p = reinterpret_cast<const T*>(bytes.data());
+    auto push_val = [&](int64_t off) {
+      if constexpr (std::is_same_v<T, bool>) lua_pushboolean(L, p[off]);
+      else if constexpr (std::is_integral_v<T>) lua_pushinteger(L, lua_Integer(p[off]));
+      else lua_pushnumber(L, double(p[off]));
+    };
+    auto rec = [&](auto& self, int64_t off, size_t d) -> void {
+      if (d == shape.size()) return push_val(off);
+      lua_createtable(L, int(shape[d]), 0);
+      for (int64_t k = 0; k < shape[d]; ++k) {
+        self(self, off + k * strides[d], d + 1);
+        lua_rawseti(L, -2, k + 1);
+      }
+    };
+    rec(rec, 0, 0);
+  });
+}
+
+}  // namespace gl::lt

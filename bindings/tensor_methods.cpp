@@ -1,0 +1,359 @@
+// Tensor methods that are not also torch functions: shape queries, views,
+// conversions (to/cuda/cpu/float...), value access and autograd entry points.
+#include <cmath>
+#include "bindings/luaT.h"
+#include "bindings/registry.h"
+#include "bindings/tensor_data.h"
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+
+namespace gl::lt {
+
+namespace {
+
+Tensor& self(lua_State* L) { return check_tensor(L, 1, "self"); }
+
+int size(lua_State* L) {
+  Args a(L, 2, "size");
+  if (auto d = a.opt_integer(0, "dim")) {
+    lua_pushinteger(L, self(L).size(*d));
+    return 1;
+  }
+  push_size(L, self(L).sizes());
+  return 1;
+}
+int stride(lua_State* L) {
+  Args a(L, 2, "stride");
+  if (auto d = a.opt_integer(0, "dim")) { lua_pushinteger(L, self(L).stride(*d)); return 1; }
+  lua_createtable(L, int(self(L).dim()), 0);
+  for (int64_t i = 0; i < self(L).dim(); ++i) {
+    lua_pushinteger(L, self(L).strides()[size_t(i)]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+int dim(lua_State* L) { lua_pushinteger(L, self(L).dim()); return 1; }
+int numel(lua_State* L) { lua_pushinteger(L, self(L).numel()); return 1; }
+int element_size(lua_State* L) { lua_pushinteger(L, lua_Integer(itemsize(self(L).dtype()))); return 1; }
+int is_contiguous(lua_State* L) { lua_pushboolean(L, self(L).is_contiguous()); return 1; }
+int is_floating_point(lua_State* L) { lua_pushboolean(L, is_floating(self(L).dtype())); return 1; }
+int contiguous_(lua_State* L) { push_tensor(L, contiguous(self(L))); return 1; }
+int clone_(lua_State* L) { push_tensor(L, clone(self(L))); return 1; }
+int detach_(lua_State* L) { push_tensor(L, detach(self(L))); return 1; }
+int item_(lua_State* L) { push_scalar(L, item(self(L))); return 1; }
+int tolist(lua_State* L) {
+  Tensor& t = self(L);
+  if (t.dim() == 0) push_scalar(L, item(t));
+  else push_list(L, t);
+  return 1;
+}
+
+// to(device) / to(dtype) / to(device, dtype) / to(other) / to{device=, dtype=, copy=}
+int to_(lua_State* L) {
+  Args a(L, 2, "to");
+  Tensor& t = self(L);
+  std::optional<Device> dev;
+  std::optional<DType> dt;
+  for (int i = 0; i < a.n(); ++i) {
+    int idx = a.at(i);
+    if (Tensor* o = to_tensor(L, idx)) { dev = o->device(); dt = o->dtype(); }
+    else if (auto d = to_dtype_or_null(L, idx)) dt = d;
+    else if (auto v = to_device(L, idx)) dev = v;
+    else if (lua_type(L, idx) == LUA_TBOOLEAN) continue;  // non_blocking
+    else type_error("to", "device", "a torch.device, a dtype or a Tensor", type_name(L, idx));
+  }
+  if (auto d = a.device(-1, "device")) dev = d;
+  if (auto d = a.dtype(-1, "dtype")) dt = d;
+  bool copy = a.boolean(-1, "copy", false);
+  a.boolean(-1, "non_blocking", false);
+  push_tensor(L, to(t, dev, dt, copy));
+  return 1;
+}
+
+int cuda(lua_State* L) {
+  Args a(L, 2, "cuda");
+  auto d = a.device(0, "device");
+  Device dev = d ? (d->is_cuda() ? *d : throw RuntimeError(cat("Invalid device, must be cuda device"))) : Device(Device::CUDA);
+  push_tensor(L, to(self(L), dev, std::nullopt));
+  return 1;
+}
+int cpu(lua_State* L) { push_tensor(L, to(self(L), Device(Device::CPU), std::nullopt)); return 1; }
+
+template <DType D>
+int cast(lua_State* L) { push_tensor(L, to(self(L), std::nullopt, D)); return 1; }
+
+int type_(lua_State* L) {
+  Tensor& t = self(L);
+  if (lua_gettop(L) >= 2 && !lua_isnil(L, 2)) {
+    auto d = to_dtype(L, 2);
+    if (!d) type_error("type", "dtype", "torch.dtype", type_name(L, 2));
+    push_tensor(L, to(t, std::nullopt, *d));
+    return 1;
+  }
+  static const char* names[] = {"Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"};
+  std::string s = std::string(t.device().is_cuda() ? "torch.cuda." : "torch.") + names[int(t.dtype())] + "Tensor";
+  lua_pushstring(L, s.c_str());
+  return 1;
+}
+int type_as(lua_State* L) { push_tensor(L, to(self(L), std::nullopt, check_tensor(L, 2, "other").dtype())); return 1; }
+int get_device(lua_State* L) {
+  Tensor& t = self(L);
+  lua_pushinteger(L, t.device().is_cpu() ? -1 : t.device().index);
+  return 1;
+}
+
+int view_(lua_State* L) {
+  Args a(L, 2, "view");
+  if (auto d = to_dtype_or_null(L, a.at(0))) {
+    check(*d == self(L).dtype(), "gpulab: view(dtype) reinterpretation is not supported");
+    push_tensor(L, self(L));
+    return 1;
+  }
+  push_tensor(L, view(self(L), a.shape_from(0, "size")));
+  return 1;
+}
+int reshape_(lua_State* L) { Args a(L, 2, "reshape"); push_tensor(L, reshape(self(L), a.shape_from(0, "shape"))); return 1; }
+int view_as(lua_State* L) { push_tensor(L, view(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
+int reshape_as(lua_State* L) { push_tensor(L, reshape(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
+int expand_(lua_State* L) { Args a(L, 2, "expand"); push_tensor(L, expand(self(L), a.shape_from(0, "size"))); return 1; }
+int expand_as(lua_State* L) { push_tensor(L, expand(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
+int t_(lua_State* L) { push_tensor(L, t(self(L))); return 1; }
+int transpose_(lua_State* L) { Args a(L, 2, "transpose"); push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1"))); return 1; }
+int permute_(lua_State* L) { Args a(L, 2, "permute"); push_tensor(L, permute(self(L), a.shape_from(0, "dims"))); return 1; }
+int unsqueeze_(lua_State* L) { Args a(L, 2, "unsqueeze"); push_tensor(L, unsqueeze(self(L), a.integer(0, "dim"))); return 1; }
+int squeeze_(lua_State* L) { Args a(L, 2, "squeeze"); push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim"))); return 1; }
+int flatten_(lua_State* L) {
+  Args a(L, 2, "flatten");
+  push_tensor(L, flatten(self(L), a.opt_integer(0, "start_dim").value_or(0), a.opt_integer(1, "end_dim").value_or(-1)));
+  return 1;
+}
+int narrow_(lua_State* L) {
+  Args a(L, 2, "narrow");
+  push_tensor(L, narrow(self(L), a.integer(0, "dim"), a.integer(1, "start"), a.integer(2, "length")));
+  return 1;
+}
+int select_(lua_State* L) { Args a(L, 2, "select"); push_tensor(L, select(self(L), a.integer(0, "dim"), a.integer(1, "index"))); return 1; }
+
+int push_tensors(lua_State* L, const std::vector<Tensor>& ts) {
+  lua_createtable(L, int(ts.size()), 0);
+  for (size_t i = 0; i < ts.size(); ++i) {
+    push_tensor(L, ts[i]);
+    lua_rawseti(L, -2, lua_Integer(i + 1));
+  }
+  return 1;
+}
+int chunk_(lua_State* L) {
+  Args a(L, 2, "chunk");
+  return push_tensors(L, chunk(self(L), a.integer(0, "chunks"), a.opt_integer(1, "dim").value_or(0)));
+}
+int split_(lua_State* L) {
+  Args a(L, 2, "split");
+  int idx = a.at(0, "split_size_or_sections");
+  int64_t dim = a.opt_integer(1, "dim").value_or(0);
+  if (lua_type(L, idx) == LUA_TTABLE) return push_tensors(L, split_sizes(self(L), a.int_list(0, "split_size_or_sections"), dim));
+  return push_tensors(L, split(self(L), a.integer(0, "split_size_or_sections"), dim));
+}
+int unbind(lua_State* L) {
+  Args a(L, 2, "unbind");
+  int64_t d = a.opt_integer(0, "dim").value_or(0);
+  Tensor& t = self(L);
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < t.size(d); ++i) out.push_back(select(t, d, i));
+  return push_tensors(L, out);
+}
+int index_select_(lua_State* L) {
+  Args a(L, 2, "index_select");
+  push_tensor(L, index_select(self(L), a.integer(0, "dim"), a.tensor(1, "index")));
+  return 1;
+}
+int masked_select_(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
+int repeat(lua_State* L) {
+  Args a(L, 2, "repeat");
+  Shape reps = a.shape_from(0, "repeats");
+  Tensor t = self(L);
+  check(int64_t(reps.size()) >= t.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  while (t.dim() < int64_t(reps.size())) t = unsqueeze(t, 0);
+  for (size_t d = 0; d < reps.size(); ++d) {
+    std::vector<Tensor> copies(size_t(std::max<int64_t>(reps[d], 0)), t);
+    if (copies.empty()) { Shape s = t.sizes(); s[d] = 0; t = empty_on(s, t.dtype(), t.device()); continue; }
+    t = cat(copies, int64_t(d));
+  }
+  push_tensor(L, t);
+  return 1;
+}
+
+int copy__(lua_State* L) {
+  Tensor& t = self(L);
+  Tensor& src = check_tensor(L, 2, "src");
+  check(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  copy_(t, src);
+  lua_settop(L, 1);
+  return 1;
+}
+int fill__(lua_State* L) {
+  Tensor& t = self(L);
+  Args a(L, 2, "fill_");
+  check(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  fill_(t, a.scalar(0, "value"));
+  lua_settop(L, 1);
+  return 1;
+}
+int zero__(lua_State* L) {
+  Tensor& t = self(L);
+  check(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  fill_(t, Scalar::from_int(0));
+  lua_settop(L, 1);
+  return 1;
+}
+int uniform__(lua_State* L) {
+  Args a(L, 2, "uniform_");
+  Tensor& t = self(L);
+  uniform_(t, a.opt_number(0, "from").value_or(0), a.opt_number(1, "to").value_or(1));
+  lua_settop(L, 1);
+  return 1;
+}
+int normal__(lua_State* L) {
+  Args a(L, 2, "normal_");
+  Tensor& t = self(L);
+  normal_(t, a.opt_number(0, "mean").value_or(0), a.opt_number(1, "std").value_or(1));
+  lua_settop(L, 1);
+  return 1;
+}
+int requires_grad_(lua_State* L) {
+  Tensor& t = self(L);
+  t.set_requires_grad(lua_isnone(L, 2) ? true : lua_toboolean(L, 2));
+  lua_settop(L, 1);
+  return 1;
+}
+int retain_grad(lua_State* L) {
+  self(L).impl->retains_grad = true;
+  return 0;
+}
+int backward(lua_State* L) {
+  Args a(L, 2, "backward");
+  Tensor& t = self(L);
+  Tensor g;
+  if (Tensor* gg = to_tensor(L, a.at(0, "gradient"))) {
+    check(gg->sizes() == t.sizes(), "Mismatch in shape: grad_output[0] has a shape of ", size_repr(gg->sizes()),
+          " and output[0] has a shape of ", size_repr(t.sizes()), ".");
+    g = *gg;
+  } else {
+    check(t.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
+    check(t.numel() == 1, "grad can be implicitly created only for scalar outputs");
+    g = ones(t.sizes(), {t.dtype(), t.device()});
+  }
+  run_backward(t, g, a.boolean(1, "retain_graph", false));
+  return 0;
+}
+int equal(lua_State* L) {
+  Tensor& a = self(L);
+  Tensor& b = check_tensor(L, 2, "other");
+  bool eq = a.sizes() == b.sizes() && item(all(binary(BinaryOp::Eq, a, b), std::nullopt, false)).i != 0;
+  lua_pushboolean(L, eq);
+  return 1;
+}
+int allclose(lua_State* L) {
+  Args a(L, 1, "allclose");
+  Tensor& x = a.tensor(0, "input");
+  Tensor& y = a.tensor(1, "other");
+  double rtol = a.opt_number(2, "rtol").value_or(1e-5), atol = a.opt_number(3, "atol").value_or(1e-8);
+  Tensor xd = to_dtype(x, DType::Float64), yd = to_dtype(y, DType::Float64);
+  Tensor diff = unary(UnaryOp::Abs, sub(xd, yd));
+  Tensor tol = binary(BinaryOp::Add, binary(BinaryOp::Mul, unary(UnaryOp::Abs, yd), Scalar::from_double(rtol)), Scalar::from_double(atol));
+  lua_pushboolean(L, item(all(binary(BinaryOp::Le, diff, tol), std::nullopt, false)).i != 0);
+  return 1;
+}
+
+Tensor new_like(lua_State* L, const char* fname, Args& a, int shape_from) {
+  Tensor& t = self(L);
+  TensorOptions o{a.dtype(-1, "dtype").value_or(t.dtype()), a.device(-1, "device").value_or(t.device()), false};
+  (void)fname;
+  return empty(a.shape_from(shape_from, "size"), o);
+}
+int new_zeros(lua_State* L) { Args a(L, 2, "new_zeros"); Tensor r = new_like(L, "new_zeros", a, 0); fill_(r, Scalar::from_int(0)); push_tensor(L, r); return 1; }
+int new_ones(lua_State* L) { Args a(L, 2, "new_ones"); Tensor r = new_like(L, "new_ones", a, 0); fill_(r, Scalar::from_int(1)); push_tensor(L, r); return 1; }
+int new_empty(lua_State* L) { Args a(L, 2, "new_empty"); push_tensor(L, new_like(L, "new_empty", a, 0)); return 1; }
+int new_full(lua_State* L) {
+  Args a(L, 2, "new_full");
+  Tensor& t = self(L);
+  Shape s = a.int_list(0, "size");
+  Tensor r = empty(s, {a.dtype(-1, "dtype").value_or(t.dtype()), a.device(-1, "device").value_or(t.device())});
+  fill_(r, a.scalar(1, "fill_value"));
+  push_tensor(L, r);
+  return 1;
+}
+int new_tensor(lua_State* L) {
+  Tensor& t = self(L);
+  push_tensor(L, tensor_from_lua(L, 2, t.dtype(), t.device()));
+  return 1;
+}
+
+}  // namespace
+
+std::optional<DType> to_dtype_or_null(lua_State* L, int idx) {
+  if (!idx || lua_type(L, idx) == LUA_TSTRING) {
+    DType d;
+    if (idx && dtype_from_name(lua_tostring(L, idx), &d)) return d;
+    return std::nullopt;
+  }
+  return to_dtype(L, idx);
+}
+
+const Reg kTensorMethods[] = {
+    {"size", size, "x:size() -> torch.Size; x:size(dim) -> int."},
+    {"stride", stride, "x:stride() -> table of strides (in elements); x:stride(dim) -> int."},
+    {"dim", dim, "x:dim() -> number of dimensions."}, {"ndimension", dim, "alias of dim()."},
+    {"numel", numel, "x:numel() -> number of elements."}, {"nelement", numel, "alias of numel()."},
+    {"element_size", element_size, "x:element_size() -> bytes per element."},
+    {"is_contiguous", is_contiguous, "x:is_contiguous() -> whether memory is dense, row-major."},
+    {"is_floating_point", is_floating_point, "x:is_floating_point()."},
+    {"contiguous", contiguous_, "x:contiguous(): x itself if dense, else a dense copy."},
+    {"clone", clone_, "x:clone(): a copy (recorded by autograd)."},
+    {"detach", detach_, "x:detach(): the same data, cut from the autograd graph."},
+    {"item", item_, "x:item(): the value of a one-element tensor as a Lua number (waits for the device)."},
+    {"tolist", tolist, "x:tolist(): nested Lua tables of the values (Lua arrays: 1-based)."},
+    {"to", to_, "x:to(device), x:to(dtype), x:to(device, dtype), x:to(other), x:to{device=, dtype=, copy=}: x itself when nothing changes, else a new tensor."},
+    {"cuda", cuda, "x:cuda(), x:cuda(i): copy to a CUDA device (x itself if already there)."},
+    {"cpu", cpu, "x:cpu(): copy to host memory (x itself if already there)."},
+    {"float", cast<DType::Float32>, "x:float(): as float32."}, {"double", cast<DType::Float64>, "x:double(): as float64."},
+    {"half", cast<DType::Float16>, "x:half(): as float16."}, {"bfloat16", cast<DType::BFloat16>, "x:bfloat16()."},
+    {"long", cast<DType::Int64>, "x:long(): as int64."}, {"int", cast<DType::Int32>, "x:int(): as int32."},
+    {"short", cast<DType::Int16>, "x:short(): as int16."}, {"char", cast<DType::Int8>, "x:char(): as int8."},
+    {"byte", cast<DType::UInt8>, "x:byte(): as uint8."}, {"bool", cast<DType::Bool>, "x:bool(): as bool."},
+    {"type", type_, "x:type() -> 'torch.FloatTensor'; x:type(dtype) -> converted tensor."},
+    {"type_as", type_as, "x:type_as(other): x in other's dtype."},
+    {"get_device", get_device, "x:get_device(): CUDA index, or -1 on the CPU."},
+    {"view", view_, "x:view(2, 3) or x:view{2, -1}: same data, new shape (needs compatible strides)."},
+    {"reshape", reshape_, "x:reshape(...): like view, copying when it must."},
+    {"view_as", view_as, "x:view_as(other)."}, {"reshape_as", reshape_as, "x:reshape_as(other)."},
+    {"expand", expand_, "x:expand(...): broadcast size-1 dims without copying (-1 keeps a size)."},
+    {"expand_as", expand_as, "x:expand_as(other)."},
+    {"t", t_, "x:t(): transpose of a matrix."},
+    {"transpose", transpose_, "x:transpose(dim0, dim1): swap two dims."},
+    {"permute", permute_, "x:permute(dims...): reorder dims."},
+    {"unsqueeze", unsqueeze_, "x:unsqueeze(dim): insert a size-1 dim."},
+    {"squeeze", squeeze_, "x:squeeze(), x:squeeze(dim): drop size-1 dims."},
+    {"flatten", flatten_, "x:flatten(start_dim=0, end_dim=-1)."},
+    {"narrow", narrow_, "x:narrow(dim, start, length): a view of a range."},
+    {"select", select_, "x:select(dim, index): a view with dim removed."},
+    {"chunk", chunk_, "x:chunk(chunks, dim=0) -> table of views."},
+    {"split", split_, "x:split(size_or_sizes, dim=0) -> table of views."},
+    {"unbind", unbind, "x:unbind(dim=0) -> table of slices."},
+    {"index_select", index_select_, "x:index_select(dim, index)."},
+    {"masked_select", masked_select_, "x:masked_select(mask) -> 1-d tensor."},
+    {"repeat", repeat, "x:repeat(reps...): tile."},
+    {"copy_", copy__, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
+    {"fill_", fill__, "x:fill_(value)."}, {"zero_", zero__, "x:zero_()."},
+    {"uniform_", uniform__, "x:uniform_(from=0, to=1)."}, {"normal_", normal__, "x:normal_(mean=0, std=1)."},
+    {"requires_grad_", requires_grad_, "x:requires_grad_(true): start recording operations on x."},
+    {"retain_grad", retain_grad, "x:retain_grad()."},
+    {"backward", backward, "y:backward(gradient=nil, retain_graph=false): accumulate gradients into the leaves' .grad."},
+    {"equal", equal, "x:equal(other): same shape and values."},
+    {"allclose", allclose, "x:allclose(other, rtol=1e-5, atol=1e-8)."},
+    {"new_zeros", new_zeros, "x:new_zeros(size): zeros with x's dtype and device."},
+    {"new_ones", new_ones, "x:new_ones(size)."}, {"new_empty", new_empty, "x:new_empty(size)."},
+    {"new_full", new_full, "x:new_full(size, value)."}, {"new_tensor", new_tensor, "x:new_tensor(data)."},
+    {nullptr, nullptr, nullptr}};
+
+}  // namespace gl::lt

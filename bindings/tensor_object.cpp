@@ -1,0 +1,213 @@
+// The Tensor userdata's metatable: method lookup, fields (x.device, x.shape,
+// x.grad, ...), indexing, operators and printing.
+#include <cstdio>
+#include <cstring>
+#include "bindings/luaT.h"
+#include "bindings/registry.h"
+#include "bindings/tensor_data.h"
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/core/format.h"
+#include "tensor/ops/ops.h"
+
+namespace gl::lt {
+
+namespace {
+
+const char* kGradFnMT = "torch.GradFn";
+
+void push_grad_fn(lua_State* L, const std::shared_ptr<Node>& n) {
+  if (!n) { lua_pushnil(L); return; }
+  void* p = lua_newuserdatauv(L, sizeof(std::shared_ptr<Node>), 0);
+  new (p) std::shared_ptr<Node>(n);
+  luaL_setmetatable(L, kGradFnMT);
+}
+
+int grad_fn_gc(lua_State* L) {
+  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
+  if (p) p->~shared_ptr<Node>();
+  return 0;
+}
+
+int grad_fn_tostring(lua_State* L) {
+  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
+  if (!p) return 0;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "<%s object at %p>", (*p)->name.c_str(), static_cast<void*>(p->get()));
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+int grad_fn_index(lua_State* L) {
+  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
+  const char* k = lua_tostring(L, 2);
+  if (!p || !k) return 0;
+  if (!std::strcmp(k, "name")) { lua_pushstring(L, (*p)->name.c_str()); return 1; }
+  if (!std::strcmp(k, "next_functions")) {
+    lua_createtable(L, int((*p)->next.size()), 0);
+    for (size_t i = 0; i < (*p)->next.size(); ++i) {
+      push_grad_fn(L, (*p)->next[i]);
+      if (lua_isnil(L, -1)) { lua_pop(L, 1); lua_pushboolean(L, false); }
+      lua_rawseti(L, -2, lua_Integer(i + 1));
+    }
+    return 1;
+  }
+  return 0;
+}
+
+bool push_field(lua_State* L, const Tensor& t, const char* k) {
+  switch (k[0]) {
+    case 'd':
+      if (!std::strcmp(k, "device")) { push_device(L, t.device()); return true; }
+      if (!std::strcmp(k, "dtype")) { push_dtype(L, t.dtype()); return true; }
+      if (!std::strcmp(k, "data")) { push_tensor(L, detach(t)); return true; }
+      break;
+    case 's':
+      if (!std::strcmp(k, "shape")) { push_size(L, t.sizes()); return true; }
+      break;
+    case 'i':
+      if (!std::strcmp(k, "is_cuda")) { lua_pushboolean(L, t.device().is_cuda()); return true; }
+      if (!std::strcmp(k, "is_leaf")) { lua_pushboolean(L, t.is_leaf()); return true; }
+      if (!std::strcmp(k, "itemsize")) { lua_pushinteger(L, lua_Integer(itemsize(t.dtype()))); return true; }
+      if (!std::strcmp(k, "is_cpu")) { lua_pushboolean(L, t.device().is_cpu()); return true; }
+      break;
+    case 'r':
+      if (!std::strcmp(k, "requires_grad")) { lua_pushboolean(L, t.requires_grad()); return true; }
+      break;
+    case 'g':
+      if (!std::strcmp(k, "grad")) { push_tensor(L, t.grad()); return true; }
+      if (!std::strcmp(k, "grad_fn")) { push_grad_fn(L, t.grad_fn()); return true; }
+      break;
+    case 'T':
+      if (!k[1]) {
+        Shape dims;
+        for (int64_t i = t.dim() - 1; i >= 0; --i) dims.push_back(i);
+        push_tensor(L, permute(t, dims));
+        return true;
+      }
+      break;
+    case 'n':
+      if (!std::strcmp(k, "ndim")) { lua_pushinteger(L, t.dim()); return true; }
+      if (!std::strcmp(k, "nbytes")) { lua_pushinteger(L, t.numel() * int64_t(itemsize(t.dtype()))); return true; }
+      break;
+    case 'm':
+      if (!std::strcmp(k, "mT")) { push_tensor(L, transpose(t, -2, -1)); return true; }
+      break;
+  }
+  return false;
+}
+
+int tensor_index(lua_State* L) {
+  Tensor& t = check_tensor(L, 1, "self");
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(2));  // methods
+    if (!lua_isnil(L, -1)) return 1;
+    lua_pop(L, 1);
+    const char* k = lua_tostring(L, 2);
+    if (push_field(L, t, k)) return 1;
+    // Python-style index strings: x[':, 1'], x['1:3'], x['...'], x['-1'].
+    if (std::strpbrk(k, ":,.0123456789-") || !std::strcmp(k, "None")) {
+      push_index(L, t, 2);
+      return 1;
+    }
+    throw AttributeError(cat("'Tensor' object has no attribute '", k, "'"));
+  }
+  push_index(L, t, 2);
+  return 1;
+}
+
+int tensor_newindex(lua_State* L) {
+  Tensor& t = check_tensor(L, 1, "self");
+  if (lua_type(L, 2) == LUA_TSTRING && !std::strpbrk(lua_tostring(L, 2), ":,.0123456789-")) {
+    std::string k = lua_tostring(L, 2);
+    if (k == "requires_grad") {
+      check<TypeError>(lua_type(L, 3) == LUA_TBOOLEAN, "requires_grad must be a bool");
+      t.set_requires_grad(lua_toboolean(L, 3));
+    } else if (k == "grad") {
+      if (lua_isnil(L, 3)) t.impl->grad.reset();
+      else {
+        Tensor& g = check_tensor(L, 3, "grad");
+        check(g.sizes() == t.sizes(), "assigned grad has data of a different size");
+        check(g.device() == t.device(), "assigned grad has data located on a different device");
+        t.set_grad(g);
+      }
+    } else if (k == "data") {
+      Tensor& d = check_tensor(L, 3, "data");
+      t.impl->storage = d.impl->storage;
+      t.impl->sizes = d.sizes();
+      t.impl->strides = d.strides();
+      t.impl->offset = d.offset();
+      t.impl->numel = d.numel();
+      t.impl->dtype = d.dtype();
+    } else {
+      throw AttributeError(cat("'Tensor' object attribute '", k, "' is read-only or unknown"));
+    }
+    return 0;
+  }
+  assign_index(L, t, 2, 3);
+  return 0;
+}
+
+int tensor_tostring(lua_State* L) {
+  std::string s = tensor_repr(check_tensor(L, 1, "self"));
+  lua_pushlstring(L, s.data(), s.size());
+  return 1;
+}
+
+int tensor_len(lua_State* L) {
+  Tensor& t = check_tensor(L, 1, "self");
+  check<TypeError>(t.dim() > 0, "len() of a 0-d tensor");
+  lua_pushinteger(L, t.size(0));
+  return 1;
+}
+
+int tensor_unm(lua_State* L) {
+  push_tensor(L, neg(check_tensor(L, 1, "self")));
+  return 1;
+}
+
+int tensor_bnot(lua_State* L) {
+  Tensor& t = check_tensor(L, 1, "self");
+  check(t.dtype() == DType::Bool, "gpulab: ~ is defined for bool tensors (use logical_not)");
+  push_tensor(L, unary(UnaryOp::LogicalNot, t));
+  return 1;
+}
+
+}  // namespace
+
+void open_tensor_type(lua_State* L) {
+  luaL_newmetatable(L, kGradFnMT);
+  lua_pushcfunction(L, grad_fn_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, grad_fn_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushcfunction(L, grad_fn_index);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+
+  lua_newtable(L);  // methods: the torch.Tensor class table
+  set_functions(L, kTensorOps);
+  set_functions(L, kTensorMethods);
+  luaL_getmetatable(L, "torch.Tensor");
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "__methods");
+  lua_pushvalue(L, -2);
+  push_closure(L, tensor_index, 1);  // the methods table is upvalue 2
+  lua_setfield(L, -2, "__index");
+  static const Reg meta[] = {
+      {"__newindex", tensor_newindex, nullptr}, {"__tostring", tensor_tostring, nullptr}, {"__len", tensor_len, nullptr},
+      {"__unm", tensor_unm, nullptr}, {"__bnot", tensor_bnot, nullptr}, {nullptr, nullptr, nullptr}};
+  set_functions(L, meta);
+  // Binary operators reuse the bound ops (x + 1, 2 * x, mask1 & mask2).
+  static const char* ops[][2] = {{"__add", "add"}, {"__sub", "sub"}, {"__mul", "mul"}, {"__div", "div"},
+                                 {"__mod", "remainder"}, {"__pow", "pow"}, {"__idiv", "floor_divide"},
+                                 {"__band", "bitwise_and"}, {"__bor", "bitwise_or"}, {"__bxor", "bitwise_xor"}};
+  for (auto& o : ops) {
+    lua_getfield(L, -2, o[1]);
+    lua_setfield(L, -2, o[0]);
+  }
+  lua_pop(L, 1);  // metatable; the methods table stays on the stack
+}
+
+}  // namespace gl::lt

@@ -1,0 +1,343 @@
+// Bound tensor ops. Each takes the tensor first, so one C function serves as
+// both the method (x:sum(0)) and the torch function (torch.sum(x, 0)).
+#include <cmath>
+#include "bindings/luaT.h"
+#include "bindings/registry.h"
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+
+namespace gl::lt {
+
+namespace {
+
+// a op b where either side may be a number (x + 1, 2 * x, 1 - x).
+int binop(lua_State* L, BinaryOp op, const char* name) {
+  Tensor* a = to_tensor(L, 1);
+  Tensor* b = to_tensor(L, 2);
+  if (a && b) { push_tensor(L, binary(op, *a, *b)); return 1; }
+  if (a) {
+    auto s = to_scalar(L, 2);
+    if (!s) type_error(name, "other", "Tensor or Number", type_name(L, 2));
+    push_tensor(L, binary(op, *a, *s));
+    return 1;
+  }
+  if (b) {
+    auto s = to_scalar(L, 1);
+    if (!s) type_error(name, "input", "Tensor or Number", type_name(L, 1));
+    push_tensor(L, binary(op, *b, *s, true));
+    return 1;
+  }
+  type_error(name, "input", "Tensor", type_name(L, 1));
+}
+
+int binop_(lua_State* L, BinaryOp op, const char* name) {
+  Tensor& a = check_tensor(L, 1, "self");
+  if (Tensor* b = to_tensor(L, 2)) binary_(op, a, *b);
+  else if (auto s = to_scalar(L, 2)) binary_(op, a, *s);
+  else type_error(name, "other", "Tensor or Number", type_name(L, 2));
+  lua_settop(L, 1);
+  return 1;
+}
+
+#define BINOP(fn, OP) \
+  int fn(lua_State* L) { return binop(L, BinaryOp::OP, #fn); } \
+  int fn##_(lua_State* L) { return binop_(L, BinaryOp::OP, #fn "_"); }
+BINOP(add, Add) BINOP(sub, Sub) BINOP(mul, Mul) BINOP(div, Div) BINOP(pow, Pow) BINOP(remainder, Remainder)
+BINOP(floor_divide, FloorDivide) BINOP(maximum, Maximum) BINOP(minimum, Minimum) BINOP(atan2, Atan2)
+BINOP(eq, Eq) BINOP(ne, Ne) BINOP(lt, Lt) BINOP(le, Le) BINOP(gt, Gt) BINOP(ge, Ge)
+BINOP(logical_and, LogicalAnd) BINOP(logical_or, LogicalOr) BINOP(logical_xor, LogicalXor)
+BINOP(bitwise_and, BitAnd) BINOP(bitwise_or, BitOr) BINOP(bitwise_xor, BitXor)
+#undef BINOP
+
+// add(x, y, {alpha=}) as in PyTorch.
+int add_alpha(lua_State* L) {
+  Args a(L, 1, "add");
+  if (!a.has(2, "alpha")) return add(L);
+  Tensor& x = a.tensor(0, "input");
+  Scalar alpha = a.scalar(2, "alpha");
+  if (Tensor* y = to_tensor(L, a.at(1, "other"))) push_tensor(L, gl::add(x, *y, alpha));
+  else push_tensor(L, binary(BinaryOp::Add, x, Scalar::from_double(a.number(1, "other") * alpha.to_double())));
+  return 1;
+}
+
+#define UNOP(fn, OP) \
+  int fn(lua_State* L) { push_tensor(L, unary(UnaryOp::OP, check_tensor(L, 1, "input"))); return 1; } \
+  int fn##_(lua_State* L) { Tensor& t = check_tensor(L, 1, "self"); unary_(UnaryOp::OP, t); lua_settop(L, 1); return 1; }
+UNOP(neg, Neg) UNOP(abs, Abs) UNOP(exp, Exp) UNOP(log, Log) UNOP(log2, Log2) UNOP(log1p, Log1p) UNOP(expm1, Expm1)
+UNOP(sqrt, Sqrt) UNOP(rsqrt, Rsqrt) UNOP(sin, Sin) UNOP(cos, Cos) UNOP(tan, Tan) UNOP(tanh, Tanh)
+UNOP(sigmoid, Sigmoid) UNOP(relu, Relu) UNOP(sign, Sign) UNOP(floor, Floor) UNOP(ceil, Ceil) UNOP(round, Round)
+UNOP(trunc, Trunc) UNOP(reciprocal, Reciprocal) UNOP(square, Square) UNOP(logical_not, LogicalNot)
+UNOP(isnan, IsNan) UNOP(isinf, IsInf) UNOP(isfinite, IsFinite)
+#undef UNOP
+
+int clamp(lua_State* L) {
+  Args a(L, 1, "clamp");
+  push_tensor(L, gl::clamp(a.tensor(0, "input"), a.opt_number(1, "min"), a.opt_number(2, "max")));
+  return 1;
+}
+int clamp_(lua_State* L) {
+  Args a(L, 1, "clamp_");
+  Tensor& t = a.tensor(0, "self");
+  Tensor r;
+  {
+    NoGradGuard ng;
+    r = gl::clamp(t, a.opt_number(1, "min"), a.opt_number(2, "max"));
+  }
+  check(!(GradMode::enabled() && t.requires_grad()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  copy_(t, r);
+  lua_settop(L, 1);
+  return 1;
+}
+
+int where(lua_State* L) {
+  Args a(L, 1, "where");
+  Tensor& c = a.tensor(0, "condition");
+  auto operand = [&](int i, const char* n, const Tensor& like) -> Tensor {
+    if (Tensor* t = to_tensor(L, a.at(i, n))) return *t;
+    Scalar s = a.scalar(i, n);
+    DType d = like.dtype();
+    if (s.kind == Scalar::Float && !is_floating(d)) d = DType::Float32;
+    if (s.kind == Scalar::Int && d == DType::Bool) d = DType::Int64;
+    return scalar_tensor(s, d, Device(Device::CPU));  // 0-d CPU tensors join any device
+  };
+  Tensor* x = to_tensor(L, a.at(1, "input"));
+  Tensor* y = to_tensor(L, a.at(2, "other"));
+  const Tensor& like = x ? *x : y ? *y : c;
+  push_tensor(L, gl::where(c, operand(1, "input", like), operand(2, "other", like)));
+  return 1;
+}
+
+int masked_fill(lua_State* L) {
+  Args a(L, 1, "masked_fill");
+  Tensor& t = a.tensor(0, "input");
+  Tensor& m = a.tensor(1, "mask");
+  Tensor v = to_tensor(L, a.at(2, "value")) ? *to_tensor(L, a.at(2, "value"))
+                                            : scalar_tensor(a.scalar(2, "value"), t.dtype(), Device());
+  push_tensor(L, gl::where(m, to_dtype(v, t.dtype()), t));
+  return 1;
+}
+
+// ---- reductions ----
+std::vector<int64_t> dims_arg(Args& a, int i) { return a.int_list(i, "dim"); }
+
+int sum(lua_State* L) {
+  Args a(L, 1, "sum");
+  push_tensor(L, gl::sum(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(2, "keepdim", false), a.dtype(-1, "dtype")));
+  return 1;
+}
+int mean(lua_State* L) {
+  Args a(L, 1, "mean");
+  Tensor x = a.tensor(0, "input");
+  if (auto d = a.dtype(-1, "dtype")) x = to_dtype(x, *d);
+  push_tensor(L, gl::mean(x, dims_arg(a, 1), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+int prod(lua_State* L) {
+  Args a(L, 1, "prod");
+  push_tensor(L, gl::prod(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+// max(x) -> tensor; max(x, dim) -> values, indices; max(x, y) -> elementwise.
+int extreme(lua_State* L, bool is_max) {
+  Args a(L, 1, is_max ? "max" : "min");
+  Tensor& x = a.tensor(0, "input");
+  if (Tensor* y = to_tensor(L, a.at(1, "other"))) {
+    push_tensor(L, binary(is_max ? BinaryOp::Maximum : BinaryOp::Minimum, x, *y));
+    return 1;
+  }
+  auto dim = a.opt_integer(1, "dim");
+  if (!dim) {
+    push_tensor(L, is_max ? amax(x, std::nullopt, false) : amin(x, std::nullopt, false));
+    return 1;
+  }
+  auto [v, i] = is_max ? max_dim(x, *dim, a.boolean(2, "keepdim", false)) : min_dim(x, *dim, a.boolean(2, "keepdim", false));
+  push_tensor(L, v);
+  push_tensor(L, i);
+  return 2;
+}
+int max(lua_State* L) { return extreme(L, true); }
+int min(lua_State* L) { return extreme(L, false); }
+int amax_(lua_State* L) {
+  Args a(L, 1, "amax");
+  push_tensor(L, amax(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+int amin_(lua_State* L) {
+  Args a(L, 1, "amin");
+  push_tensor(L, amin(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+int argmax(lua_State* L) {
+  Args a(L, 1, "argmax");
+  push_tensor(L, gl::argmax(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+int argmin(lua_State* L) {
+  Args a(L, 1, "argmin");
+  push_tensor(L, gl::argmin(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+int norm(lua_State* L) {
+  Args a(L, 1, "norm");
+  double p = 2;
+  int pidx = a.at(1, "p");
+  if (pidx && lua_type(L, pidx) == LUA_TSTRING) {
+    std::string s = lua_tostring(L, pidx);
+    check(s == "fro", "gpulab: norm supports p = number or 'fro'");
+  } else if (pidx) {
+    p = a.number(1, "p");
+  }
+  push_tensor(L, gl::norm(a.tensor(0, "input"), p, dims_arg(a, 2), a.boolean(3, "keepdim", false)));
+  return 1;
+}
+int any(lua_State* L) {
+  Args a(L, 1, "any");
+  push_tensor(L, gl::any(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+int all(lua_State* L) {
+  Args a(L, 1, "all");
+  push_tensor(L, gl::all(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
+  return 1;
+}
+int var(lua_State* L) {
+  Args a(L, 1, "var");
+  push_tensor(L, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
+  return 1;
+}
+int std_(lua_State* L) {
+  Args a(L, 1, "std");
+  push_tensor(L, unary(UnaryOp::Sqrt, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true))));
+  return 1;
+}
+
+// ---- linear algebra and nn functions ----
+int matmul(lua_State* L) {
+  Args a(L, 1, "matmul");
+  push_tensor(L, gl::matmul(a.tensor(0, "input"), a.tensor(1, "other")));
+  return 1;
+}
+int mm(lua_State* L) {
+  Args a(L, 1, "mm");
+  push_tensor(L, gl::mm(a.tensor(0, "input"), a.tensor(1, "mat2")));
+  return 1;
+}
+int bmm(lua_State* L) {
+  Args a(L, 1, "bmm");
+  push_tensor(L, gl::bmm(a.tensor(0, "input"), a.tensor(1, "mat2")));
+  return 1;
+}
+int dot(lua_State* L) {
+  Args a(L, 1, "dot");
+  push_tensor(L, gl::dot(a.tensor(0, "input"), a.tensor(1, "tensor")));
+  return 1;
+}
+int addmm(lua_State* L) {
+  Args a(L, 1, "addmm");
+  push_tensor(L, gl::addmm(a.tensor(0, "input"), a.tensor(1, "mat1"), a.tensor(2, "mat2"),
+                           a.opt_number(-1, "beta").value_or(1), a.opt_number(-1, "alpha").value_or(1)));
+  return 1;
+}
+int softmax(lua_State* L) {
+  Args a(L, 1, "softmax");
+  push_tensor(L, gl::softmax(a.tensor(0, "input"), a.integer(1, "dim")));
+  return 1;
+}
+int log_softmax(lua_State* L) {
+  Args a(L, 1, "log_softmax");
+  push_tensor(L, gl::log_softmax(a.tensor(0, "input"), a.integer(1, "dim")));
+  return 1;
+}
+
+}  // namespace
+
+// Shared by the Tensor metatable (methods) and the torch table (functions).
+const Reg kTensorOps[] = {
+    {"add", add_alpha, "add(input, other, {alpha=1}) -> Tensor: input + alpha * other, broadcasting."},
+    {"sub", sub, "sub(input, other) -> Tensor: input - other, broadcasting."},
+    {"mul", mul, "mul(input, other) -> Tensor: elementwise product, broadcasting."},
+    {"div", div, "div(input, other) -> Tensor: true division (integers give floats)."},
+    {"true_divide", div, "true_divide(input, other): same as div."},
+    {"pow", pow, "pow(input, exponent) -> Tensor: input ^ exponent."},
+    {"remainder", remainder, "remainder(input, other): Python's %, sign of the divisor."},
+    {"floor_divide", floor_divide, "floor_divide(input, other): Python's //."},
+    {"maximum", maximum, "maximum(input, other): elementwise max, NaN propagating."},
+    {"minimum", minimum, "minimum(input, other): elementwise min, NaN propagating."},
+    {"atan2", atan2, "atan2(input, other): elementwise arctangent of input/other."},
+    {"eq", eq, "eq(input, other) -> BoolTensor: elementwise ==. (Lua's == on tensors is identity.)"},
+    {"ne", ne, "ne(input, other) -> BoolTensor: elementwise ~=."},
+    {"lt", lt, "lt(input, other) -> BoolTensor: elementwise <."},
+    {"le", le, "le(input, other) -> BoolTensor: elementwise <=."},
+    {"gt", gt, "gt(input, other) -> BoolTensor: elementwise >."},
+    {"ge", ge, "ge(input, other) -> BoolTensor: elementwise >=."},
+    {"logical_and", logical_and, "logical_and(input, other) -> BoolTensor."},
+    {"logical_or", logical_or, "logical_or(input, other) -> BoolTensor."},
+    {"logical_xor", logical_xor, "logical_xor(input, other) -> BoolTensor."},
+    {"logical_not", logical_not, "logical_not(input) -> BoolTensor."},
+    {"bitwise_and", bitwise_and, "bitwise_and(input, other): & on integer/bool tensors."},
+    {"bitwise_or", bitwise_or, "bitwise_or(input, other): | on integer/bool tensors."},
+    {"bitwise_xor", bitwise_xor, "bitwise_xor(input, other): ~ on integer/bool tensors."},
+    {"add_", add_, "x:add_(other): in-place add; returns x."},
+    {"sub_", sub_, "x:sub_(other): in-place subtract; returns x."},
+    {"mul_", mul_, "x:mul_(other): in-place multiply; returns x."},
+    {"div_", div_, "x:div_(other): in-place divide; returns x."},
+    {"pow_", pow_, "x:pow_(exponent): in place; returns x."},
+    {"remainder_", remainder_, "x:remainder_(other): in place."},
+    {"floor_divide_", floor_divide_, "x:floor_divide_(other): in place."},
+    {"maximum_", maximum_, "in-place maximum."}, {"minimum_", minimum_, "in-place minimum."},
+    {"atan2_", atan2_, "in-place atan2."},
+    {"eq_", eq_, "in-place =="}, {"ne_", ne_, "in-place ~="}, {"lt_", lt_, "in-place <"}, {"le_", le_, "in-place <="},
+    {"gt_", gt_, "in-place >"}, {"ge_", ge_, "in-place >="},
+    {"logical_and_", logical_and_, "in place"}, {"logical_or_", logical_or_, "in place"}, {"logical_xor_", logical_xor_, "in place"},
+    {"bitwise_and_", bitwise_and_, "in place"}, {"bitwise_or_", bitwise_or_, "in place"}, {"bitwise_xor_", bitwise_xor_, "in place"},
+    {"neg", neg, "neg(input): -input."}, {"negative", neg, "negative(input): -input."},
+    {"abs", abs, "abs(input): absolute value."},
+    {"exp", exp, "exp(input): e^input."}, {"log", log, "log(input): natural logarithm."},
+    {"log2", log2, "log2(input)."}, {"log1p", log1p, "log1p(input): log(1 + input), accurate near 0."},
+    {"expm1", expm1, "expm1(input): exp(input) - 1."}, {"sqrt", sqrt, "sqrt(input)."},
+    {"rsqrt", rsqrt, "rsqrt(input): 1 / sqrt(input)."}, {"sin", sin, "sin(input)."}, {"cos", cos, "cos(input)."},
+    {"tan", tan, "tan(input)."}, {"tanh", tanh, "tanh(input)."}, {"sigmoid", sigmoid, "sigmoid(input): 1 / (1 + exp(-input))."},
+    {"relu", relu, "relu(input): max(input, 0)."}, {"sign", sign, "sign(input): -1, 0 or 1."},
+    {"floor", floor, "floor(input)."}, {"ceil", ceil, "ceil(input)."}, {"round", round, "round(input): half to even."},
+    {"trunc", trunc, "trunc(input)."}, {"reciprocal", reciprocal, "reciprocal(input): 1 / input."},
+    {"square", square, "square(input): input * input."},
+    {"isnan", isnan, "isnan(input) -> BoolTensor."}, {"isinf", isinf, "isinf(input) -> BoolTensor."},
+    {"isfinite", isfinite, "isfinite(input) -> BoolTensor."},
+    {"neg_", neg_, "in place"}, {"abs_", abs_, "in place"}, {"exp_", exp_, "in place"}, {"log_", log_, "in place"},
+    {"sqrt_", sqrt_, "in place"}, {"sin_", sin_, "in place"}, {"cos_", cos_, "in place"}, {"tanh_", tanh_, "in place"},
+    {"sigmoid_", sigmoid_, "in place"}, {"relu_", relu_, "in place"}, {"floor_", floor_, "in place"},
+    {"ceil_", ceil_, "in place"}, {"round_", round_, "in place"}, {"reciprocal_", reciprocal_, "in place"},
+    {"sign_", sign_, "in place"}, {"trunc_", trunc_, "in place"}, {"square_", square_, "in place"},
+    {"log2_", log2_, "in place"}, {"log1p_", log1p_, "in place"}, {"expm1_", expm1_, "in place"},
+    {"rsqrt_", rsqrt_, "in place"}, {"tan_", tan_, "in place"}, {"logical_not_", logical_not_, "in place"},
+    {"isnan_", isnan_, "(not in PyTorch)"}, {"isinf_", isinf_, "(not in PyTorch)"}, {"isfinite_", isfinite_, "(not in PyTorch)"},
+    {"clamp", clamp, "clamp(input, min, max) or clamp(input, {min=, max=}): limit values to [min, max]."},
+    {"clip", clamp, "clip(input, min, max): alias of clamp."},
+    {"clamp_", clamp_, "x:clamp_(min, max): in place."},
+    {"where", where, "where(condition, input, other): input where condition, else other (numbers allowed)."},
+    {"masked_fill", masked_fill, "masked_fill(input, mask, value): value where mask is true."},
+    {"sum", sum, "sum(input, dim, keepdim) -> Tensor: sum of all elements, or over dim (an int or a table of ints)."},
+    {"mean", mean, "mean(input, dim, keepdim): mean of a floating tensor, overall or over dim."},
+    {"prod", prod, "prod(input, dim, keepdim): product."},
+    {"max", max, "max(input) -> Tensor; max(input, dim, keepdim) -> values, indices; max(input, other) -> elementwise."},
+    {"min", min, "min(input) -> Tensor; min(input, dim, keepdim) -> values, indices; min(input, other) -> elementwise."},
+    {"amax", amax_, "amax(input, dim, keepdim): maximum values."},
+    {"amin", amin_, "amin(input, dim, keepdim): minimum values."},
+    {"argmax", argmax, "argmax(input, dim, keepdim): index (from 0) of the maximum."},
+    {"argmin", argmin, "argmin(input, dim, keepdim): index (from 0) of the minimum."},
+    {"norm", norm, "norm(input, p=2, dim, keepdim): vector p-norm (Frobenius for matrices by default)."},
+    {"any", any, "any(input, dim, keepdim) -> BoolTensor."},
+    {"all", all, "all(input, dim, keepdim) -> BoolTensor."},
+    {"var", var, "var(input, dim, unbiased=true, keepdim=false): variance."},
+    {"std", std_, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
+    {"matmul", matmul, "matmul(input, other): matrix product with PyTorch's broadcasting rules (1-d, 2-d, batched)."},
+    {"mm", mm, "mm(input, mat2): product of two matrices."},
+    {"bmm", bmm, "bmm(input, mat2): batched product of [b, n, m] and [b, m, p]."},
+    {"dot", dot, "dot(input, tensor): inner product of two 1-d tensors."},
+    {"addmm", addmm, "addmm(input, mat1, mat2, {beta=1, alpha=1}): beta * input + alpha * (mat1 @ mat2)."},
+    {"softmax", softmax, "softmax(input, dim): exp(x) / sum(exp(x)) along dim."},
+    {"log_softmax", log_softmax, "log_softmax(input, dim): log of softmax, computed stably."},
+    {nullptr, nullptr, nullptr}};
+
+}  // namespace gl::lt

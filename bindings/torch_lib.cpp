@@ -1,0 +1,275 @@
+// torch.* functions that are not tensor methods: creation, joins, seeding,
+// grad mode, printing options.
+#include "bindings/luaT.h"
+#include "bindings/registry.h"
+#include "bindings/tensor_data.h"
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/core/format.h"
+#include "tensor/ops/ops.h"
+#include "tensor/runtime/registry.h"
+
+namespace gl::lt {
+
+namespace {
+
+TensorOptions options(Args& a, DType dflt) {
+  TensorOptions o;
+  o.dtype = a.dtype(-1, "dtype").value_or(dflt);
+  o.device = a.device(-1, "device").value_or(Device(Device::CPU));
+  o.requires_grad = a.boolean(-1, "requires_grad", false);
+  a.boolean(-1, "pin_memory", false);
+  return o;
+}
+
+int tensor(lua_State* L) {
+  Args a(L, 1, "tensor");
+  check<TypeError>(a.n() >= 1, "tensor() missing 1 required positional argument: \"data\"");
+  auto dt = a.dtype(-1, "dtype");
+  Device dev = resolve_device(a.device(-1, "device").value_or(Device(Device::CPU)));
+  bool rg = a.boolean(-1, "requires_grad", false);
+  Tensor t;
+  if (a.n() == 1) {
+    t = tensor_from_lua(L, a.at(0), dt, dev);
+  } else {  // torch.tensor{1, 2, 3, device=...}: the positionals are the data
+    lua_createtable(L, a.n(), 0);
+    for (int i = 0; i < a.n(); ++i) {
+      lua_pushvalue(L, a.at(i));
+      lua_rawseti(L, -2, i + 1);
+    }
+    t = tensor_from_lua(L, lua_gettop(L), dt, dev);
+  }
+  a.finish(a.n());
+  if (rg) t.set_requires_grad(true);
+  push_tensor(L, t);
+  return 1;
+}
+
+template <int Kind>  // 0 empty, 1 zeros, 2 ones, 3 rand, 4 randn
+int creator(lua_State* L) {
+  static const char* names[] = {"empty", "zeros", "ones", "rand", "randn"};
+  Args a(L, 1, names[Kind]);
+  Shape s = a.shape_from(0, "size");
+  TensorOptions o = options(a, DType::Float32);
+  a.finish(a.n());
+  Tensor t;
+  switch (Kind) {
+    case 0: t = empty(s, o); break;
+    case 1: t = zeros(s, o); break;
+    case 2: t = ones(s, o); break;
+    case 3: t = rand(s, o); break;
+    default: t = randn(s, o); break;
+  }
+  push_tensor(L, t);
+  return 1;
+}
+
+template <int Kind>  // like versions
+int creator_like(lua_State* L) {
+  static const char* names[] = {"empty_like", "zeros_like", "ones_like", "rand_like", "randn_like"};
+  Args a(L, 1, names[Kind]);
+  Tensor& src = a.tensor(0, "input");
+  TensorOptions o{a.dtype(-1, "dtype").value_or(src.dtype()), a.device(-1, "device").value_or(src.device()),
+                  a.boolean(-1, "requires_grad", false)};
+  Tensor t;
+  switch (Kind) {
+    case 0: t = empty(src.sizes(), o); break;
+    case 1: t = zeros(src.sizes(), o); break;
+    case 2: t = ones(src.sizes(), o); break;
+    case 3: t = rand(src.sizes(), o); break;
+    default: t = randn(src.sizes(), o); break;
+  }
+  push_tensor(L, t);
+  return 1;
+}
+
+int full(lua_State* L) {
+  Args a(L, 1, "full");
+  Shape s = a.int_list(0, "size");
+  Scalar v = a.scalar(1, "fill_value");
+  DType d = v.kind == Scalar::Float ? DType::Float32 : v.kind == Scalar::Int ? DType::Int64 : DType::Bool;
+  push_tensor(L, gl::full(s, v, options(a, d)));
+  return 1;
+}
+int full_like(lua_State* L) {
+  Args a(L, 1, "full_like");
+  Tensor& src = a.tensor(0, "input");
+  TensorOptions o{a.dtype(-1, "dtype").value_or(src.dtype()), a.device(-1, "device").value_or(src.device()), false};
+  push_tensor(L, gl::full(src.sizes(), a.scalar(1, "fill_value"), o));
+  return 1;
+}
+
+int arange(lua_State* L) {
+  Args a(L, 1, "arange");
+  Scalar start = Scalar::from_int(0), end, step = Scalar::from_int(1);
+  if (a.has(1, "end")) {
+    start = a.scalar(0, "start");
+    end = a.scalar(1, "end");
+    if (a.has(2, "step")) step = a.scalar(2, "step");
+  } else {
+    end = a.scalar(0, "end");
+  }
+  TensorOptions o = options(a, DType::Float32);
+  push_tensor(L, gl::arange(start, end, step, a.dtype(-1, "dtype"), o));
+  return 1;
+}
+int linspace(lua_State* L) {
+  Args a(L, 1, "linspace");
+  push_tensor(L, gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"), options(a, DType::Float32)));
+  return 1;
+}
+int eye(lua_State* L) {
+  Args a(L, 1, "eye");
+  int64_t n = a.integer(0, "n");
+  int64_t m = a.opt_integer(1, "m").value_or(n);
+  push_tensor(L, gl::eye(n, m, options(a, DType::Float32)));
+  return 1;
+}
+int randint(lua_State* L) {
+  Args a(L, 1, "randint");
+  int64_t low = 0, high;
+  Shape s;
+  // randint(high, size) or randint(low, high, size)
+  if (a.n() >= 3 || (a.has(2, "size"))) {
+    low = a.integer(0, "low");
+    high = a.integer(1, "high");
+    s = a.shape_from(2, "size");
+  } else {
+    high = a.integer(0, "high");
+    s = a.shape_from(1, "size");
+  }
+  push_tensor(L, gl::randint(low, high, s, options(a, DType::Int64)));
+  return 1;
+}
+int randperm(lua_State* L) {
+  Args a(L, 1, "randperm");
+  push_tensor(L, gl::randperm(a.integer(0, "n"), options(a, DType::Int64)));
+  return 1;
+}
+int randint_like(lua_State* L) {
+  Args a(L, 1, "randint_like");
+  Tensor& src = a.tensor(0, "input");
+  int64_t low = 0, high = a.integer(1, "high");
+  if (a.has(2, "high")) { low = high; high = a.integer(2, "high"); }
+  push_tensor(L, gl::randint(low, high, src.sizes(), {src.dtype(), src.device()}));
+  return 1;
+}
+
+std::vector<Tensor> list_arg(Args& a) { return a.tensor_list(0, "tensors"); }
+int cat(lua_State* L) {
+  Args a(L, 1, "cat");
+  push_tensor(L, gl::cat(list_arg(a), a.opt_integer(1, "dim").value_or(0)));
+  return 1;
+}
+int stack(lua_State* L) {
+  Args a(L, 1, "stack");
+  push_tensor(L, gl::stack(list_arg(a), a.opt_integer(1, "dim").value_or(0)));
+  return 1;
+}
+
+int manual_seed(lua_State* L) {
+  Args a(L, 1, "manual_seed");
+  int64_t s = a.integer(0, "seed");
+  manual_seed_all_devices(uint64_t(s));
+  return 0;
+}
+
+int is_tensor(lua_State* L) { lua_pushboolean(L, to_tensor(L, 1) != nullptr); return 1; }
+int numel(lua_State* L) { lua_pushinteger(L, check_tensor(L, 1, "input").numel()); return 1; }
+
+int is_grad_enabled(lua_State* L) { lua_pushboolean(L, GradMode::enabled()); return 1; }
+int set_grad_enabled(lua_State* L) {
+  check<TypeError>(lua_type(L, 1) == LUA_TBOOLEAN, "set_grad_enabled(): argument 'mode' must be bool");
+  GradMode::set(lua_toboolean(L, 1));
+  return 0;
+}
+
+int set_printoptions(lua_State* L) {
+  Args a(L, 1, "set_printoptions");
+  PrintOptions& o = print_options();
+  if (int idx = a.at(-1, "profile")) {
+    check<ValueError>(lua_type(L, idx) == LUA_TSTRING && set_print_profile(lua_tostring(L, idx)),
+                      "profile must be 'default', 'short' or 'full'");
+  }
+  if (auto v = a.opt_integer(0, "precision")) o.precision = int(std::clamp<int64_t>(*v, 0, 30));
+  if (auto v = a.opt_integer(1, "threshold")) o.threshold = *v;
+  if (auto v = a.opt_integer(2, "edgeitems")) o.edgeitems = std::max<int64_t>(*v, 0);
+  if (auto v = a.opt_integer(3, "linewidth")) o.linewidth = *v;
+  if (int idx = a.at(-1, "sci_mode")) {
+    if (lua_type(L, idx) == LUA_TBOOLEAN) o.sci_mode = lua_toboolean(L, idx);
+  }
+  a.finish(4);
+  return 0;
+}
+
+int get_default_dtype(lua_State* L) { push_dtype(L, DType::Float32); return 1; }
+
+int promote_types(lua_State* L) {
+  auto a = to_dtype(L, 1), b = to_dtype(L, 2);
+  check<TypeError>(a && b, "promote_types(): arguments must be dtypes");
+  push_dtype(L, gl::promote_types(*a, *b));
+  return 1;
+}
+
+// Functional forms of nn layers (torch.nn.functional).
+int f_linear(lua_State* L) {
+  Args a(L, 1, "linear");
+  Tensor* b = to_tensor(L, a.at(2, "bias"));
+  push_tensor(L, linear(a.tensor(0, "input"), a.tensor(1, "weight"), b));
+  return 1;
+}
+int f_mse_loss(lua_State* L) {
+  Args a(L, 1, "mse_loss");
+  push_tensor(L, mse_loss(a.tensor(0, "input"), a.tensor(1, "target"), a.string(-1, "reduction", "mean")));
+  return 1;
+}
+int f_cross_entropy(lua_State* L) {
+  Args a(L, 1, "cross_entropy");
+  push_tensor(L, cross_entropy(a.tensor(0, "input"), a.tensor(1, "target"), a.string(-1, "reduction", "mean")));
+  return 1;
+}
+int f_dropout(lua_State* L) {
+  Args a(L, 1, "dropout");
+  push_tensor(L, dropout(a.tensor(0, "input"), a.opt_number(1, "p").value_or(0.5), a.boolean(2, "training", true)));
+  return 1;
+}
+
+}  // namespace
+
+const Reg kTorchFunctions[] = {
+    {"tensor", tensor, "torch.tensor(data, {dtype=, device=, requires_grad=}): a tensor from nested tables. Lua integers give int64, floats float32, booleans bool."},
+    {"empty", creator<0>, "torch.empty(size..., {dtype=, device=}): uninitialised values."},
+    {"zeros", creator<1>, "torch.zeros(2, 3, {device='cuda'}) or torch.zeros{2, 3, device='cuda'}."},
+    {"ones", creator<2>, "torch.ones(size..., {dtype=, device=})."},
+    {"rand", creator<3>, "torch.rand(size...): uniform on [0, 1); same numbers as PyTorch's CPU generator after manual_seed."},
+    {"randn", creator<4>, "torch.randn(size...): standard normal."},
+    {"empty_like", creator_like<0>, "torch.empty_like(t)."}, {"zeros_like", creator_like<1>, "torch.zeros_like(t)."},
+    {"ones_like", creator_like<2>, "torch.ones_like(t)."}, {"rand_like", creator_like<3>, "torch.rand_like(t)."},
+    {"randn_like", creator_like<4>, "torch.randn_like(t)."},
+    {"full", full, "torch.full(size, value, {dtype=, device=})."}, {"full_like", full_like, "torch.full_like(t, value)."},
+    {"arange", arange, "torch.arange(end) or torch.arange(start, end, step): end excluded."},
+    {"linspace", linspace, "torch.linspace(start, end, steps): evenly spaced, both ends included."},
+    {"eye", eye, "torch.eye(n, m): identity matrix."},
+    {"randint", randint, "torch.randint(low=0, high, size): integers in [low, high)."},
+    {"randint_like", randint_like, "torch.randint_like(t, low=0, high)."},
+    {"randperm", randperm, "torch.randperm(n): a random permutation of 0..n-1."},
+    {"cat", cat, "torch.cat({a, b, ...}, dim=0): join along an existing dim."},
+    {"concat", cat, "alias of torch.cat."},
+    {"stack", stack, "torch.stack({a, b, ...}, dim=0): join along a new dim."},
+    {"manual_seed", manual_seed, "torch.manual_seed(seed): seed the CPU and every CUDA device."},
+    {"is_tensor", is_tensor, "torch.is_tensor(x)."}, {"numel", numel, "torch.numel(t)."},
+    {"is_grad_enabled", is_grad_enabled, "torch.is_grad_enabled()."},
+    {"set_grad_enabled", set_grad_enabled, "torch.set_grad_enabled(bool)."},
+    {"set_printoptions", set_printoptions, "torch.set_printoptions{precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=nil, profile='default'|'short'|'full'}."},
+    {"get_default_dtype", get_default_dtype, "torch.get_default_dtype() -> torch.float32."},
+    {"promote_types", promote_types, "torch.promote_types(a, b) -> dtype."},
+    {nullptr, nullptr, nullptr}};
+
+const Reg kFunctional[] = {
+    {"linear", f_linear, "F.linear(input, weight, bias): input @ weight^T + bias."},
+    {"mse_loss", f_mse_loss, "F.mse_loss(input, target, {reduction='mean'})."},
+    {"cross_entropy", f_cross_entropy, "F.cross_entropy(logits, target, {reduction='mean'}): class indices target."},
+    {"dropout", f_dropout, "F.dropout(input, p=0.5, training=true)."},
+    {nullptr, nullptr, nullptr}};
+
+}  // namespace gl::lt

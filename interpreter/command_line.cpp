@@ -1,0 +1,167 @@
+#include "interpreter/command_line.h"
+
+#include <cstring>
+
+namespace gl::interp {
+namespace {
+
+bool is_integer(const std::string& s) {
+  size_t i = (!s.empty() && s[0] == '-') ? 1 : 0;
+  if (i >= s.size() || s.size() > 20) return false;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  return true;
+}
+
+// Reads the value of an option given as "--name VALUE" or "--name=VALUE".
+// Returns false when `arg` is not that option.
+bool option_value(const char* name, int argc, char** argv, int* i, std::string* value,
+                  std::string* error) {
+  const char* arg = argv[*i];
+  size_t n = std::strlen(name);
+  if (std::strncmp(arg, name, n) != 0) return false;
+  if (arg[n] == '=') {
+    *value = arg + n + 1;
+    return true;
+  }
+  if (arg[n] != '\0') return false;
+  if (*i + 1 >= argc) {
+    *error = std::string("option '") + name + "' needs an argument";
+    return true;
+  }
+  *value = argv[++*i];
+  return true;
+}
+
+// Options that every command takes. Returns true when argv[*i] was one.
+bool common_option(int argc, char** argv, int* i, CommandLine* cl) {
+  std::string value;
+  if (option_value("--virtual-gpus", argc, argv, i, &value, &cl->error)) {
+    cl->virtual_gpus = value;
+    return true;
+  }
+  if (option_value("--seed", argc, argv, i, &value, &cl->error)) {
+    if (cl->error.empty() && !is_integer(value)) cl->error = "--seed needs an integer, not '" + value + "'";
+    cl->seed = value;
+    return true;
+  }
+  return false;
+}
+
+void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
+  const char* name = argv[i - 1];
+  if (!cl->statements.empty() || cl->interactive) {
+    cl->error = std::string("-e and -i cannot be combined with '") + name + "'";
+    return;
+  }
+  for (; i < argc && cl->error.empty(); ++i) {
+    std::string arg = argv[i];
+    if (common_option(argc, argv, &i, cl)) continue;
+    if (cl->command == Command::Lesson && arg == "--echo") {
+      cl->echo = true;
+    } else if (cl->command == Command::Lesson && arg == "--step") {
+      cl->step = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      cl->error = "unrecognized option '" + arg + "' for '" + name + "'";
+    } else if (cl->command != Command::Lessons && cl->target.empty()) {
+      cl->target = arg;
+    } else {
+      cl->error = "unexpected argument '" + arg + "' for '" + name + "'";
+    }
+  }
+  if (cl->error.empty() && cl->command == Command::Lesson && cl->target.empty())
+    cl->error = "'lesson' needs a lesson NAME (see 'gpulab lessons')";
+  if (cl->error.empty() && cl->command == Command::Check && cl->target.empty())
+    cl->error = "'check' needs the FILE to check";
+}
+
+}  // namespace
+
+CommandLine parse_command_line(int argc, char** argv) {
+  CommandLine cl;
+  for (int i = 1; i < argc && cl.error.empty(); ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") {
+      if (i + 1 < argc) cl.script = i + 1;
+      return cl;
+    }
+    if (arg == "-") {  // the script is standard input
+      cl.script = i;
+      return cl;
+    }
+    if (common_option(argc, argv, &i, &cl)) continue;
+    if (arg == "-h" || arg == "--help") {
+      cl.command = Command::Help;
+      return cl;
+    }
+    if (arg == "-v" || arg == "--version") {
+      cl.command = Command::Version;
+      return cl;
+    }
+    if (arg == "-i") {
+      cl.interactive = true;
+    } else if (arg.rfind("-e", 0) == 0) {  // "-e STMT" or "-eSTMT", as in lua
+      if (arg.size() > 2) {
+        cl.statements.push_back(arg.substr(2));
+      } else if (i + 1 < argc) {
+        cl.statements.push_back(argv[++i]);
+      } else {
+        cl.error = "'-e' needs an argument";
+      }
+    } else if (arg[0] == '-') {
+      cl.error = "unrecognized option '" + arg + "'";
+    } else if (arg == "lessons" || arg == "lesson" || arg == "check") {
+      cl.command = arg == "lessons" ? Command::Lessons
+                   : arg == "lesson" ? Command::Lesson
+                                     : Command::Check;
+      parse_subcommand(argc, argv, i + 1, &cl);
+      return cl;
+    } else {
+      cl.script = i;
+      return cl;
+    }
+  }
+  return cl;
+}
+
+std::string usage_text() {
+  return R"(usage: gpulab [options] [script.lua [args]]
+       gpulab lessons
+       gpulab lesson NAME [--echo] [--step] [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
+
+With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
+'... ', as in Python; an expression echoes its value, a trailing ';' hides it,
+'!cmd' runs a shell command). The script sees its arguments in the global 'arg'
+table and in '...', as with the 'lua' program.
+
+Options:
+  -e STMT                 run the Lua statement STMT (may be repeated)
+  -i                      enter the REPL after running the script and -e
+  --virtual-gpus N[:SIZE] make cuda:0 .. cuda:N-1 exist as virtual devices, each with
+                          SIZE of memory (e.g. 2:16GiB); same as GPULAB_VIRTUAL_GPUS
+  --seed N                run torch.manual_seed(N) before anything else
+  -v, --version           print the version and exit
+  -h, --help              print this help and exit
+  --                      stop handling options (the next argument is the script)
+  -                       run standard input as the script
+
+Subcommands:
+  lessons                 list the lessons, with their titles
+  lesson NAME             run a lesson (its file name, with or without .lua, or a
+                          unique prefix of it), cell by cell
+    --echo                print each cell's code before its output, like a notebook
+    --step                wait for Enter after each cell
+  check FILE              run your exercise FILE, then its checker (FILE.check.lua, or
+                          the one in lessons/exercises); print PASS or what failed
+
+Environment:
+  GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus
+  GPULAB_LESSONS          the lessons directory (default: the one installed with gpulab)
+  NO_COLOR                no coloured output
+  HOME                    the REPL keeps its history in $HOME/.gpulab_history
+)";
+}
+
+}  // namespace gl::interp

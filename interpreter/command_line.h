@@ -1,0 +1,29 @@
+// The gpulab command line: options, subcommands and the --help text.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gl::interp {
+
+enum class Command { Run, Lessons, Lesson, Check, Help, Version };
+
+struct CommandLine {
+  Command command = Command::Run;
+  std::vector<std::string> statements;       // -e STMT, in order
+  bool interactive = false;                   // -i
+  std::optional<std::string> virtual_gpus;    // --virtual-gpus N[:SIZE]
+  std::optional<std::string> seed;            // --seed N
+  int script = 0;                             // index of the script in argv; 0: none
+  std::string target;                         // lesson NAME / check FILE
+  bool echo = false;                          // lesson --echo
+  bool step = false;                          // lesson --step
+  std::string error;                          // non-empty: a usage error
+};
+
+CommandLine parse_command_line(int argc, char** argv);
+
+// The --help text.
+std::string usage_text();
+
+}  // namespace gl::interp

@@ -1,0 +1,207 @@
+#include "interpreter/lessons.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <lua.hpp>
+
+#include "interpreter/evaluate.h"
+#include "interpreter/lesson_cells.h"
+#include "interpreter/terminal.h"
+
+#ifndef GPULAB_SOURCE_DIR
+#define GPULAB_SOURCE_DIR "."
+#endif
+
+namespace fs = std::filesystem;
+
+namespace gl::interp {
+namespace {
+
+bool is_dir(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+
+// Lesson files of the directory (top level only), sorted by file name.
+std::vector<fs::path> lesson_files(const std::string& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const fs::path& p = entry.path();
+    std::string name = p.filename().string();
+    if (p.extension() == ".lua" && name.find(".check.lua") == std::string::npos &&
+        entry.is_regular_file(ec)) {
+      files.push_back(p);
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+  return files;
+}
+
+// NAME: a path to a file, a file name with or without .lua, or a unique prefix.
+bool resolve_lesson(const std::string& name, fs::path* out, std::string* error) {
+  std::error_code ec;
+  if (name.find('/') != std::string::npos) {
+    if (fs::is_regular_file(name, ec)) {
+      *out = name;
+      return true;
+    }
+    *error = "cannot open lesson file '" + name + "'";
+    return false;
+  }
+  std::string dir = lessons_directory();
+  if (dir.empty()) {
+    *error = "no lessons directory found (set GPULAB_LESSONS)";
+    return false;
+  }
+  std::vector<fs::path> matches;
+  for (const fs::path& p : lesson_files(dir)) {
+    std::string stem = p.stem().string();
+    if (name == stem || name == p.filename().string()) {
+      *out = p;
+      return true;
+    }
+    if (stem.rfind(name, 0) == 0) matches.push_back(p);
+  }
+  if (matches.size() == 1) {
+    *out = matches[0];
+    return true;
+  }
+  if (matches.empty()) {
+    error->assign("no lesson named '").append(name).append("' in ").append(dir);
+    error->append(" (see 'gpulab lessons')");
+  } else {
+    error->assign("lesson name '").append(name).append("' is ambiguous:");
+    for (const fs::path& p : matches) error->append(" ").append(p.stem().string());
+  }
+  return false;
+}
+
+bool read_file(const fs::path& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *text = s.str();
+  return true;
+}
+
+void print_cell_code(const Cell& cell) {
+  std::string out;
+  for (size_t i = 0; i < cell.code.size(); ++i) {
+    out += i == 0 ? ">>> " : "... ";
+    out += cell.code[i];
+    out += '\n';
+  }
+  std::fputs(out.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+// --step: waits for Enter when stdin is a terminal. False: the learner quit.
+bool wait_for_enter() {
+  if (!is_terminal(stdin)) return true;
+  std::fputs(paint(stdout, kDim, "[Enter: next cell, q: quit] ").c_str(), stdout);
+  std::fflush(stdout);
+  int c = std::getchar();
+  bool quit = c == 'q' || c == 'Q';
+  while (c != '\n' && c != EOF) c = std::getchar();
+  return !quit && c != EOF;
+}
+
+}  // namespace
+
+std::string lessons_directory() {
+  if (const char* env = std::getenv("GPULAB_LESSONS"); env != nullptr && env[0] != '\0') {
+    return is_dir(env) ? std::string(env) : std::string();
+  }
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path dir = exe.parent_path();
+    for (const fs::path& candidate : {dir.parent_path() / "lessons", dir / "lessons"}) {
+      if (is_dir(candidate)) return candidate.lexically_normal().string();
+    }
+  }
+  fs::path source = fs::path(GPULAB_SOURCE_DIR) / "lessons";
+  return is_dir(source) ? source.string() : std::string();
+}
+
+std::string lesson_title(const std::string& path) {
+  std::ifstream in(path);
+  std::string first;
+  if (!in || !std::getline(in, first)) return {};
+  if (!first.empty() && first.back() == '\r') first.pop_back();
+  if (first.rfind("-- ", 0) != 0 || is_cell_marker(first)) return {};
+  return first.substr(3);
+}
+
+int list_lessons() {
+  std::string dir = lessons_directory();
+  if (dir.empty()) {
+    write_cli_error("no lessons directory found (set GPULAB_LESSONS)");
+    return 1;
+  }
+  std::vector<fs::path> files = lesson_files(dir);
+  if (files.empty()) {
+    std::printf("No lessons in %s\n", dir.c_str());
+    return 0;
+  }
+  size_t width = 0;
+  for (const fs::path& p : files) width = std::max(width, p.stem().string().size());
+  for (const fs::path& p : files) {
+    std::string title = lesson_title(p.string());
+    std::string name = p.stem().string();
+    if (title.empty()) {
+      std::printf("  %s\n", name.c_str());
+    } else {
+      std::printf("  %-*s  %s\n", static_cast<int>(width), name.c_str(), title.c_str());
+    }
+  }
+  std::printf("\nRun one with: gpulab lesson NAME [--echo] [--step]\n");
+  return 0;
+}
+
+int run_lesson(const std::string& name, const LessonOptions& options,
+               const SessionOptions& session, char** argv) {
+  fs::path path;
+  std::string error;
+  std::string text;
+  if (!resolve_lesson(name, &path, &error)) {
+    write_cli_error(error);
+    return 1;
+  }
+  if (!read_file(path, &text)) {
+    write_cli_error("cannot read " + path.string());
+    return 1;
+  }
+  lua_State* L = open_session(session);
+  if (L == nullptr) return 1;
+  std::string path_text = path.string();
+  char* lesson_argv[] = {argv[0], path_text.data()};
+  set_arg_table(L, 2, lesson_argv, 1);
+  std::string chunkname = "=";  // errors read "01_tensors.lua:12: ..."
+  chunkname += path.filename().string();
+  int status = 0;
+  const std::vector<Cell> cells = split_cells(text);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const Cell& cell = cells[i];
+    if (options.echo) print_cell_code(cell);
+    if (!evaluate(L, cell.source, chunkname.c_str(), cell.first_line,
+                  echo_suppressed(cell.code.back()))) {
+      status = 1;
+      break;
+    }
+    if (options.step && i + 1 < cells.size() && !wait_for_enter()) break;
+  }
+  lua_close(L);
+  return status;
+}
+
+}  // namespace gl::interp

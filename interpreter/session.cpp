@@ -1,0 +1,134 @@
+#include "interpreter/session.h"
+
+#include <csignal>
+#include <cstring>
+
+#include <lua.hpp>
+
+#include "bindings/bindings.h"
+#include "interpreter/terminal.h"
+
+namespace gl::interp {
+namespace {
+
+// The state that a SIGINT interrupts (lua.c's globalL) and whether it did.
+lua_State* g_running = nullptr;
+volatile std::sig_atomic_t g_interrupted = 0;
+
+// Hook set from the signal handler: raises the error at the next Lua step.
+// A plain error value without position, so it reads "KeyboardInterrupt".
+void interrupt_hook(lua_State* L, lua_Debug*) {
+  lua_sethook(L, nullptr, 0, 0);
+  lua_pushliteral(L, "KeyboardInterrupt");
+  lua_error(L);
+}
+
+void on_sigint(int sig) {
+  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process, as in lua.c
+  g_interrupted = 1;
+  lua_sethook(g_running, interrupt_hook,
+              LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
+}
+
+// Leaves the error value at index 1 as a string on the top of the stack (no
+// C++ objects here: Lua errors longjmp).
+const char* error_text(lua_State* L) {
+  const char* msg = lua_tostring(L, 1);
+  if (msg != nullptr) return msg;
+  if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+    return lua_tostring(L, -1);
+  return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+}
+
+int traceback_handler(lua_State* L) {
+  const char* msg = error_text(L);
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+int message_handler(lua_State* L) {
+  const char* msg = error_text(L);
+  lua_pushstring(L, msg);
+  return 1;
+}
+
+}  // namespace
+
+lua_State* open_session(const SessionOptions& options) {
+  lua_State* L = luaL_newstate();
+  if (L == nullptr) {
+    write_cli_error("cannot create state: not enough memory");
+    return nullptr;
+  }
+  luaL_openlibs(L);
+  lua_pushcfunction(L, gl::bindings::open);
+  if (protected_call(L, 0, 0, ErrorStyle::Traceback) != LUA_OK) {
+    write_cli_error("cannot load the torch library: " + pop_error(L));
+    lua_close(L);
+    return nullptr;
+  }
+  if (options.seed) {
+    std::string code = "torch.manual_seed(" + *options.seed + ")";
+    if (!run_string(L, code, "=--seed", ErrorStyle::MessageOnly)) {
+      lua_close(L);
+      return nullptr;
+    }
+  }
+  return L;
+}
+
+int protected_call(lua_State* L, int nargs, int nresults, ErrorStyle style) {
+  int base = lua_gettop(L) - nargs;
+  lua_pushcfunction(L, style == ErrorStyle::Traceback ? traceback_handler : message_handler);
+  lua_insert(L, base);
+  lua_State* previous = g_running;
+  g_running = L;
+  g_interrupted = 0;
+  struct sigaction action {}, saved {};
+  action.sa_handler = on_sigint;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, &saved);
+  int status = lua_pcall(L, nargs, nresults, base);
+  sigaction(SIGINT, &saved, nullptr);
+  // A Ctrl-C that came as the code finished leaves the hook armed: disarm it
+  // so that it does not interrupt the next input.
+  if (g_interrupted) lua_sethook(L, nullptr, 0, 0);
+  g_interrupted = 0;
+  g_running = previous;
+  lua_remove(L, base);
+  return status;
+}
+
+std::string pop_error(lua_State* L) {
+  std::string text;
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    size_t len = 0;
+    const char* s = lua_tolstring(L, -1, &len);
+    text.assign(s, len);
+  } else {
+    text = std::string("(error object is a ") + luaL_typename(L, -1) + " value)";
+  }
+  lua_pop(L, 1);
+  return text;
+}
+
+void set_arg_table(lua_State* L, int argc, char** argv, int script) {
+  if (script >= argc) script = 0;
+  lua_createtable(L, argc - script - 1, script + 1);
+  for (int i = 0; i < argc; ++i) {
+    lua_pushstring(L, argv[i]);
+    lua_rawseti(L, -2, i - script);
+  }
+  lua_setglobal(L, "arg");
+}
+
+bool run_string(lua_State* L, const std::string& code, const char* chunkname,
+                ErrorStyle style) {
+  int status = luaL_loadbuffer(L, code.data(), code.size(), chunkname);
+  if (status == LUA_OK) status = protected_call(L, 0, 0, style);
+  if (status == LUA_OK) return true;
+  write_cli_error(pop_error(L));
+  return false;
+}
+
+}  // namespace gl::interp

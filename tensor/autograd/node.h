@@ -1,0 +1,47 @@
+// Autograd graph nodes. Every differentiable op records one Node on its
+// output: PyTorch's name for it (printed as grad_fn=<AddBackward0>), edges to
+// the nodes of its inputs, and a closure mapping the output's gradient to
+// one gradient per input.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+#include "tensor/core/tensor.h"
+
+namespace gl {
+
+struct Node {
+  std::string name;
+  // One edge per input; null where that input needs no gradient.
+  std::vector<std::shared_ptr<Node>> next;
+  std::function<std::vector<Tensor>(const Tensor&)> backward;
+  // AccumulateGrad nodes point at their leaf.
+  std::weak_ptr<TensorImpl> leaf;
+  bool released = false;
+  virtual ~Node() = default;
+};
+
+struct GradMode {
+  static bool enabled();
+  static void set(bool on);
+};
+
+struct NoGradGuard {
+  bool prev;
+  NoGradGuard() : prev(GradMode::enabled()) { GradMode::set(false); }
+  ~NoGradGuard() { GradMode::set(prev); }
+};
+
+// True when grad mode is on and any input requires grad.
+bool any_requires_grad(std::initializer_list<const Tensor*> inputs);
+bool any_requires_grad(const std::vector<Tensor>& inputs);
+
+// Makes `out` the output of a new node over `inputs`.
+void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
+            std::function<std::vector<Tensor>(const Tensor&)> backward);
+
+// Runs backward from `root` with the given gradient (defined, same shape).
+void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph);
+
+}  // namespace gl

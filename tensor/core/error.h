@@ -1,0 +1,48 @@
+// Typed errors carrying PyTorch's wording. Nothing in gpulab aborts: C++ code
+// throws one of these and the bindings' trampoline turns it into a Lua error.
+#pragma once
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace gl {
+
+struct Error : std::runtime_error {
+  explicit Error(const std::string& msg, std::string hint = "")
+      : std::runtime_error(msg), hint_(std::move(hint)) {}
+  virtual const char* kind() const = 0;  // Python exception class name
+  const std::string& hint() const { return hint_; }
+ private:
+  std::string hint_;
+};
+
+#define GL_ERROR_TYPE(Name)                            \
+  struct Name : Error {                                \
+    using Error::Error;                                \
+    const char* kind() const override { return #Name; } \
+  };
+GL_ERROR_TYPE(RuntimeError)
+GL_ERROR_TYPE(TypeError)
+GL_ERROR_TYPE(IndexError)
+GL_ERROR_TYPE(ValueError)
+GL_ERROR_TYPE(NotImplementedError)
+GL_ERROR_TYPE(OutOfMemoryError)
+GL_ERROR_TYPE(AttributeError)
+GL_ERROR_TYPE(KeyError)
+#undef GL_ERROR_TYPE
+
+template <class... A>
+std::string cat(const A&... parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  return os.str();
+}
+
+// check(cond, parts...) throws E with the streamed parts as its message.
+template <class E = RuntimeError, class... A>
+inline void check(bool cond, const A&... parts) {
+  if (cond) [[likely]] return;
+  throw E(cat(parts...));
+}
+
+}  // namespace gl

@@ -1,0 +1,104 @@
+#include "tensor/core/tensor.h"
+#include "tensor/autograd/node.h"
+#include "tensor/runtime/registry.h"
+
+namespace gl {
+
+const Shape& Tensor::sizes() const { return impl->sizes; }
+const Shape& Tensor::strides() const { return impl->strides; }
+int64_t Tensor::dim() const { return int64_t(impl->sizes.size()); }
+int64_t Tensor::numel() const { return impl->numel; }
+int64_t Tensor::size(int64_t d) const { return impl->sizes[wrap_dim(d, dim())]; }
+int64_t Tensor::stride(int64_t d) const { return impl->strides[wrap_dim(d, dim())]; }
+int64_t Tensor::offset() const { return impl->offset; }
+DType Tensor::dtype() const { return impl->dtype; }
+Device Tensor::device() const { return impl->storage->device; }
+const StoragePtr& Tensor::storage() const { return impl->storage; }
+char* Tensor::data_ptr() const {
+  return static_cast<char*>(impl->storage->data) + impl->offset * int64_t(itemsize(impl->dtype));
+}
+
+bool Tensor::is_contiguous() const {
+  int64_t expected = 1;
+  for (int64_t d = dim() - 1; d >= 0; --d) {
+    if (impl->sizes[d] == 1) continue;
+    if (impl->strides[d] != expected) return false;
+    expected *= impl->sizes[d];
+  }
+  return true;
+}
+
+bool Tensor::requires_grad() const { return impl->requires_grad; }
+void Tensor::set_requires_grad(bool r) {
+  if (!r && impl->grad_fn)
+    throw RuntimeError(
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+        "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+  if (r && !is_floating(impl->dtype))
+    throw RuntimeError("only Tensors of floating point dtype can require gradients");
+  impl->requires_grad = r;
+}
+Tensor Tensor::grad() const { return Tensor(impl->grad); }
+void Tensor::set_grad(const Tensor& g) { impl->grad = g.impl; }
+const std::shared_ptr<Node>& Tensor::grad_fn() const { return impl->grad_fn; }
+bool Tensor::is_leaf() const { return impl->grad_fn == nullptr; }
+
+int64_t numel_of(const Shape& s) {
+  int64_t n = 1;
+  for (auto v : s) n *= v;
+  return n;
+}
+
+Shape contiguous_strides(const Shape& s) {
+  Shape st(s.size());
+  int64_t acc = 1;
+  for (int64_t d = int64_t(s.size()) - 1; d >= 0; --d) {
+    st[d] = acc;
+    acc *= s[d] > 1 ? s[d] : 1;
+  }
+  return st;
+}
+
+int64_t wrap_dim(int64_t d, int64_t ndim) {
+  int64_t lo = ndim > 0 ? -ndim : -1, hi = ndim > 0 ? ndim - 1 : 0;
+  if (d < lo || d > hi)
+    throw IndexError(cat("Dimension out of range (expected to be in range of [", lo, ", ", hi,
+                         "], but got ", d, ")"));
+  return d < 0 ? d + (ndim > 0 ? ndim : 1) : d;
+}
+
+std::string shape_str(const Shape& s) {
+  std::string r = "[";
+  for (size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
+  return r + "]";
+}
+std::string size_repr(const Shape& s) { return "torch.Size(" + shape_str(s) + ")"; }
+
+Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = t.impl->storage;
+  impl->numel = numel_of(sizes);
+  impl->sizes = std::move(sizes);
+  impl->strides = std::move(strides);
+  impl->offset = offset;
+  impl->dtype = t.impl->dtype;
+  return Tensor(std::move(impl));
+}
+
+Tensor empty_on(const Shape& sizes, DType dtype, Device device) {
+  for (auto s : sizes)
+    check(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
+  int64_t n = numel_of(sizes);
+  // Refuse sizes whose byte count overflows before asking any allocator.
+  check(n >= 0 && n < (int64_t(1) << 48) / int64_t(itemsize(dtype)),
+        "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = std::make_shared<Storage>(size_t(n) * itemsize(dtype), device, &allocator_for(device));
+  impl->sizes = sizes;
+  impl->strides = contiguous_strides(sizes);
+  impl->numel = n;
+  impl->dtype = dtype;
+  return Tensor(std::move(impl));
+}
+
+}  // namespace gl

@@ -1,0 +1,97 @@
+// CPU matrix multiply: OpenBLAS for float32/float64; float16/bfloat16 go
+// through float32; integers use a plain loop (BLAS has none).
+#include <cblas.h>
+#include <vector>
+#include "tensor/core/error.h"
+#include "tensor/kernels/functors.h"
+
+namespace gl::cpu {
+
+namespace {
+
+template <class T>
+void gemm_loop(const GemmSpec& g) {
+#pragma omp parallel for collapse(2) schedule(static) if (g.batch * g.m * g.n * g.k > 65536)
+  for (int64_t b = 0; b < g.batch; ++b)
+    for (int64_t i = 0; i < g.m; ++i) {
+      const T* A = reinterpret_cast<const T*>(g.a) + b * g.stride_a;
+      const T* B = reinterpret_cast<const T*>(g.b) + b * g.stride_b;
+      T* C = reinterpret_cast<T*>(g.c) + b * g.stride_c;
+      for (int64_t j = 0; j < g.n; ++j) {
+        opmath_t<T> acc = 0;
+        if constexpr (std::is_same_v<T, bool>) {
+          for (int64_t p = 0; p < g.k && !acc; ++p)
+            acc = (g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) && (g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
+        } else {
+          for (int64_t p = 0; p < g.k; ++p)
+            acc += opmath_t<T>(g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) *
+                   opmath_t<T>(g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
+        }
+        T& c = C[i * g.ldc + j];
+        if constexpr (std::is_same_v<T, bool>) c = acc;
+        else c = T(opmath_t<T>(g.alpha) * acc + (g.beta == 0 ? opmath_t<T>(0) : opmath_t<T>(g.beta) * opmath_t<T>(c)));
+      }
+    }
+}
+
+// Half/BFloat16: widen to float, sgemm, narrow.
+template <class T>
+void gemm_via_float(const GemmSpec& g) {
+  auto widen = [](const char* p, int64_t rows, int64_t cols, int64_t ld) {
+    std::vector<float> v(size_t(rows * cols));
+    const T* x = reinterpret_cast<const T*>(p);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) v[size_t(r * cols + c)] = float(x[r * ld + c]);
+    return v;
+  };
+  for (int64_t b = 0; b < g.batch; ++b) {
+    int64_t ar = g.trans_a ? g.k : g.m, ac = g.trans_a ? g.m : g.k;
+    int64_t br = g.trans_b ? g.n : g.k, bc = g.trans_b ? g.k : g.n;
+    auto A = widen(g.a + b * g.stride_a * int64_t(sizeof(T)), ar, ac, g.lda);
+    auto B = widen(g.b + b * g.stride_b * int64_t(sizeof(T)), br, bc, g.ldb);
+    T* C = reinterpret_cast<T*>(g.c) + b * g.stride_c;
+    std::vector<float> Cf(size_t(g.m * g.n));
+    if (g.beta != 0)
+      for (int64_t i = 0; i < g.m; ++i)
+        for (int64_t j = 0; j < g.n; ++j) Cf[size_t(i * g.n + j)] = float(C[i * g.ldc + j]);
+    cblas_sgemm(CblasRowMajor, g.trans_a ? CblasTrans : CblasNoTrans, g.trans_b ? CblasTrans : CblasNoTrans,
+                int(g.m), int(g.n), int(g.k), float(g.alpha), A.data(), int(ac), B.data(), int(bc),
+                float(g.beta), Cf.data(), int(g.n));
+    for (int64_t i = 0; i < g.m; ++i)
+      for (int64_t j = 0; j < g.n; ++j) C[i * g.ldc + j] = T(Cf[size_t(i * g.n + j)]);
+  }
+}
+
+}  // namespace
+
+void gemm(void*, const GemmSpec& g) {
+  if (g.m == 0 || g.n == 0) return;
+  const auto ta = g.trans_a ? CblasTrans : CblasNoTrans, tb = g.trans_b ? CblasTrans : CblasNoTrans;
+  // BLAS wants leading dimensions >= 1 even for empty operands.
+  const int lda = int(g.lda > 0 ? g.lda : 1), ldb = int(g.ldb > 0 ? g.ldb : 1), ldc = int(g.ldc > 0 ? g.ldc : 1);
+  switch (g.dtype) {
+    case DType::Float32:
+      for (int64_t b = 0; b < g.batch; ++b)
+        cblas_sgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), float(g.alpha),
+                    reinterpret_cast<const float*>(g.a) + b * g.stride_a, lda,
+                    reinterpret_cast<const float*>(g.b) + b * g.stride_b, ldb, float(g.beta),
+                    reinterpret_cast<float*>(g.c) + b * g.stride_c, ldc);
+      return;
+    case DType::Float64:
+      for (int64_t b = 0; b < g.batch; ++b)
+        cblas_dgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), g.alpha,
+                    reinterpret_cast<const double*>(g.a) + b * g.stride_a, lda,
+                    reinterpret_cast<const double*>(g.b) + b * g.stride_b, ldb, g.beta,
+                    reinterpret_cast<double*>(g.c) + b * g.stride_c, ldc);
+      return;
+    case DType::Float16: return gemm_via_float<Half>(g);
+    case DType::BFloat16: return gemm_via_float<BFloat16>(g);
+    default:
+      dispatch_dtype(g.dtype, [&](auto t) {
+        using T = decltype(t);
+        if constexpr (!is_float_v<T>) gemm_loop<T>(g);
+      });
+  }
+}
+
+}  // namespace gl::cpu

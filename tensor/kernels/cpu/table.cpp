@@ -1,0 +1,23 @@
+// The CPU kernel table (also used by virtual devices emulated in host memory).
+#include "tensor/kernels/kernels.h"
+
+namespace gl {
+namespace cpu {
+void unary(void*, UnaryOp, const LoopSpec&);
+void binary(void*, const BinarySpec&);
+void where(void*, const LoopSpec&);
+void copy(void*, const LoopSpec&);
+void fill(void*, const LoopSpec&, Scalar);
+void reduce(void*, const ReduceSpec&);
+void gemm(void*, const GemmSpec&);
+void random(void*, const RandomSpec&);
+void seed(void*, uint64_t);
+}  // namespace cpu
+
+const Kernels& cpu_kernels() {
+  static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy, cpu::fill,
+                         cpu::reduce, cpu::gemm, cpu::random, cpu::seed};
+  return k;
+}
+
+}  // namespace gl

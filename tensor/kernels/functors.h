@@ -1,0 +1,221 @@
+// The math of every elementwise op, written once. Compiled by g++ for the CPU
+// loops (kernels/cpu) and by nvcc for the CUDA launchers (kernels/cuda).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include "tensor/core/half.h"
+#include "tensor/kernels/spec.h"
+
+namespace gl {
+
+// Arithmetic type for a storage type (Note [Reduced-precision math]).
+template <class T> struct OpMathT { using type = T; };
+template <> struct OpMathT<Half> { using type = float; };
+template <> struct OpMathT<BFloat16> { using type = float; };
+template <class T> using opmath_t = typename OpMathT<T>::type;
+
+template <class T>
+constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// Conversions between any two element types (PyTorch's static_cast rules).
+template <class D, class S>
+GL_HD inline D cast_to(S v) {
+  if constexpr (std::is_same_v<D, S>) {
+    return v;
+  } else if constexpr (std::is_same_v<D, bool>) {
+    return opmath_t<S>(v) != opmath_t<S>(0);
+  } else if constexpr (std::is_same_v<S, Half> || std::is_same_v<S, BFloat16>) {
+    return cast_to<D>(float(v));
+  } else if constexpr (std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>) {
+    return D(float(v));
+  } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D> && sizeof(D) < 8) {
+    return D(int64_t(v));  // wraps like PyTorch's CPU casts
+  } else {
+    return D(v);
+  }
+}
+
+namespace m {
+#if defined(__CUDA_ARCH__)
+#define GL_M1(name, f32, f64) \
+  GL_HD inline float name(float x) { return f32(x); } \
+  GL_HD inline double name(double x) { return f64(x); }
+#else
+#define GL_M1(name, f32, f64) \
+  inline float name(float x) { return std::name(x); } \
+  inline double name(double x) { return std::name(x); }
+#endif
+GL_M1(exp, expf, ::exp)
+GL_M1(log, logf, ::log)
+GL_M1(log2, log2f, ::log2)
+GL_M1(log1p, log1pf, ::log1p)
+GL_M1(expm1, expm1f, ::expm1)
+GL_M1(sqrt, sqrtf, ::sqrt)
+GL_M1(sin, sinf, ::sin)
+GL_M1(cos, cosf, ::cos)
+GL_M1(tan, tanf, ::tan)
+GL_M1(tanh, tanhf, ::tanh)
+GL_M1(floor, floorf, ::floor)
+GL_M1(ceil, ceilf, ::ceil)
+GL_M1(trunc, truncf, ::trunc)
+GL_M1(nearbyint, nearbyintf, ::nearbyint)
+GL_M1(fabs, fabsf, ::fabs)
+#undef GL_M1
+#if defined(__CUDA_ARCH__)
+GL_HD inline float pow(float a, float b) { return powf(a, b); }
+GL_HD inline double pow(double a, double b) { return ::pow(a, b); }
+GL_HD inline float fmod(float a, float b) { return fmodf(a, b); }
+GL_HD inline double fmod(double a, double b) { return ::fmod(a, b); }
+GL_HD inline float atan2(float a, float b) { return atan2f(a, b); }
+GL_HD inline double atan2(double a, double b) { return ::atan2(a, b); }
+#else
+inline float pow(float a, float b) { return std::pow(a, b); }
+inline double pow(double a, double b) { return std::pow(a, b); }
+inline float fmod(float a, float b) { return std::fmod(a, b); }
+inline double fmod(double a, double b) { return std::fmod(a, b); }
+inline float atan2(float a, float b) { return std::atan2(a, b); }
+inline double atan2(double a, double b) { return std::atan2(a, b); }
+#endif
+template <class T> GL_HD inline bool isnan_(T x) { if constexpr (std::is_integral_v<T>) return false; else return x != x; }
+}  // namespace m
+
+// Which dtypes an op is instantiated for; the op layer promotes before calling.
+template <UnaryOp OP>
+constexpr bool unary_float_only = !(OP == UnaryOp::Neg || OP == UnaryOp::Abs || OP == UnaryOp::Sign ||
+                                    OP == UnaryOp::Relu || OP == UnaryOp::Square || OP == UnaryOp::LogicalNot ||
+                                    OP == UnaryOp::IsNan || OP == UnaryOp::IsInf || OP == UnaryOp::IsFinite ||
+                                    OP == UnaryOp::Floor || OP == UnaryOp::Ceil || OP == UnaryOp::Round ||
+                                    OP == UnaryOp::Trunc);
+
+template <UnaryOp OP>
+struct UnaryF {
+  template <class T>
+  GL_HD auto operator()(T x) const {
+    if constexpr (OP == UnaryOp::LogicalNot) return !(x != T(0));
+    else if constexpr (OP == UnaryOp::IsNan) return m::isnan_(x);
+    else if constexpr (OP == UnaryOp::IsInf) { if constexpr (std::is_integral_v<T>) return false; else return !m::isnan_(x) && m::isnan_(x - x); }
+    else if constexpr (OP == UnaryOp::IsFinite) { if constexpr (std::is_integral_v<T>) return true; else return !m::isnan_(x - x); }
+    else if constexpr (OP == UnaryOp::Neg) { if constexpr (std::is_same_v<T, bool>) return x; else return T(-x); }
+    else if constexpr (OP == UnaryOp::Abs) { if constexpr (std::is_same_v<T, bool>) return x; else return x < T(0) ? T(-x) : x; }
+    else if constexpr (OP == UnaryOp::Sign) { if constexpr (std::is_same_v<T, bool>) return x; else return T((T(0) < x) - (x < T(0))); }
+    else if constexpr (OP == UnaryOp::Relu) return m::isnan_(x) ? x : (x > T(0) ? x : T(0));
+    else if constexpr (OP == UnaryOp::Square) return T(x * x);
+    else if constexpr (std::is_integral_v<T>) return x;  // floor/ceil/round/trunc of ints
+    else if constexpr (OP == UnaryOp::Floor) return m::floor(x);
+    else if constexpr (OP == UnaryOp::Ceil) return m::ceil(x);
+    else if constexpr (OP == UnaryOp::Round) return m::nearbyint(x);  // half to even
+    else if constexpr (OP == UnaryOp::Trunc) return m::trunc(x);
+    else if constexpr (OP == UnaryOp::Exp) return m::exp(x);
+    else if constexpr (OP == UnaryOp::Log) return m::log(x);
+    else if constexpr (OP == UnaryOp::Log2) return m::log2(x);
+    else if constexpr (OP == UnaryOp::Log1p) return m::log1p(x);
+    else if constexpr (OP == UnaryOp::Expm1) return m::expm1(x);
+    else if constexpr (OP == UnaryOp::Sqrt) return m::sqrt(x);
+    else if constexpr (OP == UnaryOp::Rsqrt) return T(1) / m::sqrt(x);
+    else if constexpr (OP == UnaryOp::Sin) return m::sin(x);
+    else if constexpr (OP == UnaryOp::Cos) return m::cos(x);
+    else if constexpr (OP == UnaryOp::Tan) return m::tan(x);
+    else if constexpr (OP == UnaryOp::Tanh) return m::tanh(x);
+    else if constexpr (OP == UnaryOp::Sigmoid) return T(1) / (T(1) + m::exp(-x));
+    else if constexpr (OP == UnaryOp::Reciprocal) return T(1) / x;
+  }
+};
+
+template <BinaryOp OP>
+constexpr bool binary_int_ok = OP != BinaryOp::Atan2;
+template <BinaryOp OP>
+constexpr bool binary_float_ok = !(OP == BinaryOp::BitAnd || OP == BinaryOp::BitOr || OP == BinaryOp::BitXor);
+
+template <BinaryOp OP>
+struct BinaryF {
+  template <class T>
+  GL_HD auto operator()(T a, T b) const {
+    if constexpr (OP == BinaryOp::Eq) return a == b;
+    else if constexpr (OP == BinaryOp::Ne) return a != b;
+    else if constexpr (OP == BinaryOp::Lt) return a < b;
+    else if constexpr (OP == BinaryOp::Le) return a <= b;
+    else if constexpr (OP == BinaryOp::Gt) return a > b;
+    else if constexpr (OP == BinaryOp::Ge) return a >= b;
+    else if constexpr (OP == BinaryOp::LogicalAnd) return (a != T(0)) && (b != T(0));
+    else if constexpr (OP == BinaryOp::LogicalOr) return (a != T(0)) || (b != T(0));
+    else if constexpr (OP == BinaryOp::LogicalXor) return (a != T(0)) != (b != T(0));
+    else if constexpr (std::is_same_v<T, bool>) {
+      if constexpr (OP == BinaryOp::Add || OP == BinaryOp::BitOr || OP == BinaryOp::Maximum) return bool(a || b);
+      else if constexpr (OP == BinaryOp::Mul || OP == BinaryOp::BitAnd || OP == BinaryOp::Minimum) return bool(a && b);
+      else return bool(a != b);
+    }
+    else if constexpr (OP == BinaryOp::Add) return T(a + b);
+    else if constexpr (OP == BinaryOp::Sub) return T(a - b);
+    else if constexpr (OP == BinaryOp::Mul) return T(a * b);
+    else if constexpr (OP == BinaryOp::Maximum) return (m::isnan_(a) || a > b) ? a : b;
+    else if constexpr (OP == BinaryOp::Minimum) return (m::isnan_(a) || a < b) ? a : b;
+    else if constexpr (std::is_integral_v<T>) {
+      if constexpr (OP == BinaryOp::BitAnd) return T(a & b);
+      else if constexpr (OP == BinaryOp::BitOr) return T(a | b);
+      else if constexpr (OP == BinaryOp::BitXor) return T(a ^ b);
+      // Division by zero and MIN / -1 are refused by the op layer on the
+      // CPU; these guards only keep a kernel from trapping if one slips by.
+      else if constexpr (OP == BinaryOp::Div) return (b == 0 || b == T(-1)) ? T(b == 0 ? 0 : -a) : T(a / b);
+      else if constexpr (OP == BinaryOp::Remainder) {
+        if (b == 0 || b == T(-1)) return T(0);
+        T r = T(a % b);
+        return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;
+      } else if constexpr (OP == BinaryOp::FloorDivide) {
+        if (b == 0) return T(0);
+        if (b == T(-1)) return T(-a);
+        T q = T(a / b);
+        return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
+      } else if constexpr (OP == BinaryOp::Pow) {
+        if (b < 0) return T(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0));
+        T r = 1, base = a;
+        auto e = b;
+        while (e) { if (e & 1) r = T(r * base); base = T(base * base); e = T(e >> 1); }
+        return r;
+      } else return T(0);
+    } else {
+      if constexpr (OP == BinaryOp::Div) return T(a / b);
+      else if constexpr (OP == BinaryOp::Pow) return (b == T(2)) ? T(a * a) : m::pow(a, b);
+      else if constexpr (OP == BinaryOp::Remainder) {
+        T r = m::fmod(a, b);
+        return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? T(r + b) : r;
+      } else if constexpr (OP == BinaryOp::FloorDivide) return m::floor(a / b);
+      else if constexpr (OP == BinaryOp::Atan2) return m::atan2(a, b);
+      else return T(0);
+    }
+  }
+};
+
+// Calls f(std::integral_constant<UnaryOp, OP>{}) for the runtime op.
+template <class F>
+void dispatch_unary(UnaryOp op, F&& f) {
+  switch (op) {
+#define GL_U(N) case UnaryOp::N: return f(std::integral_constant<UnaryOp, UnaryOp::N>{});
+    GL_U(Neg) GL_U(Abs) GL_U(Exp) GL_U(Log) GL_U(Log2) GL_U(Log1p) GL_U(Expm1) GL_U(Sqrt) GL_U(Rsqrt)
+    GL_U(Sin) GL_U(Cos) GL_U(Tan) GL_U(Tanh) GL_U(Sigmoid) GL_U(Relu) GL_U(Sign) GL_U(Floor) GL_U(Ceil)
+    GL_U(Round) GL_U(Trunc) GL_U(Reciprocal) GL_U(Square) GL_U(LogicalNot) GL_U(IsNan) GL_U(IsInf) GL_U(IsFinite)
+#undef GL_U
+  }
+}
+
+template <class F>
+void dispatch_binary(BinaryOp op, F&& f) {
+  switch (op) {
+#define GL_B(N) case BinaryOp::N: return f(std::integral_constant<BinaryOp, BinaryOp::N>{});
+    GL_B(Add) GL_B(Sub) GL_B(Mul) GL_B(Div) GL_B(Pow) GL_B(Remainder) GL_B(FloorDivide) GL_B(Maximum)
+    GL_B(Minimum) GL_B(Atan2) GL_B(Eq) GL_B(Ne) GL_B(Lt) GL_B(Le) GL_B(Gt) GL_B(Ge) GL_B(LogicalAnd)
+    GL_B(LogicalOr) GL_B(LogicalXor) GL_B(BitAnd) GL_B(BitOr) GL_B(BitXor)
+#undef GL_B
+  }
+}
+
+// The scalar operand of a BinarySpec, in the compute type T.
+template <class T>
+GL_HD inline T spec_scalar(const BinarySpec& s) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
+    return T(opmath_t<T>(s.b_f));
+  else if constexpr (std::is_same_v<T, bool>) return s.b_i != 0;
+  else return T(s.b_i);
+}
+
+}  // namespace gl

@@ -1,0 +1,23 @@
+// The per-device kernel table. Each backend fills one; ops call through it.
+// `exec` is the device's execution context (its stream, BLAS handle and
+// random generator); only the backend that made it looks inside.
+#pragma once
+#include "tensor/kernels/spec.h"
+
+namespace gl {
+
+struct Kernels {
+  void (*unary)(void* exec, UnaryOp op, const LoopSpec& s);  // out, in
+  void (*binary)(void* exec, const BinarySpec& s);
+  void (*where)(void* exec, const LoopSpec& s);               // out, cond(bool), a, b
+  void (*copy)(void* exec, const LoopSpec& s);                // out, in: strided, casting
+  void (*fill)(void* exec, const LoopSpec& s, Scalar v);      // out
+  void (*reduce)(void* exec, const ReduceSpec& s);
+  void (*gemm)(void* exec, const GemmSpec& s);
+  void (*random)(void* exec, const RandomSpec& s);
+  void (*seed)(void* exec, uint64_t seed);
+};
+
+const Kernels& cpu_kernels();
+
+}  // namespace gl

@@ -1,0 +1,86 @@
+// What an op hands to a device's kernels: plain structs, no Tensor, so that
+// the same description serves the CPU loops and the CUDA launchers.
+#pragma once
+#include <cstdint>
+#include "tensor/core/dtype.h"
+
+namespace gl {
+
+constexpr int kMaxDims = 16;
+
+struct ArgSpec {
+  char* data = nullptr;  // points at element 0 (storage offset applied)
+  DType dtype = DType::Float32;
+  int64_t strides[kMaxDims] = {};  // in elements
+};
+
+// An elementwise loop over `shape`; args[0] is the output. Dimensions are
+// coalesced by the op layer, so `contiguous` loops are flat.
+struct LoopSpec {
+  int ndim = 0;
+  int nargs = 0;
+  int64_t numel = 0;
+  int64_t shape[kMaxDims] = {};
+  ArgSpec args[4];
+  bool contiguous = false;  // every arg dense and in the same order
+};
+
+enum class UnaryOp : uint8_t {
+  Neg, Abs, Exp, Log, Log2, Log1p, Expm1, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Relu,
+  Sign, Floor, Ceil, Round, Trunc, Reciprocal, Square, LogicalNot, IsNan, IsInf, IsFinite
+};
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div, Pow, Remainder, FloorDivide, Maximum, Minimum, Atan2,
+  Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor, BitAnd, BitOr, BitXor
+};
+inline bool is_comparison(BinaryOp op) { return op >= BinaryOp::Eq && op <= BinaryOp::LogicalXor; }
+inline bool unary_returns_bool(UnaryOp op) { return op >= UnaryOp::LogicalNot; }
+
+// One operand may be a scalar held by value (`b_scalar`), in compute dtype.
+struct BinarySpec {
+  LoopSpec loop;         // args: out, a, b (b absent when scalar)
+  BinaryOp op;
+  DType compute;         // inputs are already this dtype
+  bool b_is_scalar = false;
+  double b_f = 0;
+  int64_t b_i = 0;
+  bool scalar_first = false;  // scalar is the left operand (e.g. 2 - x)
+};
+
+enum class ReduceOp : uint8_t { Sum, Prod, Max, Min, ArgMax, ArgMin, Any, All };
+
+// out[o] = reduce over r of in[o, r]; `o` ranges over out_shape (in's kept
+// dims), `r` over red_shape. Arg ops write int64 indices into out.
+struct ReduceSpec {
+  ReduceOp op;
+  ArgSpec out;           // strides over out_shape
+  ArgSpec in;            // strides over out_shape
+  int64_t in_red_strides[kMaxDims] = {};
+  int out_ndim = 0, red_ndim = 0;
+  int64_t out_shape[kMaxDims] = {};
+  int64_t red_shape[kMaxDims] = {};
+  int64_t out_numel = 0, red_numel = 0;
+};
+
+// Row-major C[b] = alpha * op(A[b]) @ op(B[b]) + beta * C[b], for b < batch.
+struct GemmSpec {
+  DType dtype;
+  bool trans_a = false, trans_b = false;
+  int64_t m = 0, n = 0, k = 0;
+  const char* a = nullptr; int64_t lda = 0; int64_t stride_a = 0;
+  const char* b = nullptr; int64_t ldb = 0; int64_t stride_b = 0;
+  char* c = nullptr; int64_t ldc = 0; int64_t stride_c = 0;
+  int64_t batch = 1;
+  double alpha = 1, beta = 0;
+  bool allow_tf32 = false;
+};
+
+enum class RandomKind : uint8_t { Uniform, Normal, IntRange };
+struct RandomSpec {
+  RandomKind kind;
+  ArgSpec out;        // contiguous
+  int64_t numel = 0;
+  double a = 0, b = 1;  // uniform [a, b), normal (mean a, std b), ints [a, b)
+};
+
+}  // namespace gl

@@ -1,0 +1,106 @@
+// Copies and conversions: to(device, dtype), copy_, clone, contiguous,
+// detach, fill_, and reading values back to the host.
+#include <cstring>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+
+namespace gl {
+
+namespace {
+// Same-device strided copy with cast; dst and src already share shape (src may broadcast).
+void copy_same_device(Tensor& dst, const Tensor& src) {
+  if (dst.numel() == 0) return;
+  const DeviceSlot& sl = slot_of(dst);
+  sl.kernels->copy(sl.exec, make_loop(dst.sizes(), {&dst, &src}));
+}
+}  // namespace
+
+void copy_(Tensor& dst, const Tensor& src0) {
+  Tensor src = src0;
+  if (src.sizes() != dst.sizes()) {
+    Shape b = broadcast_shapes(dst.sizes(), src.sizes());
+    check(b == dst.sizes(), "output with shape ", shape_str(dst.sizes()), " doesn't match the broadcast shape ",
+          shape_str(b));
+  }
+  if (dst.numel() == 0) return;
+  if (src.device() == dst.device()) return copy_same_device(dst, src);
+  // Across devices: make the source dense in the destination's dtype on its own
+  // device, move the bytes, then scatter into dst if it is not dense itself.
+  if (src.sizes() != dst.sizes()) src = contiguous(expand(src, dst.sizes()));
+  Tensor dense = contiguous(to_dtype(src, dst.dtype()));
+  if (dst.is_contiguous()) {
+    copy_bytes(dst.data_ptr(), dst.device(), dense.data_ptr(), dense.device(), size_t(dense.numel()) * itemsize(dst.dtype()));
+    return;
+  }
+  Tensor staged = empty_on(dst.sizes(), dst.dtype(), dst.device());
+  copy_bytes(staged.data_ptr(), staged.device(), dense.data_ptr(), dense.device(), size_t(dense.numel()) * itemsize(dst.dtype()));
+  copy_same_device(dst, staged);
+}
+
+void fill_(Tensor& dst, Scalar v) {
+  if (dst.numel() == 0) return;
+  const DeviceSlot& sl = slot_of(dst);
+  sl.kernels->fill(sl.exec, make_loop(dst.sizes(), {&dst}), v);
+}
+
+Tensor to_dtype(const Tensor& t, DType d) {
+  if (t.dtype() == d) return t;
+  return to(t, std::nullopt, d);
+}
+
+Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType> dtype, bool force_copy) {
+  Device dev = device ? resolve_device(*device) : self.device();
+  DType dt = dtype ? *dtype : self.dtype();
+  if (dev == self.device() && dt == self.dtype() && !force_copy) return self;  // Note [Tensor identity]
+  Tensor out = empty_on(self.sizes(), dt, dev);
+  {
+    NoGradGuard ng;
+    if (dev == self.device()) copy_same_device(out, self);
+    else copy_(out, self);
+  }
+  if (any_requires_grad({&self}) && is_floating(dt)) {
+    Device sd = self.device();
+    DType sdt = self.dtype();
+    record(out, "ToCopyBackward0", {self}, [sd, sdt](const Tensor& g) -> std::vector<Tensor> {
+      return {to(g, sd, sdt)};
+    });
+  }
+  return out;
+}
+
+Tensor clone(const Tensor& self) {
+  Tensor out = empty_on(self.sizes(), self.dtype(), self.device());
+  copy_same_device(out, self);
+  if (any_requires_grad({&self}))
+    record(out, "CloneBackward0", {self}, [](const Tensor& g) -> std::vector<Tensor> { return {g}; });
+  return out;
+}
+
+Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+
+Tensor detach(const Tensor& self) { return make_view(self, self.sizes(), self.strides(), self.offset()); }
+
+std::vector<char> to_host_bytes(const Tensor& t0) {
+  Tensor t = contiguous(t0);
+  std::vector<char> out(size_t(t.numel()) * itemsize(t.dtype()));
+  if (!out.empty()) copy_bytes(out.data(), Device(Device::CPU), t.data_ptr(), t.device(), out.size());
+  return out;
+}
+
+Scalar item(const Tensor& t) {
+  check(t.numel() == 1, "a Tensor with ", t.numel(), " elements cannot be converted to Scalar");
+  char buf[8] = {};
+  copy_bytes(buf, Device(Device::CPU), t.data_ptr(), t.device(), itemsize(t.dtype()));
+  return dispatch_dtype(t.dtype(), [&](auto v) -> Scalar {
+    using T = decltype(v);
+    T x;
+    std::memcpy(&x, buf, sizeof(T));
+    if constexpr (std::is_same_v<T, bool>) return Scalar::from_bool(x);
+    else if constexpr (std::is_integral_v<T>) return Scalar::from_int(int64_t(x));
+    else return Scalar::from_double(double(x));
+  });
+}
+
+}  // namespace gl

@@ -1,0 +1,158 @@
+// Creation ops: empty/zeros/ones/full, ranges, eye, random fills, and
+// tensors from host data.
+#include <cmath>
+#include <cstring>
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+
+namespace gl {
+
+Tensor empty(const Shape& size, const TensorOptions& o) {
+  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
+  if (o.requires_grad) t.set_requires_grad(true);
+  return t;
+}
+
+Tensor full(const Shape& size, Scalar value, const TensorOptions& o) {
+  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
+  fill_(t, value);
+  if (o.requires_grad) t.set_requires_grad(true);
+  return t;
+}
+
+Tensor zeros(const Shape& size, const TensorOptions& o) { return full(size, Scalar::from_int(0), o); }
+Tensor ones(const Shape& size, const TensorOptions& o) { return full(size, Scalar::from_int(1), o); }
+
+Tensor from_host(const void* data, const Shape& size, DType dtype, const TensorOptions& o) {
+  Device dev = resolve_device(o.device);
+  Tensor t = empty_on(size, dtype, dev);
+  copy_bytes(t.data_ptr(), dev, data, Device(Device::CPU), size_t(t.numel()) * itemsize(dtype));
+  if (o.requires_grad) t.set_requires_grad(true);
+  return t;
+}
+
+Tensor scalar_tensor(Scalar v, DType dtype, Device d) {
+  Tensor t = empty_on({}, dtype, d);
+  fill_(t, v);
+  return t;
+}
+
+Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype, const TensorOptions& o) {
+  const bool any_float = start.kind == Scalar::Float || end.kind == Scalar::Float || step.kind == Scalar::Float;
+  DType dt = dtype ? *dtype : (any_float ? DType::Float32 : DType::Int64);
+  const double s = start.to_double(), e = end.to_double(), st = step.to_double();
+  check(st != 0, "step must be nonzero");
+  check(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
+  check((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
+  int64_t n = any_float ? int64_t(std::ceil((e - s) / st)) : (end.i - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i;
+  if (n < 0) n = 0;
+  check(n < (int64_t(1) << 40), "arange: too many elements (", n, ")");
+  // Values are computed in double on the host, then stored in the dtype.
+  std::vector<double> vals(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) vals[size_t(i)] = any_float ? s + double(i) * st : double(start.i + i * step.i);
+  Tensor host = from_host(vals.data(), {n}, DType::Float64, {DType::Float64, Device(Device::CPU)});
+  if (!any_float && dt == DType::Int64) {
+    std::vector<int64_t> iv(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) iv[size_t(i)] = start.i + i * step.i;
+    host = from_host(iv.data(), {n}, DType::Int64, {DType::Int64, Device(Device::CPU)});
+  }
+  Tensor out = to(host, resolve_device(o.device), dt);
+  if (out.is_same(host)) out = clone(host);
+  if (o.requires_grad) out.set_requires_grad(true);
+  return out;
+}
+
+Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o) {
+  check(steps >= 0, "number of steps must be non-negative");
+  std::vector<double> vals(static_cast<size_t>(steps));
+  const double step = steps > 1 ? (end - start) / double(steps - 1) : 0;
+  // PyTorch fills the first half from the start and the second from the end.
+  const int64_t half = steps / 2;
+  for (int64_t i = 0; i < steps; ++i)
+    vals[size_t(i)] = i < half ? start + step * double(i) : end - step * double(steps - i - 1);
+  Tensor host = from_host(vals.data(), {steps}, DType::Float64, {DType::Float64, Device(Device::CPU)});
+  return to(host, resolve_device(o.device), o.dtype, true);
+}
+
+Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {
+  check(n >= 0, "n must be greater or equal to 0, got ", n);
+  check(m >= 0, "m must be greater or equal to 0, got ", m);
+  Tensor t = zeros({n, m}, o);
+  const int64_t k = std::min(n, m);
+  if (k > 0) {
+    Tensor diag = make_view(t, {k}, {m + 1}, t.offset());
+    fill_(diag, Scalar::from_int(1));
+  }
+  return t;
+}
+
+namespace {
+void random_fill(Tensor& t, RandomKind kind, double a, double b) {
+  if (t.numel() == 0) return;
+  Tensor target = t.is_contiguous() ? t : empty_on(t.sizes(), t.dtype(), t.device());
+  RandomSpec s;
+  s.kind = kind;
+  s.out.data = target.data_ptr();
+  s.out.dtype = target.dtype();
+  s.numel = target.numel();
+  s.a = a;
+  s.b = b;
+  const DeviceSlot& sl = slot_of(target);
+  sl.kernels->random(sl.exec, s);
+  if (!target.is_same(t)) copy_(t, target);
+}
+
+void check_float(DType d, const char* fn) {
+  check(is_floating(d), "\"", fn, "\" not implemented for '", dtype_legacy_name(d), "'");
+}
+}  // namespace
+
+void uniform_(Tensor& t, double lo, double hi) {
+  check_float(t.dtype(), "check_uniform_bounds");
+  check(lo <= hi, "uniform_ expects to return a [from, to) range, but found from=", lo, " > to=", hi);
+  random_fill(t, RandomKind::Uniform, lo, hi);
+}
+
+void normal_(Tensor& t, double mean, double std) {
+  check_float(t.dtype(), "normal_kernel_cpu");
+  check(std >= 0, "normal expects std >= 0.0, but found std ", std);
+  random_fill(t, RandomKind::Normal, mean, std);
+}
+
+Tensor rand(const Shape& size, const TensorOptions& o) {
+  check_float(o.dtype, "check_uniform_bounds");
+  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
+  random_fill(t, RandomKind::Uniform, 0, 1);
+  if (o.requires_grad) t.set_requires_grad(true);
+  return t;
+}
+
+Tensor randn(const Shape& size, const TensorOptions& o) {
+  check_float(o.dtype, "normal_kernel_cpu");
+  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
+  random_fill(t, RandomKind::Normal, 0, 1);
+  if (o.requires_grad) t.set_requires_grad(true);
+  return t;
+}
+
+Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions& o) {
+  check(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
+  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
+  random_fill(t, RandomKind::IntRange, double(low), double(high));
+  return t;
+}
+
+Tensor randperm(int64_t n, const TensorOptions& o) {
+  check(n >= 0, "n must be non-negative, got", n);
+  // Fisher-Yates on the host with draws from the CPU generator, as PyTorch's CPU randperm.
+  Tensor draws = randint(0, int64_t(1) << 31, {n > 1 ? n - 1 : 0}, {DType::Int64, Device(Device::CPU)});
+  std::vector<int64_t> r(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) r[size_t(i)] = i;
+  const int64_t* d = draws.data<int64_t>();
+  for (int64_t i = 0; i + 1 < n; ++i) std::swap(r[size_t(i)], r[size_t(i + d[i] % (n - i))]);
+  Tensor host = from_host(r.data(), {n}, DType::Int64, {DType::Int64, Device(Device::CPU)});
+  return to(host, resolve_device(o.device), o.dtype);
+}
+
+}  // namespace gl

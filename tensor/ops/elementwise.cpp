@@ -1,0 +1,357 @@
+// Elementwise ops: unary, binary (tensor/tensor and tensor/scalar), where,
+// clamp, and their in-place forms, with autograd.
+#include <cmath>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+
+namespace gl {
+
+namespace {
+
+const char* binary_node_name(BinaryOp op, bool tensor_exponent) {
+  switch (op) {
+    case BinaryOp::Add: return "AddBackward0";
+    case BinaryOp::Sub: return "SubBackward0";
+    case BinaryOp::Mul: return "MulBackward0";
+    case BinaryOp::Div: return "DivBackward0";
+    case BinaryOp::Pow: return tensor_exponent ? "PowBackward1" : "PowBackward0";
+    case BinaryOp::Maximum: return "MaximumBackward0";
+    case BinaryOp::Minimum: return "MinimumBackward0";
+    case BinaryOp::Remainder: return "RemainderBackward0";
+    case BinaryOp::Atan2: return "Atan2Backward0";
+    default: return nullptr;
+  }
+}
+
+bool differentiable(BinaryOp op) { return binary_node_name(op, true) != nullptr && op != BinaryOp::Remainder; }
+
+// Integer division and modulo by zero are errors on the CPU, as in PyTorch.
+void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scalar* s) {
+  if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide)) return;
+  if (s) {
+    check(s->to_int() != 0, "ZeroDivisionError");
+    return;
+  }
+  if (!slot_of(*b).host_memory) return;
+  Tensor z = any(binary(BinaryOp::Eq, *b, Scalar::from_int(0)), std::nullopt, false);
+  check(!item(z).i, "ZeroDivisionError");
+}
+
+DType binary_compute_dtype(BinaryOp op, DType rt) {
+  if ((op == BinaryOp::Div || op == BinaryOp::Atan2) && !is_floating(rt)) return DType::Float32;
+  return rt;
+}
+
+Tensor grad_for(const Tensor& g, const Tensor& input) {
+  Tensor r = sum_to(g, input.sizes());
+  return to_dtype(r, input.dtype());
+}
+
+void record_binary(Tensor& out, BinaryOp op, const Tensor& a, const Tensor& b) {
+  if (!differentiable(op) || !any_requires_grad({&a, &b})) return;
+  record(out, binary_node_name(op, true), {a, b}, [op, a, b, out_w = std::weak_ptr<TensorImpl>(out.impl)](const Tensor& g) {
+    std::vector<Tensor> r(2);
+    switch (op) {
+      case BinaryOp::Add: r = {grad_for(g, a), grad_for(g, b)}; break;
+      case BinaryOp::Sub: r = {grad_for(g, a), grad_for(neg(g), b)}; break;
+      case BinaryOp::Mul: r = {grad_for(mul(g, b), a), grad_for(mul(g, a), b)}; break;
+      case BinaryOp::Div:
+        r = {grad_for(div(g, b), a), grad_for(neg(div(mul(g, a), mul(b, b))), b)};
+        break;
+      case BinaryOp::Pow: {
+        Tensor bm1 = binary(BinaryOp::Sub, b, Scalar::from_int(1));
+        Tensor ga = mul(mul(g, b), binary(BinaryOp::Pow, a, bm1));
+        Tensor gb = mul(mul(g, binary(BinaryOp::Pow, a, b)), unary(UnaryOp::Log, a));
+        r = {grad_for(ga, a), grad_for(gb, b)};
+        break;
+      }
+      case BinaryOp::Maximum:
+      case BinaryOp::Minimum: {
+        Tensor mask = binary(op == BinaryOp::Maximum ? BinaryOp::Ge : BinaryOp::Le, a, b);
+        Tensor zero = zeros({}, {g.dtype(), g.device()});
+        r = {grad_for(where(mask, g, zero), a), grad_for(where(mask, zero, g), b)};
+        break;
+      }
+      case BinaryOp::Atan2: {
+        Tensor den = add(mul(a, a), mul(b, b));
+        r = {grad_for(div(mul(g, b), den), a), grad_for(neg(div(mul(g, a), den)), b)};
+        break;
+      }
+      default: break;
+    }
+    return r;
+  });
+}
+
+void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, bool scalar_first) {
+  if (!differentiable(op) || !any_requires_grad({&a})) return;
+  const char* name = binary_node_name(op, false);
+  if (scalar_first && op == BinaryOp::Sub) name = "RsubBackward1";
+  record(out, name, {a}, [op, a, s, scalar_first](const Tensor& g) -> std::vector<Tensor> {
+    const double v = s.to_double();
+    switch (op) {
+      case BinaryOp::Add: return {to_dtype(g, a.dtype())};
+      case BinaryOp::Sub: return {to_dtype(scalar_first ? neg(g) : g, a.dtype())};
+      case BinaryOp::Mul: return {to_dtype(binary(BinaryOp::Mul, g, s), a.dtype())};
+      case BinaryOp::Div:
+        if (!scalar_first) return {to_dtype(binary(BinaryOp::Div, g, s), a.dtype())};
+        // d(s/a)/da = -s / a^2
+        return {to_dtype(neg(binary(BinaryOp::Mul, div(g, mul(a, a)), s)), a.dtype())};
+      case BinaryOp::Pow:
+        if (!scalar_first) {
+          if (v == 0) return {zeros(a.sizes(), {a.dtype(), a.device()})};
+          Tensor d = binary(BinaryOp::Mul, binary(BinaryOp::Pow, a, Scalar::from_double(v - 1)), Scalar::from_double(v));
+          return {to_dtype(mul(g, d), a.dtype())};
+        } else {  // s^a: s^a * ln s
+          Tensor p = binary(BinaryOp::Pow, a, s, true);
+          return {to_dtype(binary(BinaryOp::Mul, mul(g, p), Scalar::from_double(std::log(v))), a.dtype())};
+        }
+      case BinaryOp::Maximum:
+      case BinaryOp::Minimum: {
+        Tensor mask = binary(op == BinaryOp::Maximum ? BinaryOp::Ge : BinaryOp::Le, a, s);
+        return {where(mask, g, zeros({}, {g.dtype(), g.device()}))};
+      }
+      default: return {Tensor()};
+    }
+  });
+}
+
+const char* unary_node_name(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg: return "NegBackward0";
+    case UnaryOp::Abs: return "AbsBackward0";
+    case UnaryOp::Exp: return "ExpBackward0";
+    case UnaryOp::Log: return "LogBackward0";
+    case UnaryOp::Log2: return "Log2Backward0";
+    case UnaryOp::Log1p: return "Log1PBackward0";
+    case UnaryOp::Expm1: return "Expm1Backward0";
+    case UnaryOp::Sqrt: return "SqrtBackward0";
+    case UnaryOp::Rsqrt: return "RsqrtBackward0";
+    case UnaryOp::Sin: return "SinBackward0";
+    case UnaryOp::Cos: return "CosBackward0";
+    case UnaryOp::Tan: return "TanBackward0";
+    case UnaryOp::Tanh: return "TanhBackward0";
+    case UnaryOp::Sigmoid: return "SigmoidBackward0";
+    case UnaryOp::Relu: return "ReluBackward0";
+    case UnaryOp::Reciprocal: return "ReciprocalBackward0";
+    case UnaryOp::Square: return "PowBackward0";
+    case UnaryOp::Sign: return "SignBackward0";
+    case UnaryOp::Floor: return "FloorBackward0";
+    case UnaryOp::Ceil: return "CeilBackward0";
+    case UnaryOp::Round: return "RoundBackward0";
+    case UnaryOp::Trunc: return "TruncBackward0";
+    default: return nullptr;
+  }
+}
+
+Tensor unary_grad(UnaryOp op, const Tensor& g, const Tensor& a, const Tensor& out) {
+  auto S = [](double v) { return Scalar::from_double(v); };
+  switch (op) {
+    case UnaryOp::Neg: return neg(g);
+    case UnaryOp::Abs: return mul(g, unary(UnaryOp::Sign, a));
+    case UnaryOp::Exp: return mul(g, out);
+    case UnaryOp::Log: return div(g, a);
+    case UnaryOp::Log2: return div(g, binary(BinaryOp::Mul, a, S(std::log(2.0))));
+    case UnaryOp::Log1p: return div(g, binary(BinaryOp::Add, a, S(1)));
+    case UnaryOp::Expm1: return mul(g, binary(BinaryOp::Add, out, S(1)));
+    case UnaryOp::Sqrt: return div(g, binary(BinaryOp::Mul, out, S(2)));
+    case UnaryOp::Rsqrt: return mul(g, binary(BinaryOp::Mul, binary(BinaryOp::Pow, out, S(3)), S(-0.5)));
+    case UnaryOp::Sin: return mul(g, unary(UnaryOp::Cos, a));
+    case UnaryOp::Cos: return neg(mul(g, unary(UnaryOp::Sin, a)));
+    case UnaryOp::Tan: return mul(g, binary(BinaryOp::Add, mul(out, out), S(1)));
+    case UnaryOp::Tanh: return mul(g, binary(BinaryOp::Sub, mul(out, out), S(1), true));
+    case UnaryOp::Sigmoid: return mul(g, mul(out, binary(BinaryOp::Sub, out, S(1), true)));
+    case UnaryOp::Relu: return mul(g, binary(BinaryOp::Gt, out, S(0)));
+    case UnaryOp::Reciprocal: return neg(mul(g, mul(out, out)));
+    case UnaryOp::Square: return mul(g, binary(BinaryOp::Mul, a, S(2)));
+    default: return zeros(a.sizes(), {a.dtype(), a.device()});  // sign, floor, ...: zero almost everywhere
+  }
+}
+
+}  // namespace
+
+Tensor unary(UnaryOp op, const Tensor& a0) {
+  Tensor a = a0;
+  const bool to_float = !is_floating(a.dtype()) &&
+                        !(op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Sign || op == UnaryOp::Relu ||
+                          op == UnaryOp::Square || op >= UnaryOp::LogicalNot || op == UnaryOp::Floor ||
+                          op == UnaryOp::Ceil || op == UnaryOp::Round || op == UnaryOp::Trunc);
+  if (to_float) a = to_dtype(a, DType::Float32);
+  if (op == UnaryOp::Neg && a.dtype() == DType::Bool)
+    throw RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  Tensor out = empty_on(a.sizes(), unary_returns_bool(op) ? DType::Bool : a.dtype(), a.device());
+  const DeviceSlot& sl = slot_of(a);
+  sl.kernels->unary(sl.exec, op, make_loop(a.sizes(), {&out, &a}));
+  if (const char* name = unary_node_name(op); name && any_requires_grad({&a0})) {
+    Tensor in = a0;
+    record(out, name, {a0}, [op, in, ow = std::weak_ptr<TensorImpl>(out.impl), a](const Tensor& g) -> std::vector<Tensor> {
+      Tensor o(ow.lock());
+      if (!o.defined()) o = unary(op, a);
+      return {to_dtype(unary_grad(op, g, a, o), in.dtype())};
+    });
+  }
+  return out;
+}
+
+Tensor neg(const Tensor& a) { return unary(UnaryOp::Neg, a); }
+
+Tensor binary(BinaryOp op, const Tensor& a0, const Tensor& b0) {
+  Device dev = common_device({&a0, &b0});
+  Tensor a = a0, b = b0;
+  // A zero-dim CPU operand of a device op travels to the device (as PyTorch
+  // passes CPU scalars to CUDA kernels).
+  if (a.device() != dev) a = to(a, dev, std::nullopt);
+  if (b.device() != dev) b = to(b, dev, std::nullopt);
+  ResultType rt;
+  rt.add(a0);
+  rt.add(b0);
+  const DType compute = binary_compute_dtype(op, rt.get());
+  check_int_division(op, compute, &b, nullptr);
+  a = to_dtype(a, compute);
+  b = to_dtype(b, compute);
+  Shape shape = broadcast_shapes(a.sizes(), b.sizes());
+  Tensor out = empty_on(shape, is_comparison(op) ? DType::Bool : compute, dev);
+  BinarySpec s;
+  s.op = op;
+  s.compute = compute;
+  s.loop = make_loop(shape, {&out, &a, &b});
+  const DeviceSlot& sl = slot_for(dev);
+  sl.kernels->binary(sl.exec, s);
+  record_binary(out, op, a0, b0);
+  return out;
+}
+
+Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
+  ResultType rt;
+  rt.add(a0);
+  rt.add(sc);
+  const DType compute = binary_compute_dtype(op, rt.get());
+  if (!scalar_first) check_int_division(op, compute, nullptr, &sc);
+  else check_int_division(op, compute, &a0, nullptr);
+  if (op == BinaryOp::Pow && !is_floating(compute) && !scalar_first && sc.kind != Scalar::Float && sc.i < 0)
+    throw RuntimeError("Integers to negative integer powers are not allowed.");
+  Tensor a = to_dtype(a0, compute);
+  Tensor out = empty_on(a.sizes(), is_comparison(op) ? DType::Bool : compute, a.device());
+  BinarySpec s;
+  s.op = op;
+  s.compute = compute;
+  s.b_is_scalar = true;
+  s.scalar_first = scalar_first;
+  s.b_f = sc.to_double();
+  s.b_i = sc.kind == Scalar::Float ? int64_t(sc.f) : sc.i;
+  s.loop = make_loop(a.sizes(), {&out, &a});
+  const DeviceSlot& sl = slot_of(a);
+  sl.kernels->binary(sl.exec, s);
+  record_binary_scalar(out, op, a0, sc, scalar_first);
+  return out;
+}
+
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
+  if (alpha.to_double() == 1.0) return binary(BinaryOp::Add, a, b);
+  return binary(BinaryOp::Add, a, binary(BinaryOp::Mul, b, alpha));
+}
+
+namespace {
+void check_inplace(const Tensor& self) {
+  if (GradMode::enabled() && self.requires_grad() && self.is_leaf())
+    throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
+  if (GradMode::enabled() && self.requires_grad())
+    throw NotImplementedError("gpulab does not record in-place operations on tensors that require grad; use the out-of-place op");
+}
+
+void write_back(Tensor& self, const Tensor& result, DType rt) {
+  if (!can_cast(rt, self.dtype()))
+    throw RuntimeError(cat("result type ", dtype_legacy_name(rt), " can't be cast to the desired output type ",
+                           dtype_legacy_name(self.dtype())));
+  if (result.sizes() != self.sizes())
+    throw RuntimeError(cat("output with shape ", shape_str(self.sizes()), " doesn't match the broadcast shape ",
+                           shape_str(result.sizes())));
+  copy_(self, result);
+}
+}  // namespace
+
+void binary_(BinaryOp op, Tensor& self, const Tensor& b) {
+  check_inplace(self);
+  Tensor r;
+  {
+    NoGradGuard ng;
+    r = binary(op, self, b);
+  }
+  ResultType rt;
+  rt.add(self);
+  rt.add(b);
+  write_back(self, r, is_comparison(op) ? DType::Bool : binary_compute_dtype(op, rt.get()));
+}
+
+void binary_(BinaryOp op, Tensor& self, Scalar b) {
+  check_inplace(self);
+  Tensor r;
+  {
+    NoGradGuard ng;
+    r = binary(op, self, b);
+  }
+  ResultType rt;
+  rt.add(self);
+  rt.add(b);
+  write_back(self, r, is_comparison(op) ? DType::Bool : binary_compute_dtype(op, rt.get()));
+}
+
+void unary_(UnaryOp op, Tensor& self) {
+  check_inplace(self);
+  Tensor r;
+  {
+    NoGradGuard ng;
+    r = unary(op, self);
+  }
+  write_back(self, r, r.dtype());
+}
+
+Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
+  check(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+        dtype_legacy_name(cond.dtype()));
+  Device dev = common_device({&cond, &a0, &b0});
+  ResultType rt;
+  rt.add(a0);
+  rt.add(b0);
+  DType dt = rt.get();
+  Tensor c = cond.device() == dev ? cond : to(cond, dev, std::nullopt);
+  Tensor a = to_dtype(a0.device() == dev ? a0 : to(a0, dev, std::nullopt), dt);
+  Tensor b = to_dtype(b0.device() == dev ? b0 : to(b0, dev, std::nullopt), dt);
+  Shape shape = broadcast_shapes(broadcast_shapes(c.sizes(), a.sizes()), b.sizes());
+  Tensor out = empty_on(shape, dt, dev);
+  const DeviceSlot& sl = slot_for(dev);
+  sl.kernels->where(sl.exec, make_loop(shape, {&out, &c, &a, &b}));
+  if (any_requires_grad({&a0, &b0})) {
+    record(out, "WhereBackward0", {a0, b0}, [c, a0, b0](const Tensor& g) -> std::vector<Tensor> {
+      Tensor z = zeros({}, {g.dtype(), g.device()});
+      return {grad_for(where(c, g, z), a0), grad_for(where(c, z, g), b0)};
+    });
+  }
+  return out;
+}
+
+Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi) {
+  check(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  auto sc = [&](double v) { return is_floating(a.dtype()) || v != std::floor(v) ? Scalar::from_double(v) : Scalar::from_int(int64_t(v)); };
+  Tensor r;
+  {
+    NoGradGuard ng;
+    r = a;
+    if (lo) r = binary(BinaryOp::Maximum, r, sc(*lo));
+    if (hi) r = binary(BinaryOp::Minimum, r, sc(*hi));
+    if (r.is_same(a)) r = clone(a);
+  }
+  if (any_requires_grad({&a})) {
+    record(r, "ClampBackward1", {a}, [a, lo, hi](const Tensor& g) -> std::vector<Tensor> {
+      Tensor mask = ones(a.sizes(), {DType::Bool, a.device()});
+      if (lo) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Ge, a, Scalar::from_double(*lo)));
+      if (hi) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Le, a, Scalar::from_double(*hi)));
+      return {where(mask, g, zeros({}, {g.dtype(), g.device()}))};
+    });
+  }
+  return r;
+}
+
+}  // namespace gl

@@ -1,0 +1,91 @@
+// Shared machinery of the ops: broadcasting, dimension coalescing, and the
+// same-device rule.
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+
+namespace gl {
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw RuntimeError(cat("The size of tensor a (", da, ") must match the size of tensor b (", db,
+                             ") at non-singleton dimension ", i));
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Device common_device(const std::vector<const Tensor*>& ts) {
+  // Note [Same-device rule]: the common device is the first non-CPU device
+  // among the operands (PyTorch's TensorIterator); zero-dim CPU tensors may
+  // join any device as scalars; any other disagreement is an error that
+  // names the common device first.
+  Device common(Device::CPU, -1);
+  for (const Tensor* t : ts)
+    if (common.is_cpu() && !t->device().is_cpu()) common = t->device();
+  for (const Tensor* t : ts) {
+    Device d = t->device();
+    if (d == common) continue;
+    if (d.is_cpu() && t->dim() == 0) continue;
+    throw RuntimeError(cat("Expected all tensors to be on the same device, but found at least two devices, ",
+                           common.str(), " and ", d.str(), "!"),
+                       "move them to one device first, e.g. x:to(y.device)");
+  }
+  return common;
+}
+
+LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts) {
+  LoopSpec s;
+  const int nd = int(shape.size());
+  check(nd <= kMaxDims, "gpulab supports tensors of at most ", kMaxDims, " dimensions");
+  s.nargs = int(ts.size());
+  s.numel = numel_of(shape);
+  // Broadcast strides, then drop size-1 dims and merge dims that are
+  // contiguous for every operand, innermost first.
+  int64_t sh[kMaxDims];
+  int64_t st[4][kMaxDims];
+  int n = 0;
+  for (int d = 0; d < nd; ++d) {
+    if (shape[d] == 1) continue;
+    sh[n] = shape[d];
+    for (int a = 0; a < s.nargs; ++a) {
+      const Tensor& t = *ts[a];
+      int off = nd - int(t.dim());
+      st[a][n] = (d < off || t.sizes()[d - off] == 1) ? 0 : t.strides()[d - off];
+    }
+    ++n;
+  }
+  int m = 0;  // merged count, written in place
+  for (int d = 0; d < n; ++d) {
+    if (m > 0) {
+      bool mergeable = true;
+      for (int a = 0; a < s.nargs; ++a)
+        mergeable = mergeable && st[a][m - 1] == st[a][d] * sh[d];
+      if (mergeable) {
+        sh[m - 1] *= sh[d];
+        for (int a = 0; a < s.nargs; ++a) st[a][m - 1] = st[a][d];
+        continue;
+      }
+    }
+    sh[m] = sh[d];
+    for (int a = 0; a < s.nargs; ++a) st[a][m] = st[a][d];
+    ++m;
+  }
+  s.ndim = m;
+  bool contiguous = true;
+  for (int d = 0; d < m; ++d) s.shape[d] = sh[d];
+  for (int a = 0; a < s.nargs; ++a) {
+    s.args[a].data = ts[a]->numel() ? ts[a]->data_ptr() : nullptr;
+    s.args[a].dtype = ts[a]->dtype();
+    for (int d = 0; d < m; ++d) s.args[a].strides[d] = st[a][d];
+    if (m > 1 || (m == 1 && st[a][0] != 1)) contiguous = false;
+  }
+  s.contiguous = contiguous;
+  return s;
+}
+
+}  // namespace gl

@@ -1,0 +1,215 @@
+// Matrix products: mm, addmm, bmm, dot and matmul's broadcasting rules, all
+// through the device's gemm (BLAS on the CPU, cuBLAS on CUDA). Operands are
+// passed with their strides when BLAS can read them as (transposed) row-major
+// matrices, and copied to contiguous only when it cannot.
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+#include "tensor/runtime/cuda_api.h"
+
+namespace gl {
+
+namespace {
+
+bool g_allow_tf32 = false;
+
+// PyTorch's generated device check for a named method and arguments.
+void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args) {
+  std::optional<Device> common;
+  for (auto& [name, t] : args) {
+    if (!common) { common = t->device(); continue; }
+    if (t->device() != *common)
+      throw RuntimeError(cat("Expected all tensors to be on the same device, but got ", name, " is on ", t->device().str(),
+                             ", different from other tensors on ", common->str(), " (when checking argument in method ",
+                             method, ")"),
+                         "move the input and the model (or both matrices) to the same device");
+  }
+}
+
+const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
+  bool cuda = false;
+  for (auto* t : ts) cuda = cuda || t->device().is_cuda();
+  static thread_local std::string s;
+  s = std::string("wrapper_") + (cuda ? "CUDA_" : "CPU_") + op;
+  return s.c_str();
+}
+
+void check_same_dtype(const Tensor& a, const Tensor& b) {
+  check(a.dtype() == b.dtype(), "mat1 and mat2 must have the same dtype, but got ", dtype_legacy_name(a.dtype()), " and ",
+        dtype_legacy_name(b.dtype()));
+}
+
+// How BLAS reads a [rows, cols] matrix: leading dimension and transpose flag.
+struct MatView { Tensor t; bool trans; int64_t ld; };
+MatView blas_view(const Tensor& m) {
+  const int64_t rows = m.size(-2), cols = m.size(-1);
+  const int64_t rs = m.stride(-2), cs = m.stride(-1);
+  if (cs == 1 && (rs >= std::max<int64_t>(1, cols) || rows == 1)) return {m, false, std::max<int64_t>(rows == 1 ? cols : rs, 1)};
+  if (rs == 1 && (cs >= std::max<int64_t>(1, rows) || cols == 1)) return {m, true, std::max<int64_t>(cols == 1 ? rows : cs, 1)};
+  Tensor c = contiguous(m);
+  return {c, false, std::max<int64_t>(cols, 1)};
+}
+
+// C = alpha * A @ B + beta * C over a batch (A: [b?, m, k], B: [b?, k, n], C dense [b?, m, n]).
+void gemm_into(Tensor& c, const Tensor& a, const Tensor& b, double alpha, double beta) {
+  GemmSpec g;
+  g.dtype = a.dtype();
+  const bool batched = a.dim() == 3;
+  g.batch = batched ? a.size(0) : 1;
+  g.m = a.size(-2);
+  g.k = a.size(-1);
+  g.n = b.size(-1);
+  if (g.m == 0 || g.n == 0 || g.batch == 0) return;
+  if (g.k == 0) {
+    if (beta == 0) fill_(c, Scalar::from_int(0));
+    else if (beta != 1) c = binary(BinaryOp::Mul, c, Scalar::from_double(beta));
+    return;
+  }
+  MatView va = blas_view(a), vb = blas_view(b);
+  // Batched operands need one stride between batch entries.
+  if (batched && (va.t.stride(0) == 0 || vb.t.stride(0) == 0)) {
+    va = {contiguous(va.t), false, g.k};
+    vb = {contiguous(vb.t), false, g.n};
+    if (va.t.stride(0) == 0) va.t = contiguous(clone(va.t));
+  }
+  g.a = va.t.data_ptr(); g.trans_a = va.trans; g.lda = va.ld; g.stride_a = batched ? va.t.stride(0) : 0;
+  g.b = vb.t.data_ptr(); g.trans_b = vb.trans; g.ldb = vb.ld; g.stride_b = batched ? vb.t.stride(0) : 0;
+  g.c = c.data_ptr(); g.ldc = g.n; g.stride_c = batched ? g.m * g.n : 0;
+  g.alpha = alpha;
+  g.beta = beta;
+  g.allow_tf32 = g_allow_tf32;
+  const DeviceSlot& sl = slot_of(c);
+  sl.kernels->gemm(sl.exec, g);
+}
+
+std::string dims_x(const Tensor& t) {
+  return t.dim() == 1 ? cat(t.size(0)) : cat(t.size(0), "x", t.size(1));
+}
+
+}  // namespace
+
+void set_allow_tf32(bool on) {
+  g_allow_tf32 = on;
+  cuda::set_allow_tf32(on);
+}
+bool allow_tf32() { return g_allow_tf32; }
+
+Tensor mm(const Tensor& a, const Tensor& b) {
+  check_args_device(wrapper("mm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
+  check(a.dim() == 2, "self must be a matrix");
+  check(b.dim() == 2, "mat2 must be a matrix");
+  check_same_dtype(a, b);
+  check(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  Tensor out = empty_on({a.size(0), b.size(1)}, a.dtype(), a.device());
+  gemm_into(out, a, b, 1, 0);
+  if (any_requires_grad({&a, &b}))
+    record(out, "MmBackward0", {a, b}, [a, b](const Tensor& g) -> std::vector<Tensor> {
+      return {a.requires_grad() ? mm(g, t(b)) : Tensor(), b.requires_grad() ? mm(t(a), g) : Tensor()};
+    });
+  return out;
+}
+
+Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, double alpha) {
+  check_args_device(wrapper("addmm", {&bias, &a, &b}), {{"self", &bias}, {"mat1", &a}, {"mat2", &b}});
+  check(a.dim() == 2, "mat1 must be a matrix, got ", a.dim(), "-D tensor");
+  check(b.dim() == 2, "mat2 must be a matrix, got ", b.dim(), "-D tensor");
+  check_same_dtype(a, b);
+  check(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  check(bias.dtype() == a.dtype(), "self and mat2 must have the same dtype, but got ", dtype_legacy_name(bias.dtype()),
+        " and ", dtype_legacy_name(b.dtype()));
+  Shape shape{a.size(0), b.size(1)};
+  Tensor out = empty_on(shape, a.dtype(), a.device());
+  {
+    NoGradGuard ng;
+    copy_(out, expand(bias, shape));
+  }
+  gemm_into(out, a, b, alpha, beta);
+  if (any_requires_grad({&bias, &a, &b})) {
+    Shape bs = bias.sizes();
+    record(out, "AddmmBackward0", {bias, a, b}, [a, b, bs, alpha, beta](const Tensor& g) -> std::vector<Tensor> {
+      Tensor gb = sum_to(g, bs);
+      if (beta != 1) gb = binary(BinaryOp::Mul, gb, Scalar::from_double(beta));
+      Tensor ga = a.requires_grad() ? mm(g, t(b)) : Tensor();
+      Tensor gw = b.requires_grad() ? mm(t(a), g) : Tensor();
+      if (alpha != 1) {
+        if (ga.defined()) ga = binary(BinaryOp::Mul, ga, Scalar::from_double(alpha));
+        if (gw.defined()) gw = binary(BinaryOp::Mul, gw, Scalar::from_double(alpha));
+      }
+      return {gb, ga, gw};
+    });
+  }
+  return out;
+}
+
+Tensor bmm(const Tensor& a, const Tensor& b) {
+  check_args_device(wrapper("bmm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
+  check(a.dim() == 3, "batch1 must be a 3D tensor");
+  check(b.dim() == 3, "batch2 must be a 3D tensor");
+  check_same_dtype(a, b);
+  check(a.size(0) == b.size(0), "batch1 and batch2 must have same number of batches, got ", a.size(0), " and ", b.size(0));
+  check(a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ",
+        a.size(2), "] but got: [", b.size(0), ", ", b.size(1), "].");
+  Tensor out = empty_on({a.size(0), a.size(1), b.size(2)}, a.dtype(), a.device());
+  gemm_into(out, a, b, 1, 0);
+  if (any_requires_grad({&a, &b}))
+    record(out, "BmmBackward0", {a, b}, [a, b](const Tensor& g) -> std::vector<Tensor> {
+      return {a.requires_grad() ? bmm(g, transpose(b, 1, 2)) : Tensor(),
+              b.requires_grad() ? bmm(transpose(a, 1, 2), g) : Tensor()};
+    });
+  return out;
+}
+
+Tensor dot(const Tensor& a, const Tensor& b) {
+  check_args_device(wrapper("dot", {&a, &b}), {{"self", &a}, {"tensor", &b}});
+  check(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ", b.dim(), "D tensors");
+  check(a.dtype() == b.dtype(), "dot : expected both vectors to have same dtype, but found ", dtype_legacy_name(a.dtype()),
+        " and ", dtype_legacy_name(b.dtype()));
+  check(a.numel() == b.numel(), "inconsistent tensor size, expected tensor [", a.numel(), "] and src [", b.numel(),
+        "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(), " elements respectively");
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = reshape(mm(reshape(a, {1, -1}), reshape(b, {-1, 1})), {});
+  }
+  if (any_requires_grad({&a, &b}))
+    record(out, "DotBackward0", {a, b}, [a, b](const Tensor& g) -> std::vector<Tensor> {
+      return {mul(g, b), mul(g, a)};
+    });
+  return out;
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  check(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(), "D and ",
+        b.dim(), "D");
+  if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
+  if (a.dim() == 2 && b.dim() == 2) return mm(a, b);
+  if (a.dim() == 1 && b.dim() == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+  if (a.dim() == 2 && b.dim() == 1) {
+    check(a.size(1) == b.size(0), "size mismatch, got input (", a.size(0), "), mat (", a.size(0), "x", a.size(1), "), vec (",
+          b.size(0), ")");
+    return squeeze(mm(a, unsqueeze(b, 1)), 1);
+  }
+  // Batched: broadcast the batch dims, fold them into one, bmm, unfold.
+  Tensor A = a.dim() == 1 ? unsqueeze(a, 0) : a;
+  Tensor B = b.dim() == 1 ? unsqueeze(b, 1) : b;
+  check(A.size(-1) == B.size(-2), "Expected size for first two dimensions of batch2 tensor to be: [", A.size(-1), "] but got: [",
+        B.size(-2), "].");
+  Shape ba(A.sizes().begin(), A.sizes().end() - 2), bb(B.sizes().begin(), B.sizes().end() - 2);
+  Shape batch = broadcast_shapes(ba, bb);
+  const int64_t nb = numel_of(batch);
+  Shape ea = batch, eb = batch;
+  ea.push_back(A.size(-2)); ea.push_back(A.size(-1));
+  eb.push_back(B.size(-2)); eb.push_back(B.size(-1));
+  Tensor A3 = reshape(expand(A, ea), {nb, A.size(-2), A.size(-1)});
+  Tensor B3 = reshape(expand(B, eb), {nb, B.size(-2), B.size(-1)});
+  Shape out = batch;
+  out.push_back(A.size(-2));
+  out.push_back(B.size(-1));
+  Tensor r = reshape(bmm(A3, B3), out);
+  if (a.dim() == 1) r = squeeze(r, -2);
+  if (b.dim() == 1) r = squeeze(r, -1);
+  return r;
+}
+
+}  // namespace gl

@@ -1,0 +1,122 @@
+// Every tensor op gpulab has, declared once. Each is defined in the file of
+// its family (elementwise.cpp, views.cpp, ...) and works on any device: the
+// op checks its arguments, promotes dtypes, allocates the output on the
+// common device, records autograd, and calls that device's kernel table.
+#pragma once
+#include <optional>
+#include <vector>
+#include "tensor/core/tensor.h"
+#include "tensor/kernels/spec.h"
+
+namespace gl {
+
+// ---- creation (creation.cpp) ----
+Tensor empty(const Shape& size, const TensorOptions& o);
+Tensor full(const Shape& size, Scalar value, const TensorOptions& o);
+Tensor zeros(const Shape& size, const TensorOptions& o);
+Tensor ones(const Shape& size, const TensorOptions& o);
+Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype, const TensorOptions& o);
+Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o);
+Tensor eye(int64_t n, int64_t m, const TensorOptions& o);
+Tensor rand(const Shape& size, const TensorOptions& o);
+Tensor randn(const Shape& size, const TensorOptions& o);
+Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions& o);
+Tensor randperm(int64_t n, const TensorOptions& o);
+// From host values already in `dtype`'s C layout (the bindings convert Lua data).
+Tensor from_host(const void* data, const Shape& size, DType dtype, const TensorOptions& o);
+Tensor scalar_tensor(Scalar v, DType dtype, Device d);
+void uniform_(Tensor& t, double lo, double hi);
+void normal_(Tensor& t, double mean, double std);
+
+// ---- copies and conversions (copy.cpp) ----
+// to(): returns `self` itself when nothing changes (Note [Tensor identity]).
+Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType> dtype, bool copy = false);
+Tensor contiguous(const Tensor& self);
+Tensor clone(const Tensor& self);
+Tensor detach(const Tensor& self);
+void copy_(Tensor& dst, const Tensor& src);  // broadcasting, casting, across devices
+void fill_(Tensor& dst, Scalar v);
+// Host bytes of a tensor, contiguous, in its dtype (waits for the device).
+std::vector<char> to_host_bytes(const Tensor& t);
+Scalar item(const Tensor& t);
+
+// ---- elementwise (elementwise.cpp) ----
+Tensor unary(UnaryOp op, const Tensor& a);
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);
+Tensor binary(BinaryOp op, const Tensor& a, Scalar b, bool scalar_first = false);
+void binary_(BinaryOp op, Tensor& self, const Tensor& b);  // in place
+void binary_(BinaryOp op, Tensor& self, Scalar b);
+void unary_(UnaryOp op, Tensor& self);
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
+Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi);
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);
+inline Tensor add(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Add, a, b); }
+inline Tensor sub(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Sub, a, b); }
+inline Tensor mul(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Mul, a, b); }
+inline Tensor div(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Div, a, b); }
+Tensor neg(const Tensor& a);
+
+// ---- views and joins (views.cpp) ----
+Tensor view(const Tensor& t, Shape size);       // one -1 allowed
+Tensor reshape(const Tensor& t, Shape size);
+Tensor transpose(const Tensor& t, int64_t d0, int64_t d1);
+Tensor t(const Tensor& t);
+Tensor permute(const Tensor& t, Shape dims);
+Tensor unsqueeze(const Tensor& t, int64_t dim);
+Tensor squeeze(const Tensor& t, std::optional<int64_t> dim);
+Tensor expand(const Tensor& t, Shape size);
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
+Tensor select(const Tensor& t, int64_t dim, int64_t index);
+Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step);
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
+std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim);
+std::vector<Tensor> split(const Tensor& t, int64_t size, int64_t dim);
+std::vector<Tensor> split_sizes(const Tensor& t, const Shape& sizes, int64_t dim);
+Tensor cat(const std::vector<Tensor>& ts, int64_t dim);
+Tensor stack(const std::vector<Tensor>& ts, int64_t dim);
+Tensor masked_select(const Tensor& t, const Tensor& mask);
+Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index);
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+Tensor sum_to(const Tensor& t, const Shape& shape);  // reduces broadcast dims away
+
+// ---- reductions (reduce.cpp) ----
+// dims empty: reduce everything.
+Tensor sum(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, std::optional<DType> dtype = {});
+Tensor mean(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim);
+Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
+Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim);  // max without indices
+Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
+Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
+Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
+std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim);
+std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim);
+Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim);
+Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
+Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
+Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased);
+
+// ---- linear algebra (matmul.cpp) ----
+Tensor mm(const Tensor& a, const Tensor& b);
+Tensor matmul(const Tensor& a, const Tensor& b);
+Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta = 1, double alpha = 1);
+Tensor bmm(const Tensor& a, const Tensor& b);
+Tensor dot(const Tensor& a, const Tensor& b);
+void set_allow_tf32(bool on);
+bool allow_tf32();
+
+// ---- neural-network functions (nn_ops.cpp) ----
+Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);
+Tensor softmax(const Tensor& x, int64_t dim);
+Tensor log_softmax(const Tensor& x, int64_t dim);
+Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction);
+Tensor cross_entropy(const Tensor& logits, const Tensor& target, const std::string& reduction);
+Tensor dropout(const Tensor& x, double p, bool training);
+
+// ---- shared checks (iter.cpp) ----
+// The same-device rule: returns the common device or throws PyTorch's message.
+Device common_device(const std::vector<const Tensor*>& ts);
+Tensor to_dtype(const Tensor& t, DType d);  // no-op when equal
+// Elementwise loop over `ts` (ts[0] is the output) broadcast to `shape`.
+LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts);
+
+}  // namespace gl

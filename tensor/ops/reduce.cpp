@@ -1,0 +1,255 @@
+// Reductions: sum, mean, prod, max/min (with and without indices), argmax,
+// norm, any/all, var.
+#include <algorithm>
+#include <cmath>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+
+namespace gl {
+
+namespace {
+
+std::vector<int64_t> normalize_dims(const Tensor& t, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> out;
+  const int64_t nd = std::max<int64_t>(t.dim(), 1);
+  if (dims.empty()) {
+    for (int64_t i = 0; i < t.dim(); ++i) out.push_back(i);
+    return out;
+  }
+  for (auto d : dims) {
+    int64_t w = wrap_dim(d, nd);
+    check(std::find(out.begin(), out.end(), w) == out.end(), "dim ", w, " appears multiple times in the list of dims");
+    out.push_back(w);
+  }
+  std::sort(out.begin(), out.end());
+  if (t.dim() == 0) out.clear();
+  return out;
+}
+
+Shape reduced_shape(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim) {
+  Shape s;
+  for (int64_t i = 0; i < t.dim(); ++i) {
+    bool red = std::find(dims.begin(), dims.end(), i) != dims.end();
+    if (!red) s.push_back(t.sizes()[size_t(i)]);
+    else if (keepdim) s.push_back(1);
+  }
+  return s;
+}
+
+// Runs `op` over `dims` of t into a new tensor of dtype `out_dtype`.
+Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, DType out_dtype,
+                  const char* name) {
+  Shape out_shape = reduced_shape(t, dims, keepdim);
+  Tensor out = empty_on(out_shape, out_dtype, t.device());
+  ReduceSpec s;
+  s.op = op;
+  s.in.data = t.numel() ? t.data_ptr() : nullptr;
+  s.in.dtype = t.dtype();
+  s.out.data = out.numel() ? out.data_ptr() : nullptr;
+  s.out.dtype = out_dtype;
+  s.out_numel = 1;
+  s.red_numel = 1;
+  for (int64_t i = 0; i < t.dim(); ++i) {
+    bool red = std::find(dims.begin(), dims.end(), i) != dims.end();
+    int64_t size = t.sizes()[size_t(i)], stride = t.strides()[size_t(i)];
+    if (red) {
+      s.red_shape[s.red_ndim] = size;
+      s.in_red_strides[s.red_ndim++] = stride;
+      s.red_numel *= size;
+    } else {
+      s.out_shape[s.out_ndim] = size;
+      s.in.strides[s.out_ndim++] = stride;
+      s.out_numel *= size;
+    }
+  }
+  // Output strides over the kept dims (out is contiguous; keepdim adds size-1 dims only).
+  Shape kept;
+  for (int d = 0; d < s.out_ndim; ++d) kept.push_back(s.out_shape[d]);
+  Shape kst = contiguous_strides(kept);
+  for (int d = 0; d < s.out_ndim; ++d) s.out.strides[d] = kst[size_t(d)];
+  if (s.out_numel == 0) return out;
+  if (s.red_numel == 0) {
+    switch (op) {
+      case ReduceOp::Sum: case ReduceOp::Any: fill_(out, Scalar::from_int(0)); return out;
+      case ReduceOp::Prod: case ReduceOp::All: fill_(out, Scalar::from_int(1)); return out;
+      default:
+        throw IndexError(cat(name, "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."));
+    }
+  }
+  const DeviceSlot& sl = slot_of(t);
+  sl.kernels->reduce(sl.exec, s);
+  return out;
+}
+
+// Gradient of a reduction: g broadcast back over the reduced dims.
+Tensor expand_back(const Tensor& g, const Shape& in_shape, const std::vector<int64_t>& dims, bool keepdim) {
+  Tensor r = g;
+  if (!keepdim)
+    for (auto d : dims) r = unsqueeze(r, d);
+  return expand(r, in_shape);
+}
+
+DType sum_dtype(DType d) { return is_floating(d) ? d : DType::Int64; }
+
+}  // namespace
+
+Tensor sum(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim, std::optional<DType> dtype) {
+  auto dims = normalize_dims(t, dims0);
+  DType out_dt = dtype ? *dtype : sum_dtype(t.dtype());
+  Tensor in = dtype ? to_dtype(t, *dtype) : t;
+  Tensor out = reduce_raw(ReduceOp::Sum, in, dims, keepdim, is_floating(in.dtype()) ? in.dtype() : DType::Int64, "sum");
+  out = to_dtype(out, out_dt);
+  if (any_requires_grad({&t})) {
+    Shape in_shape = t.sizes();
+    DType tdt = t.dtype();
+    record(out, dims0.empty() ? "SumBackward0" : "SumBackward1", {t}, [in_shape, dims, keepdim, tdt](const Tensor& g) -> std::vector<Tensor> {
+      return {to_dtype(expand_back(g, in_shape, dims, keepdim), tdt)};
+    });
+  }
+  return out;
+}
+
+Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
+  check(is_floating(t.dtype()), "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
+        dtype_legacy_name(t.dtype()));
+  auto dims = normalize_dims(t, dims0);
+  int64_t count = 1;
+  for (auto d : dims) count *= t.sizes()[size_t(d)];
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = binary(BinaryOp::Div, sum(t, dims0, keepdim), Scalar::from_double(double(count)));
+    if (count == 0) fill_(out, Scalar::from_double(NAN));
+  }
+  if (any_requires_grad({&t})) {
+    Shape in_shape = t.sizes();
+    record(out, dims0.empty() ? "MeanBackward0" : "MeanBackward1", {t}, [in_shape, dims, keepdim, count](const Tensor& g) -> std::vector<Tensor> {
+      return {binary(BinaryOp::Div, expand_back(g, in_shape, dims, keepdim), Scalar::from_double(double(count)))};
+    });
+  }
+  return out;
+}
+
+Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
+  auto dims = normalize_dims(t, d0);
+  Tensor out = reduce_raw(ReduceOp::Prod, t, dims, keepdim, sum_dtype(t.dtype()), "prod");
+  if (any_requires_grad({&t})) {
+    Shape in_shape = t.sizes();
+    record(out, dim ? "ProdBackward1" : "ProdBackward0", {t}, [t, in_shape, dims, keepdim](const Tensor& g) -> std::vector<Tensor> {
+      Tensor o = reduce_raw(ReduceOp::Prod, t, dims, keepdim, t.dtype(), "prod");
+      return {div(mul(expand_back(g, in_shape, dims, keepdim), expand_back(o, in_shape, dims, keepdim)), t)};
+    });
+  }
+  return out;
+}
+
+namespace {
+Tensor extreme(ReduceOp op, const char* name, const char* node, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
+  auto dims = normalize_dims(t, d0);
+  Tensor out = reduce_raw(op, t, dims, keepdim, t.dtype(), name);
+  if (any_requires_grad({&t})) {
+    Shape in_shape = t.sizes();
+    Tensor od = detach(out);  // not `out` itself: its grad_fn would own it (a cycle)
+    record(out, node, {t}, [t, od, in_shape, dims, keepdim](const Tensor& g) -> std::vector<Tensor> {
+      // Gradient split evenly among the tied extreme elements, as PyTorch's amax.
+      Tensor mask = binary(BinaryOp::Eq, t, expand_back(od, in_shape, dims, keepdim));
+      Tensor fm = to_dtype(mask, g.dtype());
+      Tensor cnt = expand_back(sum(fm, dims, keepdim), in_shape, dims, keepdim);
+      return {div(mul(expand_back(g, in_shape, dims, keepdim), fm), cnt)};
+    });
+  }
+  return out;
+}
+}  // namespace
+
+Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return extreme(ReduceOp::Max, "max", dim ? "AmaxBackward0" : "MaxBackward1", t, dim, keepdim);
+}
+Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return extreme(ReduceOp::Min, "min", dim ? "AminBackward0" : "MinBackward1", t, dim, keepdim);
+}
+
+Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  if (!dim) return reduce_raw(ReduceOp::ArgMax, reshape(t, {-1}), {0}, false, DType::Int64, "argmax");
+  return reduce_raw(ReduceOp::ArgMax, t, normalize_dims(t, {*dim}), keepdim, DType::Int64, "argmax");
+}
+Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  if (!dim) return reduce_raw(ReduceOp::ArgMin, reshape(t, {-1}), {0}, false, DType::Int64, "argmin");
+  return reduce_raw(ReduceOp::ArgMin, t, normalize_dims(t, {*dim}), keepdim, DType::Int64, "argmin");
+}
+
+namespace {
+std::pair<Tensor, Tensor> extreme_dim(bool is_max, const Tensor& t, int64_t dim, bool keepdim) {
+  auto dims = normalize_dims(t, {dim});
+  const char* name = is_max ? "max" : "min";
+  Tensor idx = reduce_raw(is_max ? ReduceOp::ArgMax : ReduceOp::ArgMin, t, dims, keepdim, DType::Int64, name);
+  Tensor val = reduce_raw(is_max ? ReduceOp::Max : ReduceOp::Min, t, dims, keepdim, t.dtype(), name);
+  if (any_requires_grad({&t})) {
+    Shape in_shape = t.sizes();
+    int64_t d = dims.empty() ? 0 : dims[0];
+    record(val, is_max ? "MaxBackward0" : "MinBackward0", {t}, [idx, in_shape, d, keepdim, dims](const Tensor& g) -> std::vector<Tensor> {
+      // One-hot of the chosen index along d, times g.
+      Shape ar_shape(in_shape.size(), 1);
+      if (!in_shape.empty()) ar_shape[size_t(d)] = in_shape[size_t(d)];
+      Tensor ar = reshape(arange(Scalar::from_int(0), Scalar::from_int(in_shape.empty() ? 1 : in_shape[size_t(d)]), Scalar::from_int(1), DType::Int64, {DType::Int64, g.device()}), ar_shape);
+      Tensor hit = binary(BinaryOp::Eq, ar, expand_back(idx, in_shape, dims, keepdim));
+      return {where(hit, expand_back(g, in_shape, dims, keepdim), zeros({}, {g.dtype(), g.device()}))};
+    });
+  }
+  return {val, idx};
+}
+}  // namespace
+
+std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim) { return extreme_dim(true, t, dim, keepdim); }
+std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim) { return extreme_dim(false, t, dim, keepdim); }
+
+Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
+  check(is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+        dtype_legacy_name(t.dtype()));
+  Tensor out;
+  {
+    NoGradGuard ng;
+    if (p == 2) out = unary(UnaryOp::Sqrt, sum(unary(UnaryOp::Square, t), dims, keepdim));
+    else if (p == 1) out = sum(unary(UnaryOp::Abs, t), dims, keepdim);
+    else if (std::isinf(p)) out = p > 0 ? amax(unary(UnaryOp::Abs, t), dims.empty() ? std::nullopt : std::optional<int64_t>(dims[0]), keepdim)
+                                        : amin(unary(UnaryOp::Abs, t), dims.empty() ? std::nullopt : std::optional<int64_t>(dims[0]), keepdim);
+    else out = binary(BinaryOp::Pow, sum(binary(BinaryOp::Pow, unary(UnaryOp::Abs, t), Scalar::from_double(p)), dims, keepdim), Scalar::from_double(1.0 / p));
+  }
+  if (any_requires_grad({&t})) {
+    check(p == 2, "gpulab: gradients of norm are implemented for p=2");
+    auto nd = normalize_dims(t, dims);
+    Shape in_shape = t.sizes();
+    Tensor od = detach(out);
+    record(out, "LinalgVectorNormBackward0", {t}, [t, od, in_shape, nd, keepdim](const Tensor& g) -> std::vector<Tensor> {
+      Tensor n = expand_back(od, in_shape, nd, keepdim);
+      Tensor safe = where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), ones({}, {n.dtype(), n.device()}), n);
+      return {mul(expand_back(g, in_shape, nd, keepdim), div(t, safe))};
+    });
+  }
+  return out;
+}
+
+Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
+  return reduce_raw(ReduceOp::Any, t, normalize_dims(t, d0), keepdim, DType::Bool, "any");
+}
+Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
+  return reduce_raw(ReduceOp::All, t, normalize_dims(t, d0), keepdim, DType::Bool, "all");
+}
+
+Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased) {
+  auto nd = normalize_dims(t, dims);
+  int64_t count = 1;
+  for (auto d : nd) count *= t.sizes()[size_t(d)];
+  Tensor mu = mean(t, dims, true);
+  Tensor dev = sub(t, mu);
+  Tensor ss = sum(mul(dev, dev), dims, keepdim);
+  return binary(BinaryOp::Div, ss, Scalar::from_double(double(std::max<int64_t>(count - (unbiased ? 1 : 0), 0))));
+}
+
+}  // namespace gl

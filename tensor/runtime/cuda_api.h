@@ -1,0 +1,49 @@
+// The physical CUDA layer, as seen by the device registry. gpulab_cuda
+// implements it with the CUDA runtime; cuda_stub.cpp implements it for builds
+// without a toolkit (zero devices). Nothing here includes CUDA headers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include "tensor/kernels/kernels.h"
+#include "tensor/runtime/allocator.h"
+
+namespace gl::cuda {
+
+struct PhysProps {
+  std::string name;
+  int64_t total_memory = 0;
+  int multi_processor_count = 0;
+  int major = 0, minor = 0;
+  std::string uuid;
+};
+
+bool compiled();                    // built with the CUDA toolkit?
+int device_count();                 // never throws; 0 without a driver or GPU
+std::string unavailable_reason();   // why device_count() is 0 ("no CUDA-capable device is detected")
+PhysProps properties(int phys);
+void mem_get_info(int phys, int64_t* free_bytes, int64_t* total_bytes);
+
+// A caching allocator on `phys`; capacity_limit > 0 caps what it hands out
+// (virtual slices of one GPU each get their own).
+Allocator* create_allocator(int phys, int64_t capacity_limit, int logical_index);
+void* create_exec(int phys);        // stream, cuBLAS handle, generator
+const Kernels& kernels();
+void synchronize(void* exec);
+// Ordered copy; a null exec means that side is host memory.
+void memcpy(void* dst, void* dst_exec, const void* src, void* src_exec, size_t n);
+
+void* event_create(bool timing);
+void event_destroy(void* ev);
+void event_record(void* ev, void* exec);
+void event_synchronize(void* ev);
+bool event_query(void* ev);
+float event_elapsed_ms(void* start, void* end);
+
+void set_allow_tf32(bool on);
+bool allow_tf32();
+
+// nvidia-smi's view, from NVML when libnvidia-ml can be loaded; false otherwise.
+struct SmiRow { int64_t used = 0, total = 0; int util_gpu = -1; int temp_c = -1; int power_w = -1; };
+bool smi_query(int phys, SmiRow* row);
+
+}  // namespace gl::cuda

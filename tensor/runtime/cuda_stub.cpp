@@ -1,0 +1,31 @@
+// The physical CUDA layer of a build without the CUDA toolkit: no devices.
+#include "tensor/core/error.h"
+#include "tensor/runtime/cuda_api.h"
+
+namespace gl::cuda {
+
+namespace {
+[[noreturn]] void absent() { throw RuntimeError("Torch not compiled with CUDA enabled"); }
+}  // namespace
+
+bool compiled() { return false; }
+int device_count() { return 0; }
+std::string unavailable_reason() { return "Torch not compiled with CUDA enabled"; }
+PhysProps properties(int) { absent(); }
+void mem_get_info(int, int64_t*, int64_t*) { absent(); }
+Allocator* create_allocator(int, int64_t, int) { absent(); }
+void* create_exec(int) { absent(); }
+const Kernels& kernels() { absent(); }
+void synchronize(void*) {}
+void memcpy(void*, void*, const void*, void*, size_t) { absent(); }
+void* event_create(bool) { absent(); }
+void event_destroy(void*) {}
+void event_record(void*, void*) { absent(); }
+void event_synchronize(void*) {}
+bool event_query(void*) { return true; }
+float event_elapsed_ms(void*, void*) { absent(); }
+void set_allow_tf32(bool) {}
+bool allow_tf32() { return false; }
+bool smi_query(int, SmiRow*) { return false; }
+
+}  // namespace gl::cuda

@@ -1,0 +1,87 @@
+-- Bindings: creation, printing, devices, identity, errors. Run with --virtual-gpus 2 or more.
+local passed, failed = 0, 0
+local function ok(cond, what)
+  if cond then passed = passed + 1 else failed = failed + 1; print('FAIL: ' .. what) end
+end
+local function eq(got, want, what)
+  ok(got == want, (what or '') .. '\n  got:  ' .. tostring(got) .. '\n  want: ' .. tostring(want))
+end
+local function err(fn, pattern, what)
+  local good, msg = pcall(fn)
+  ok(not good and tostring(msg):find(pattern, 1, true) ~= nil, (what or pattern) .. ' -> ' .. tostring(msg))
+end
+
+-- creation and dtype inference
+eq(tostring(torch.tensor({1, 2, 3})), 'tensor([1, 2, 3])')
+eq(tostring(torch.tensor({1.5, 2})), 'tensor([1.5000, 2.0000])')
+eq(tostring(torch.tensor({true, false})), 'tensor([ True, False])')
+eq(tostring(torch.tensor(3)), 'tensor(3)')
+eq(tostring(torch.zeros{2, 3, dtype=torch.int32}), 'tensor([[0, 0, 0],\n        [0, 0, 0]], dtype=torch.int32)')
+eq(tostring(torch.arange(5)), 'tensor([0, 1, 2, 3, 4])')
+eq(tostring(torch.eye(2)), 'tensor([[1., 0.],\n        [0., 1.]])')
+eq(tostring(torch.linspace(0, 1, 5)), 'tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])')
+torch.manual_seed(0)
+eq(tostring(torch.rand(3)), 'tensor([0.4963, 0.7682, 0.0885])', 'rand matches PyTorch after manual_seed(0)')
+
+-- devices
+local x = torch.tensor({1, 2, 3}, {device = 'cuda'})
+eq(tostring(x), "tensor([1, 2, 3], device='cuda:0')")
+eq(tostring(x.device), 'cuda:0')
+eq(repr(x.device), "device(type='cuda', index=0)")
+ok(x.is_cuda, 'is_cuda')
+local z = x:cuda(1)
+eq(tostring(z.device), 'cuda:1')
+ok(z:cuda(1) == z, 'no-op conversion returns the same object')
+ok(x:to(x.device) == x, 'to(same device) is identity')
+ok(x:cpu() ~= x, 'cpu() makes a new tensor')
+eq(tostring((z * 2).device), 'cuda:1', 'ops stay on their device')
+err(function() return x + torch.ones(3) end,
+    'Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!')
+err(function() return x + z end, 'found at least two devices, cuda:0 and cuda:1!')
+eq(tostring(x + torch.tensor(1)), "tensor([2, 3, 4], device='cuda:0')", '0-d CPU tensors act as scalars')
+err(function() return torch.ones(2, 3, {device = 'cuda'}):mm(torch.ones(3, 1)) end,
+    'Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)')
+err(function() return x:cuda(7) end, 'CUDA error: invalid device ordinal')
+err(function() return torch.device('gpu') end, 'Expected one of cpu, cuda device type')
+
+-- views, indexing and assignment (0-based)
+local m = torch.arange(6):view(2, 3)
+eq(tostring(m[0]), 'tensor([0, 1, 2])')
+eq(tostring(m[':, 1']), 'tensor([1, 4])')
+eq(tostring(m['-1, 1:']), 'tensor([4, 5])')
+eq(tostring(m:t()), 'tensor([[0, 3],\n        [1, 4],\n        [2, 5]])')
+m[':, 0'] = 9
+eq(tostring(m), 'tensor([[9, 1, 2],\n        [9, 4, 5]])')
+eq(tostring(m.shape), 'torch.Size([2, 3])')
+eq(m.shape[0], 2)
+err(function() return m[5] end, 'index 5 is out of bounds for dimension 0 with size 2')
+
+-- math and promotion
+eq(tostring(torch.tensor({1, 2}) / 2), 'tensor([0.5000, 1.0000])')
+eq(tostring(torch.tensor({1, 2}) + 0.5), 'tensor([1.5000, 2.5000])')
+eq(tostring(2 - torch.tensor({1, 2})), 'tensor([1, 0])')
+eq(tostring(torch.tensor({1., 2.}):double() + torch.tensor({1, 1})), 'tensor([2., 3.], dtype=torch.float64)')
+eq(tostring(torch.tensor({{1., 2.}, {3., 4.}}):sum(0)), 'tensor([4., 6.])')
+eq(torch.tensor({3., 4.}):norm():item(), 5.0)
+err(function() return torch.ones(2, 3) + torch.ones(4) end,
+    'The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1')
+err(function() return torch.ones(2, 3):mm(torch.ones(4, 1)) end, 'mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)')
+
+-- autograd
+local w = torch.tensor({1., 2., 3.}, {requires_grad = true})
+local loss = (w * w):sum()
+eq(tostring(loss), 'tensor(14., grad_fn=<SumBackward0>)')
+loss:backward()
+eq(tostring(w.grad), 'tensor([2., 4., 6.])')
+
+-- memory accounting on virtual devices
+collectgarbage()
+local before = torch.cuda.memory_allocated(1)
+do local big = torch.zeros(1000, {device = 'cuda:1'}) ; ok(torch.cuda.memory_allocated(1) >= before + 4000, 'allocation counted') end
+collectgarbage(); collectgarbage()
+eq(torch.cuda.memory_allocated(1), before, 'memory back to start after collectgarbage()')
+err(function() return torch.empty(1 << 40, {device = 'cuda:0', dtype = torch.uint8}) end, 'CUDA out of memory. Tried to allocate 1024.00 GiB')
+eq(tostring(x), "tensor([1, 2, 3], device='cuda:0')", 'earlier tensors intact after OOM')
+
+print(string.format('%d passed, %d failed', passed, failed))
+if failed > 0 then os.exit(1) end
