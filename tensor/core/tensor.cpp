@@ -88,7 +88,9 @@ Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
 Tensor empty_on(const Shape& sizes, DType dtype, Device device) {
   for (auto s : sizes)
     check(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
-  int64_t n = numel_of(sizes);
+  int64_t n = 1;
+  for (auto s : sizes)
+    check(!__builtin_mul_overflow(n, s, &n), "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
   // Refuse sizes whose byte count overflows before asking any allocator.
   check(n >= 0 && n < (int64_t(1) << 48) / int64_t(itemsize(dtype)),
         "Trying to create tensor of size ", shape_str(sizes), ", which is too large");

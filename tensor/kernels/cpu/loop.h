@@ -14,7 +14,7 @@ template <class Row>
 void loop(const LoopSpec& s, Row&& row) {
   const int na = s.nargs;
   if (s.numel == 0) return;
-  int64_t isz[4];
+  int64_t isz[4] = {};
   for (int a = 0; a < na; ++a) isz[a] = int64_t(itemsize(s.args[a].dtype));
   if (s.contiguous || s.ndim == 0) {
     const int64_t n = s.numel;
@@ -22,8 +22,8 @@ void loop(const LoopSpec& s, Row&& row) {
 #pragma omp parallel for schedule(static) if (chunks > 1)
     for (int64_t c = 0; c < chunks; ++c) {
       const int64_t begin = c * kGrain, len = n - begin < kGrain ? n - begin : kGrain;
-      char* p[4];
-      int64_t st[4];
+      char* p[4] = {};
+      int64_t st[4] = {};
       for (int a = 0; a < na; ++a) {
         p[a] = s.args[a].data + begin * isz[a];
         st[a] = 1;
@@ -35,11 +35,11 @@ void loop(const LoopSpec& s, Row&& row) {
   const int nd = s.ndim;
   const int64_t inner = s.shape[nd - 1];
   const int64_t rows = s.numel / inner;
-  int64_t st[4];
+  int64_t st[4] = {};
   for (int a = 0; a < na; ++a) st[a] = s.args[a].strides[nd - 1];
 #pragma omp parallel for schedule(static) if (s.numel > kGrain && rows > 1)
   for (int64_t r = 0; r < rows; ++r) {
-    char* p[4];
+    char* p[4] = {};
     for (int a = 0; a < na; ++a) p[a] = s.args[a].data;
     int64_t rem = r;
     for (int d = nd - 2; d >= 0; --d) {

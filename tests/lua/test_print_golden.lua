@@ -1,0 +1,29 @@
+-- Printing checked against PyTorch: tests/golden/print_cases.txt holds each
+-- gpulab expression and the text real PyTorch printed for the same tensor
+-- (regenerate with tests/golden/make_print_cases.py).
+local dir = arg[0]:match('^(.*)/lua/[^/]*$') or 'tests'
+local f = assert(io.open(dir .. '/golden/print_cases.txt'))
+local cases, cur = {}, nil
+for line in f:lines() do
+  if line:sub(1, 3) == '@@ ' then
+    cur = {expr = line:sub(4), lines = {}}
+    cases[#cases + 1] = cur
+  elseif cur then
+    cur.lines[#cur.lines + 1] = line
+  end
+end
+f:close()
+local passed, failed = 0, 0
+for _, c in ipairs(cases) do
+  local want = table.concat(c.lines, '\n')
+  local fn = assert(load('return ' .. c.expr))
+  local ok, got = pcall(function() return repr(fn()) end)
+  if ok and got == want then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print('FAIL: ' .. c.expr .. '\n--- PyTorch:\n' .. want .. '\n--- gpulab:\n' .. tostring(got))
+  end
+end
+print(string.format('%d passed, %d failed', passed, failed))
+if failed > 0 then os.exit(1) end
