@@ -1,0 +1,282 @@
+-- Helpers shared by the Lua half of the library (nn, optim, data): grad-mode
+-- scopes, PyTorch-style argument parsing, a small class system, an ordered
+-- dictionary (state_dict) and Python-style printing of plain values.
+-- Everything lives in torch._util so the later chunks can share it.
+local U = {}
+torch._util = U
+
+-- ---- grad mode -------------------------------------------------------------
+-- Runs fn(...) with grad mode set to `mode`, restoring the previous mode even
+-- when fn raises (the error is re-raised unchanged).
+local function with_grad_mode(mode, fn, ...)
+  local prev = torch.is_grad_enabled()
+  torch.set_grad_enabled(mode)
+  local res = table.pack(pcall(fn, ...))
+  torch.set_grad_enabled(prev)
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+U.with_grad_mode = with_grad_mode
+
+-- torch.no_grad(fn, ...) runs fn without recording autograd graphs.
+-- torch.no_grad() with no function returns a to-be-closed guard:
+--   do local _ <close> = torch.no_grad(); ... end
+local function grad_scope(mode)
+  return function(fn, ...)
+    if fn ~= nil then return with_grad_mode(mode, fn, ...) end
+    local prev = torch.is_grad_enabled()
+    torch.set_grad_enabled(mode)
+    return setmetatable({}, {__close = function() torch.set_grad_enabled(prev) end,
+                             __name = mode and 'enable_grad' or 'no_grad'})
+  end
+end
+if torch.no_grad == nil then torch.no_grad = grad_scope(false) end
+if torch.enable_grad == nil then torch.enable_grad = grad_scope(true) end
+
+-- ---- value kinds -----------------------------------------------------------
+-- The C++ userdata metatables carry __name ('torch.Tensor', 'torch.device', ...).
+function U.kind(v)
+  local t = type(v)
+  if t == 'userdata' then
+    local mt = getmetatable(v)
+    return mt and mt.__name or 'userdata'
+  end
+  return t
+end
+function U.is_tensor(v) return U.kind(v) == 'torch.Tensor' end
+function U.is_plain_table(v) return type(v) == 'table' and getmetatable(v) == nil end
+
+-- ---- argument parsing ------------------------------------------------------
+-- A trailing plain table with string keys (or an empty one) holds keywords.
+local function is_kw_table(t)
+  for k in pairs(t) do
+    if type(k) ~= 'number' then return true end
+  end
+  return next(t) == nil
+end
+
+-- U.parse(fname, names, defaults, ...) accepts f(a, b, {k=v}) and f{a, b, k=v}
+-- like the C++ bindings and returns {name = value}. Unknown keywords and too
+-- many positionals raise PyTorch's TypeError.
+function U.parse(fname, names, defaults, ...)
+  local n = select('#', ...)
+  local pos, kw = {...}, nil
+  while n > 0 and pos[n] == nil do n = n - 1 end  -- f(a, nil) is f(a)
+  local last = pos[n]
+  if n >= 1 and U.is_plain_table(last) and (n == 1 or is_kw_table(last)) then
+    kw, pos[n], n = last, nil, n - 1
+    if n == 0 then  -- the single-table form: its array part is positional
+      n = #kw
+      for i = 1, n do pos[i] = kw[i] end
+    end
+  end
+  if n > #names then
+    error(('TypeError: %s() takes %d positional arguments but %d were given'):format(fname, #names, n), 0)
+  end
+  local r, known = {}, {}
+  for i, name in ipairs(names) do
+    known[name] = true
+    local v = pos[i]
+    if v == nil and kw then v = kw[name] end
+    if v == nil and defaults then v = defaults[name] end
+    r[name] = v
+  end
+  if kw then
+    for k in pairs(kw) do
+      if type(k) == 'string' and not known[k] then
+        error(("TypeError: %s() got an unexpected keyword argument '%s'"):format(fname, k), 0)
+      end
+    end
+  end
+  return r
+end
+
+-- ---- classes ---------------------------------------------------------------
+-- U.class(name, parent, make_meta): a class table. Instances share cls.__meta,
+-- built by make_meta(cls) (inherited from the parent when nil), so each family
+-- (modules, datasets, optimizers) decides its metamethods once. Calling the
+-- class makes an instance through cls:new(...). Subclass with Base:extend(name).
+function U.class(name, parent, make_meta)
+  local cls = {__name = name, super = parent}
+  setmetatable(cls, {
+    __index = parent,
+    __call = function(c, ...) return c:new(...) end,
+    __tostring = function(c) return "<class '" .. c.__name .. "'>" end,
+  })
+  make_meta = make_meta or parent.__make_meta
+  cls.__make_meta = make_meta
+  cls.__meta = make_meta(cls)
+  cls.__meta.__class = cls
+  if parent == nil then
+    cls.extend = function(base, sub)
+      assert(type(sub) == 'string', 'extend(name): the class needs a name')
+      return U.class(sub, base)
+    end
+  end
+  return cls
+end
+
+function U.class_of(obj)
+  local mt = getmetatable(obj)
+  return type(mt) == 'table' and mt.__class or nil
+end
+
+-- ---- Python-style text -----------------------------------------------------
+-- Python's repr of a float: shortest round-trip digits, '1.0' for integral
+-- values, exponent form below 1e-4 or from 1e16.
+function U.pyfloat(x)
+  if math.type(x) == 'integer' then return tostring(x) end
+  if x ~= x then return 'nan' end
+  if x == math.huge then return 'inf' elseif x == -math.huge then return '-inf' end
+  local p = 0
+  while p < 17 and tonumber(('%.' .. p .. 'e'):format(x)) ~= x do p = p + 1 end
+  local e = tonumber(('%.' .. p .. 'e'):format(x):match('e([-+]%d+)$'))
+  if e < -4 or e >= 16 then
+    local m, ex = ('%.' .. p .. 'e'):format(x):match('^(.-)e(.*)$')
+    m = m:gsub('0+$', ''):gsub('%.$', '')
+    return m .. 'e' .. ex
+  end
+  local s = ('%.' .. math.max(0, p - e) .. 'f'):format(x)
+  if s:find('%.') then s = s:gsub('0+$', ''):gsub('%.$', '.0') else s = s .. '.0' end
+  return s
+end
+
+-- Python's repr of a plain value: strings quoted, booleans True/False, nil None,
+-- arrays as lists, objects through tostring.
+function U.repr(v)
+  local t = type(v)
+  if t == 'string' then return "'" .. v .. "'"
+  elseif t == 'number' then return U.pyfloat(v)
+  elseif t == 'boolean' then return v and 'True' or 'False'
+  elseif v == nil then return 'None'
+  elseif U.is_plain_table(v) then
+    local parts = {}
+    for i = 1, #v do parts[i] = U.repr(v[i]) end
+    return '[' .. table.concat(parts, ', ') .. ']'
+  end
+  return tostring(v)
+end
+
+function U.split_lines(s)
+  local out = {}
+  for line in (s .. '\n'):gmatch('(.-)\n') do out[#out + 1] = line end
+  return out
+end
+
+-- ---- lists that also iterate -----------------------------------------------
+-- module:parameters() returns an array (ipairs, #, optimizers) that is also a
+-- generic-for iterator: `for p in model:parameters() do`. Named variants hold
+-- {name, value} pairs and iterate as `for name, p in model:named_parameters()`.
+local cursor = setmetatable({}, {__mode = 'k'})
+local function list_tostring(self)
+  local parts = {}
+  for i, e in ipairs(self) do
+    parts[i] = getmetatable(self).__pairs_list and ('(' .. U.repr(e[1]) .. ', ' .. U.repr(e[2]) .. ')') or U.repr(e)
+  end
+  return '[' .. table.concat(parts, ', ') .. ']'
+end
+local ItemList = {
+  __call = function(self, _, ctrl)
+    local i = ctrl == nil and 1 or cursor[self] + 1
+    cursor[self] = i
+    return self[i]
+  end,
+  __tostring = list_tostring,
+}
+local PairList = {
+  __pairs_list = true,
+  __call = function(self, _, ctrl)
+    local i = ctrl == nil and 1 or cursor[self] + 1
+    cursor[self] = i
+    local e = self[i]
+    if e then return e[1], e[2] end
+  end,
+  __tostring = list_tostring,
+}
+function U.items(t) return setmetatable(t, ItemList) end
+function U.pairs_list(t) return setmetatable(t, PairList) end
+
+-- ---- OrderedDict -----------------------------------------------------------
+-- Insertion-ordered map used for registries and state_dict: d[key], d[key] = v
+-- (nil removes), #d, pairs(d) in order, d:keys(), d:values(), d:items().
+local OD = {}
+local od_methods = {}
+OD.__index = function(self, k)
+  local m = od_methods[k]
+  if m ~= nil then return m end
+  return rawget(self, '_v')[k]
+end
+function OD.__newindex(self, k, v)
+  local vals, keys = rawget(self, '_v'), rawget(self, '_k')
+  if v == nil then
+    if vals[k] ~= nil then
+      for i, key in ipairs(keys) do
+        if key == k then table.remove(keys, i) break end
+      end
+    end
+  elseif vals[k] == nil then
+    keys[#keys + 1] = k
+  end
+  vals[k] = v
+end
+function OD.__len(self) return #rawget(self, '_k') end
+function OD.__pairs(self)
+  local keys, vals, i = rawget(self, '_k'), rawget(self, '_v'), 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k ~= nil then return k, vals[k] end
+  end, self, nil
+end
+function OD.__tostring(self)
+  local keys, vals = rawget(self, '_k'), rawget(self, '_v')
+  if #keys == 0 then return 'OrderedDict()' end
+  local parts = {}
+  for i, k in ipairs(keys) do parts[i] = '(' .. U.repr(k) .. ', ' .. U.repr(vals[k]) .. ')' end
+  return 'OrderedDict([' .. table.concat(parts, ', ') .. '])'
+end
+OD.__name = 'OrderedDict'
+function od_methods.keys(self) return U.items(table.move(rawget(self, '_k'), 1, #self, 1, {})) end
+function od_methods.values(self)
+  local out, vals = {}, rawget(self, '_v')
+  for i, k in ipairs(rawget(self, '_k')) do out[i] = vals[k] end
+  return U.items(out)
+end
+function od_methods.items(self)
+  local out, vals = {}, rawget(self, '_v')
+  for i, k in ipairs(rawget(self, '_k')) do out[i] = {k, vals[k]} end
+  return U.pairs_list(out)
+end
+function od_methods.get(self, k, default)
+  local v = rawget(self, '_v')[k]
+  if v == nil then return default end
+  return v
+end
+function od_methods.contains(self, k) return rawget(self, '_v')[k] ~= nil end
+
+-- OrderedDict() / OrderedDict{{'a', 1}, {'b', 2}} / OrderedDict(other_od).
+function U.OrderedDict(init)
+  local d = setmetatable({_k = {}, _v = {}}, OD)
+  if getmetatable(init) == OD then
+    for k, v in pairs(init) do d[k] = v end
+  elseif init ~= nil then
+    for _, kv in ipairs(init) do d[kv[1]] = kv[2] end
+  end
+  return d
+end
+function U.is_od(v) return getmetatable(v) == OD end
+
+-- Ordered (key, value) pairs of an OrderedDict or of a plain table (sorted keys,
+-- since a plain Lua table has no order).
+function U.ordered_items(t)
+  local out = {}
+  if U.is_od(t) then
+    for k, v in pairs(t) do out[#out + 1] = {k, v} end
+  else
+    local keys = {}
+    for k in pairs(t) do keys[#keys + 1] = k end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    for i, k in ipairs(keys) do out[i] = {k, t[k]} end
+  end
+  return out
+end

@@ -1,0 +1,92 @@
+-- nn.init: in-place initialisers, computed as torch/nn/init.py does (same
+-- bounds to the last bit, same order of random draws), run under no_grad so
+-- they work on parameters. Each returns the tensor it filled.
+local U = torch._util
+local init = {}
+torch.nn.init = init
+
+local function no_grad(fn, ...) return U.with_grad_mode(false, fn, ...) end
+
+local linear_fns = {linear = true, conv1d = true, conv2d = true, conv3d = true, conv_transpose1d = true,
+                    conv_transpose2d = true, conv_transpose3d = true, sigmoid = true}
+
+function init.calculate_gain(nonlinearity, param)
+  if linear_fns[nonlinearity] then return 1 end
+  if nonlinearity == 'tanh' then return 5.0 / 3 end
+  if nonlinearity == 'relu' then return math.sqrt(2.0) end
+  if nonlinearity == 'leaky_relu' then
+    local slope = param
+    if slope == nil then slope = 0.01 end
+    if type(slope) ~= 'number' then error(('ValueError: negative_slope %s not a valid number'):format(tostring(param)), 0) end
+    return math.sqrt(2.0 / (1 + slope ^ 2))
+  end
+  if nonlinearity == 'selu' then return 3.0 / 4 end
+  error(('ValueError: Unsupported nonlinearity %s'):format(tostring(nonlinearity)), 0)
+end
+
+function init._calculate_fan_in_and_fan_out(t)
+  local nd = t:dim()
+  if nd < 2 then
+    error('ValueError: Fan in and fan out can not be computed for tensor with fewer than 2 dimensions', 0)
+  end
+  local receptive = 1
+  for d = 2, nd - 1 do receptive = receptive * t:size(d) end
+  return t:size(1) * receptive, t:size(0) * receptive
+end
+
+local function correct_fan(t, mode)
+  mode = mode:lower()
+  if mode ~= 'fan_in' and mode ~= 'fan_out' then
+    error(('ValueError: Mode %s not supported, please use one of fan_in, fan_out'):format(mode), 0)
+  end
+  local fan_in, fan_out = init._calculate_fan_in_and_fan_out(t)
+  return mode == 'fan_in' and fan_in or fan_out
+end
+
+function init.uniform_(...)
+  local a = U.parse('uniform_', {'tensor', 'a', 'b'}, {a = 0.0, b = 1.0}, ...)
+  return no_grad(function() return a.tensor:uniform_(a.a, a.b) end)
+end
+
+function init.normal_(...)
+  local a = U.parse('normal_', {'tensor', 'mean', 'std'}, {mean = 0.0, std = 1.0}, ...)
+  return no_grad(function() return a.tensor:normal_(a.mean, a.std) end)
+end
+
+function init.constant_(t, val) return no_grad(function() return t:fill_(val) end) end
+function init.zeros_(t) return no_grad(function() return t:zero_() end) end
+function init.ones_(t) return no_grad(function() return t:fill_(1) end) end
+
+function init.xavier_uniform_(...)
+  local a = U.parse('xavier_uniform_', {'tensor', 'gain'}, {gain = 1.0}, ...)
+  local fan_in, fan_out = init._calculate_fan_in_and_fan_out(a.tensor)
+  local std = a.gain * math.sqrt(2.0 / (fan_in + fan_out))
+  local bound = math.sqrt(3.0) * std
+  return no_grad(function() return a.tensor:uniform_(-bound, bound) end)
+end
+
+function init.xavier_normal_(...)
+  local a = U.parse('xavier_normal_', {'tensor', 'gain'}, {gain = 1.0}, ...)
+  local fan_in, fan_out = init._calculate_fan_in_and_fan_out(a.tensor)
+  local std = a.gain * math.sqrt(2.0 / (fan_in + fan_out))
+  return no_grad(function() return a.tensor:normal_(0, std) end)
+end
+
+local kaiming_args = {'tensor', 'a', 'mode', 'nonlinearity'}
+local kaiming_defaults = {a = 0, mode = 'fan_in', nonlinearity = 'leaky_relu'}
+
+-- nn.Linear uses kaiming_uniform_(w, a=sqrt(5)): bound = 1/sqrt(fan_in).
+function init.kaiming_uniform_(...)
+  local a = U.parse('kaiming_uniform_', kaiming_args, kaiming_defaults, ...)
+  if a.tensor:numel() == 0 then return a.tensor end
+  local std = init.calculate_gain(a.nonlinearity, a.a) / math.sqrt(correct_fan(a.tensor, a.mode))
+  local bound = math.sqrt(3.0) * std
+  return no_grad(function() return a.tensor:uniform_(-bound, bound) end)
+end
+
+function init.kaiming_normal_(...)
+  local a = U.parse('kaiming_normal_', kaiming_args, kaiming_defaults, ...)
+  if a.tensor:numel() == 0 then return a.tensor end
+  local std = init.calculate_gain(a.nonlinearity, a.a) / math.sqrt(correct_fan(a.tensor, a.mode))
+  return no_grad(function() return a.tensor:normal_(0, std) end)
+end

@@ -1,0 +1,156 @@
+-- Layers, containers and losses, with PyTorch's constructor arguments, default
+-- initialisation and printed form (extra_repr). nn.functional gains the Lua
+-- wrappers that the C++ side does not define.
+local U = torch._util
+local nn = torch.nn
+local Module = nn.Module
+local F = nn.functional
+
+-- ---- functional ------------------------------------------------------------
+F.relu = F.relu or function(x) return torch.relu(x) end
+F.sigmoid = F.sigmoid or function(x) return torch.sigmoid(x) end
+F.tanh = F.tanh or function(x) return torch.tanh(x) end
+F.softmax = F.softmax or function(...) return torch.softmax(...) end
+F.log_softmax = F.log_softmax or function(...) return torch.log_softmax(...) end
+
+local function pybool(b) return b and 'True' or 'False' end
+
+-- ---- Linear ----------------------------------------------------------------
+local Linear = Module:extend('Linear')
+nn.Linear = Linear
+
+function Linear:__init(...)
+  local a = U.parse('Linear.__init__', {'in_features', 'out_features', 'bias', 'device', 'dtype'}, {bias = true}, ...)
+  Module.__init(self)
+  self.in_features, self.out_features = a.in_features, a.out_features
+  -- Only pass options that were given (the C++ parser reads {} as a size).
+  local function empty(...)
+    local args = {...}
+    if a.device or a.dtype then args[#args + 1] = {device = a.device, dtype = a.dtype} end
+    return torch.empty(table.unpack(args))
+  end
+  self.weight = nn.Parameter(empty(a.out_features, a.in_features))
+  if a.bias then self.bias = nn.Parameter(empty(a.out_features)) end
+  self:reset_parameters()
+end
+
+-- PyTorch's order of draws: weight first, then bias, both U(-1/sqrt(in), 1/sqrt(in)).
+function Linear:reset_parameters()
+  nn.init.kaiming_uniform_(self.weight, {a = math.sqrt(5)})
+  if self.bias ~= nil then
+    local fan_in = nn.init._calculate_fan_in_and_fan_out(self.weight)
+    local bound = fan_in > 0 and 1 / math.sqrt(fan_in) or 0
+    nn.init.uniform_(self.bias, -bound, bound)
+  end
+end
+
+function Linear:forward(input) return F.linear(input, self.weight, self.bias) end
+
+function Linear:extra_repr()
+  return ('in_features=%d, out_features=%d, bias=%s'):format(self.in_features, self.out_features, pybool(self.bias ~= nil))
+end
+
+-- ---- Sequential ------------------------------------------------------------
+-- nn.Sequential(m1, m2, ...) or nn.Sequential(OrderedDict); net[0] is the
+-- first module (0-based, negative counts from the end), #net their number.
+local Sequential = Module:extend('Sequential')
+nn.Sequential = Sequential
+
+function Sequential:__init(...)
+  Module.__init(self)
+  local first = ...
+  if select('#', ...) == 1 and U.is_od(first) then
+    for name, m in pairs(first) do self:add_module(name, m) end
+  else
+    for i = 1, select('#', ...) do self:add_module(tostring(i - 1), (select(i, ...))) end
+  end
+end
+
+function Sequential:forward(input)
+  for _, m in pairs(self._modules) do input = m(input) end
+  return input
+end
+
+function Sequential:__len() return #self._modules end
+
+function Sequential:__getitem(idx)
+  local keys, n = rawget(self._modules, '_k'), #self._modules
+  local i = idx < 0 and idx + n or idx
+  if i < 0 or i >= n then error(('IndexError: index %d is out of range'):format(idx), 0) end
+  return self._modules[keys[i + 1]]
+end
+
+function Sequential:append(m)
+  self:add_module(tostring(#self._modules), m)
+  return self
+end
+
+-- ---- activations and shape layers ------------------------------------------
+local function simple(name, forward, extra_names, defaults, extra_repr)
+  local cls = Module:extend(name)
+  nn[name] = cls
+  function cls:__init(...)
+    local a = U.parse(name .. '.__init__', extra_names or {}, defaults, ...)
+    Module.__init(self)
+    for _, k in ipairs(extra_names or {}) do self[k] = a[k] end
+  end
+  cls.forward = forward
+  if extra_repr then cls.extra_repr = extra_repr end
+  return cls
+end
+
+simple('ReLU', function(self, x) return self.inplace and x:relu_() or torch.relu(x) end,
+  {'inplace'}, {inplace = false}, function(self) return self.inplace and 'inplace=True' or '' end)
+simple('Sigmoid', function(_, x) return torch.sigmoid(x) end)
+simple('Tanh', function(_, x) return torch.tanh(x) end)
+
+simple('Flatten', function(self, x) return x:flatten(self.start_dim, self.end_dim) end,
+  {'start_dim', 'end_dim'}, {start_dim = 1, end_dim = -1},
+  function(self) return ('start_dim=%d, end_dim=%d'):format(self.start_dim, self.end_dim) end)
+
+-- PyTorch's legacy choice when Softmax is built without dim.
+local function softmax_dim(self, x)
+  if self.dim ~= nil then return self.dim end
+  local nd = x:dim()
+  return (nd == 0 or nd == 1 or nd == 3) and 0 or 1
+end
+local function dim_repr(self) return 'dim=' .. (self.dim == nil and 'None' or tostring(self.dim)) end
+simple('Softmax', function(self, x) return torch.softmax(x, softmax_dim(self, x)) end, {'dim'}, nil, dim_repr)
+simple('LogSoftmax', function(self, x) return torch.log_softmax(x, softmax_dim(self, x)) end, {'dim'}, nil, dim_repr)
+
+local Dropout = simple('Dropout', function(self, x) return F.dropout(x, self.p, self.training) end,
+  {'p', 'inplace'}, {p = 0.5, inplace = false},
+  function(self) return ('p=%s, inplace=%s'):format(U.pyfloat(self.p), pybool(self.inplace)) end)
+local dropout_init = Dropout.__init
+function Dropout:__init(...)
+  dropout_init(self, ...)
+  if self.p < 0 or self.p > 1 then
+    error(('ValueError: dropout probability has to be between 0 and 1, but got %s'):format(U.pyfloat(self.p)), 0)
+  end
+end
+
+-- Identity ignores its arguments, as in PyTorch.
+local Identity = Module:extend('Identity')
+nn.Identity = Identity
+function Identity:__init() Module.__init(self) end
+function Identity:forward(x) return x end
+
+-- ---- losses ----------------------------------------------------------------
+local function loss(name, fn, names)
+  local cls = Module:extend(name)
+  nn[name] = cls
+  function cls:__init(...)
+    local a = U.parse(name .. '.__init__', names, {reduction = 'mean'}, ...)
+    Module.__init(self)
+    if a.weight ~= nil or (a.label_smoothing or 0) ~= 0 then
+      error(('NotImplementedError: gpulab: %s supports only the reduction= option'):format(name), 0)
+    end
+    self.reduction = a.reduction
+  end
+  function cls:forward(input, target) return fn(input, target, {reduction = self.reduction}) end
+  return cls
+end
+
+loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction'})
+loss('CrossEntropyLoss', function(...) return F.cross_entropy(...) end,
+  {'weight', 'size_average', 'ignore_index', 'reduce', 'reduction', 'label_smoothing'})

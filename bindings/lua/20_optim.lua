@@ -1,0 +1,232 @@
+-- torch.optim: Optimizer, SGD (momentum, nesterov, weight decay), Adam, AdamW.
+-- Updates follow torch/optim/sgd.py and adam.py (single-tensor path) and run
+-- in place under no_grad, so parameters keep their identity.
+--   local opt = torch.optim.SGD(model:parameters(), {lr = 0.1, momentum = 0.9})
+--   opt:zero_grad(); loss:backward(); opt:step()
+local U = torch._util
+local optim = torch.optim
+
+local function make_meta(cls)
+  return {__index = cls, __name = cls.__name, __tostring = function(self) return self:__tostring() end}
+end
+local Optimizer = U.class('Optimizer', nil, make_meta)
+optim.Optimizer = Optimizer
+
+function Optimizer.new(cls, ...)
+  local self = setmetatable({}, cls.__meta)
+  self:__init(...)
+  return self
+end
+
+-- params: an array of tensors (e.g. model:parameters()) or of param groups
+-- {params = {...}, lr = ...}; defaults fill what a group leaves out.
+function Optimizer:__init(params, defaults)
+  if type(params) ~= 'table' then
+    error(('TypeError: params argument given to the optimizer should be an iterable of Tensors or dicts, but got %s')
+      :format(U.kind(params)), 0)
+  end
+  self.defaults, self.state, self.param_groups = defaults, {}, {}
+  if #params == 0 then error('ValueError: optimizer got an empty parameter list', 0) end
+  if U.is_tensor(params[1]) then params = {{params = params}} end
+  for _, g in ipairs(params) do self:add_param_group(g) end
+end
+
+function Optimizer:add_param_group(group)
+  local g = {}
+  for k, v in pairs(group) do g[k] = v end
+  local ps = U.is_tensor(group.params) and {group.params} or group.params
+  g.params = table.move(ps, 1, #ps, 1, {})
+  for k, v in pairs(self.defaults) do
+    if g[k] == nil then g[k] = v end
+  end
+  for _, old in ipairs(self.param_groups) do
+    for _, p in ipairs(old.params) do
+      for _, q in ipairs(g.params) do
+        if p == q then error('ValueError: some parameters appear in more than one parameter group', 0) end
+      end
+    end
+  end
+  self.param_groups[#self.param_groups + 1] = g
+end
+
+function Optimizer:zero_grad(...)
+  local a = U.parse('zero_grad', {'set_to_none'}, {set_to_none = true}, ...)
+  for _, g in ipairs(self.param_groups) do
+    for _, p in ipairs(g.params) do
+      local grad = p.grad
+      if grad ~= nil then
+        if a.set_to_none then p.grad = nil else U.with_grad_mode(false, grad.zero_, grad) end
+      end
+    end
+  end
+end
+
+-- step(closure): closure re-evaluates the model and returns the loss.
+function Optimizer:step(closure)
+  local loss
+  if closure ~= nil then loss = U.with_grad_mode(true, closure) end
+  U.with_grad_mode(false, function()
+    for _, g in ipairs(self.param_groups) do self:_update_group(g) end
+  end)
+  return loss
+end
+
+function Optimizer:_state(p)
+  local st = self.state[p]
+  if st == nil then st = {}; self.state[p] = st end
+  return st
+end
+
+-- Python's str() of a hyper-parameter: None, True/False, tuples for betas.
+local function pystr(v)
+  if U.is_plain_table(v) then
+    local parts = {}
+    for i, x in ipairs(v) do parts[i] = pystr(x) end
+    return '(' .. table.concat(parts, ', ') .. ')'
+  end
+  return U.repr(v)
+end
+
+-- Same layout as Optimizer.__repr__: keys sorted, None for unset options.
+function Optimizer:__tostring()
+  local out = {U.class_of(self).__name .. ' ('}
+  for i, g in ipairs(self.param_groups) do
+    out[#out + 1] = ('Parameter Group %d'):format(i - 1)
+    local keys, seen = {}, {params = true}
+    for _, k in ipairs(self._print_keys or {}) do keys[#keys + 1] = k; seen[k] = true end
+    for k in pairs(g) do
+      if not seen[k] then keys[#keys + 1] = k end
+    end
+    table.sort(keys)
+    for _, k in ipairs(keys) do out[#out + 1] = ('    %s: %s'):format(k, pystr(g[k])) end
+  end
+  out[#out + 1] = ')'
+  return table.concat(out, '\n')
+end
+
+-- optim.X(params, {k=v}), optim.X(params, lr), optim.X{params, lr=...}; a lone
+-- array of tensors or of groups is the params, not the one-table call form.
+local function parse(name, names, defaults, ...)
+  local first = ...
+  if select('#', ...) == 1 and U.is_plain_table(first)
+      and (U.is_tensor(first[1]) or (U.is_plain_table(first[1]) and first[1].params ~= nil)) then
+    return first, U.parse(name, names, defaults)
+  end
+  local a = U.parse(name, {'params', table.unpack(names)}, defaults, ...)
+  local params = a.params
+  a.params = nil
+  return params, a
+end
+
+local function check(ok, msg, v)
+  if not ok then error(('ValueError: %s: %s'):format(msg, U.repr(v)), 0) end
+end
+
+-- ---- SGD -------------------------------------------------------------------
+local SGD = Optimizer:extend('SGD')
+optim.SGD = SGD
+SGD._print_keys = {'dampening', 'differentiable', 'foreach', 'fused', 'lr', 'maximize', 'momentum', 'nesterov',
+                   'weight_decay'}
+
+function SGD:__init(...)
+  local params, a = parse('SGD', {'lr', 'momentum', 'dampening', 'weight_decay', 'nesterov', 'maximize', 'foreach',
+                                  'differentiable', 'fused'},
+    {lr = 1e-3, momentum = 0, dampening = 0, weight_decay = 0, nesterov = false, maximize = false,
+     differentiable = false}, ...)
+  check(a.lr >= 0, 'Invalid learning rate', a.lr)
+  check(a.momentum >= 0, 'Invalid momentum value', a.momentum)
+  check(a.weight_decay >= 0, 'Invalid weight_decay value', a.weight_decay)
+  if a.nesterov and (a.momentum <= 0 or a.dampening ~= 0) then
+    error('ValueError: Nesterov momentum requires a momentum and zero dampening', 0)
+  end
+  Optimizer.__init(self, params, a)
+end
+
+-- The momentum buffer starts as a copy of the first gradient (no dampening).
+function SGD:_update_group(g)
+  for _, p in ipairs(g.params) do
+    local d_p = p.grad
+    if d_p ~= nil then
+      if g.maximize then d_p = -d_p end
+      if g.weight_decay ~= 0 then d_p = torch.add(d_p, p, {alpha = g.weight_decay}) end
+      if g.momentum ~= 0 then
+        local st = self:_state(p)
+        local buf = st.momentum_buffer
+        if buf == nil then
+          buf = d_p:clone():detach()
+          st.momentum_buffer = buf
+        else
+          buf:mul_(g.momentum)
+          buf:add_(g.dampening == 0 and d_p or d_p * (1 - g.dampening))
+        end
+        d_p = g.nesterov and torch.add(d_p, buf, {alpha = g.momentum}) or buf
+      end
+      p:add_(d_p * (-g.lr))
+    end
+  end
+end
+
+-- ---- Adam / AdamW ----------------------------------------------------------
+local Adam = Optimizer:extend('Adam')
+optim.Adam = Adam
+Adam._print_keys = {'amsgrad', 'betas', 'capturable', 'decoupled_weight_decay', 'differentiable', 'eps', 'foreach',
+                    'fused', 'lr', 'maximize', 'weight_decay'}
+local adam_names = {'lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'foreach', 'maximize', 'capturable',
+                    'differentiable', 'fused', 'decoupled_weight_decay'}
+
+local function adam_init(self, name, defaults, ...)
+  local params, a = parse(name, adam_names, defaults, ...)
+  check(a.lr >= 0, 'Invalid learning rate', a.lr)
+  check(a.eps >= 0, 'Invalid epsilon value', a.eps)
+  check(a.betas[1] >= 0 and a.betas[1] < 1, 'Invalid beta parameter at index 0', a.betas[1])
+  check(a.betas[2] >= 0 and a.betas[2] < 1, 'Invalid beta parameter at index 1', a.betas[2])
+  check(a.weight_decay >= 0, 'Invalid weight_decay value', a.weight_decay)
+  Optimizer.__init(self, params, a)
+end
+
+function Adam:__init(...)
+  adam_init(self, 'Adam', {lr = 1e-3, betas = {0.9, 0.999}, eps = 1e-8, weight_decay = 0, amsgrad = false,
+                           maximize = false, capturable = false, differentiable = false,
+                           decoupled_weight_decay = false}, ...)
+end
+
+function Adam:_update_group(g)
+  local beta1, beta2 = g.betas[1], g.betas[2]
+  for _, p in ipairs(g.params) do
+    local grad = p.grad
+    if grad ~= nil then
+      if g.maximize then grad = -grad end
+      local st = self:_state(p)
+      if st.step == nil then
+        st.step, st.exp_avg, st.exp_avg_sq = 0, torch.zeros_like(p), torch.zeros_like(p)
+        if g.amsgrad then st.max_exp_avg_sq = torch.zeros_like(p) end
+      end
+      st.step = st.step + 1
+      if g.weight_decay ~= 0 then
+        if g.decoupled_weight_decay then p:mul_(1 - g.lr * g.weight_decay)
+        else grad = torch.add(grad, p, {alpha = g.weight_decay}) end
+      end
+      -- exp_avg.lerp_(grad, 1 - beta1); exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+      st.exp_avg:add_((grad - st.exp_avg) * (1 - beta1))
+      st.exp_avg_sq:mul_(beta2)
+      st.exp_avg_sq:add_(grad * (1 - beta2) * grad)
+      local step_size = g.lr / (1 - beta1 ^ st.step)
+      local bc2_sqrt = math.sqrt(1 - beta2 ^ st.step)
+      local sq = st.exp_avg_sq
+      if g.amsgrad then
+        st.max_exp_avg_sq:copy_(torch.maximum(st.max_exp_avg_sq, st.exp_avg_sq))
+        sq = st.max_exp_avg_sq
+      end
+      local denom = sq:sqrt() / bc2_sqrt + g.eps
+      p:add_(st.exp_avg / denom * (-step_size))
+    end
+  end
+end
+
+local AdamW = Adam:extend('AdamW')
+optim.AdamW = AdamW
+function AdamW:__init(...)
+  adam_init(self, 'AdamW', {lr = 1e-3, betas = {0.9, 0.999}, eps = 1e-8, weight_decay = 1e-2, amsgrad = false,
+                            maximize = false, capturable = false, differentiable = false,
+                            decoupled_weight_decay = true}, ...)
+end

@@ -1,0 +1,212 @@
+-- torch.utils.data: Dataset (subclassable), TensorDataset, Subset,
+-- default_collate and DataLoader. Indices count from 0 as in PyTorch.
+--   local D = torch.utils.data.Dataset:extend('D')
+--   function D:__init(n) self.x = torch.randn(n, 5) end
+--   function D:__getitem(i) return self.x[i] end       -- or D:get(i)
+--   function D:__len() return self.x:size(0) end        -- or D:len()
+--   for batch in torch.utils.data.DataLoader(D(100), {batch_size = 30, shuffle = true}) do ... end
+local U = torch._util
+local data = torch.utils.data
+
+-- ---- Dataset ---------------------------------------------------------------
+-- ds[i] calls __getitem (or get); #ds calls __len (or len). The methods are
+-- looked up on the class, so a plain field like `self.len = n` (as in the
+-- DataParallel tutorial) does not hide them.
+local item, length
+local function base_item(self, i) return item(self, i) end
+local function base_length(self) return length(self) end
+
+function item(self, i)
+  local cls = U.class_of(self)
+  if cls.__getitem ~= base_item then return cls.__getitem(self, i) end
+  if cls.get ~= base_item then return cls.get(self, i) end
+  error(('NotImplementedError: Subclasses of Dataset should implement __getitem (%s does not)'):format(cls.__name), 0)
+end
+
+function length(self)
+  local cls = U.class_of(self)
+  if cls.__len ~= base_length then return cls.__len(self) end
+  if cls.len ~= base_length then return cls.len(self) end
+  error(("TypeError: object of type '%s' has no len()"):format(cls.__name), 0)
+end
+
+local function make_meta(cls)
+  return {
+    __name = cls.__name,
+    __index = function(self, k)
+      if math.type(k) == 'integer' then return item(self, k) end
+      return cls[k]
+    end,
+    __len = length,
+    __tostring = function(self) return self:__tostring() end,
+  }
+end
+
+local Dataset = U.class('Dataset', nil, make_meta)
+data.Dataset = Dataset
+function Dataset.new(cls, ...)
+  local self = setmetatable({}, cls.__meta)
+  self:__init(...)
+  return self
+end
+function Dataset:__init() end
+function Dataset:__tostring() return ('<%s object>'):format(U.class_of(self).__name) end
+Dataset.__getitem, Dataset.get, Dataset.__len, Dataset.len = base_item, base_item, base_length, base_length
+
+-- ---- TensorDataset ---------------------------------------------------------
+-- Item i is the Lua table {t1[i], t2[i], ...}.
+local TensorDataset = Dataset:extend('TensorDataset')
+data.TensorDataset = TensorDataset
+function TensorDataset:__init(...)
+  self.tensors = {...}
+  local n = self.tensors[1] and self.tensors[1]:size(0)
+  for _, t in ipairs(self.tensors) do
+    if t:size(0) ~= n then error('AssertionError: Size mismatch between tensors', 0) end
+  end
+end
+function TensorDataset:__getitem(i)
+  local out = {}
+  for k, t in ipairs(self.tensors) do out[k] = t[i] end
+  return out
+end
+function TensorDataset:__len() return self.tensors[1]:size(0) end
+
+-- Subset(dataset, indices): the items of `dataset` at `indices` (0-based).
+local Subset = Dataset:extend('Subset')
+data.Subset = Subset
+function Subset:__init(dataset, indices)
+  self.dataset = dataset
+  self.indices = U.is_tensor(indices) and indices:tolist() or indices
+end
+function Subset:__getitem(i) return self.dataset[self.indices[i + 1]] end
+function Subset:__len() return #self.indices end
+
+-- ---- collate ---------------------------------------------------------------
+-- Tensors stack along a new dim 0; Lua integers make an int64 tensor and
+-- floats a float64 one (as Python ints/floats do); tables collate field by
+-- field; strings stay a list.
+function data.default_collate(batch)
+  local first = batch[1]
+  if U.is_tensor(first) then return torch.stack(batch, 0) end
+  local t = type(first)
+  if t == 'number' then
+    if math.type(first) == 'float' then return torch.tensor(batch, {dtype = torch.float64}) end
+    return torch.tensor(batch)
+  elseif t == 'boolean' then
+    return torch.tensor(batch)
+  elseif U.is_plain_table(first) then
+    local out = {}
+    if #first > 0 then
+      for j = 1, #first do
+        local col = {}
+        for i, e in ipairs(batch) do col[i] = e[j] end
+        out[j] = data.default_collate(col)
+      end
+    else
+      for k in pairs(first) do
+        local col = {}
+        for i, e in ipairs(batch) do col[i] = e[k] end
+        out[k] = data.default_collate(col)
+      end
+    end
+    return out
+  end
+  return batch
+end
+
+-- ---- DataLoader ------------------------------------------------------------
+-- `for batch in loader do` starts a new epoch (a new shuffle) each time the
+-- loop starts; loader:iter() returns an independent iterator function and
+-- loader:enumerate() yields (i, batch) with i from 0. #loader = batches.
+local function loader_meta(cls)
+  return {
+    __name = cls.__name,
+    __index = cls,
+    __len = function(self) return self:__len() end,
+    __call = function(self, _, ctrl)
+      if ctrl == nil then self._it = self:iter() end
+      local b = self._it()
+      if b == nil then self._it = nil end
+      return b
+    end,
+    __tostring = function(self) return ('<%s object>'):format(cls.__name) end,
+  }
+end
+local DataLoader = U.class('DataLoader', nil, loader_meta)
+data.DataLoader = DataLoader
+
+function DataLoader.new(cls, ...)
+  local a = U.parse('DataLoader', {'dataset', 'batch_size', 'shuffle', 'sampler', 'batch_sampler', 'num_workers',
+                                   'collate_fn', 'pin_memory', 'drop_last'},
+                    {batch_size = 1, shuffle = false, num_workers = 0, pin_memory = false, drop_last = false}, ...)
+  if a.dataset == nil then error("TypeError: DataLoader() missing 1 required positional argument: 'dataset'", 0) end
+  if a.sampler ~= nil or a.batch_sampler ~= nil then
+    error('NotImplementedError: gpulab: DataLoader supports batch_size, shuffle, drop_last and collate_fn', 0)
+  end
+  return setmetatable({dataset = a.dataset, batch_size = a.batch_size, shuffle = a.shuffle,
+                       drop_last = a.drop_last, collate_fn = a.collate_fn or data.default_collate,
+                       num_workers = a.num_workers, pin_memory = a.pin_memory}, cls.__meta)
+end
+
+function DataLoader:__len()
+  local n = #self.dataset
+  if self.batch_size == nil then return n end
+  if self.drop_last then return n // self.batch_size end
+  return (n + self.batch_size - 1) // self.batch_size
+end
+
+-- The order of one epoch: torch.randperm(n) when shuffling, so it follows
+-- torch.manual_seed.
+local function epoch_order(self, n)
+  if self.shuffle then return torch.randperm(n):tolist() end
+  local order = {}
+  for i = 1, n do order[i] = i - 1 end
+  return order
+end
+
+-- A plain Lua array works as a dataset too (its item 0 is t[1]).
+local function get_item(ds, j)
+  if U.is_plain_table(ds) then return ds[j + 1] end
+  return ds[j]
+end
+
+-- A TensorDataset batch is one index_select per tensor instead of n items
+-- stacked: same values, far fewer ops.
+local function fetch(self, idx)
+  local ds = self.dataset
+  if U.class_of(ds) == TensorDataset and self.collate_fn == data.default_collate then
+    local index = torch.tensor(idx)
+    local out = {}
+    for k, t in ipairs(ds.tensors) do out[k] = t:index_select(0, index:to(t.device)) end
+    return out
+  end
+  local items = {}
+  for i, j in ipairs(idx) do items[i] = get_item(ds, j) end
+  return self.collate_fn(items)
+end
+
+function DataLoader:iter()
+  local n = #self.dataset
+  local order, pos, bs = epoch_order(self, n), 0, self.batch_size
+  return function()
+    if bs == nil then  -- batch_size=nil: items one by one, not collated
+      pos = pos + 1
+      if pos > n then return nil end
+      return get_item(self.dataset, order[pos])
+    end
+    if pos >= n then return nil end
+    local stop = math.min(pos + bs, n)
+    if self.drop_last and stop - pos < bs then return nil end
+    local idx = table.move(order, pos + 1, stop, 1, {})
+    pos = stop
+    return fetch(self, idx)
+  end
+end
+
+function DataLoader:enumerate()
+  local it, i = self:iter(), -1
+  return function()
+    local b = it()
+    if b ~= nil then i = i + 1; return i, b end
+  end
+end

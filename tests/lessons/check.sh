@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Usage: check.sh GPULAB NAME
+# Runs lesson NAME the way a learner would (two virtual GPUs, seed 0, --echo),
+# masks run-dependent timings and compares with the golden transcript NAME.out.
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 GPULAB NAME" >&2
+  exit 2
+fi
+gpulab=$1
+name=${2%.lua}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+lessons=$(cd "$here/../../lessons" && pwd)
+golden="$here/$name.out"
+if [ ! -f "$golden" ]; then
+  echo "no golden transcript $golden" >&2
+  exit 2
+fi
+
+# Timings are always printed as a decimal number followed by " s" or " ms"
+# (or a speed-up "N.NNx"); replace them with <time>.
+mask() {
+  sed -E \
+    -e 's/[0-9]+(\.[0-9]+)?(e-?[0-9]+)? (s|ms|us)\b/<time>/g' \
+    -e 's/[0-9]+(\.[0-9]+)?x (faster|slower)/<time> \2/g'
+}
+
+actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 \
+  "$gpulab" --virtual-gpus 2 --seed 0 lesson "$name" --echo 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+  echo "lesson $name exited with status $rc" >&2
+fi
+if ! diff -u "$golden" <(printf '%s\n' "$actual" | mask); then
+  echo "lesson $name: output differs from $golden" >&2
+  exit 1
+fi
+exit $rc
