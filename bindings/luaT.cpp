@@ -1,4 +1,5 @@
 #include "bindings/luaT.h"
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <new>
@@ -131,6 +132,10 @@ void push_tensor(lua_State* L, const Tensor& t) {
   lua_pop(L, 1);
   Tensor* ud = new_ud<Tensor>(L, kTensorMT);
   new (ud) Tensor(t);
+  // Lua's collector only sees the small userdata, not the storage behind it:
+  // report large storages as allocation debt so dead tensors are freed promptly.
+  if (size_t nb = t.storage()->nbytes; nb >= (size_t(1) << 20) && t.storage().use_count() == 1)
+    lua_gc(L, LUA_GCSTEP, int(std::min<size_t>(nb >> 10, size_t(1) << 30)));
   lua_pushvalue(L, -1);
   lua_rawsetp(L, -3, t.impl.get());
   lua_remove(L, -2);

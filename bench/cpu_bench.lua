@@ -1,0 +1,46 @@
+-- gpulab CPU benchmark: same workloads as cpu_bench.py. Prints "name seconds" per line.
+-- Each workload: one warm-up call, then best of REPEATS timed calls.
+local REPEATS = tonumber(os.getenv("BENCH_REPEATS") or "5")
+local clock = time.perf_counter
+
+local function best(fn)
+  fn() -- warm-up
+  local b = math.huge
+  for _ = 1, REPEATS do
+    local t0 = clock(); fn(); local t = clock() - t0
+    if t < b then b = t end
+  end
+  return b
+end
+
+local function report(name, s) print(string.format("%s %.9g", name, s)) end
+
+torch.manual_seed(0)
+
+-- (1) per-op overhead: 1-element add, reported per op
+local N_OPS = 100000
+local x, y = torch.ones(1), torch.ones(1)
+report("per_op_add_1elem", best(function()
+  local z
+  for _ = 1, N_OPS do z = x + y end
+end) / N_OPS)
+
+-- (2) 1000 x (100x100 matmul + norm + item)
+local a, b = torch.randn(100, 100), torch.randn(100, 100)
+report("small_mm_norm_item_x1000", best(function()
+  local s = 0
+  for _ = 1, 1000 do s = s + a:mm(b):norm():item() end
+end))
+
+-- (3) float32 matmul 1024^2 and 2048^2
+for _, n in ipairs({1024, 2048}) do
+  local p, q = torch.randn(n, n), torch.randn(n, n)
+  report("matmul_" .. n, best(function() local r = p:mm(q) end))
+end
+
+-- (4) add over 1e7 float32 elements
+local u, v = torch.randn(10000000), torch.randn(10000000)
+report("add_1e7", best(function() local r = u + v end))
+
+-- (5) sum over 1e7 float32 elements
+report("sum_1e7", best(function() local r = u:sum() end))

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds with AddressSanitizer + UndefinedBehaviorSanitizer (CPU and virtual
+# devices) into build-asan/ and runs every test there; any report fails it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULAB_SANITIZE=ON -DGPULAB_CUDA=OFF >/dev/null
+cmake --build build-asan -j"$(nproc)"
+cd build-asan
+# OpenBLAS and OpenMP keep thread pools alive at exit; those are not leaks of ours.
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --output-on-failure -j"$(nproc)"
