@@ -1,0 +1,88 @@
+// nvidia-smi's view of a GPU, from NVML loaded at run time (dlopen), so the
+// program neither links against nor needs libnvidia-ml. The few NVML types
+// used are declared here with NVML's documented layouts.
+#include <dlfcn.h>
+#include <mutex>
+#include "tensor/runtime/cuda_api.h"
+
+namespace gl::cuda {
+
+namespace {
+
+using nvmlReturn_t = int;  // NVML_SUCCESS == 0
+using nvmlDevice_t = struct nvmlDevice_st*;
+struct nvmlMemory_t {
+  unsigned long long total, free, used;
+};
+struct nvmlUtilization_t {
+  unsigned int gpu, memory;
+};
+constexpr int kNvmlTemperatureGpu = 0;  // NVML_TEMPERATURE_GPU
+
+struct Nvml {
+  bool ok = false;
+  nvmlReturn_t (*init)() = nullptr;
+  nvmlReturn_t (*by_index)(unsigned int, nvmlDevice_t*) = nullptr;
+  nvmlReturn_t (*by_uuid)(const char*, nvmlDevice_t*) = nullptr;
+  nvmlReturn_t (*memory)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
+  nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
+  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned int*) = nullptr;
+  nvmlReturn_t (*power)(nvmlDevice_t, unsigned int*) = nullptr;
+};
+
+template <class F>
+bool sym(void* lib, const char* name, F* out) {
+  *out = reinterpret_cast<F>(dlsym(lib, name));
+  return *out != nullptr;
+}
+
+const Nvml& nvml() {
+  static Nvml n;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return;
+    bool ok = sym(lib, "nvmlInit_v2", &n.init) && sym(lib, "nvmlDeviceGetHandleByIndex_v2", &n.by_index) &&
+              sym(lib, "nvmlDeviceGetMemoryInfo", &n.memory) &&
+              sym(lib, "nvmlDeviceGetUtilizationRates", &n.utilization) &&
+              sym(lib, "nvmlDeviceGetTemperature", &n.temperature) && sym(lib, "nvmlDeviceGetPowerUsage", &n.power);
+    sym(lib, "nvmlDeviceGetHandleByUUID", &n.by_uuid);  // optional
+    if (!ok || n.init() != 0) return;  // the library stays loaded: it is process-wide state
+    n.ok = true;
+  });
+  return n;
+}
+
+}  // namespace
+
+bool smi_query(int phys, SmiRow* row) {
+  try {
+    if (phys < 0 || phys >= device_count()) return false;
+    const Nvml& n = nvml();
+    if (!n.ok) return false;
+    // NVML numbers GPUs its own way (CUDA_VISIBLE_DEVICES does not apply), so
+    // find the device by the UUID the CUDA runtime reports.
+    nvmlDevice_t dev = nullptr;
+    bool found = false;
+    if (n.by_uuid) {
+      std::string uuid = "GPU-" + properties(phys).uuid;
+      found = n.by_uuid(uuid.c_str(), &dev) == 0;
+    }
+    if (!found && n.by_index(unsigned(phys), &dev) != 0) return false;
+    nvmlMemory_t mem{};
+    if (n.memory(dev, &mem) != 0) return false;
+    row->used = int64_t(mem.used);
+    row->total = int64_t(mem.total);
+    nvmlUtilization_t util{};
+    row->util_gpu = n.utilization(dev, &util) == 0 ? int(util.gpu) : -1;
+    unsigned int t = 0;
+    row->temp_c = n.temperature(dev, kNvmlTemperatureGpu, &t) == 0 ? int(t) : -1;
+    unsigned int mw = 0;
+    row->power_w = n.power(dev, &mw) == 0 ? int(mw / 1000) : -1;
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace gl::cuda
