@@ -15,7 +15,7 @@ int device_arg(lua_State* L, int idx) {
   if (lua_isnoneornil(L, idx)) return current_cuda_device();
   auto d = to_device(L, idx);
   if (!d) type_error("cuda", "device", "a torch.device or int", type_name(L, idx));
-  check(d->is_cuda(), "Expected a cuda device, but got: ", d->str());
+  GL_CHECK(d->is_cuda(), "Expected a cuda device, but got: ", d->str());
   return resolve_device(*d).index;
 }
 

@@ -156,7 +156,7 @@ std::optional<Device> to_device(lua_State* L, int idx) {
   if (lua_type(L, idx) == LUA_TSTRING) return Device::parse(lua_tostring(L, idx));
   if (lua_isinteger(L, idx)) {
     lua_Integer i = lua_tointeger(L, idx);
-    check(i >= 0 && i < 1 << 15, "Device index must not be negative");
+    GL_CHECK(i >= 0 && i < 1 << 15, "Device index must not be negative");
     return Device(Device::CUDA, int(i));
   }
   return std::nullopt;
@@ -250,7 +250,7 @@ Args::Args(lua_State* L_, int first, const char* f) : L(L_), fname(f) {
     // One table mixing positionals and keywords: f{2, 3, device='cuda'}.
     kw_ = top;
     const int n = int(lua_rawlen(L, top));
-    check(lua_checkstack(L, n + 8), "too many arguments");
+    GL_CHECK(lua_checkstack(L, n + 8), "too many arguments");
     for (int i = 1; i <= n; ++i) {
       lua_rawgeti(L, kw_, i);
       pos_.push_back(lua_gettop(L));
@@ -264,7 +264,7 @@ int Args::at(int i, const char* name) {
   if (i >= 0 && i < n() && !lua_isnil(L, pos_[size_t(i)])) return pos_[size_t(i)];
   if (!name || !kw_) return 0;
   used_.emplace_back(name);
-  check(lua_checkstack(L, 4), "stack overflow");
+  GL_CHECK(lua_checkstack(L, 4), "stack overflow");
   lua_pushstring(L, name);
   lua_rawget(L, kw_);
   if (lua_isnil(L, -1)) {

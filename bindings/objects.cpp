@@ -20,11 +20,11 @@ int device_new(lua_State* L) {
   auto d = to_device(L, 1);
   if (!d) type_error("device", "type", "str", type_name(L, 1));
   if (!lua_isnoneornil(L, 2)) {
-    check(lua_isinteger(L, 2), "device(): index must be an int");
-    check(!d->has_index(), "type (string) must not include an index because index was passed explicitly: ", d->str());
+    GL_CHECK(lua_isinteger(L, 2), "device(): index must be an int");
+    GL_CHECK(!d->has_index(), "type (string) must not include an index because index was passed explicitly: ", d->str());
     lua_Integer i = lua_tointeger(L, 2);
-    check(i >= 0, "Device index must not be negative");
-    check(!(d->is_cpu() && i != 0), "CPU device index must be -1 or zero, got ", i);
+    GL_CHECK(i >= 0, "Device index must not be negative");
+    GL_CHECK(!(d->is_cpu() && i != 0), "CPU device index must be -1 or zero, got ", i);
     d = Device(d->type, int(i));
   }
   push_device(L, *d);
@@ -94,7 +94,7 @@ int size_index(lua_State* L) {
   if (lua_isinteger(L, 2)) {
     lua_Integer i = lua_tointeger(L, 2);
     const lua_Integer n = lua_Integer(s.size());
-    check<IndexError>(i >= -n && i < n, "tuple index out of range");
+    GL_CHECK_T(IndexError, i >= -n && i < n, "tuple index out of range");
     lua_pushinteger(L, s[size_t(i < 0 ? i + n : i)]);
     return 1;
   }

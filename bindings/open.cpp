@@ -39,8 +39,8 @@ int allow_tf32_index(lua_State* L) {
 }
 int allow_tf32_newindex(lua_State* L) {
   const char* k = lua_tostring(L, 2);
-  check<AttributeError>(k && !std::strcmp(k, "allow_tf32"), "unknown attribute of torch.backends.cuda.matmul");
-  check<TypeError>(lua_type(L, 3) == LUA_TBOOLEAN, "allow_tf32 must be a boolean");
+  GL_CHECK_T(AttributeError, k && !std::strcmp(k, "allow_tf32"), "unknown attribute of torch.backends.cuda.matmul");
+  GL_CHECK_T(TypeError, lua_type(L, 3) == LUA_TBOOLEAN, "allow_tf32 must be a boolean");
   gl::set_allow_tf32(lua_toboolean(L, 3));
   return 0;
 }
@@ -60,7 +60,7 @@ int set_parameter(lua_State* L) {
 int rename_grad_fn(lua_State* L) {
   Tensor& t = lt::check_tensor(L, 1, "tensor");
   const char* name = lua_tostring(L, 2);
-  check<TypeError>(name != nullptr, "name must be a string");
+  GL_CHECK_T(TypeError, name != nullptr, "name must be a string");
   if (t.grad_fn()) t.grad_fn()->name = name;
   return 0;
 }

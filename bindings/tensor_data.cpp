@@ -29,7 +29,7 @@ struct Walk {
     else if (lua_isinteger(L, idx)) { cat_ = 1; iv = lua_tointeger(L, idx); fv = double(iv); }
     else if (lua_type(L, idx) == LUA_TNUMBER) { cat_ = 2; fv = lua_tonumber(L, idx); iv = 0; }
     else if (Tensor* t = to_tensor(L, idx)) {
-      check<ValueError>(t->numel() == 1, "only one element tensors can be converted to Python scalars");
+      GL_CHECK_T(ValueError, t->numel() == 1, "only one element tensors can be converted to Python scalars");
       Scalar s = item(*t);
       cat_ = s.kind == Scalar::Bool ? 0 : s.kind == Scalar::Int ? 1 : 2;
       fv = s.to_double();
@@ -44,7 +44,7 @@ struct Walk {
 
   void walk(int idx, size_t depth) {
     if (lua_type(L, idx) != LUA_TTABLE) return leaf(idx, depth);
-    check<ValueError>(int(depth) < depth_limit, "too many dimensions");
+    GL_CHECK_T(ValueError, int(depth) < depth_limit, "too many dimensions");
     const int64_t n = int64_t(lua_rawlen(L, idx));
     if (depth == shape.size()) {
       if (!f.empty()) throw ValueError(cat("expected a number at dim ", depth, " (got a table)"));
@@ -52,7 +52,7 @@ struct Walk {
     } else if (shape[depth] != n) {
       throw ValueError(cat("expected sequence of length ", shape[depth], " at dim ", depth, " (got ", n, ")"));
     }
-    check(lua_checkstack(L, 4), "stack overflow");
+    GL_CHECK(lua_checkstack(L, 4), "stack overflow");
     for (int64_t k = 1; k <= n; ++k) {
       lua_rawgeti(L, idx, k);
       walk(lua_gettop(L), depth + 1);
@@ -88,7 +88,7 @@ void push_list(lua_State* L, const Tensor& t) {
   std::vector<char> bytes = to_host_bytes(t);
   const Shape shape = t.sizes();
   const Shape strides = contiguous_strides(shape);
-  check(lua_checkstack(L, int(shape.size()) + 8), "stack overflow");
+  GL_CHECK(lua_checkstack(L, int(shape.size()) + 8), "stack overflow");
   dispatch_dtype(t.dtype(), [&](auto z) {
     using T = decltype(z);
     const T* p = reinterpret_cast<const T*>(bytes.data());

@@ -103,8 +103,8 @@ Tensor apply_items(const Tensor& t, const std::vector<Item>& items) {
     if (it.kind == Item::Int || it.kind == Item::Slice) ++consumed;
     if (it.kind == Item::Ellipsis) ++ellipses;
   }
-  check<IndexError>(ellipses <= 1, "an index can only have a single ellipsis ('...')");
-  check<IndexError>(consumed <= t.dim(), "too many indices for tensor of dimension ", t.dim());
+  GL_CHECK_T(IndexError, ellipses <= 1, "an index can only have a single ellipsis ('...')");
+  GL_CHECK_T(IndexError, consumed <= t.dim(), "too many indices for tensor of dimension ", t.dim());
   Tensor r = t;
   int64_t dim = 0;
   for (auto& it : items) {
@@ -125,7 +125,7 @@ Tensor apply_items(const Tensor& t, const std::vector<Item>& items) {
 void push_index(lua_State* L, const Tensor& t, int key) {
   if (Tensor* k = to_tensor(L, key)) {
     if (k->dtype() == DType::Bool) return push_tensor(L, masked_select(t, *k));
-    check<IndexError>(!is_floating(k->dtype()), "tensors used as indices must be long, int, byte or bool tensors");
+    GL_CHECK_T(IndexError, !is_floating(k->dtype()), "tensors used as indices must be long, int, byte or bool tensors");
     return push_tensor(L, index_select(t, 0, reshape(*k, {-1})));
   }
   push_tensor(L, apply_items(t, parse_key(L, key)));
@@ -145,7 +145,7 @@ void assign_index(lua_State* L, Tensor& t, int key, int value) {
     copy_(t, r);
     return;
   }
-  check<IndexError>(!to_tensor(L, key), "gpulab: assignment through an index tensor is not supported; use a mask");
+  GL_CHECK_T(IndexError, !to_tensor(L, key), "gpulab: assignment through an index tensor is not supported; use a mask");
   Tensor view = apply_items(t, parse_key(L, key));
   if (vt) copy_(view, *vt);
   else fill_(view, *vs);

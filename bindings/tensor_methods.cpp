@@ -106,7 +106,7 @@ int get_device(lua_State* L) {
 int view_(lua_State* L) {
   Args a(L, 2, "view");
   if (auto d = to_dtype_or_null(L, a.at(0))) {
-    check(*d == self(L).dtype(), "gpulab: view(dtype) reinterpretation is not supported");
+    GL_CHECK(*d == self(L).dtype(), "gpulab: view(dtype) reinterpretation is not supported");
     push_tensor(L, self(L));
     return 1;
   }
@@ -172,7 +172,7 @@ int repeat(lua_State* L) {
   Args a(L, 2, "repeat");
   Shape reps = a.shape_from(0, "repeats");
   Tensor t = self(L);
-  check(int64_t(reps.size()) >= t.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  GL_CHECK(int64_t(reps.size()) >= t.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
   while (t.dim() < int64_t(reps.size())) t = unsqueeze(t, 0);
   for (size_t d = 0; d < reps.size(); ++d) {
     std::vector<Tensor> copies(size_t(std::max<int64_t>(reps[d], 0)), t);
@@ -186,7 +186,7 @@ int repeat(lua_State* L) {
 int copy__(lua_State* L) {
   Tensor& t = self(L);
   Tensor& src = check_tensor(L, 2, "src");
-  check(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
   copy_(t, src);
   lua_settop(L, 1);
   return 1;
@@ -194,14 +194,14 @@ int copy__(lua_State* L) {
 int fill__(lua_State* L) {
   Tensor& t = self(L);
   Args a(L, 2, "fill_");
-  check(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
   fill_(t, a.scalar(0, "value"));
   lua_settop(L, 1);
   return 1;
 }
 int zero__(lua_State* L) {
   Tensor& t = self(L);
-  check(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
   fill_(t, Scalar::from_int(0));
   lua_settop(L, 1);
   return 1;
@@ -235,12 +235,12 @@ int backward(lua_State* L) {
   Tensor& t = self(L);
   Tensor g;
   if (Tensor* gg = to_tensor(L, a.at(0, "gradient"))) {
-    check(gg->sizes() == t.sizes(), "Mismatch in shape: grad_output[0] has a shape of ", size_repr(gg->sizes()),
+    GL_CHECK(gg->sizes() == t.sizes(), "Mismatch in shape: grad_output[0] has a shape of ", size_repr(gg->sizes()),
           " and output[0] has a shape of ", size_repr(t.sizes()), ".");
     g = *gg;
   } else {
-    check(t.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
-    check(t.numel() == 1, "grad can be implicitly created only for scalar outputs");
+    GL_CHECK(t.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
+    GL_CHECK(t.numel() == 1, "grad can be implicitly created only for scalar outputs");
     g = ones(t.sizes(), {t.dtype(), t.device()});
   }
   run_backward(t, g, a.boolean(1, "retain_graph", false));

@@ -122,14 +122,14 @@ int tensor_newindex(lua_State* L) {
   if (lua_type(L, 2) == LUA_TSTRING && !std::strpbrk(lua_tostring(L, 2), ":,.0123456789-")) {
     std::string k = lua_tostring(L, 2);
     if (k == "requires_grad") {
-      check<TypeError>(lua_type(L, 3) == LUA_TBOOLEAN, "requires_grad must be a bool");
+      GL_CHECK_T(TypeError, lua_type(L, 3) == LUA_TBOOLEAN, "requires_grad must be a bool");
       t.set_requires_grad(lua_toboolean(L, 3));
     } else if (k == "grad") {
       if (lua_isnil(L, 3)) t.impl->grad.reset();
       else {
         Tensor& g = check_tensor(L, 3, "grad");
-        check(g.sizes() == t.sizes(), "assigned grad has data of a different size");
-        check(g.device() == t.device(), "assigned grad has data located on a different device");
+        GL_CHECK(g.sizes() == t.sizes(), "assigned grad has data of a different size");
+        GL_CHECK(g.device() == t.device(), "assigned grad has data located on a different device");
         t.set_grad(g);
       }
     } else if (k == "data") {
@@ -157,7 +157,7 @@ int tensor_tostring(lua_State* L) {
 
 int tensor_len(lua_State* L) {
   Tensor& t = check_tensor(L, 1, "self");
-  check<TypeError>(t.dim() > 0, "len() of a 0-d tensor");
+  GL_CHECK_T(TypeError, t.dim() > 0, "len() of a 0-d tensor");
   lua_pushinteger(L, t.size(0));
   return 1;
 }
@@ -169,7 +169,7 @@ int tensor_unm(lua_State* L) {
 
 int tensor_bnot(lua_State* L) {
   Tensor& t = check_tensor(L, 1, "self");
-  check(t.dtype() == DType::Bool, "gpulab: ~ is defined for bool tensors (use logical_not)");
+  GL_CHECK(t.dtype() == DType::Bool, "gpulab: ~ is defined for bool tensors (use logical_not)");
   push_tensor(L, unary(UnaryOp::LogicalNot, t));
   return 1;
 }

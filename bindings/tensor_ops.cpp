@@ -84,7 +84,7 @@ int clamp_(lua_State* L) {
     NoGradGuard ng;
     r = gl::clamp(t, a.opt_number(1, "min"), a.opt_number(2, "max"));
   }
-  check(!(GradMode::enabled() && t.requires_grad()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  GL_CHECK(!(GradMode::enabled() && t.requires_grad()), "a leaf Variable that requires grad is being used in an in-place operation.");
   copy_(t, r);
   lua_settop(L, 1);
   return 1;
@@ -184,7 +184,7 @@ int norm(lua_State* L) {
   int pidx = a.at(1, "p");
   if (pidx && lua_type(L, pidx) == LUA_TSTRING) {
     std::string s = lua_tostring(L, pidx);
-    check(s == "fro", "gpulab: norm supports p = number or 'fro'");
+    GL_CHECK(s == "fro", "gpulab: norm supports p = number or 'fro'");
   } else if (pidx) {
     p = a.number(1, "p");
   }

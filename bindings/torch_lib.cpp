@@ -24,7 +24,7 @@ TensorOptions options(Args& a, DType dflt) {
 
 int tensor(lua_State* L) {
   Args a(L, 1, "tensor");
-  check<TypeError>(a.n() >= 1, "tensor() missing 1 required positional argument: \"data\"");
+  GL_CHECK_T(TypeError, a.n() >= 1, "tensor() missing 1 required positional argument: \"data\"");
   auto dt = a.dtype(-1, "dtype");
   Device dev = resolve_device(a.device(-1, "device").value_or(Device(Device::CPU)));
   bool rg = a.boolean(-1, "requires_grad", false);
@@ -179,7 +179,7 @@ int numel(lua_State* L) { lua_pushinteger(L, check_tensor(L, 1, "input").numel()
 
 int is_grad_enabled(lua_State* L) { lua_pushboolean(L, GradMode::enabled()); return 1; }
 int set_grad_enabled(lua_State* L) {
-  check<TypeError>(lua_type(L, 1) == LUA_TBOOLEAN, "set_grad_enabled(): argument 'mode' must be bool");
+  GL_CHECK_T(TypeError, lua_type(L, 1) == LUA_TBOOLEAN, "set_grad_enabled(): argument 'mode' must be bool");
   GradMode::set(lua_toboolean(L, 1));
   return 0;
 }
@@ -188,7 +188,7 @@ int set_printoptions(lua_State* L) {
   Args a(L, 1, "set_printoptions");
   PrintOptions& o = print_options();
   if (int idx = a.at(-1, "profile")) {
-    check<ValueError>(lua_type(L, idx) == LUA_TSTRING && set_print_profile(lua_tostring(L, idx)),
+    GL_CHECK_T(ValueError, lua_type(L, idx) == LUA_TSTRING && set_print_profile(lua_tostring(L, idx)),
                       "profile must be 'default', 'short' or 'full'");
   }
   if (auto v = a.opt_integer(0, "precision")) o.precision = int(std::clamp<int64_t>(*v, 0, 30));
@@ -206,7 +206,7 @@ int get_default_dtype(lua_State* L) { push_dtype(L, DType::Float32); return 1; }
 
 int promote_types(lua_State* L) {
   auto a = to_dtype(L, 1), b = to_dtype(L, 2);
-  check<TypeError>(a && b, "promote_types(): arguments must be dtypes");
+  GL_CHECK_T(TypeError, a && b, "promote_types(): arguments must be dtypes");
   push_dtype(L, gl::promote_types(*a, *b));
   return 1;
 }

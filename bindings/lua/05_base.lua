@@ -47,27 +47,30 @@ function U.is_tensor(v) return U.kind(v) == 'torch.Tensor' end
 function U.is_plain_table(v) return type(v) == 'table' and getmetatable(v) == nil end
 
 -- ---- argument parsing ------------------------------------------------------
--- A trailing plain table with string keys (or an empty one) holds keywords.
-local function is_kw_table(t)
+local function has_string_key(t)
   for k in pairs(t) do
-    if type(k) ~= 'number' then return true end
+    if type(k) == 'string' then return true end
   end
-  return next(t) == nil
+  return false
 end
 
--- U.parse(fname, names, defaults, ...) accepts f(a, b, {k=v}) and f{a, b, k=v}
--- like the C++ bindings and returns {name = value}. Unknown keywords and too
+-- U.parse(fname, names, defaults, ...) reads calls the way the C++ bindings
+-- do and returns {name = value}: a trailing plain table with only string keys
+-- (or an empty one) holds keywords, f(a, b, {k=v}); a lone table mixing array
+-- items and string keys is the one-table form, f{a, b, k=v}; any other table
+-- is a positional value (so f({x, y}) passes a list). Unknown keywords and too
 -- many positionals raise PyTorch's TypeError.
 function U.parse(fname, names, defaults, ...)
   local n = select('#', ...)
   local pos, kw = {...}, nil
   while n > 0 and pos[n] == nil do n = n - 1 end  -- f(a, nil) is f(a)
   local last = pos[n]
-  if n >= 1 and U.is_plain_table(last) and (n == 1 or is_kw_table(last)) then
-    kw, pos[n], n = last, nil, n - 1
-    if n == 0 then  -- the single-table form: its array part is positional
-      n = #kw
-      for i = 1, n do pos[i] = kw[i] end
+  if n >= 1 and U.is_plain_table(last) then
+    if #last == 0 and (next(last) == nil or has_string_key(last)) then
+      kw, pos[n], n = last, nil, n - 1
+    elseif n == 1 and has_string_key(last) then
+      kw, n = last, #last
+      for i = 1, n do pos[i] = last[i] end
     end
   end
   if n > #names then
@@ -114,6 +117,12 @@ function U.class(name, parent, make_meta)
     end
   end
   return cls
+end
+
+-- help(cls) and help(instance) print this text (00_help reads __doc).
+function U.doc(cls, text)
+  getmetatable(cls).__doc = text
+  cls.__meta.__doc = text
 end
 
 function U.class_of(obj)

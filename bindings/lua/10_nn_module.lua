@@ -13,7 +13,9 @@
 --   for p in m:parameters() do ... end
 --   for name, p in m:named_parameters() do ... end
 local U = torch._util
+torch.nn = torch.nn or {}
 local nn = torch.nn
+nn.functional = nn.functional or {}
 _G.nn = nn
 local OrderedDict = U.OrderedDict
 
@@ -51,7 +53,8 @@ end
 local function pytype(v)  -- the type name PyTorch's messages show
   if U.is_tensor(v) then return v:type() end
   if is_module(v) then return v:_get_name() end
-  return type(v)
+  local t = math.type(v) or type(v)
+  return ({integer = 'int', float = 'float', string = 'str', boolean = 'bool'})[t] or t
 end
 
 local function setattr(self, k, v)
@@ -115,6 +118,14 @@ end
 local Module = U.class('Module', nil, make_meta)
 nn.Module = Module
 U.init_module, U.pytype = init_internals, pytype  -- for the other nn chunks
+U.doc(Module, [[nn.Module: the base class of layers and models.
+  local Model = nn.Module:extend('Model')
+  function Model:__init(n) nn.Module.__init(self); self.fc = nn.Linear(n, 2) end
+  function Model:forward(x) return self.fc(x) end
+Assigning a module or nn.Parameter to self.x registers it. Methods: parameters(), named_parameters(),
+children(), modules(), state_dict(), load_state_dict(sd, {strict=}), to(device|dtype), cuda(i), cpu(),
+float(), double(), train(), eval(), zero_grad(), apply(fn). Lists also iterate:
+  for name, p in model:named_parameters() do ... end]])
 
 function Module.new(cls, ...)
   local self = setmetatable({}, cls.__meta)

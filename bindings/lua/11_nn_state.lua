@@ -30,10 +30,13 @@ local function strip_kind(msg) return (tostring(msg):gsub('^%a*Error: ', '')) en
 
 -- Loads in place (param:copy_ under no_grad). The same walk as PyTorch's
 -- load/_load_from_state_dict, so missing/unexpected keys keep its order.
-function Module:load_state_dict(...)
-  local a = U.parse('load_state_dict', {'state_dict', 'strict'}, {strict = true}, ...)
-  if type(a.state_dict) ~= 'table' then
-    error(('TypeError: Expected state_dict to be dict-like, got %s.'):format(pytype(a.state_dict)), 0)
+-- The state dict is always the first argument (a plain table of string keys
+-- would otherwise read as keywords): load_state_dict(sd, {strict=false}).
+function Module:load_state_dict(state_dict, ...)
+  local a = U.parse('load_state_dict', {'strict'}, {strict = true}, ...)
+  a.state_dict = state_dict
+  if type(state_dict) ~= 'table' then
+    error(('TypeError: Expected state_dict to be dict-like, got %s.'):format(pytype(state_dict)), 0)
   end
   local missing, unexpected, errs = {}, {}, {}
   local function load(m, items, prefix)

@@ -7,17 +7,18 @@ local Module = nn.Module
 local F = nn.functional
 
 -- ---- functional ------------------------------------------------------------
-F.relu = F.relu or function(x) return torch.relu(x) end
-F.sigmoid = F.sigmoid or function(x) return torch.sigmoid(x) end
-F.tanh = F.tanh or function(x) return torch.tanh(x) end
-F.softmax = F.softmax or function(...) return torch.softmax(...) end
-F.log_softmax = F.log_softmax or function(...) return torch.log_softmax(...) end
+-- The tensor ops themselves (same signatures), so help() shows their docs.
+for _, name in ipairs({'relu', 'sigmoid', 'tanh', 'softmax', 'log_softmax'}) do
+  F[name] = F[name] or torch[name]
+end
 
 local function pybool(b) return b and 'True' or 'False' end
 
 -- ---- Linear ----------------------------------------------------------------
 local Linear = Module:extend('Linear')
 nn.Linear = Linear
+U.doc(Linear, 'nn.Linear(in_features, out_features, {bias=true, device=, dtype=}): y = x W^T + b.\n'
+  .. 'weight and bias start U(-1/sqrt(in_features), 1/sqrt(in_features)), as in PyTorch.')
 
 function Linear:__init(...)
   local a = U.parse('Linear.__init__', {'in_features', 'out_features', 'bias', 'device', 'dtype'}, {bias = true}, ...)
@@ -55,6 +56,7 @@ end
 -- first module (0-based, negative counts from the end), #net their number.
 local Sequential = Module:extend('Sequential')
 nn.Sequential = Sequential
+U.doc(Sequential, 'nn.Sequential(m1, m2, ...): applies the modules in order. net[0] is the first (0-based), #net their number.')
 
 function Sequential:__init(...)
   Module.__init(self)
@@ -77,7 +79,7 @@ function Sequential:__getitem(idx)
   local keys, n = rawget(self._modules, '_k'), #self._modules
   local i = idx < 0 and idx + n or idx
   if i < 0 or i >= n then error(('IndexError: index %d is out of range'):format(idx), 0) end
-  return self._modules[keys[i + 1]]
+  return rawget(self._modules, '_v')[keys[i + 1]]
 end
 
 function Sequential:append(m)

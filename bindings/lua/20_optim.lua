@@ -4,6 +4,7 @@
 --   local opt = torch.optim.SGD(model:parameters(), {lr = 0.1, momentum = 0.9})
 --   opt:zero_grad(); loss:backward(); opt:step()
 local U = torch._util
+torch.optim = torch.optim or {}
 local optim = torch.optim
 
 local function make_meta(cls)
@@ -104,14 +105,8 @@ function Optimizer:__tostring()
   return table.concat(out, '\n')
 end
 
--- optim.X(params, {k=v}), optim.X(params, lr), optim.X{params, lr=...}; a lone
--- array of tensors or of groups is the params, not the one-table call form.
+-- optim.X(params, {k=v}), optim.X(params, lr), optim.X{params, lr=...}.
 local function parse(name, names, defaults, ...)
-  local first = ...
-  if select('#', ...) == 1 and U.is_plain_table(first)
-      and (U.is_tensor(first[1]) or (U.is_plain_table(first[1]) and first[1].params ~= nil)) then
-    return first, U.parse(name, names, defaults)
-  end
   local a = U.parse(name, {'params', table.unpack(names)}, defaults, ...)
   local params = a.params
   a.params = nil
@@ -125,6 +120,8 @@ end
 -- ---- SGD -------------------------------------------------------------------
 local SGD = Optimizer:extend('SGD')
 optim.SGD = SGD
+U.doc(SGD, 'torch.optim.SGD(params, {lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=false}): '
+  .. 'opt:zero_grad(), opt:step().')
 SGD._print_keys = {'dampening', 'differentiable', 'foreach', 'fused', 'lr', 'maximize', 'momentum', 'nesterov',
                    'weight_decay'}
 
@@ -169,6 +166,7 @@ end
 -- ---- Adam / AdamW ----------------------------------------------------------
 local Adam = Optimizer:extend('Adam')
 optim.Adam = Adam
+U.doc(Adam, 'torch.optim.Adam(params, {lr=1e-3, betas={0.9, 0.999}, eps=1e-8, weight_decay=0, amsgrad=false}).')
 Adam._print_keys = {'amsgrad', 'betas', 'capturable', 'decoupled_weight_decay', 'differentiable', 'eps', 'foreach',
                     'fused', 'lr', 'maximize', 'weight_decay'}
 local adam_names = {'lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'foreach', 'maximize', 'capturable',

@@ -6,6 +6,8 @@
 --   function D:__len() return self.x:size(0) end        -- or D:len()
 --   for batch in torch.utils.data.DataLoader(D(100), {batch_size = 30, shuffle = true}) do ... end
 local U = torch._util
+torch.utils = torch.utils or {}
+torch.utils.data = torch.utils.data or {}
 local data = torch.utils.data
 
 -- ---- Dataset ---------------------------------------------------------------
@@ -44,6 +46,7 @@ end
 
 local Dataset = U.class('Dataset', nil, make_meta)
 data.Dataset = Dataset
+U.doc(Dataset, "Dataset:extend('Name') with __getitem(i) (0-based) and __len(), or get(i) and len().")
 function Dataset.new(cls, ...)
   local self = setmetatable({}, cls.__meta)
   self:__init(...)
@@ -134,6 +137,8 @@ local function loader_meta(cls)
 end
 local DataLoader = U.class('DataLoader', nil, loader_meta)
 data.DataLoader = DataLoader
+U.doc(DataLoader, 'DataLoader(dataset, {batch_size=1, shuffle=false, drop_last=false, collate_fn=}):\n'
+  .. '  for batch in loader do ... end   -- #loader batches; loader:enumerate() gives (i, batch), i from 0')
 
 function DataLoader.new(cls, ...)
   local a = U.parse('DataLoader', {'dataset', 'batch_size', 'shuffle', 'sampler', 'batch_sampler', 'num_workers',

@@ -10,6 +10,8 @@ local Module = nn.Module
 
 local DataParallel = Module:extend('DataParallel')
 nn.DataParallel = DataParallel
+U.doc(DataParallel, 'nn.DataParallel(module, {device_ids=, output_device=, dim=0}): splits each batch over the '
+  .. 'devices.\nThe module must be on cuda:<device_ids[0]>; state_dict keys gain "module.".')
 
 local function cuda_count()
   local cuda = torch.cuda

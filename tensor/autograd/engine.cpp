@@ -54,7 +54,7 @@ void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
 }
 
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph) {
-  check(root.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
+  GL_CHECK(root.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
   NoGradGuard no_grad;
   std::shared_ptr<Node> start = edge_of(root);
   // Dependency counts over the reachable graph.

@@ -38,11 +38,13 @@ std::string cat(const A&... parts) {
   return os.str();
 }
 
-// check(cond, parts...) throws E with the streamed parts as its message.
-template <class E = RuntimeError, class... A>
-inline void check(bool cond, const A&... parts) {
-  if (cond) [[likely]] return;
-  throw E(cat(parts...));
-}
+// GL_CHECK(cond, parts...) throws RuntimeError with the streamed parts as its
+// message; GL_CHECK_T(E, cond, parts...) throws E. A macro, so the parts (often
+// shape strings) are only built when the check fails: these sit on every op's path.
+#define GL_CHECK_T(E, cond, ...)                           \
+  do {                                                     \
+    if (!(cond)) [[unlikely]] throw E(::gl::cat(__VA_ARGS__)); \
+  } while (0)
+#define GL_CHECK(cond, ...) GL_CHECK_T(::gl::RuntimeError, cond, __VA_ARGS__)
 
 }  // namespace gl

@@ -87,12 +87,12 @@ Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
 
 Tensor empty_on(const Shape& sizes, DType dtype, Device device) {
   for (auto s : sizes)
-    check(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
+    GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
   int64_t n = 1;
   for (auto s : sizes)
-    check(!__builtin_mul_overflow(n, s, &n), "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
+    GL_CHECK(!__builtin_mul_overflow(n, s, &n), "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
   // Refuse sizes whose byte count overflows before asking any allocator.
-  check(n >= 0 && n < (int64_t(1) << 48) / int64_t(itemsize(dtype)),
+  GL_CHECK(n >= 0 && n < (int64_t(1) << 48) / int64_t(itemsize(dtype)),
         "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<Storage>(size_t(n) * itemsize(dtype), device, &allocator_for(device));

@@ -21,7 +21,7 @@ void copy_(Tensor& dst, const Tensor& src0) {
   Tensor src = src0;
   if (src.sizes() != dst.sizes()) {
     Shape b = broadcast_shapes(dst.sizes(), src.sizes());
-    check(b == dst.sizes(), "output with shape ", shape_str(dst.sizes()), " doesn't match the broadcast shape ",
+    GL_CHECK(b == dst.sizes(), "output with shape ", shape_str(dst.sizes()), " doesn't match the broadcast shape ",
           shape_str(b));
   }
   if (dst.numel() == 0) return;
@@ -90,7 +90,7 @@ std::vector<char> to_host_bytes(const Tensor& t0) {
 }
 
 Scalar item(const Tensor& t) {
-  check(t.numel() == 1, "a Tensor with ", t.numel(), " elements cannot be converted to Scalar");
+  GL_CHECK(t.numel() == 1, "a Tensor with ", t.numel(), " elements cannot be converted to Scalar");
   char buf[8] = {};
   copy_bytes(buf, Device(Device::CPU), t.data_ptr(), t.device(), itemsize(t.dtype()));
   return dispatch_dtype(t.dtype(), [&](auto v) -> Scalar {

@@ -42,12 +42,12 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype,
   const bool any_float = start.kind == Scalar::Float || end.kind == Scalar::Float || step.kind == Scalar::Float;
   DType dt = dtype ? *dtype : (any_float ? DType::Float32 : DType::Int64);
   const double s = start.to_double(), e = end.to_double(), st = step.to_double();
-  check(st != 0, "step must be nonzero");
-  check(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
-  check((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
+  GL_CHECK(st != 0, "step must be nonzero");
+  GL_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
+  GL_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
   int64_t n = any_float ? int64_t(std::ceil((e - s) / st)) : (end.i - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i;
   if (n < 0) n = 0;
-  check(n < (int64_t(1) << 40), "arange: too many elements (", n, ")");
+  GL_CHECK(n < (int64_t(1) << 40), "arange: too many elements (", n, ")");
   // Values are computed in double on the host, then stored in the dtype.
   std::vector<double> vals(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) vals[size_t(i)] = any_float ? s + double(i) * st : double(start.i + i * step.i);
@@ -64,7 +64,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype,
 }
 
 Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o) {
-  check(steps >= 0, "number of steps must be non-negative");
+  GL_CHECK(steps >= 0, "number of steps must be non-negative");
   std::vector<double> vals(static_cast<size_t>(steps));
   const double step = steps > 1 ? (end - start) / double(steps - 1) : 0;
   // PyTorch fills the first half from the start and the second from the end.
@@ -76,8 +76,8 @@ Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o)
 }
 
 Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {
-  check(n >= 0, "n must be greater or equal to 0, got ", n);
-  check(m >= 0, "m must be greater or equal to 0, got ", m);
+  GL_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
+  GL_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
   Tensor t = zeros({n, m}, o);
   const int64_t k = std::min(n, m);
   if (k > 0) {
@@ -104,19 +104,19 @@ void random_fill(Tensor& t, RandomKind kind, double a, double b) {
 }
 
 void check_float(DType d, const char* fn) {
-  check(is_floating(d), "\"", fn, "\" not implemented for '", dtype_legacy_name(d), "'");
+  GL_CHECK(is_floating(d), "\"", fn, "\" not implemented for '", dtype_legacy_name(d), "'");
 }
 }  // namespace
 
 void uniform_(Tensor& t, double lo, double hi) {
   check_float(t.dtype(), "check_uniform_bounds");
-  check(lo <= hi, "uniform_ expects to return a [from, to) range, but found from=", lo, " > to=", hi);
+  GL_CHECK(lo <= hi, "uniform_ expects to return a [from, to) range, but found from=", lo, " > to=", hi);
   random_fill(t, RandomKind::Uniform, lo, hi);
 }
 
 void normal_(Tensor& t, double mean, double std) {
   check_float(t.dtype(), "normal_kernel_cpu");
-  check(std >= 0, "normal expects std >= 0.0, but found std ", std);
+  GL_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
   random_fill(t, RandomKind::Normal, mean, std);
 }
 
@@ -137,14 +137,14 @@ Tensor randn(const Shape& size, const TensorOptions& o) {
 }
 
 Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions& o) {
-  check(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
+  GL_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
   Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
   random_fill(t, RandomKind::IntRange, double(low), double(high));
   return t;
 }
 
 Tensor randperm(int64_t n, const TensorOptions& o) {
-  check(n >= 0, "n must be non-negative, got", n);
+  GL_CHECK(n >= 0, "n must be non-negative, got", n);
   // Fisher-Yates on the host with draws from the CPU generator, as PyTorch's CPU randperm.
   Tensor draws = randint(0, int64_t(1) << 31, {n > 1 ? n - 1 : 0}, {DType::Int64, Device(Device::CPU)});
   std::vector<int64_t> r(static_cast<size_t>(n));

@@ -31,12 +31,12 @@ bool differentiable(BinaryOp op) { return binary_node_name(op, true) != nullptr 
 void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scalar* s) {
   if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide)) return;
   if (s) {
-    check(s->to_int() != 0, "ZeroDivisionError");
+    GL_CHECK(s->to_int() != 0, "ZeroDivisionError");
     return;
   }
   if (!slot_of(*b).host_memory) return;
   Tensor z = any(binary(BinaryOp::Eq, *b, Scalar::from_int(0)), std::nullopt, false);
-  check(!item(z).i, "ZeroDivisionError");
+  GL_CHECK(!item(z).i, "ZeroDivisionError");
 }
 
 DType binary_compute_dtype(BinaryOp op, DType rt) {
@@ -309,7 +309,7 @@ void unary_(UnaryOp op, Tensor& self) {
 }
 
 Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
-  check(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+  GL_CHECK(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
         dtype_legacy_name(cond.dtype()));
   Device dev = common_device({&cond, &a0, &b0});
   ResultType rt;
@@ -333,7 +333,7 @@ Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi) {
-  check(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  GL_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
   auto sc = [&](double v) { return is_floating(a.dtype()) || v != std::floor(v) ? Scalar::from_double(v) : Scalar::from_int(int64_t(v)); };
   Tensor r;
   {

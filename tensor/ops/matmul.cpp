@@ -36,7 +36,7 @@ const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
 }
 
 void check_same_dtype(const Tensor& a, const Tensor& b) {
-  check(a.dtype() == b.dtype(), "mat1 and mat2 must have the same dtype, but got ", dtype_legacy_name(a.dtype()), " and ",
+  GL_CHECK(a.dtype() == b.dtype(), "mat1 and mat2 must have the same dtype, but got ", dtype_legacy_name(a.dtype()), " and ",
         dtype_legacy_name(b.dtype()));
 }
 
@@ -97,10 +97,10 @@ bool allow_tf32() { return g_allow_tf32; }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("mm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
-  check(a.dim() == 2, "self must be a matrix");
-  check(b.dim() == 2, "mat2 must be a matrix");
+  GL_CHECK(a.dim() == 2, "self must be a matrix");
+  GL_CHECK(b.dim() == 2, "mat2 must be a matrix");
   check_same_dtype(a, b);
-  check(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  GL_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
   Tensor out = empty_on({a.size(0), b.size(1)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
   if (any_requires_grad({&a, &b}))
@@ -112,11 +112,11 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 
 Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, double alpha) {
   check_args_device(wrapper("addmm", {&bias, &a, &b}), {{"self", &bias}, {"mat1", &a}, {"mat2", &b}});
-  check(a.dim() == 2, "mat1 must be a matrix, got ", a.dim(), "-D tensor");
-  check(b.dim() == 2, "mat2 must be a matrix, got ", b.dim(), "-D tensor");
+  GL_CHECK(a.dim() == 2, "mat1 must be a matrix, got ", a.dim(), "-D tensor");
+  GL_CHECK(b.dim() == 2, "mat2 must be a matrix, got ", b.dim(), "-D tensor");
   check_same_dtype(a, b);
-  check(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
-  check(bias.dtype() == a.dtype(), "self and mat2 must have the same dtype, but got ", dtype_legacy_name(bias.dtype()),
+  GL_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  GL_CHECK(bias.dtype() == a.dtype(), "self and mat2 must have the same dtype, but got ", dtype_legacy_name(bias.dtype()),
         " and ", dtype_legacy_name(b.dtype()));
   Shape shape{a.size(0), b.size(1)};
   Tensor out = empty_on(shape, a.dtype(), a.device());
@@ -144,11 +144,11 @@ Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, 
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("bmm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
-  check(a.dim() == 3, "batch1 must be a 3D tensor");
-  check(b.dim() == 3, "batch2 must be a 3D tensor");
+  GL_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
+  GL_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
   check_same_dtype(a, b);
-  check(a.size(0) == b.size(0), "batch1 and batch2 must have same number of batches, got ", a.size(0), " and ", b.size(0));
-  check(a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ",
+  GL_CHECK(a.size(0) == b.size(0), "batch1 and batch2 must have same number of batches, got ", a.size(0), " and ", b.size(0));
+  GL_CHECK(a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ",
         a.size(2), "] but got: [", b.size(0), ", ", b.size(1), "].");
   Tensor out = empty_on({a.size(0), a.size(1), b.size(2)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
@@ -162,10 +162,10 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 
 Tensor dot(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("dot", {&a, &b}), {{"self", &a}, {"tensor", &b}});
-  check(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ", b.dim(), "D tensors");
-  check(a.dtype() == b.dtype(), "dot : expected both vectors to have same dtype, but found ", dtype_legacy_name(a.dtype()),
+  GL_CHECK(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ", b.dim(), "D tensors");
+  GL_CHECK(a.dtype() == b.dtype(), "dot : expected both vectors to have same dtype, but found ", dtype_legacy_name(a.dtype()),
         " and ", dtype_legacy_name(b.dtype()));
-  check(a.numel() == b.numel(), "inconsistent tensor size, expected tensor [", a.numel(), "] and src [", b.numel(),
+  GL_CHECK(a.numel() == b.numel(), "inconsistent tensor size, expected tensor [", a.numel(), "] and src [", b.numel(),
         "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(), " elements respectively");
   Tensor out;
   {
@@ -180,20 +180,20 @@ Tensor dot(const Tensor& a, const Tensor& b) {
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
-  check(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(), "D and ",
+  GL_CHECK(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(), "D and ",
         b.dim(), "D");
   if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
   if (a.dim() == 2 && b.dim() == 2) return mm(a, b);
   if (a.dim() == 1 && b.dim() == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
   if (a.dim() == 2 && b.dim() == 1) {
-    check(a.size(1) == b.size(0), "size mismatch, got input (", a.size(0), "), mat (", a.size(0), "x", a.size(1), "), vec (",
+    GL_CHECK(a.size(1) == b.size(0), "size mismatch, got input (", a.size(0), "), mat (", a.size(0), "x", a.size(1), "), vec (",
           b.size(0), ")");
     return squeeze(mm(a, unsqueeze(b, 1)), 1);
   }
   // Batched: broadcast the batch dims, fold them into one, bmm, unfold.
   Tensor A = a.dim() == 1 ? unsqueeze(a, 0) : a;
   Tensor B = b.dim() == 1 ? unsqueeze(b, 1) : b;
-  check(A.size(-1) == B.size(-2), "Expected size for first two dimensions of batch2 tensor to be: [", A.size(-1), "] but got: [",
+  GL_CHECK(A.size(-1) == B.size(-2), "Expected size for first two dimensions of batch2 tensor to be: [", A.size(-1), "] but got: [",
         B.size(-2), "].");
   Shape ba(A.sizes().begin(), A.sizes().end() - 2), bb(B.sizes().begin(), B.sizes().end() - 2);
   Shape batch = broadcast_shapes(ba, bb);

@@ -85,21 +85,21 @@ Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) 
 }
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, const std::string& reduction) {
-  check(logits.dim() == 1 || logits.dim() == 2, "gpulab: cross_entropy expects input of shape (C) or (N, C), got ",
+  GL_CHECK(logits.dim() == 1 || logits.dim() == 2, "gpulab: cross_entropy expects input of shape (C) or (N, C), got ",
         shape_str(logits.sizes()));
-  check(!is_floating(target.dtype()) && target.dtype() != DType::Bool,
+  GL_CHECK(!is_floating(target.dtype()) && target.dtype() != DType::Bool,
         "expected scalar type Long but found ", dtype_legacy_name(target.dtype()));
   common_device({&logits, &target});
   Tensor x = logits.dim() == 1 ? unsqueeze(logits, 0) : logits;
   Tensor tg = target.dim() == 0 ? unsqueeze(target, 0) : target;
-  check(tg.dim() == 1 && tg.size(0) == x.size(0), "Expected input batch_size (", x.size(0), ") to match target batch_size (",
+  GL_CHECK(tg.dim() == 1 && tg.size(0) == x.size(0), "Expected input batch_size (", x.size(0), ") to match target batch_size (",
         tg.dim() ? tg.size(0) : 1, ").");
   const int64_t C = x.size(1);
   {
     Tensor th = to(tg, Device(Device::CPU), DType::Int64);
     const int64_t* p = th.data<int64_t>();
     for (int64_t i = 0; i < th.numel(); ++i)
-      check<IndexError>(p[i] >= 0 && p[i] < C, "Target ", p[i], " is out of bounds.");
+      GL_CHECK_T(IndexError, p[i] >= 0 && p[i] < C, "Target ", p[i], " is out of bounds.");
   }
   Tensor lp = log_softmax(x, 1);
   Tensor classes = arange(Scalar::from_int(0), Scalar::from_int(C), Scalar::from_int(1), DType::Int64, {DType::Int64, x.device()});
@@ -122,7 +122,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const std::stri
 }
 
 Tensor dropout(const Tensor& x, double p, bool training) {
-  check(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
+  GL_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0) return x;
   if (p == 1) return mul(x, zeros({}, {x.dtype(), x.device()}));
   Tensor keep = binary(BinaryOp::Lt, rand(x.sizes(), {x.dtype(), x.device()}), Scalar::from_double(1 - p));

@@ -20,7 +20,7 @@ std::vector<int64_t> normalize_dims(const Tensor& t, const std::vector<int64_t>&
   }
   for (auto d : dims) {
     int64_t w = wrap_dim(d, nd);
-    check(std::find(out.begin(), out.end(), w) == out.end(), "dim ", w, " appears multiple times in the list of dims");
+    GL_CHECK(std::find(out.begin(), out.end(), w) == out.end(), "dim ", w, " appears multiple times in the list of dims");
     out.push_back(w);
   }
   std::sort(out.begin(), out.end());
@@ -112,7 +112,7 @@ Tensor sum(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim, std
 }
 
 Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
-  check(is_floating(t.dtype()), "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
+  GL_CHECK(is_floating(t.dtype()), "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
         dtype_legacy_name(t.dtype()));
   auto dims = normalize_dims(t, dims0);
   int64_t count = 1;
@@ -208,7 +208,7 @@ std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim) { 
 std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim) { return extreme_dim(false, t, dim, keepdim); }
 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
-  check(is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+  GL_CHECK(is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
         dtype_legacy_name(t.dtype()));
   Tensor out;
   {
@@ -220,7 +220,7 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
     else out = binary(BinaryOp::Pow, sum(binary(BinaryOp::Pow, unary(UnaryOp::Abs, t), Scalar::from_double(p)), dims, keepdim), Scalar::from_double(1.0 / p));
   }
   if (any_requires_grad({&t})) {
-    check(p == 2, "gpulab: gradients of norm are implemented for p=2");
+    GL_CHECK(p == 2, "gpulab: gradients of norm are implemented for p=2");
     auto nd = normalize_dims(t, dims);
     Shape in_shape = t.sizes();
     Tensor od = detach(out);

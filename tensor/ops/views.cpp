@@ -15,18 +15,18 @@ Shape infer_size(Shape size, int64_t numel) {
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < size.size(); ++i) {
     if (size[i] == -1) {
-      check(infer < 0, "only one dimension can be inferred");
+      GL_CHECK(infer < 0, "only one dimension can be inferred");
       infer = int64_t(i);
     } else {
-      check(size[i] >= 0, "invalid shape dimension ", size[i]);
+      GL_CHECK(size[i] >= 0, "invalid shape dimension ", size[i]);
       known *= size[i];
     }
   }
   if (infer >= 0) {
-    check(known != 0 && numel % known == 0, "shape '", shape_str(size), "' is invalid for input of size ", numel);
+    GL_CHECK(known != 0 && numel % known == 0, "shape '", shape_str(size), "' is invalid for input of size ", numel);
     size[size_t(infer)] = numel / known;
   }
-  check(numel_of(size) == numel, "shape '", shape_str(size), "' is invalid for input of size ", numel);
+  GL_CHECK(numel_of(size) == numel, "shape '", shape_str(size), "' is invalid for input of size ", numel);
   return size;
 }
 
@@ -85,7 +85,7 @@ std::function<Tensor(const Tensor&)> scatter_back(const Tensor& t, std::function
 Tensor view(const Tensor& t, Shape size) {
   Shape sz = infer_size(std::move(size), t.numel());
   auto st = view_strides(t.sizes(), t.strides(), sz);
-  check(st.has_value(),
+  GL_CHECK(st.has_value(),
         "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
         "contiguous subspaces). Use .reshape(...) instead.");
   Shape in = t.sizes();
@@ -119,7 +119,7 @@ Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
 }
 
 Tensor t(const Tensor& x) {
-  check(x.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", x.dim(), "D");
+  GL_CHECK(x.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", x.dim(), "D");
   if (x.dim() < 2) return tracked_view(x, x.sizes(), x.strides(), x.offset(), "TBackward0", [](const Tensor& g) { return g; });
   Shape sz{x.size(1), x.size(0)}, st{x.stride(1), x.stride(0)};
   return tracked_view(x, sz, st, x.offset(), "TBackward0", [](const Tensor& g) { return t(g); });
@@ -127,13 +127,13 @@ Tensor t(const Tensor& x) {
 
 Tensor permute(const Tensor& x, Shape dims) {
   const int64_t n = x.dim();
-  check(int64_t(dims.size()) == n, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = ",
+  GL_CHECK(int64_t(dims.size()) == n, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = ",
         n, " is not equal to len(dims) = ", dims.size());
   std::vector<bool> seen(static_cast<size_t>(n), false);
   Shape sz(static_cast<size_t>(n)), st(static_cast<size_t>(n)), inverse(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     int64_t d = wrap_dim(dims[size_t(i)], n);
-    check(!seen[size_t(d)], "permute(): duplicate dims are not allowed.");
+    GL_CHECK(!seen[size_t(d)], "permute(): duplicate dims are not allowed.");
     seen[size_t(d)] = true;
     sz[size_t(i)] = x.sizes()[size_t(d)];
     st[size_t(i)] = x.strides()[size_t(d)];
@@ -167,21 +167,21 @@ Tensor squeeze(const Tensor& x, std::optional<int64_t> dim) {
 }
 
 Tensor expand(const Tensor& x, Shape size) {
-  check(size.size() >= size_t(x.dim()), "expand(torch.FloatTensor{", shape_str(x.sizes()), "}, size=", shape_str(size),
+  GL_CHECK(size.size() >= size_t(x.dim()), "expand(torch.FloatTensor{", shape_str(x.sizes()), "}, size=", shape_str(size),
         "): the number of sizes provided (", size.size(), ") must be greater or equal to the number of dimensions in the tensor (",
         x.dim(), ")");
   const size_t n = size.size(), off = n - size_t(x.dim());
   Shape st(n, 0);
   for (size_t i = 0; i < n; ++i) {
     if (i < off) {
-      check(size[i] >= 0, "The expanded size of the tensor (", size[i], ") isn't allowed in a leading, non-existing dimension ", i);
+      GL_CHECK(size[i] >= 0, "The expanded size of the tensor (", size[i], ") isn't allowed in a leading, non-existing dimension ", i);
       continue;
     }
     int64_t have = x.sizes()[i - off];
     if (size[i] == -1) size[i] = have;
     if (have == size[i]) st[i] = x.strides()[i - off];
     else
-      check(have == 1, "The expanded size of the tensor (", size[i], ") must match the existing size (", have,
+      GL_CHECK(have == 1, "The expanded size of the tensor (", size[i], ") must match the existing size (", have,
             ") at non-singleton dimension ", i, ".  Target sizes: ", shape_str(size), ".  Tensor sizes: ", shape_str(x.sizes()));
   }
   Shape in = x.sizes();
@@ -189,9 +189,9 @@ Tensor expand(const Tensor& x, Shape size) {
 }
 
 Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step) {
-  check(x.dim() > 0, "slice() cannot be applied to a 0-dim tensor.");
+  GL_CHECK(x.dim() > 0, "slice() cannot be applied to a 0-dim tensor.");
   dim = wrap_dim(dim, x.dim());
-  check<ValueError>(step > 0, "step must be greater than zero");
+  GL_CHECK_T(ValueError, step > 0, "step must be greater than zero");
   const int64_t n = x.sizes()[size_t(dim)];
   auto clampi = [n](int64_t v) { if (v < 0) v += n; return std::clamp<int64_t>(v, 0, n); };
   int64_t s = start ? clampi(*start) : 0, e = stop ? clampi(*stop) : n;
@@ -205,20 +205,20 @@ Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::op
 }
 
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
-  check(x.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  GL_CHECK(x.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
   dim = wrap_dim(dim, x.dim());
   const int64_t n = x.sizes()[size_t(dim)];
   if (start < 0) start += n;
-  check<IndexError>(start >= 0 && start <= n, "start out of range (expected to be in range of [", -n, ", ", n, "], but got ", start, ")");
-  check(length >= 0 && start + length <= n, "start (", start, ") + length (", length, ") exceeds dimension size (", n, ").");
+  GL_CHECK_T(IndexError, start >= 0 && start <= n, "start out of range (expected to be in range of [", -n, ", ", n, "], but got ", start, ")");
+  GL_CHECK(length >= 0 && start + length <= n, "start (", start, ") + length (", length, ") exceeds dimension size (", n, ").");
   return slice(x, dim, start, start + length, 1);
 }
 
 Tensor select(const Tensor& x, int64_t dim, int64_t index) {
-  check<IndexError>(x.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+  GL_CHECK_T(IndexError, x.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
   dim = wrap_dim(dim, x.dim());
   const int64_t n = x.sizes()[size_t(dim)];
-  check<IndexError>(index >= -n && index < n, "index ", index, " is out of bounds for dimension ", dim, " with size ", n);
+  GL_CHECK_T(IndexError, index >= -n && index < n, "index ", index, " is out of bounds for dimension ", dim, " with size ", n);
   if (index < 0) index += n;
   Shape sz = x.sizes(), st = x.strides();
   int64_t off = x.offset() + index * st[size_t(dim)];
@@ -232,7 +232,7 @@ Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
   if (x.dim() == 0) return reshape(x, {1});
   start_dim = wrap_dim(start_dim, x.dim());
   end_dim = wrap_dim(end_dim, x.dim());
-  check(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
+  GL_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
   Shape sz;
   for (int64_t i = 0; i < start_dim; ++i) sz.push_back(x.sizes()[size_t(i)]);
   int64_t m = 1;
@@ -246,7 +246,7 @@ std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim
   dim = wrap_dim(dim, x.dim());
   int64_t total = 0;
   for (auto s : sizes) total += s;
-  check(total == x.sizes()[size_t(dim)], "split_with_sizes expects split_sizes to sum exactly to ", x.sizes()[size_t(dim)],
+  GL_CHECK(total == x.sizes()[size_t(dim)], "split_with_sizes expects split_sizes to sum exactly to ", x.sizes()[size_t(dim)],
         " (input tensor's size at dimension ", dim, "), but got split_sizes=", shape_str(sizes));
   std::vector<Tensor> out;
   int64_t start = 0;
@@ -267,7 +267,7 @@ std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim
 }
 
 std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim) {
-  check(size > 0 || (size == 0 && x.size(dim) == 0), "split_size can only be 0 if dimension size is 0, but got dimension size of ", x.size(dim));
+  GL_CHECK(size > 0 || (size == 0 && x.size(dim) == 0), "split_size can only be 0 if dimension size is 0, but got dimension size of ", x.size(dim));
   const int64_t n = x.size(dim);
   Shape sizes;
   for (int64_t s = 0; s < n; s += size) sizes.push_back(std::min(size, n - s));
@@ -276,15 +276,15 @@ std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim) {
 }
 
 std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
-  check(x.dim() > 0, "chunk expects at least a 1-dimensional tensor");
-  check(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+  GL_CHECK(x.dim() > 0, "chunk expects at least a 1-dimensional tensor");
+  GL_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t n = x.size(dim);
   const int64_t each = (n + chunks - 1) / chunks;
   return split(x, each == 0 ? 1 : each, dim);
 }
 
 Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
-  check(!ts.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  GL_CHECK(!ts.empty(), "torch.cat(): expected a non-empty list of Tensors");
   std::vector<const Tensor*> ptrs;
   ResultType rt;
   const Tensor* ref = nullptr;
@@ -301,17 +301,17 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
                              " and ", t.device().str(), "!"));
   if (!ref) return empty_on({0}, rt.get(), dev);
   const int64_t nd = ref->dim();
-  check(nd > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
+  GL_CHECK(nd > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
   dim = wrap_dim(dim, nd);
   Shape out_sz = ref->sizes();
   out_sz[size_t(dim)] = 0;
   for (size_t i = 0; i < ts.size(); ++i) {
     const Tensor& t = ts[i];
     if (t.dim() == 1 && t.numel() == 0) continue;
-    check(t.dim() == nd, "Tensors must have same number of dimensions: got ", nd, " and ", t.dim());
+    GL_CHECK(t.dim() == nd, "Tensors must have same number of dimensions: got ", nd, " and ", t.dim());
     for (int64_t d = 0; d < nd; ++d)
       if (d != dim)
-        check(t.sizes()[size_t(d)] == ref->sizes()[size_t(d)], "Sizes of tensors must match except in dimension ", dim,
+        GL_CHECK(t.sizes()[size_t(d)] == ref->sizes()[size_t(d)], "Sizes of tensors must match except in dimension ", dim,
               ". Expected size ", ref->sizes()[size_t(d)], " but got size ", t.sizes()[size_t(d)], " for tensor number ", i,
               " in the list.");
     out_sz[size_t(dim)] += t.sizes()[size_t(dim)];
@@ -345,10 +345,10 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
 }
 
 Tensor stack(const std::vector<Tensor>& ts, int64_t dim) {
-  check(!ts.empty(), "stack expects a non-empty TensorList");
+  GL_CHECK(!ts.empty(), "stack expects a non-empty TensorList");
   dim = wrap_dim(dim, ts[0].dim() + 1);
   for (size_t i = 1; i < ts.size(); ++i)
-    check(ts[i].sizes() == ts[0].sizes(), "stack expects each tensor to be equal size, but got ", shape_str(ts[0].sizes()),
+    GL_CHECK(ts[i].sizes() == ts[0].sizes(), "stack expects each tensor to be equal size, but got ", shape_str(ts[0].sizes()),
           " at entry 0 and ", shape_str(ts[i].sizes()), " at entry ", i);
   std::vector<Tensor> us;
   {
@@ -382,7 +382,7 @@ Tensor sum_to(const Tensor& g, const Shape& shape) {
 }
 
 Tensor masked_select(const Tensor& x, const Tensor& mask) {
-  check(mask.dtype() == DType::Bool, "masked_select: expected BoolTensor for mask");
+  GL_CHECK(mask.dtype() == DType::Bool, "masked_select: expected BoolTensor for mask");
   common_device({&x, &mask});
   Shape shape = broadcast_shapes(x.sizes(), mask.sizes());
   Tensor xs = contiguous(expand(x, shape)), ms = contiguous(expand(mask, shape));
@@ -414,16 +414,16 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
 }
 
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
-  check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
+  GL_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
         "index_select(): Expected dtype int32 or int64 for index");
-  check(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  GL_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
   Tensor idx = to(index, Device(Device::CPU), DType::Int64);
   const int64_t* p = idx.data<int64_t>();
   std::vector<Tensor> parts;
   const int64_t n = x.dim() ? x.size(dim) : 1;
   for (int64_t i = 0; i < idx.numel(); ++i) {
-    check<IndexError>(p[i] >= -n && p[i] < n, "index out of range in self");
+    GL_CHECK_T(IndexError, p[i] >= -n && p[i] < n, "index out of range in self");
     parts.push_back(unsqueeze(select(x, dim, p[i]), dim));
   }
   if (parts.empty()) {

@@ -28,10 +28,10 @@ void Event::synchronize() {
 bool Event::query() { return !recorded_ || host_ || cuda::event_query(ev_); }
 
 float Event::elapsed_ms(const Event& end) const {
-  check(timing_ && end.timing_, "Both events must be created with argument 'enable_timing=True'.");
-  check(recorded_ && end.recorded_, "Both events must be recorded before calculating elapsed time.");
+  GL_CHECK(timing_ && end.timing_, "Both events must be created with argument 'enable_timing=True'.");
+  GL_CHECK(recorded_ && end.recorded_, "Both events must be recorded before calculating elapsed time.");
   if (host_ && end.host_) return std::chrono::duration<float, std::milli>(end.t_ - t_).count();
-  check(!host_ && !end.host_, "events were recorded on different kinds of device");
+  GL_CHECK(!host_ && !end.host_, "events were recorded on different kinds of device");
   return cuda::event_elapsed_ms(ev_, end.ev_);
 }
 

@@ -1,4 +1,5 @@
 #include "tensor/runtime/host_allocator.h"
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include "tensor/core/error.h"
@@ -26,17 +27,40 @@ std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t
 namespace {
 // Virtual devices count memory the way the CUDA caching allocator does.
 size_t rounded(size_t n) { return (n + 511) / 512 * 512; }
+
+// Size class of a block (64 << c bytes), or -1 when too large to cache.
+int size_class(size_t n) {
+  size_t c = 64;
+  for (int i = 0; i < 11; ++i, c <<= 1)
+    if (n <= c) return i;
+  return -1;
+}
 }  // namespace
 
+HostAllocator::~HostAllocator() { empty_cache(); }
+
 void* HostAllocator::allocate(size_t nbytes) {
-  size_t n = capacity_ ? rounded(nbytes) : nbytes;
+  const size_t n = capacity_ ? rounded(nbytes) : nbytes;
+  const int cls = size_class(n);
+  const size_t real = cls >= 0 ? size_t(64) << cls : (n + 63) / 64 * 64;
+  void* p = nullptr;
   {
     std::lock_guard<std::mutex> g(mu_);
     if (capacity_ && st_.allocated + int64_t(n) > capacity_)
-      throw OutOfMemoryError(oom_message(index_, int64_t(n), capacity_, capacity_ - st_.allocated,
-                                         st_.allocated, 0));
+      throw OutOfMemoryError(oom_message(index_, int64_t(n), capacity_, capacity_ - st_.allocated, st_.allocated,
+                                         st_.reserved - st_.allocated));
+    if (cls >= 0 && !cache_[cls].empty()) {
+      p = cache_[cls].back();
+      cache_[cls].pop_back();
+    }
+    st_.num_allocs++;
+    if (p) {
+      st_.allocated += int64_t(n);
+      st_.peak_allocated = std::max(st_.peak_allocated, st_.allocated);
+      return p;
+    }
   }
-  void* p = std::aligned_alloc(64, (n + 63) / 64 * 64);
+  p = std::aligned_alloc(64, real);
   if (!p) {
     if (capacity_)
       throw OutOfMemoryError(oom_message(index_, int64_t(n), capacity_, 0, st_.allocated, 0));
@@ -45,19 +69,35 @@ void* HostAllocator::allocate(size_t nbytes) {
   }
   std::lock_guard<std::mutex> g(mu_);
   st_.allocated += int64_t(n);
-  st_.reserved = st_.allocated;
-  st_.num_allocs++;
+  st_.reserved += int64_t(real);
   st_.num_os_allocs++;
-  if (st_.allocated > st_.peak_allocated) st_.peak_allocated = st_.allocated;
-  st_.peak_reserved = st_.peak_allocated;
+  st_.peak_allocated = std::max(st_.peak_allocated, st_.allocated);
+  st_.peak_reserved = std::max(st_.peak_reserved, st_.reserved);
   return p;
 }
 
 void HostAllocator::deallocate(void* p, size_t nbytes) {
+  const size_t n = capacity_ ? rounded(nbytes) : nbytes;
+  const int cls = size_class(n);
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    st_.allocated -= int64_t(n);
+    if (cls >= 0 && cache_[cls].size() < kMaxCached) {
+      cache_[cls].push_back(p);
+      return;
+    }
+    st_.reserved -= int64_t(cls >= 0 ? size_t(64) << cls : (n + 63) / 64 * 64);
+  }
   std::free(p);
+}
+
+void HostAllocator::empty_cache() {
   std::lock_guard<std::mutex> g(mu_);
-  st_.allocated -= int64_t(capacity_ ? rounded(nbytes) : nbytes);
-  st_.reserved = st_.allocated;
+  for (int c = 0; c < kClasses; ++c) {
+    for (void* p : cache_[c]) std::free(p);
+    st_.reserved -= int64_t(cache_[c].size() * (size_t(64) << c));
+    cache_[c].clear();
+  }
 }
 
 AllocStats HostAllocator::stats() const {

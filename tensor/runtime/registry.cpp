@@ -210,7 +210,7 @@ int current_cuda_device() {
 
 void set_cuda_device(int i) {
   slot_for(Device(Device::CUDA, i));
-  check(i >= 0, "CUDA error: invalid device ordinal");
+  GL_CHECK(i >= 0, "CUDA error: invalid device ordinal");
   reg().current = i;
 }
 

@@ -18,6 +18,13 @@ void loop(const LoopSpec& s, Row&& row) {
   for (int a = 0; a < na; ++a) isz[a] = int64_t(itemsize(s.args[a].dtype));
   if (s.contiguous || s.ndim == 0) {
     const int64_t n = s.numel;
+    if (n <= kGrain) {  // small: no OpenMP region at all (entering one costs microseconds)
+      char* p[4] = {};
+      int64_t st[4] = {1, 1, 1, 1};
+      for (int a = 0; a < na; ++a) p[a] = s.args[a].data;
+      row(p, st, n);
+      return;
+    }
     const int64_t chunks = (n + kGrain - 1) / kGrain;
 #pragma omp parallel for schedule(static) if (chunks > 1)
     for (int64_t c = 0; c < chunks; ++c) {

@@ -1,0 +1,134 @@
+-- torch.utils.data: Dataset subclasses, TensorDataset, collate, DataLoader.
+-- Run: gpulab --virtual-gpus 4 tests/lua/test_data.lua
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+local data = torch.utils.data
+
+-- The DataParallel tutorial's dataset (a plain `len` field next to __len).
+local RandomDataset = data.Dataset:extend('RandomDataset')
+function RandomDataset:__init(size, length)
+  self.len = length
+  self.data = torch.randn(length, size)
+end
+function RandomDataset:__getitem(index) return self.data[index] end
+function RandomDataset:__len() return self.len end
+
+local function sizes(loader)
+  local out = {}
+  for batch in loader do
+    local t = type(batch) == 'table' and batch[1] or batch
+    out[#out + 1] = t:size(0)
+  end
+  return table.concat(out, ',')
+end
+
+T.test('Dataset subclass: 0-based items and #', function()
+  local ds = RandomDataset(5, 100)
+  T.eq(#ds, 100)
+  T.eq(tostring(ds[0].shape), 'torch.Size([5])')
+  T.eq(ds[99]:eq(ds.data[99]):all():item(), true)
+  T.eq(ds:get(3):eq(ds[3]):all():item(), true, 'get() is an alias of __getitem')
+  -- the other spelling: get/len methods
+  local Squares = data.Dataset:extend('Squares')
+  function Squares:get(i) return i * i end
+  function Squares:len() return 4 end
+  local sq = Squares()
+  T.eq(#sq, 4)
+  T.eq(sq[3], 9)
+  T.raises(function() return data.Dataset()[0] end, 'Subclasses of Dataset should implement __getitem', true)
+end)
+
+T.test('TensorDataset items are tables of rows', function()
+  local x, y = torch.arange(10):view(5, 2), torch.arange(5)
+  local ds = data.TensorDataset(x, y)
+  T.eq(#ds, 5)
+  local item = ds[2]
+  T.close(item[1], {4, 5})
+  T.eq(item[2]:item(), 2)
+  T.raises(function() data.TensorDataset(x, torch.arange(4)) end, 'AssertionError: Size mismatch between tensors')
+end)
+
+T.test('batch counts and sizes, drop_last', function()
+  local ds = RandomDataset(5, 100)
+  local loader = data.DataLoader{dataset = ds, batch_size = 30, shuffle = true}
+  T.eq(#loader, 4)
+  T.eq(sizes(loader), '30,30,30,10')
+  local dl = data.DataLoader(ds, {batch_size = 30, drop_last = true})
+  T.eq(#dl, 3)
+  T.eq(sizes(dl), '30,30,30')
+  T.eq(#data.DataLoader(ds), 100, 'batch_size defaults to 1')
+  local b = data.DataLoader(ds, {batch_size = 30})
+  for batch in b do
+    T.eq(tostring(batch.shape), 'torch.Size([30, 5])')
+    T.eq(batch:eq(ds.data:narrow(0, 0, 30)):all():item(), true, 'unshuffled order')
+    break
+  end
+end)
+
+T.test('shuffle follows torch.manual_seed and covers every item', function()
+  local ds = data.TensorDataset(torch.arange(20))
+  local loader = data.DataLoader(ds, {batch_size = 8, shuffle = true})
+  local function epoch()
+    local out = {}
+    for batch in loader do
+      for _, v in ipairs(batch[1]:tolist()) do out[#out + 1] = v end
+    end
+    return out
+  end
+  torch.manual_seed(3)
+  local a = epoch()
+  local b = epoch()
+  torch.manual_seed(3)
+  local c = epoch()
+  T.eq(table.concat(a, ','), table.concat(c, ','), 'same seed, same order')
+  T.truthy(table.concat(a, ',') ~= table.concat(b, ','), 'a new epoch reshuffles')
+  local expect = {}
+  for i = 0, 19 do expect[#expect + 1] = i end
+  table.sort(a)
+  T.eq(table.concat(a, ','), table.concat(expect, ','))
+  T.truthy(table.concat(c, ',') ~= table.concat(expect, ','), 'shuffled')
+end)
+
+T.test('each for loop is a new epoch; iter() and enumerate()', function()
+  local loader = data.DataLoader(data.TensorDataset(torch.arange(10)), {batch_size = 4})
+  local n = 0
+  for _ in loader do n = n + 1; break end
+  T.eq(sizes(loader), '4,4,2', 'a loop after a break starts over')
+  local it = loader:iter()
+  T.close(it()[1], {0, 1, 2, 3})
+  T.close(it()[1], {4, 5, 6, 7})
+  local idx = {}
+  for i, batch in loader:enumerate() do idx[#idx + 1] = i .. ':' .. batch[1]:size(0) end
+  T.eq(table.concat(idx, ' '), '0:4 1:4 2:2')
+end)
+
+T.test('default_collate', function()
+  local c = data.default_collate
+  T.eq(c({1, 2, 3}).dtype, torch.int64)
+  T.eq(c({1.5, 2.5}).dtype, torch.float64)
+  local batch = c({{torch.ones(2), 1}, {torch.zeros(2), 0}})
+  T.eq(tostring(batch[1].shape), 'torch.Size([2, 2])')
+  T.close(batch[2], {1, 0})
+  local d = c({{x = torch.ones(3), label = 'a'}, {x = torch.ones(3), label = 'b'}})
+  T.eq(tostring(d.x.shape), 'torch.Size([2, 3])')
+  T.eq(table.concat(d.label, ','), 'a,b')
+  -- a custom dataset returning tables goes through collate too
+  local Pairs = data.Dataset:extend('Pairs')
+  function Pairs:__getitem(i) return {torch.full({2}, i), i} end
+  function Pairs:__len() return 5 end
+  local loader = data.DataLoader(Pairs(), {batch_size = 2})
+  local first = loader:iter()()
+  T.close(first[1], {{0, 0}, {1, 1}})
+  T.close(first[2], {0, 1})
+end)
+
+T.test('Subset and plain arrays as datasets', function()
+  local sub = data.Subset(data.TensorDataset(torch.arange(10)), {7, 3})
+  T.eq(#sub, 2)
+  T.eq(sub[0][1]:item(), 7)
+  local loader = data.DataLoader({10, 20, 30}, {batch_size = 2})
+  local out = {}
+  for b in loader do out[#out + 1] = tostring(b:tolist()[1]) end
+  T.eq(table.concat(out, ','), '10,30')
+end)
+
+T.finish()

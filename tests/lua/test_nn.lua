@@ -1,0 +1,249 @@
+-- nn.Module, layers, printing, state_dict and device moves.
+-- Run: gpulab --virtual-gpus 4 tests/lua/test_nn.lua
+-- Expected strings and numbers come from PyTorch 2.x (CPU build, Python 3.11),
+-- e.g. python3 -c 'import torch; from torch import nn; torch.manual_seed(0);
+--   l = nn.Linear(3, 1); print(l); print(l.weight); print(l.weight.tolist())'
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+
+local Model = nn.Module:extend('Model')
+function Model:__init(i, o)
+  nn.Module.__init(self)
+  self.fc = nn.Linear(i, o)
+end
+function Model:forward(x) return self.fc(x) end
+
+T.test('module printing matches PyTorch', function()
+  T.eq(tostring(nn.Linear(3, 1)), 'Linear(in_features=3, out_features=1, bias=True)')
+  T.eq(tostring(nn.Linear(3, 1, {bias = false})), 'Linear(in_features=3, out_features=1, bias=False)')
+  T.eq(tostring(nn.Linear{3, 1, bias = false}), 'Linear(in_features=3, out_features=1, bias=False)')
+  local net = nn.Sequential(nn.Linear(5, 2), nn.ReLU(), nn.Sequential(nn.Linear(2, 2), nn.Tanh()), nn.Flatten(),
+    nn.Dropout(0.2), nn.Softmax{dim = 1}, nn.Identity(), nn.Sigmoid())
+  T.eq(tostring(net), table.concat({
+    'Sequential(',
+    '  (0): Linear(in_features=5, out_features=2, bias=True)',
+    '  (1): ReLU()',
+    '  (2): Sequential(',
+    '    (0): Linear(in_features=2, out_features=2, bias=True)',
+    '    (1): Tanh()',
+    '  )',
+    '  (3): Flatten(start_dim=1, end_dim=-1)',
+    '  (4): Dropout(p=0.2, inplace=False)',
+    '  (5): Softmax(dim=1)',
+    '  (6): Identity()',
+    '  (7): Sigmoid()',
+    ')'}, '\n'))
+  T.eq(tostring(nn.MSELoss()), 'MSELoss()')
+  T.eq(tostring(nn.CrossEntropyLoss()), 'CrossEntropyLoss()')
+  T.eq(tostring(nn.Dropout()), 'Dropout(p=0.5, inplace=False)')
+  T.eq(tostring(nn.Softmax()), 'Softmax(dim=None)')
+  T.eq(tostring(Model(5, 2)), 'Model(\n  (fc): Linear(in_features=5, out_features=2, bias=True)\n)')
+  T.eq(tostring(nn.Module:extend('E')()), 'E()')
+  T.eq(tostring(nn.DataParallel(Model(5, 2))),
+    'DataParallel(\n  (module): Model(\n    (fc): Linear(in_features=5, out_features=2, bias=True)\n  )\n)')
+  local Custom = nn.Module:extend('Custom')
+  function Custom:extra_repr() return 'k=1' end
+  T.eq(tostring(Custom()), 'Custom(k=1)')
+end)
+
+T.test('Linear init matches PyTorch after manual_seed(0)', function()
+  torch.manual_seed(0)
+  local l = nn.Linear(3, 1)
+  T.close(l.weight, {{-0.004322517663240433, 0.3097158372402191, -0.4751853346824646}}, 1e-7)
+  T.close(l.bias, {-0.4248946011066437}, 1e-7)
+  T.eq(tostring(l.weight), 'Parameter containing:\ntensor([[-0.0043,  0.3097, -0.4752]], requires_grad=True)')
+  -- draws go weight, bias, then the next layer
+  torch.manual_seed(0)
+  local s = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+  T.close(s[2].weight, {{0.021387115120887756, 0.22824688255786896, 0.34642332792282104},
+                        {-0.3914094567298889, -0.25141456723213196, 0.2097034901380539}}, 1e-7)
+  T.close(s[2].bias, {0.47942468523979187, -0.11881878226995468}, 1e-7)
+  torch.manual_seed(0)
+  local w = torch.empty(3, 4)
+  T.eq(nn.init.xavier_uniform_(w), w)
+  T.close(w[0], {-0.006931448820978403, 0.4966502785682678, -0.7619917392730713, -0.681347131729126}, 1e-7)
+end)
+
+T.test('attribute assignment registers parameters and modules', function()
+  local M = nn.Module:extend('M')
+  function M:__init()
+    M.super.__init(self)
+    self.fc = nn.Linear(2, 2)
+    self.w = nn.Parameter(torch.ones(2))
+    self.scale = 3
+    self.t = torch.ones(1)  -- a plain tensor is not registered, as in PyTorch
+  end
+  function M:forward(x) return self.fc(x) * self.w * self.scale end
+  local m = M()
+  local names = {}
+  for name, p in m:named_parameters() do names[#names + 1] = name end
+  T.eq(table.concat(names, ','), 'w,fc.weight,fc.bias')
+  T.eq(table.concat(m:state_dict():keys(), ','), 'w,fc.weight,fc.bias')
+  T.eq(#m:parameters(), 3)
+  T.eq(m:parameters()[2], m.fc.weight, 'parameters() gives the very tensors')
+  T.eq(m.scale, 3)
+  T.eq(#m:children(), 1)
+  T.eq(#m:modules(), 2)
+  T.eq(m:named_parameters()[1][1], 'w')
+  T.raises(function() m.fc.weight = torch.ones(2, 2) end,
+    "TypeError: cannot assign 'torch.FloatTensor' as parameter 'weight' (torch.nn.Parameter or None expected)")
+  T.raises(function() m.fc = 3 end, "TypeError: cannot assign 'int' as child module 'fc' (torch.nn.Module or None expected)")
+  T.eq(m(torch.ones(1, 2)).shape[1], 2)
+end)
+
+T.test('lists iterate in a generic for; named containers', function()
+  local net = nn.Sequential(torch._util.OrderedDict{{'fc1', nn.Linear(2, 3)}, {'act', nn.ReLU()}})
+  net:append(nn.Linear(3, 1))
+  local shapes = {}
+  for p in net:parameters() do shapes[#shapes + 1] = tostring(p.shape) end
+  T.eq(table.concat(shapes, ' '), 'torch.Size([3, 2]) torch.Size([3]) torch.Size([1, 3]) torch.Size([1])')
+  local names = {}
+  for name in net:named_modules() do names[#names + 1] = '[' .. name .. ']' end
+  T.eq(table.concat(names), '[][fc1][act][2]')
+  names = {}
+  for name, m in net:named_children() do names[#names + 1] = name .. '=' .. m:_get_name() end
+  T.eq(table.concat(names, ' '), 'fc1=Linear act=ReLU 2=Linear')
+  T.eq(net.fc1, net[0])
+  T.eq(tostring(net), 'Sequential(\n  (fc1): Linear(in_features=2, out_features=3, bias=True)\n  (act): ReLU()\n'
+    .. '  (2): Linear(in_features=3, out_features=1, bias=True)\n)')
+  -- subclassing a layer
+  local Scaled = nn.Linear:extend('Scaled')
+  function Scaled:__init(i, o) Scaled.super.__init(self, i, o); self.s = nn.Parameter(torch.ones(1)) end
+  function Scaled:forward(x) return nn.Linear.forward(self, x) * self.s end
+  local sc = Scaled(3, 2)
+  T.eq(tostring(sc), 'Scaled(in_features=3, out_features=2, bias=True)')
+  T.eq(#sc:parameters(), 3)
+  T.raises(function() nn.Linear(3, 2, {bais = false}) end,
+    "TypeError: Linear.__init__() got an unexpected keyword argument 'bais'")
+end)
+
+T.test('forgetting the super __init still works', function()
+  local Lazy = nn.Module:extend('Lazy')
+  function Lazy:__init() self.fc = nn.Linear(2, 1) end
+  function Lazy:forward(x) return self.fc(x) end
+  local m = Lazy()
+  T.eq(#m:parameters(), 2)
+  T.eq(m.training, true)
+  T.eq(tostring(m.fc(torch.ones(3, 2)).grad_fn):match('<(%w+)'), 'AddmmBackward0')
+end)
+
+T.test('missing forward', function()
+  local N = nn.Module:extend('N')
+  T.raises(function() N()(1) end, 'NotImplementedError: Module [N] is missing the required "forward" function')
+end)
+
+T.test('Sequential indexing and length', function()
+  local s = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+  T.eq(#s, 3)
+  T.eq(tostring(s[1]), 'ReLU()')
+  T.eq(s[-1], s[2])
+  T.raises(function() return s[5] end, 'IndexError: index 5 is out of range')
+  T.raises(function() return s[-4] end, 'IndexError: index -4 is out of range')
+  T.eq(s(torch.randn(5, 4)).shape[1], 2)
+end)
+
+T.test('state_dict order, values and detaching', function()
+  local net = nn.Sequential(nn.Linear(3, 2), nn.ReLU(), nn.Linear(2, 1))
+  local sd = net:state_dict()
+  T.eq(#sd, 4)
+  local keys = {}
+  for k in pairs(sd) do keys[#keys + 1] = k end
+  T.eq(table.concat(keys, ' '), '0.weight 0.bias 2.weight 2.bias')
+  T.eq(sd['0.weight']:eq(net[0].weight):all():item(), true)
+  T.eq(sd['0.weight'].requires_grad, false)
+  T.truthy(tostring(sd):find("^OrderedDict%(%[%('0.weight', tensor%("), 'OrderedDict text')
+end)
+
+T.test('load_state_dict copies values and reports errors in PyTorch words', function()
+  local a, b = Model(5, 2), Model(5, 2)
+  T.eq(tostring(b:load_state_dict(a:state_dict())), '<All keys matched successfully>')
+  T.eq(b.fc.weight:eq(a.fc.weight):all():item(), true)
+  -- a DataParallel checkpoint into the plain model
+  local dp_sd = nn.DataParallel(Model(5, 2)):state_dict()
+  T.raises(function() a:load_state_dict(dp_sd) end, 'RuntimeError: Error(s) in loading state_dict for Model:\n'
+    .. '\tMissing key(s) in state_dict: "fc.weight", "fc.bias". \n'
+    .. '\tUnexpected key(s) in state_dict: "module.fc.weight", "module.fc.bias". ')
+  local big = Model(5, 3):state_dict()
+  T.raises(function() a:load_state_dict(big) end, 'RuntimeError: Error(s) in loading state_dict for Model:\n'
+    .. '\tsize mismatch for fc.weight: copying a param with shape torch.Size([3, 5]) from checkpoint, the shape in '
+    .. 'current model is torch.Size([2, 5]).\n'
+    .. '\tsize mismatch for fc.bias: copying a param with shape torch.Size([3]) from checkpoint, the shape in current '
+    .. 'model is torch.Size([2]).')
+  T.raises(function() a:load_state_dict({['fc.weight'] = torch.zeros(3, 5)}) end,
+    'RuntimeError: Error(s) in loading state_dict for Model:\n\tMissing key(s) in state_dict: "fc.bias". \n'
+    .. '\tsize mismatch for fc.weight: copying a param with shape torch.Size([3, 5]) from checkpoint, the shape in '
+    .. 'current model is torch.Size([2, 5]).')
+  local r = a:load_state_dict({['fc.weight'] = torch.zeros(2, 5), x = torch.ones(1)}, {strict = false})
+  T.eq(tostring(r), "_IncompatibleKeys(missing_keys=['fc.bias'], unexpected_keys=['x'])")
+  T.eq(r.missing_keys[1], 'fc.bias')
+  T.eq(a.fc.weight:sum():item(), 0.0)
+  T.eq(tostring(a:load_state_dict(b:state_dict(), false)), '<All keys matched successfully>')
+end)
+
+T.test('to/cuda/cpu move parameters in place and return the module', function()
+  local net = nn.Sequential(nn.Linear(3, 1))
+  local w = net[0].weight
+  net[0](torch.ones(2, 3)):sum():backward()
+  T.eq(net:to('cuda:0'), net)
+  T.eq(net[0].weight, w, 'same parameter object')
+  T.eq(tostring(net[0].weight.data.device), 'cuda:0')
+  T.eq(tostring(w.grad.device), 'cuda:0', 'grad moves too')
+  T.eq(w.is_leaf, true)
+  T.eq(w.requires_grad, true)
+  T.eq(net:cuda(1), net)
+  T.eq(tostring(w.device), 'cuda:1')
+  T.eq(tostring(net(torch.ones(2, 3, {device = 'cuda:1'})).device), 'cuda:1')
+  T.eq(net:cpu(), net)
+  T.eq(tostring(w.device), 'cpu')
+  T.eq(net:double(), net)
+  T.eq(w.dtype, torch.float64)
+  net:to(torch.device('cuda', 0), torch.float32)
+  T.eq(tostring(w.device) .. ' ' .. tostring(w.dtype), 'cuda:0 torch.float32')
+  T.raises(function() net:to(torch.int64) end,
+    'TypeError: nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.int64')
+end)
+
+T.test('train/eval, zero_grad, requires_grad_, apply', function()
+  local net = nn.Sequential(nn.Linear(3, 3), nn.Dropout(0.5))
+  T.eq(net:eval(), net)
+  T.eq(net[1].training, false)
+  local x = torch.ones(4, 3)
+  T.eq(net[1](x), x, 'dropout in eval mode is the identity')
+  net:train()
+  T.eq(net[1].training, true)
+  net(x):sum():backward()
+  net:zero_grad(false)
+  T.eq(net[0].weight.grad:abs():sum():item(), 0.0)
+  net:zero_grad()
+  T.eq(net[0].weight.grad, nil)
+  net:requires_grad_(false)
+  T.eq(net[0].bias.requires_grad, false)
+  local seen = {}
+  net:apply(function(m) seen[#seen + 1] = m:_get_name() end)
+  T.eq(table.concat(seen, ','), 'Linear,Dropout,Sequential')
+end)
+
+T.test('no_grad and enable_grad restore the grad mode', function()
+  local x = torch.ones(2, {requires_grad = true})
+  local y = torch.no_grad(function(a) return a * 2 end, x)
+  T.eq(y.requires_grad, false)
+  T.eq(torch.is_grad_enabled(), true)
+  T.raises(function() torch.no_grad(function() error('boom', 0) end) end, 'boom')
+  T.eq(torch.is_grad_enabled(), true)
+  do
+    local _ <close> = torch.no_grad()
+    T.eq(torch.is_grad_enabled(), false)
+    T.eq(torch.enable_grad(function() return (x * 2).requires_grad end), true)
+  end
+  T.eq(torch.is_grad_enabled(), true)
+end)
+
+T.test('functional wrappers and losses', function()
+  local F = nn.functional
+  local x = torch.tensor({{-1.0, 2.0}})
+  T.close(F.relu(x), {{0, 2}})
+  T.close(F.softmax(x, 1), {{0.04742587, 0.95257413}}, 1e-6)
+  T.close(nn.MSELoss()(torch.tensor({1.0, 2.0}), torch.tensor({0.0, 0.0})), 2.5)
+  T.close(nn.MSELoss{reduction = 'sum'}(torch.tensor({1.0, 2.0}), torch.tensor({0.0, 0.0})), 5)
+end)
+
+T.finish()

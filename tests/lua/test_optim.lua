@@ -1,0 +1,138 @@
+-- torch.optim: SGD and Adam against hand-computed updates and PyTorch's numbers.
+-- Run: gpulab --virtual-gpus 4 tests/lua/test_optim.lua
+-- The PyTorch values come from PyTorch 2.x on CPU, e.g.
+--   w = torch.tensor([1., -2., 3.], requires_grad=True); opt = torch.optim.Adam([w], lr=0.1)
+--   for _ in range(3): opt.zero_grad(); (w*w).sum().backward(); opt.step()
+--   print(w.tolist())
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+
+-- Three steps of `opt_fn({w})` on loss = sum(w^2), starting at w0.
+local function run(opt_fn, w0, steps, device)
+  local w = torch.tensor(w0, {device = device, requires_grad = true})
+  local opt = opt_fn({w})
+  for _ = 1, steps or 3 do
+    opt:zero_grad();
+    (w * w):sum():backward()
+    opt:step()
+  end
+  return w, opt
+end
+
+-- The same updates in Lua doubles, one element at a time.
+local function sgd_ref(w, lr, mom, steps)
+  local buf
+  for _ = 1, steps do
+    local g = 2 * w
+    if mom ~= 0 then buf = buf and (mom * buf + g) or g; g = buf end
+    w = w - lr * g
+  end
+  return w
+end
+local function adam_ref(w, lr, b1, b2, eps, steps)
+  local m, v = 0, 0
+  for t = 1, steps do
+    local g = 2 * w
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    w = w - lr / (1 - b1 ^ t) * m / (math.sqrt(v) / math.sqrt(1 - b2 ^ t) + eps)
+  end
+  return w
+end
+
+T.test('plain SGD step', function()
+  local w = run(function(p) return torch.optim.SGD(p, {lr = 0.1}) end, {1.0, 2.0}, 1)
+  T.close(w, {0.8, 1.6})
+end)
+
+T.test('SGD with momentum matches the hand-computed buffer', function()
+  for _, dev in ipairs({'cpu', 'cuda:1'}) do
+    local w = run(function(p) return torch.optim.SGD(p, {lr = 0.1, momentum = 0.9}) end, {1.0, -2.0, 3.0}, 4, dev)
+    T.close(w, {sgd_ref(1, 0.1, 0.9, 4), sgd_ref(-2, 0.1, 0.9, 4), sgd_ref(3, 0.1, 0.9, 4)}, 1e-6, dev)
+  end
+end)
+
+T.test('SGD nesterov + weight_decay matches PyTorch', function()
+  local w = run(function(p)
+    return torch.optim.SGD(p, {lr = 0.1, momentum = 0.9, weight_decay = 0.01, nesterov = true})
+  end, {1.0, -2.0, 3.0})
+  T.close(w, {-0.11165107786655426, 0.22330215573310852, -0.334953248500824}, 1e-6)
+end)
+
+T.test('Adam matches PyTorch and the formula', function()
+  local w = run(function(p) return torch.optim.Adam(p, {lr = 0.1}) end, {1.0, -2.0, 3.0})
+  T.close(w, {0.7015863060951233, -1.7006233930587769, 2.7003815174102783}, 1e-6)
+  T.close(w, {adam_ref(1, 0.1, 0.9, 0.999, 1e-8, 3), adam_ref(-2, 0.1, 0.9, 0.999, 1e-8, 3),
+              adam_ref(3, 0.1, 0.9, 0.999, 1e-8, 3)}, 1e-6)
+  local w2 = run(function(p) return torch.optim.AdamW(p, {lr = 0.1}) end, {1.0, -2.0, 3.0})
+  T.close(w2, {0.6989112496376038, -1.6949446201324463, 2.6917035579681396}, 1e-6)
+end)
+
+T.test('zero_grad and parameter identity', function()
+  local model = nn.Linear(3, 1)
+  local w = model.weight
+  local opt = torch.optim.SGD(model:parameters(), {lr = 0.5})
+  model(torch.ones(2, 3)):sum():backward()
+  local before = w:clone()
+  opt:step()
+  T.eq(model.weight, w, 'same parameter object after step')
+  T.eq(w.is_leaf, true)
+  T.close(w, (before - 0.5 * 2):tolist(), 1e-6)
+  opt:zero_grad()
+  T.eq(w.grad, nil)
+  model(torch.ones(2, 3)):sum():backward()
+  opt:zero_grad{set_to_none = false}
+  T.eq(w.grad:abs():sum():item(), 0.0)
+end)
+
+T.test('parameter groups keep their own options', function()
+  local a = torch.ones(1, {requires_grad = true})
+  local b = torch.ones(1, {requires_grad = true})
+  local opt = torch.optim.SGD({{params = {a}}, {params = {b}, lr = 0.5}}, {lr = 0.1})
+  T.eq(opt.param_groups[2].momentum, 0)
+  ;(a + b):sum():backward()
+  opt:step()
+  T.close(a, {0.9})
+  T.close(b, {0.5})
+end)
+
+T.test('optimizers print like PyTorch', function()
+  local w = torch.ones(2, {requires_grad = true})
+  T.eq(tostring(torch.optim.SGD({w}, {lr = 0.1, momentum = 0.9})), table.concat({'SGD (', 'Parameter Group 0',
+    '    dampening: 0', '    differentiable: False', '    foreach: None', '    fused: None', '    lr: 0.1',
+    '    maximize: False', '    momentum: 0.9', '    nesterov: False', '    weight_decay: 0', ')'}, '\n'))
+  T.eq(tostring(torch.optim.Adam({w})), table.concat({'Adam (', 'Parameter Group 0', '    amsgrad: False',
+    '    betas: (0.9, 0.999)', '    capturable: False', '    decoupled_weight_decay: False',
+    '    differentiable: False', '    eps: 1e-08', '    foreach: None', '    fused: None', '    lr: 0.001',
+    '    maximize: False', '    weight_decay: 0', ')'}, '\n'))
+end)
+
+T.test('argument errors', function()
+  T.raises(function() torch.optim.SGD({}, {lr = 0.1}) end, 'ValueError: optimizer got an empty parameter list')
+  T.raises(function() torch.optim.SGD({torch.ones(1)}, {lr = -1}) end, 'ValueError: Invalid learning rate: -1')
+  T.raises(function() torch.optim.SGD({torch.ones(1)}, {lr = 0.1, nesterov = true}) end,
+    'ValueError: Nesterov momentum requires a momentum and zero dampening')
+end)
+
+T.test('training a linear regression converges (cpu and cuda)', function()
+  for _, dev in ipairs({'cpu', 'cuda:0'}) do
+    torch.manual_seed(0)
+    local X = torch.randn(200, 3)
+    local y = X:matmul(torch.tensor({{2.0}, {-3.4}, {1.5}})) + 4.2
+    X, y = X:to(dev), y:to(dev)
+    local model = nn.Linear(3, 1):to(dev)
+    local opt = torch.optim.SGD(model:parameters(), {lr = 0.1, momentum = 0.5})
+    local loss_fn = nn.MSELoss()
+    local loss
+    for _ = 1, 200 do
+      opt:zero_grad()
+      loss = loss_fn(model(X), y)
+      loss:backward()
+      opt:step()
+    end
+    T.truthy(loss:item() < 1e-8, dev .. ' loss ' .. loss:item())
+    T.close(model.weight, {{2.0, -3.4, 1.5}}, 1e-3, dev)
+    T.close(model.bias, {4.2}, 1e-3, dev)
+  end
+end)
+
+T.finish()

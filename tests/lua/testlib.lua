@@ -1,0 +1,71 @@
+-- A tiny test helper for the Lua-level tests. Load it relative to the script:
+--   local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+--   T.test('name', function() T.eq(1 + 1, 2) end)
+--   T.finish()   -- prints 'N passed, M failed' and exits 1 on failure
+local T = {passed = 0, failed = 0}
+
+local function show(v)
+  if type(v) == 'string' then return ('%q'):format(v) end
+  return tostring(v)
+end
+
+function T.test(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if ok then
+    T.passed = T.passed + 1
+  else
+    T.failed = T.failed + 1
+    print('FAIL ' .. name .. '\n' .. tostring(err))
+  end
+end
+
+function T.eq(got, want, what)
+  if got ~= want then
+    error(('%s: expected %s, got %s'):format(what or 'eq', show(want), show(got)), 2)
+  end
+end
+
+function T.truthy(v, what)
+  if not v then error((what or 'expected a true value') .. ', got ' .. show(v), 2) end
+end
+
+function T.near(got, want, tol, what)
+  tol = tol or 1e-6
+  if type(got) ~= 'number' or math.abs(got - want) > tol then
+    error(('%s: expected %s (+-%g), got %s'):format(what or 'near', show(want), tol, show(got)), 2)
+  end
+end
+
+-- Compares a tensor (any device) with a nested Lua table of numbers.
+function T.close(t, want, tol, what)
+  tol = tol or 1e-6
+  local got = t:cpu():tolist()
+  local function cmp(g, w, path)
+    if type(w) == 'table' then
+      if type(g) ~= 'table' or #g ~= #w then error(('%s: shape differs at %s'):format(what or 'close', path), 3) end
+      for i = 1, #w do cmp(g[i], w[i], path .. '[' .. (i - 1) .. ']') end
+    elseif math.abs(g - w) > tol then
+      error(('%s: at %s expected %.9g, got %.9g'):format(what or 'close', path, w, g), 3)
+    end
+  end
+  cmp(got, want, '')
+end
+
+-- fn must raise; the message must equal `want` (or match it when plain=false).
+function T.raises(fn, want, pattern)
+  local ok, err = pcall(fn)
+  if ok then error('expected an error: ' .. show(want), 2) end
+  err = tostring(err)
+  if pattern then
+    if not err:find(want) then error(('error %s does not match %s'):format(show(err), show(want)), 2) end
+  elseif err ~= want then
+    error(('wrong error:\n  want %s\n  got  %s'):format(show(want), show(err)), 2)
+  end
+end
+
+function T.finish()
+  print(('%d passed, %d failed'):format(T.passed, T.failed))
+  if T.failed > 0 then os.exit(1) end
+end
+
+return T
