@@ -1,6 +1,7 @@
 // Elementwise ops: unary, binary (tensor/tensor and tensor/scalar), where,
 // clamp, and their in-place forms, with autograd.
 #include <cmath>
+#include <functional>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
@@ -197,7 +198,11 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
 
 Tensor neg(const Tensor& a) { return unary(UnaryOp::Neg, a); }
 
-Tensor binary(BinaryOp op, const Tensor& a0, const Tensor& b0) {
+namespace {
+// The kernel call shared by the out-of-place ops and the in-place fast path:
+// writes a op b into `into` when given (right shape, dtype and device), else
+// into a new tensor.
+Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into) {
   Device dev = common_device({&a0, &b0});
   Tensor a = a0, b = b0;
   // A zero-dim CPU operand of a device op travels to the device (as PyTorch
@@ -212,18 +217,20 @@ Tensor binary(BinaryOp op, const Tensor& a0, const Tensor& b0) {
   a = to_dtype(a, compute);
   b = to_dtype(b, compute);
   Shape shape = broadcast_shapes(a.sizes(), b.sizes());
-  Tensor out = empty_on(shape, is_comparison(op) ? DType::Bool : compute, dev);
+  const DType out_dt = is_comparison(op) ? DType::Bool : compute;
+  Tensor out = into && into->sizes() == shape && into->dtype() == out_dt && into->device() == dev
+                   ? *into
+                   : empty_on(shape, out_dt, dev);
   BinarySpec s;
   s.op = op;
   s.compute = compute;
   s.loop = make_loop(shape, {&out, &a, &b});
   const DeviceSlot& sl = slot_for(dev);
   sl.kernels->binary(sl.exec, s);
-  record_binary(out, op, a0, b0);
   return out;
 }
 
-Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
+Tensor binary_ts(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first, Tensor* into) {
   ResultType rt;
   rt.add(a0);
   rt.add(sc);
@@ -233,7 +240,8 @@ Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
   if (op == BinaryOp::Pow && !is_floating(compute) && !scalar_first && sc.kind != Scalar::Float && sc.i < 0)
     throw RuntimeError("Integers to negative integer powers are not allowed.");
   Tensor a = to_dtype(a0, compute);
-  Tensor out = empty_on(a.sizes(), is_comparison(op) ? DType::Bool : compute, a.device());
+  const DType out_dt = is_comparison(op) ? DType::Bool : compute;
+  Tensor out = into && into->dtype() == out_dt ? *into : empty_on(a.sizes(), out_dt, a.device());
   BinarySpec s;
   s.op = op;
   s.compute = compute;
@@ -244,6 +252,18 @@ Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
   s.loop = make_loop(a.sizes(), {&out, &a});
   const DeviceSlot& sl = slot_of(a);
   sl.kernels->binary(sl.exec, s);
+  return out;
+}
+}  // namespace
+
+Tensor binary(BinaryOp op, const Tensor& a0, const Tensor& b0) {
+  Tensor out = binary_tt(op, a0, b0, nullptr);
+  record_binary(out, op, a0, b0);
+  return out;
+}
+
+Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
+  Tensor out = binary_ts(op, a0, sc, scalar_first, nullptr);
   record_binary_scalar(out, op, a0, sc, scalar_first);
   return out;
 }
@@ -272,30 +292,33 @@ void write_back(Tensor& self, const Tensor& result, DType rt) {
 }
 }  // namespace
 
-void binary_(BinaryOp op, Tensor& self, const Tensor& b) {
+namespace {
+// self op= b. The result is written straight into self when the kernel can:
+// same dtype, and b shares no memory with self unless it is self itself
+// (elementwise kernels read and write element by element).
+template <class B>
+void inplace(BinaryOp op, Tensor& self, const B& b, std::function<Tensor(Tensor*)> compute) {
   check_inplace(self);
-  Tensor r;
-  {
-    NoGradGuard ng;
-    r = binary(op, self, b);
-  }
   ResultType rt;
   rt.add(self);
   rt.add(b);
-  write_back(self, r, is_comparison(op) ? DType::Bool : binary_compute_dtype(op, rt.get()));
+  const DType want = is_comparison(op) ? DType::Bool : binary_compute_dtype(op, rt.get());
+  bool direct = want == self.dtype() && self.is_contiguous();
+  if constexpr (std::is_same_v<B, Tensor>)
+    direct = direct && (b.storage() != self.storage() ||
+                        (b.data_ptr() == self.data_ptr() && b.strides() == self.strides() && b.sizes() == self.sizes()));
+  NoGradGuard ng;
+  Tensor r = compute(direct ? &self : nullptr);
+  if (!r.is_same(self)) write_back(self, r, want);
+}
+}  // namespace
+
+void binary_(BinaryOp op, Tensor& self, const Tensor& b) {
+  inplace(op, self, b, [&](Tensor* into) { return binary_tt(op, self, b, into); });
 }
 
 void binary_(BinaryOp op, Tensor& self, Scalar b) {
-  check_inplace(self);
-  Tensor r;
-  {
-    NoGradGuard ng;
-    r = binary(op, self, b);
-  }
-  ResultType rt;
-  rt.add(self);
-  rt.add(b);
-  write_back(self, r, is_comparison(op) ? DType::Bool : binary_compute_dtype(op, rt.get()));
+  inplace(op, self, b, [&](Tensor* into) { return binary_ts(op, self, b, false, into); });
 }
 
 void unary_(UnaryOp op, Tensor& self) {
