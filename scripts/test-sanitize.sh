@@ -7,7 +7,6 @@ scripts/setup.sh
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULAB_SANITIZE=ON -DGPULAB_CUDA=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"
 cd build-asan
-# OpenBLAS and OpenMP keep thread pools alive at exit; those are not leaks of ours.
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --output-on-failure -j"$(nproc)"
