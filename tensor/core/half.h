@@ -47,7 +47,7 @@ struct Half {
     if (a < 0x38800000u) {                                  // subnormal or zero
       if (a < 0x33000000u) return uint16_t(sign);
       uint32_t m = (a & 0x7fffffu) | 0x800000u;
-      int shift = 126 - int(a >> 23) + 14;  // 113 - e + 13 + 1
+      int shift = 126 - int(a >> 23);  // value = m * 2^(e-150); half subnormal unit 2^-24
       uint32_t r = m >> shift;
       uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
       if (rem > half || (rem == half && (r & 1u))) ++r;
