@@ -46,7 +46,8 @@ void binary_typed(Exec* ex, const BinarySpec& bs) {
   launch_loop<2, Out, T, T>(ex, s, fn);
 }
 
-// Instantiates the ops for which `Pred<OP>` holds; the others never reach here.
+// Instantiates only the comparison ops (Compare) or only the others; k_binary
+// sends each op to the file that instantiates it.
 template <bool Compare>
 void binary_dispatch(Exec* ex, const BinarySpec& s) {
   dispatch_binary(s.op, [&](auto opc) {

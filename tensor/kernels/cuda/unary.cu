@@ -23,6 +23,9 @@ void unary_typed(Exec* ex, const LoopSpec& s) {
 
 }  // namespace
 
+void k_copy(void*, const LoopSpec&);          // copy.cu
+void k_fill(void*, const LoopSpec&, Scalar);  // fill.cu
+
 void k_unary(void* exec, UnaryOp op, const LoopSpec& s) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
@@ -31,8 +34,21 @@ void k_unary(void* exec, UnaryOp op, const LoopSpec& s) {
     constexpr UnaryOp OP = decltype(opc)::value;
     dispatch_dtype(s.args[1].dtype, [&](auto t) {
       using T = decltype(t);
-      if constexpr (!unary_float_only<OP> || is_float_v<T>) unary_typed<OP, T>(ex, s);
-      else throw NotImplementedError(cat("unary op not implemented for '", dtype_legacy_name(s.args[1].dtype), "'"));
+      constexpr bool rounding = OP == UnaryOp::Floor || OP == UnaryOp::Ceil || OP == UnaryOp::Round || OP == UnaryOp::Trunc;
+      constexpr bool predicate = OP == UnaryOp::IsNan || OP == UnaryOp::IsInf || OP == UnaryOp::IsFinite;
+      // On integers UnaryF's rounding ops are the identity and its float
+      // predicates constants: a copy or a fill, with no kernels of their own.
+      if constexpr (std::is_integral_v<T> && rounding) {
+        k_copy(exec, s);
+      } else if constexpr (std::is_integral_v<T> && predicate) {
+        LoopSpec out = s;
+        out.nargs = 1;
+        k_fill(exec, out, Scalar::from_bool(OP == UnaryOp::IsFinite));
+      } else if constexpr (!unary_float_only<OP> || is_float_v<T>) {
+        unary_typed<OP, T>(ex, s);
+      } else {
+        throw NotImplementedError(cat("unary op not implemented for '", dtype_legacy_name(s.args[1].dtype), "'"));
+      }
     });
   });
 }

@@ -315,11 +315,11 @@ bool event_query(void* p) {
 float event_elapsed_ms(void* start, void* end) {
   auto* a = static_cast<Event*>(start);
   auto* b = static_cast<Event*>(end);
-  // PyTorch's checks and wording (torch/csrc/cuda/Event.cpp, ATen's CUDAEvent).
-  if (!a || !b || !a->recorded || !b->recorded)
-    throw RuntimeError("Both events must be recorded before calculating elapsed time.");
-  if (!a->timing || !b->timing)
-    throw RuntimeError("Both events must be created with argument 'enable_timing=True'.");
+  // PyTorch's checks, order and wording (c10/cuda CUDAEvent::elapsed_time).
+  if (!a || !b || !a->timing || !b->timing)
+    throw ValueError("Both events must be created with argument 'enable_timing=True'.");
+  if (!a->recorded || !b->recorded)
+    throw ValueError("Both events must be recorded before calculating elapsed time.");
   if (!event_query(a) || !event_query(b))
     throw RuntimeError("Both events must be completed before calculating elapsed time.");
   set_device(a->device);
