@@ -75,6 +75,7 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "Tensor");
   lt::open_cuda(L);
   lua_setfield(L, -2, "cuda");
+  lt::open_io(L);
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
   lt::push_function(L, set_parameter, "internal: mark a tensor as an nn.Parameter (prints 'Parameter containing:')");

@@ -1,0 +1,218 @@
+-- torch.save / torch.load: the Lua half. The C half (bindings/io_lib.cpp)
+-- writes and reads the safetensors file (tensor/io/safetensors.h).
+--
+-- torch.save flattens the object into (name, tensor) pairs: a lone tensor is
+-- one entry named 'tensor'; a table's entries are named by their keys, nested
+-- tables joined with '.', so a state_dict's 'fc.weight' stays 'fc.weight' and
+-- Python's safetensors.torch.load_file sees the names PyTorch would use.
+-- The file's metadata records what torch.load needs to rebuild the object:
+--   gpulab.kind           'tensor', 'dict' (an OrderedDict, e.g. a state_dict) or 'table'
+--   gpulab.tables         the nested tables, one per line: 'd <name>' or 't <name>'
+--   gpulab.value.<name>   numbers, strings, booleans: 'i:5', 'f:0.1', 's:text', 'b:true'
+--   gpulab.device.<name>  each tensor's device (written by the C half)
+local U = torch._util
+local save_tensors, load_tensors = torch._save_tensors, torch._load_tensors
+
+local function fail(kind, fmt, ...)
+  error(kind .. ': ' .. fmt:format(...), 0)
+end
+
+local function typename(v)
+  if type(v) == 'table' then
+    local mt = getmetatable(v)
+    return type(mt) == 'table' and type(mt.__name) == 'string' and mt.__name or 'table'
+  end
+  return U.kind(v)
+end
+
+-- The (key, value) pairs of a table in a stable order, and its kind: 'd' for
+-- ordered containers (anything with __pairs, like OrderedDict), 't' for plain
+-- tables (keys sorted). Other objects are refused.
+local function entries(t, where)
+  local mt = getmetatable(t)
+  local out = {}
+  if mt ~= nil then
+    if type(mt) == 'table' and mt.__pairs then
+      for k, v in pairs(t) do out[#out + 1] = {k, v} end
+      return out, 'd'
+    end
+    if type(t.state_dict) == 'function' then
+      fail('TypeError', 'torch.save: cannot save a %s object%s; save its state_dict() instead', typename(t), where)
+    end
+    fail('TypeError', 'torch.save: cannot save a %s object%s', typename(t), where)
+  end
+  local keys = {}
+  for k in next, t do
+    if type(k) ~= 'string' then
+      fail('TypeError', 'torch.save: table keys must be strings, got the %s key %s%s', type(k), tostring(k), where)
+    end
+    keys[#keys + 1] = k
+  end
+  table.sort(keys)
+  for i, k in ipairs(keys) do out[i] = {k, rawget(t, k)} end
+  return out, 't'
+end
+
+local function encode(v)
+  if type(v) == 'boolean' then return 'b:' .. tostring(v) end
+  if type(v) == 'string' then return 's:' .. v end
+  if math.type(v) == 'integer' then return 'i:' .. tostring(v) end
+  return 'f:' .. ('%.17g'):format(v)
+end
+
+local function decode(s)
+  local tag, body = s:sub(1, 2), s:sub(3)
+  if tag == 'b:' then return body == 'true' end
+  if tag == 's:' then return body end
+  if tag == 'i:' then return math.tointeger(tonumber(body)) end
+  if tag == 'f:' then
+    if body == 'inf' then return math.huge elseif body == '-inf' then return -math.huge end
+    if body:find('nan') then return 0 / 0 end
+    return tonumber(body) + 0.0
+  end
+  return nil
+end
+
+local function flatten(obj, prefix, acc, active)
+  local where = prefix == '' and '' or (' (at %q)'):format(prefix:sub(1, -2))
+  if active[obj] then fail('RuntimeError', 'torch.save: the object contains a reference cycle%s', where) end
+  active[obj] = true
+  local list, kind = entries(obj, where)
+  for _, kv in ipairs(list) do
+    local k, v = kv[1], kv[2]
+    if type(k) ~= 'string' then
+      fail('TypeError', 'torch.save: keys must be strings, got the %s key %s%s', type(k), tostring(k), where)
+    end
+    local name = prefix .. k
+    if acc.used[name] then fail('RuntimeError', 'torch.save: two entries are both named %q', name) end
+    acc.used[name] = true
+    if U.is_tensor(v) then
+      acc.names[#acc.names + 1] = name
+      acc.tensors[#acc.tensors + 1] = v
+    elseif type(v) == 'table' then
+      if name:find('\n', 1, true) then fail('ValueError', 'torch.save: table names cannot contain newlines: %q', name) end
+      local slot = #acc.tables + 1
+      acc.tables[slot] = name
+      acc.tables[slot] = flatten(v, name .. '.', acc, active) .. ' ' .. name
+    elseif type(v) == 'number' or type(v) == 'string' or type(v) == 'boolean' then
+      acc.meta['gpulab.value.' .. name] = encode(v)
+    else
+      fail('TypeError', 'torch.save: cannot save a %s (at %q): checkpoints hold tensors and tables of them, '
+           .. 'plus numbers, strings and booleans', typename(v), name)
+    end
+  end
+  active[obj] = nil
+  return kind
+end
+
+function torch.save(obj, f)
+  if type(f) ~= 'string' then
+    fail('TypeError', 'torch.save(obj, f): f must be a file path (a string), got %s', typename(f))
+  end
+  local acc = {names = {}, tensors = {}, meta = {}, tables = {}, used = {}}
+  local kind
+  if U.is_tensor(obj) then
+    kind = 'tensor'
+    acc.names[1], acc.tensors[1] = 'tensor', obj
+  elseif type(obj) == 'table' then
+    kind = flatten(obj, '', acc, {}) == 'd' and 'dict' or 'table'
+  else
+    fail('TypeError', 'torch.save: cannot save a %s; checkpoints hold a tensor or a table of tensors', typename(obj))
+  end
+  acc.meta['gpulab.kind'] = kind
+  if #acc.tables > 0 then acc.meta['gpulab.tables'] = table.concat(acc.tables, '\n') end
+  save_tensors(f, acc.names, acc.tensors, acc.meta)
+end
+
+-- map_location: nil, 'cpu' / 'cuda:1' / torch.device, or a table mapping locations.
+local function location(v, what)
+  if type(v) == 'string' then return v end
+  if U.kind(v) == 'torch.device' then return tostring(v) end
+  if math.type(v) == 'integer' and v >= 0 then return 'cuda:' .. v end
+  fail('TypeError', 'torch.load: %s must be a string or a torch.device, got %s', what, typename(v))
+end
+
+local function map_arg(m)
+  if m == nil then return nil end
+  if type(m) == 'table' and getmetatable(m) == nil then
+    local out = {}
+    for k, v in pairs(m) do out[location(k, 'a map_location key')] = location(v, 'a map_location value') end
+    return out
+  end
+  if type(m) == 'function' then
+    fail('TypeError', 'torch.load: map_location as a function is not supported; use a string, a torch.device or a table')
+  end
+  return location(m, 'map_location')
+end
+
+local load_keywords = {map_location = true, weights_only = true, mmap = true}
+-- A trailing table is the options when empty or naming a keyword; otherwise
+-- it is a map_location table ({['cuda:1'] = 'cuda:0'}).
+local function is_options(t)
+  if not U.is_plain_table(t) or #t > 0 then return false end
+  if next(t) == nil then return true end
+  for k in pairs(t) do
+    if load_keywords[k] then return true end
+  end
+  return false
+end
+
+-- The container (and key) a flat name belongs to: its longest prefix that is a table.
+local function place(root, containers, name)
+  for i = #name, 1, -1 do
+    if name:byte(i) == 46 then  -- '.'
+      local c = containers[name:sub(1, i - 1)]
+      if c then return c, name:sub(i + 1) end
+    end
+  end
+  return root, name
+end
+
+local function rebuild(names, tensors, meta)
+  local kind = meta['gpulab.kind']
+  if kind == 'tensor' and #names == 1 then return tensors[1] end
+  local function new(k) return k == 't' and {} or U.OrderedDict() end
+  local root, containers = new(kind == 'table' and 't' or 'd'), {}
+  for line in (meta['gpulab.tables'] or ''):gmatch('[^\n]+') do
+    local k, name = line:sub(1, 1), line:sub(3)
+    local parent, key = place(root, containers, name)
+    parent[key] = new(k)
+    containers[name] = parent[key]
+  end
+  for i, name in ipairs(names) do
+    local parent, key = place(root, containers, name)
+    parent[key] = tensors[i]
+  end
+  local values = {}
+  for k in pairs(meta) do
+    if k:sub(1, 13) == 'gpulab.value.' then values[#values + 1] = k end
+  end
+  table.sort(values)
+  for _, k in ipairs(values) do
+    local parent, key = place(root, containers, k:sub(14))
+    parent[key] = decode(meta[k])
+  end
+  return root
+end
+
+function torch.load(f, ...)
+  local pos, n, kw = {...}, select('#', ...), nil
+  while n > 0 and pos[n] == nil do n = n - 1 end
+  if U.is_plain_table(f) and f[1] ~= nil then  -- torch.load{path, map_location=...}
+    kw, f, pos, n = f, f[1], {f[2]}, f[2] ~= nil and 1 or 0
+  elseif n >= 1 and is_options(pos[n]) then
+    kw, n = pos[n], n - 1
+  end
+  if n > 1 then fail('TypeError', 'load() takes from 1 to 2 positional arguments but %d were given', n + 1) end
+  local map = pos[1]
+  if kw then
+    for k in pairs(kw) do
+      if type(k) == 'string' and not load_keywords[k] then
+        fail('TypeError', "load() got an unexpected keyword argument '%s'", k)
+      end
+    end
+    if kw.map_location ~= nil then map = kw.map_location end
+  end
+  if type(f) ~= 'string' then fail('TypeError', 'torch.load(f): f must be a file path (a string), got %s', typename(f)) end
+  return rebuild(load_tensors(f, map_arg(map)))
+end
