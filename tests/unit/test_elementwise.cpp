@@ -1,0 +1,374 @@
+// Elementwise ops: every UnaryOp and BinaryOp on each dtype it supports,
+// against a reference computed here in double; promotion, broadcasting,
+// scalars on either side, in-place ops, where, clamp. Each op runs on the CPU
+// and on the virtual cuda:1, and the two results must be identical.
+#include <doctest/doctest.h>
+#include <cmath>
+#include <functional>
+#include "unit_util.h"
+
+using namespace gl;
+using ut::error_of;
+using ut::vals;
+
+namespace {
+constexpr DType kFloats[] = {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16};
+constexpr DType kInts[] = {DType::Int64, DType::Int32, DType::Int16, DType::Int8, DType::UInt8};
+
+double tol(DType d) {
+  switch (d) {
+    case DType::Float64: return 1e-12;
+    case DType::Float32: return 2e-6;
+    case DType::Float16: return 1e-3;
+    case DType::BFloat16: return 8e-3;
+    default: return 0;
+  }
+}
+// The value `v` stored in dtype `d` (wrap for ints, rounding for floats).
+double store(DType d, double v) {
+  if (std::isnan(v)) return v;
+  switch (d) {
+    case DType::Float32: return double(float(v));
+    case DType::Float16: return double(float(Half(float(v))));
+    case DType::BFloat16: return double(float(BFloat16(float(v))));
+    case DType::Float64: return v;
+    case DType::Bool: return v != 0;
+    case DType::UInt8: return double(uint8_t(int64_t(v)));
+    case DType::Int8: return double(int8_t(int64_t(v)));
+    case DType::Int16: return double(int16_t(int64_t(v)));
+    case DType::Int32: return double(int32_t(int64_t(v)));
+    default: return double(int64_t(v));
+  }
+}
+
+// Runs `f` on the CPU and on cuda:1, checks both agree exactly, returns the CPU result.
+Tensor on_both(const std::function<Tensor(Device)>& f) {
+  Tensor c = f(ut::cpu());
+  Tensor g = f(ut::cuda(1));
+  CHECK(g.device() == ut::cuda(1));
+  CHECK(g.dtype() == c.dtype());
+  CHECK(g.sizes() == c.sizes());
+  auto vc = vals(c), vg = vals(g);
+  REQUIRE(vc.size() == vg.size());
+  for (size_t i = 0; i < vc.size(); ++i)
+    if (!ut::same_double(vc[i], vg[i])) { CAPTURE(i); FAIL_CHECK("cuda:1 differs from cpu: " << vg[i] << " vs " << vc[i]); }
+  return c;
+}
+
+void expect_vals(const Tensor& t, const std::vector<double>& ref, double rtol) {
+  auto v = vals(t);
+  REQUIRE(v.size() == ref.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!ut::close(v[i], ref[i], rtol, rtol * 1e-3)) {
+      CAPTURE(i);
+      FAIL_CHECK("got " << v[i] << ", expected " << ref[i]);
+    }
+}
+
+double round_even(double x) { return std::nearbyint(x); }
+
+struct UnaryCase {
+  UnaryOp op;
+  const char* name;
+  std::function<double(double)> ref;
+  bool ints;  // defined on integer inputs (result stays integer unless `int_to_float`)
+  bool int_to_float;
+};
+
+const std::vector<UnaryCase>& unary_cases() {
+  static const std::vector<UnaryCase> cs = {
+      {UnaryOp::Neg, "neg", [](double x) { return -x; }, true, false},
+      {UnaryOp::Abs, "abs", [](double x) { return std::fabs(x); }, true, false},
+      {UnaryOp::Exp, "exp", [](double x) { return std::exp(x); }, true, true},
+      {UnaryOp::Log, "log", [](double x) { return std::log(x); }, true, true},
+      {UnaryOp::Log2, "log2", [](double x) { return std::log2(x); }, true, true},
+      {UnaryOp::Log1p, "log1p", [](double x) { return std::log1p(x); }, true, true},
+      {UnaryOp::Expm1, "expm1", [](double x) { return std::expm1(x); }, true, true},
+      {UnaryOp::Sqrt, "sqrt", [](double x) { return std::sqrt(x); }, true, true},
+      {UnaryOp::Rsqrt, "rsqrt", [](double x) { return 1 / std::sqrt(x); }, true, true},
+      {UnaryOp::Sin, "sin", [](double x) { return std::sin(x); }, true, true},
+      {UnaryOp::Cos, "cos", [](double x) { return std::cos(x); }, true, true},
+      {UnaryOp::Tan, "tan", [](double x) { return std::tan(x); }, true, true},
+      {UnaryOp::Tanh, "tanh", [](double x) { return std::tanh(x); }, true, true},
+      {UnaryOp::Sigmoid, "sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, true, true},
+      {UnaryOp::Relu, "relu", [](double x) { return std::isnan(x) ? x : x > 0 ? x : 0; }, true, false},
+      {UnaryOp::Sign, "sign", [](double x) { return double((x > 0) - (x < 0)); }, true, false},
+      {UnaryOp::Floor, "floor", [](double x) { return std::floor(x); }, true, false},
+      {UnaryOp::Ceil, "ceil", [](double x) { return std::ceil(x); }, true, false},
+      {UnaryOp::Round, "round", round_even, true, false},
+      {UnaryOp::Trunc, "trunc", [](double x) { return std::trunc(x); }, true, false},
+      {UnaryOp::Reciprocal, "reciprocal", [](double x) { return 1 / x; }, true, true},
+      {UnaryOp::Square, "square", [](double x) { return x * x; }, true, false},
+      {UnaryOp::LogicalNot, "logical_not", [](double x) { return double(x == 0); }, true, false},
+      {UnaryOp::IsNan, "isnan", [](double x) { return double(std::isnan(x)); }, true, false},
+      {UnaryOp::IsInf, "isinf", [](double x) { return double(std::isinf(x)); }, true, false},
+      {UnaryOp::IsFinite, "isfinite", [](double x) { return double(std::isfinite(x)); }, true, false},
+  };
+  return cs;
+}
+}  // namespace
+
+TEST_CASE("elementwise: every unary op on float dtypes, cpu and cuda:1") {
+  const std::vector<double> in = {-2.5, -1.5, -0.75, -0.5, 0.0, 0.25, 0.5, 1.5, 2.5, 3.0, INFINITY, -INFINITY, NAN};
+  for (const auto& c : unary_cases())
+    for (DType dt : kFloats) {
+      CAPTURE(std::string(c.name));
+      CAPTURE(std::string(dtype_name(dt)));
+      Tensor out = on_both([&](Device d) { return unary(c.op, ut::tens(in, {}, dt, d)); });
+      CHECK(out.dtype() == (unary_returns_bool(c.op) ? DType::Bool : dt));
+      std::vector<double> ref;
+      for (double x : in) ref.push_back(store(out.dtype(), c.ref(store(dt, x))));
+      expect_vals(out, ref, tol(dt) * 4);
+    }
+}
+
+TEST_CASE("elementwise: every unary op on integer and bool dtypes") {
+  const std::vector<double> in = {-7, -2, -1, 0, 1, 3, 5, 100};
+  for (const auto& c : unary_cases())
+    for (DType dt : kInts) {
+      CAPTURE(std::string(c.name));
+      CAPTURE(std::string(dtype_name(dt)));
+      if (dt == DType::UInt8 && c.op == UnaryOp::Neg) continue;  // wraps; checked below
+      Tensor out = on_both([&](Device d) { return unary(c.op, ut::tens(in, {}, dt, d)); });
+      DType want = unary_returns_bool(c.op) ? DType::Bool : c.int_to_float ? DType::Float32 : dt;
+      CHECK(out.dtype() == want);
+      std::vector<double> ref;
+      for (double x : in) ref.push_back(store(want, c.ref(store(dt, x))));
+      expect_vals(out, ref, want == DType::Float32 ? 1e-6 : 0);
+    }
+  CHECK(vals(unary(UnaryOp::Neg, ut::tens({1, 0, 255}, {}, DType::UInt8))) == std::vector<double>{255, 0, 1});
+  Tensor b = ut::tens({1, 0}, {}, DType::Bool);
+  CHECK(vals(unary(UnaryOp::LogicalNot, b)) == std::vector<double>{0, 1});
+  CHECK(unary(UnaryOp::Sqrt, b).dtype() == DType::Float32);
+  CHECK(error_of([&] { unary(UnaryOp::Neg, b); }).find("Negation, the `-` operator, on a bool tensor is not supported") == 0);
+}
+
+namespace {
+double py_mod(double a, double b) {
+  double r = std::fmod(a, b);
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+struct BinaryCase {
+  BinaryOp op;
+  const char* name;
+  std::function<double(double, double)> ref;
+  bool floats, ints;
+};
+const std::vector<BinaryCase>& binary_cases() {
+  static const std::vector<BinaryCase> cs = {
+      {BinaryOp::Add, "add", [](double a, double b) { return a + b; }, true, true},
+      {BinaryOp::Sub, "sub", [](double a, double b) { return a - b; }, true, true},
+      {BinaryOp::Mul, "mul", [](double a, double b) { return a * b; }, true, true},
+      {BinaryOp::Div, "div", [](double a, double b) { return a / b; }, true, true},
+      {BinaryOp::Pow, "pow", [](double a, double b) { return std::pow(a, b); }, true, true},
+      {BinaryOp::Remainder, "remainder", py_mod, true, true},
+      {BinaryOp::FloorDivide, "floor_divide", [](double a, double b) { return std::floor(a / b); }, true, true},
+      {BinaryOp::Maximum, "maximum", [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }, true, true},
+      {BinaryOp::Minimum, "minimum", [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }, true, true},
+      {BinaryOp::Atan2, "atan2", [](double a, double b) { return std::atan2(a, b); }, true, true},
+      {BinaryOp::Eq, "eq", [](double a, double b) { return double(a == b); }, true, true},
+      {BinaryOp::Ne, "ne", [](double a, double b) { return double(a != b); }, true, true},
+      {BinaryOp::Lt, "lt", [](double a, double b) { return double(a < b); }, true, true},
+      {BinaryOp::Le, "le", [](double a, double b) { return double(a <= b); }, true, true},
+      {BinaryOp::Gt, "gt", [](double a, double b) { return double(a > b); }, true, true},
+      {BinaryOp::Ge, "ge", [](double a, double b) { return double(a >= b); }, true, true},
+      {BinaryOp::LogicalAnd, "logical_and", [](double a, double b) { return double(a != 0 && b != 0); }, true, true},
+      {BinaryOp::LogicalOr, "logical_or", [](double a, double b) { return double(a != 0 || b != 0); }, true, true},
+      {BinaryOp::LogicalXor, "logical_xor", [](double a, double b) { return double((a != 0) != (b != 0)); }, true, true},
+      {BinaryOp::BitAnd, "bitwise_and", [](double a, double b) { return double(int64_t(a) & int64_t(b)); }, false, true},
+      {BinaryOp::BitOr, "bitwise_or", [](double a, double b) { return double(int64_t(a) | int64_t(b)); }, false, true},
+      {BinaryOp::BitXor, "bitwise_xor", [](double a, double b) { return double(int64_t(a) ^ int64_t(b)); }, false, true},
+  };
+  return cs;
+}
+DType result_dtype(BinaryOp op, DType in) {
+  if (is_comparison(op)) return DType::Bool;
+  if ((op == BinaryOp::Div || op == BinaryOp::Atan2) && !is_floating(in)) return DType::Float32;
+  return in;
+}
+}  // namespace
+
+TEST_CASE("elementwise: every binary op on every dtype, tensor-tensor and tensor-scalar") {
+  const std::vector<double> fa = {-3, -2.5, -1, -0.5, 0, 0.5, 1, 2, 3.75, 7, NAN, INFINITY};
+  const std::vector<double> fb = {2, -1.5, 3, 0.25, 1, -2, 4, 0.5, -3, 2.5, 1, 2};
+  const std::vector<double> ia = {-7, -3, -1, 0, 1, 2, 3, 5, 6, 11};
+  const std::vector<double> ib = {2, -2, 3, 1, 4, -3, 2, 5, -4, 3};
+  const std::vector<double> ua = {7, 3, 1, 0, 1, 2, 3, 5, 6, 11};
+  const std::vector<double> ub = {2, 2, 3, 1, 4, 3, 2, 5, 4, 3};
+  const std::vector<double> pb = {2, 0, 3, 1, 4, 3, 2, 1, 0, 2};  // integer exponents >= 0
+  for (const auto& c : binary_cases()) {
+    std::vector<DType> dts;
+    if (c.floats) dts.insert(dts.end(), std::begin(kFloats), std::end(kFloats));
+    if (c.ints) dts.insert(dts.end(), std::begin(kInts), std::end(kInts));
+    for (DType dt : dts) {
+      CAPTURE(std::string(c.name));
+      CAPTURE(std::string(dtype_name(dt)));
+      const bool fl = is_floating(dt);
+      const auto& A = fl ? fa : dt == DType::UInt8 ? ua : ia;
+      const auto& B = !fl && c.op == BinaryOp::Pow ? pb : fl ? fb : dt == DType::UInt8 ? ub : ib;
+      const DType rd = result_dtype(c.op, dt);
+      const DType cd = is_comparison(c.op) ? dt : rd;  // dtype the math is done in
+      std::vector<double> ref;
+      for (size_t i = 0; i < A.size(); ++i) ref.push_back(store(rd, store(cd, c.ref(store(dt, A[i]), store(dt, B[i])))));
+      const double rtol = rd == DType::Float32 && !fl ? 1e-6 : tol(rd) * 2;
+      Tensor out = on_both([&](Device d) { return binary(c.op, ut::tens(A, {}, dt, d), ut::tens(B, {}, dt, d)); });
+      CHECK(out.dtype() == rd);
+      expect_vals(out, ref, rtol);
+      // Tensor op Python scalar: the scalar's kind never widens the tensor's dtype within a category.
+      const double s = fl ? 2.5 : 3;
+      Scalar sc = fl ? ut::sf(s) : ut::si(int64_t(s));
+      std::vector<double> rs, rl;
+      for (double x : A) {
+        rs.push_back(store(rd, store(cd, c.ref(store(dt, x), s))));
+        rl.push_back(store(rd, store(cd, c.ref(s, store(dt, x)))));
+      }
+      Tensor os = on_both([&](Device d) { return binary(c.op, ut::tens(A, {}, dt, d), sc); });
+      CHECK(os.dtype() == rd);
+      expect_vals(os, rs, rtol);
+      if (c.op == BinaryOp::Remainder || c.op == BinaryOp::FloorDivide || c.op == BinaryOp::Pow) {
+        if (!fl) continue;  // integer a % 0, and ints to negative powers, are checked separately
+      }
+      Tensor ol = on_both([&](Device d) { return binary(c.op, ut::tens(A, {}, dt, d), sc, true); });
+      CHECK(ol.dtype() == rd);
+      expect_vals(ol, rl, rtol);
+    }
+  }
+}
+
+TEST_CASE("elementwise: type promotion of results") {
+  auto T = [](DType d) { return ut::tens({1, 2}, {}, d); };
+  CHECK(add(T(DType::Int64), T(DType::Float32)).dtype() == DType::Float32);
+  CHECK(add(T(DType::Int32), T(DType::Int64)).dtype() == DType::Int64);
+  CHECK(add(T(DType::UInt8), T(DType::Int8)).dtype() == DType::Int16);
+  CHECK(div(T(DType::Int64), T(DType::Int64)).dtype() == DType::Float32);
+  CHECK(vals(div(ut::tens({7}, {}, DType::Int64), ut::tens({2}, {}, DType::Int64))) == std::vector<double>{3.5});
+  CHECK(add(T(DType::Float16), T(DType::Float32)).dtype() == DType::Float32);
+  CHECK(add(T(DType::Float16), T(DType::BFloat16)).dtype() == DType::Float32);
+  CHECK(add(T(DType::Float64), T(DType::Float16)).dtype() == DType::Float64);
+  CHECK(add(T(DType::Bool), T(DType::Bool)).dtype() == DType::Bool);
+  CHECK(mul(T(DType::Bool), T(DType::Int8)).dtype() == DType::Int8);
+  // Scalars: int tensor + float scalar -> default float; float16 tensor + float scalar stays float16.
+  CHECK(binary(BinaryOp::Add, T(DType::Int64), ut::sf(0.5)).dtype() == DType::Float32);
+  CHECK(binary(BinaryOp::Add, T(DType::Int8), ut::si(1000)).dtype() == DType::Int8);
+  CHECK(binary(BinaryOp::Mul, T(DType::Float16), ut::sf(1e10)).dtype() == DType::Float16);
+  CHECK(binary(BinaryOp::Add, T(DType::Bool), ut::si(1)).dtype() == DType::Int64);
+  CHECK(binary(BinaryOp::Add, T(DType::Bool), ut::sf(1)).dtype() == DType::Float32);
+  // Zero-dim tensors take part like scalars unless they are of a higher category.
+  Tensor z64 = scalar_tensor(ut::sf(2), DType::Float64, ut::cpu());
+  CHECK(add(T(DType::Float32), z64).dtype() == DType::Float32);
+  CHECK(add(T(DType::Int32), z64).dtype() == DType::Float64);  // torch: higher-category 0-d keeps its dtype
+  CHECK(add(T(DType::Int32), scalar_tensor(ut::si(2), DType::Int64, ut::cpu())).dtype() == DType::Int32);
+}
+
+TEST_CASE("elementwise: broadcasting and scalars on either side") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    Tensor col = ut::tens({1, 2, 3}, {3, 1}, DType::Float32, d);
+    Tensor row = ut::tens({10, 20}, {1, 2}, DType::Float32, d);
+    Tensor s = add(col, row);
+    CHECK(s.sizes() == Shape{3, 2});
+    CHECK(vals(s) == std::vector<double>{11, 21, 12, 22, 13, 23});
+    CHECK(vals(sub(row, col)) == std::vector<double>{9, 19, 8, 18, 7, 17});
+    Tensor x = ut::tens({1, 2, 4}, {}, DType::Float32, d);
+    CHECK(vals(binary(BinaryOp::Sub, x, ut::si(2), true)) == std::vector<double>{1, 0, -2});   // 2 - x
+    CHECK(vals(binary(BinaryOp::Div, x, ut::si(2), true)) == std::vector<double>{2, 1, 0.5}); // 2 / x
+    CHECK(vals(binary(BinaryOp::Pow, x, ut::si(2), true)) == std::vector<double>{2, 4, 16});  // 2 ** x
+    CHECK(vals(binary(BinaryOp::Sub, x, ut::si(2))) == std::vector<double>{-1, 0, 2});
+    CHECK(vals(add(x, x, ut::sf(0.5))) == std::vector<double>{1.5, 3, 6});
+    // A 0-d CPU tensor combines with a device tensor (and lands on the device).
+    Tensor r = mul(x, scalar_tensor(ut::sf(3), DType::Float32, ut::cpu()));
+    CHECK(r.device() == d);
+    CHECK(vals(r) == std::vector<double>{3, 6, 12});
+    // Transposed (non-contiguous) operands.
+    Tensor m = ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d);
+    CHECK(vals(add(t(m), t(m))) == std::vector<double>{2, 8, 4, 10, 6, 12});
+    CHECK(error_of([&] { add(x, ut::tens({1, 2}, {}, DType::Float32, d)); }) ==
+          "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0");
+  }
+  CHECK(error_of([] { add(ut::tens({1, 2}), ut::tens({1, 2}, {}, DType::Float32, ut::cuda(1))); }) ==
+        "Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cpu!");
+}
+
+TEST_CASE("elementwise: in-place ops and their errors") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    Tensor x = ut::tens({1, 2, 3}, {}, DType::Float32, d);
+    auto storage = x.storage();
+    binary_(BinaryOp::Add, x, ut::tens({1, 1, 1}, {}, DType::Float64, d));  // float64 -> float32 is allowed
+    CHECK(x.storage() == storage);
+    CHECK(x.dtype() == DType::Float32);
+    CHECK(vals(x) == std::vector<double>{2, 3, 4});
+    binary_(BinaryOp::Mul, x, ut::sf(0.5));
+    CHECK(vals(x) == std::vector<double>{1, 1.5, 2});
+    unary_(UnaryOp::Neg, x);
+    CHECK(vals(x) == std::vector<double>{-1, -1.5, -2});
+    Tensor i = ut::tens({1, 2, 3}, {}, DType::Int64, d);
+    CHECK(error_of([&] { binary_(BinaryOp::Add, i, ut::sf(0.5)); }) ==
+          "result type Float can't be cast to the desired output type Long");
+    CHECK(error_of([&] { binary_(BinaryOp::Div, i, ut::si(2)); }) ==
+          "result type Float can't be cast to the desired output type Long");
+    CHECK(error_of([&] { unary_(UnaryOp::Sqrt, i); }) ==
+          "result type Float can't be cast to the desired output type Long");
+    binary_(BinaryOp::FloorDivide, i, ut::si(2));
+    CHECK(vals(i) == std::vector<double>{0, 1, 1});
+    Tensor small = ut::tens({1, 2}, {2, 1}, DType::Float32, d);
+    CHECK(error_of([&] { binary_(BinaryOp::Add, small, ut::tens({1, 2, 3}, {}, DType::Float32, d)); }) ==
+          "output with shape [2, 1] doesn't match the broadcast shape [2, 3]");
+    // In place through a view writes the base.
+    Tensor m = zeros({2, 3}, ut::opts(DType::Float32, d));
+    Tensor row = select(m, 0, 1);
+    binary_(BinaryOp::Add, row, ut::si(5));
+    CHECK(vals(m) == std::vector<double>{0, 0, 0, 5, 5, 5});
+    Tensor leaf = ut::tens({1}, {}, DType::Float32, d);
+    leaf.set_requires_grad(true);
+    CHECK(error_of([&] { binary_(BinaryOp::Add, leaf, ut::si(1)); }) ==
+          "a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+}
+
+TEST_CASE("elementwise: integer division by zero, negative powers") {
+  Tensor i = ut::tens({5, -5}, {}, DType::Int64);
+  CHECK(error_of([&] { binary(BinaryOp::Remainder, i, ut::si(0)); }) == "ZeroDivisionError");
+  CHECK(error_of([&] { binary(BinaryOp::Remainder, i, ut::tens({1, 0}, {}, DType::Int64)); }) == "ZeroDivisionError");
+  CHECK(error_of([&] { binary(BinaryOp::FloorDivide, i, ut::tens({0, 1}, {}, DType::Int32)); }) == "ZeroDivisionError");
+  CHECK(error_of([&] { binary(BinaryOp::Remainder, ut::tens({1, 0}, {}, DType::Int64), ut::si(3), true); }) ==
+        "ZeroDivisionError");
+  CHECK(error_of([&] { binary(BinaryOp::Pow, i, ut::si(-1)); }) == "Integers to negative integer powers are not allowed.");
+  // With a tensor exponent PyTorch raises nothing: 5 ** -1 == 0 (torch.tensor([5,-5]) ** torch.tensor([2,-1])).
+  CHECK(vals(binary(BinaryOp::Pow, i, ut::tens({2, -1}, {}, DType::Int64))) == std::vector<double>{25, 0});
+  // Python-style signs: -5 % 3 == 1, 5 % -3 == -1; float % 0 is nan.
+  CHECK(vals(binary(BinaryOp::Remainder, i, ut::si(3))) == std::vector<double>{2, 1});
+  CHECK(vals(binary(BinaryOp::Remainder, i, ut::si(-3))) == std::vector<double>{-1, -2});
+  CHECK(std::isnan(vals(binary(BinaryOp::Remainder, ut::tens({1.5}), ut::sf(0)))[0]));
+  CHECK(vals(div(ut::tens({1, -1, 0}), ut::tens({0, 0, 1})))[0] == INFINITY);
+}
+
+TEST_CASE("elementwise: where and clamp") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    Tensor c = ut::tens({1, 0, 1}, {}, DType::Bool, d);
+    Tensor a = ut::tens({1, 2, 3}, {}, DType::Float32, d);
+    Tensor b = ut::tens({-1}, {1}, DType::Int64, d);
+    Tensor w = where(c, a, b);
+    CHECK(w.dtype() == DType::Float32);
+    CHECK(vals(w) == std::vector<double>{1, -1, 3});
+    Tensor wb = where(ut::tens({1, 0}, {2, 1}, DType::Bool, d), a, b);
+    CHECK(wb.sizes() == Shape{2, 3});
+    CHECK(vals(wb) == std::vector<double>{1, 2, 3, -1, -1, -1});
+    CHECK(error_of([&] { where(a, a, b); }) ==
+          "where expected condition to be a boolean tensor, but got a tensor with dtype Float");
+    Tensor x = ut::tens({-2, -0.5, 0.5, 2, NAN}, {}, DType::Float32, d);
+    auto cl = vals(clamp(x, -1.0, 1.0));
+    CHECK(cl[0] == -1);
+    CHECK(cl[1] == -0.5);
+    CHECK(cl[3] == 1);
+    CHECK(std::isnan(cl[4]));
+    CHECK(vals(clamp(x, 0.0, std::nullopt))[0] == 0);
+    CHECK(vals(clamp(x, std::nullopt, 0.0))[3] == 0);
+    CHECK(clamp(ut::tens({-3, 5}, {}, DType::Int64, d), -1.0, 1.0).dtype() == DType::Int64);
+    CHECK(vals(clamp(ut::tens({-3, 5}, {}, DType::Int64, d), -1.0, 1.0)) == std::vector<double>{-1, 1});
+    CHECK(error_of([&] { clamp(x, std::nullopt, std::nullopt); }) ==
+          "torch.clamp: At least one of 'min' or 'max' must not be None");
+  }
+}
