@@ -2,6 +2,8 @@
 # Usage: check.sh GPULAB NAME
 # Runs lesson NAME the way a learner would (two virtual GPUs, seed 0, --echo),
 # masks run-dependent timings and compares with the golden transcript NAME.out.
+# A lesson that needs another number of GPUs says so on a line "-- gpus: N"
+# among its first five lines.
 set -u
 if [ $# -ne 2 ]; then
   echo "usage: $0 GPULAB NAME" >&2
@@ -25,8 +27,14 @@ mask() {
     -e 's/[0-9]+(\.[0-9]+)?x (faster|slower)/<time> \2/g'
 }
 
+gpus=2
+if [ -f "$lessons/$name.lua" ]; then
+  declared=$(head -n 5 "$lessons/$name.lua" | sed -nE 's/^-- gpus: *([0-9]+) *$/\1/p' | head -n 1)
+  if [ -n "$declared" ]; then gpus=$declared; fi
+fi
+
 actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 \
-  "$gpulab" --virtual-gpus 2 --seed 0 lesson "$name" --echo 2>&1)
+  "$gpulab" --virtual-gpus "$gpus" --seed 0 lesson "$name" --echo 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
   echo "lesson $name exited with status $rc" >&2
