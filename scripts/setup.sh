@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
 # Installs what gpulab needs to build, from Debian packages, if missing.
+# With --tests, also what the tests compare against: safetensors and numpy from
+# PyPI (torch is used by the tests when present, but is too large to install here).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-dev libedit-dev)
+tests=0
+[ "${1:-}" = "--tests" ] && tests=1
+# Debian's pip only where no python3 with pip exists (pyenv or a venv bring their own).
+if [ $tests = 1 ] && ! python3 -m pip --version >/dev/null 2>&1; then pkgs+=(python3 python3-pip); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if [ ${#missing[@]} -gt 0 ]; then
   echo "gpulab setup: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ $tests = 1 ] && ! python3 -c 'import safetensors, numpy' >/dev/null 2>&1; then
+  echo "gpulab setup: installing safetensors and numpy (pip) for the checkpoint round-trip test"
+  python3 -m pip install --quiet safetensors numpy 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages safetensors numpy ||
+    echo "gpulab setup: could not install safetensors/numpy; that test will say it was skipped"
 fi
