@@ -75,7 +75,8 @@ struct GemmSpec {
   bool allow_tf32 = false;
 };
 
-enum class RandomKind : uint8_t { Uniform, Normal, IntRange };
+// Bits32: the generator's raw 32-bit draws (randperm's Fisher-Yates; CPU only).
+enum class RandomKind : uint8_t { Uniform, Normal, IntRange, Bits32 };
 struct RandomSpec {
   RandomKind kind;
   ArgSpec out;        // contiguous

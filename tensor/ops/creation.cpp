@@ -144,9 +144,11 @@ Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions
 }
 
 Tensor randperm(int64_t n, const TensorOptions& o) {
-  GL_CHECK(n >= 0, "n must be non-negative, got", n);
+  GL_CHECK(n >= 0, "Trying to create tensor with negative dimension ", n, ": [", n, "]");  // PyTorch's wording (from empty)
   // Fisher-Yates on the host with draws from the CPU generator, as PyTorch's CPU randperm.
-  Tensor draws = randint(0, int64_t(1) << 31, {n > 1 ? n - 1 : 0}, {DType::Int64, Device(Device::CPU)});
+  // Each step takes one raw 32-bit draw modulo the remaining count.
+  Tensor draws = empty_on({n > 1 ? n - 1 : 0}, DType::Int64, Device(Device::CPU));
+  random_fill(draws, RandomKind::Bits32, 0, 0);
   std::vector<int64_t> r(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) r[size_t(i)] = i;
   const int64_t* d = draws.data<int64_t>();

@@ -93,6 +93,9 @@ void random(void* exec, const RandomSpec& s) {
         }
         return;
       }
+      case RandomKind::Bits32:
+        for (int64_t i = 0; i < s.numel; ++i) out[i] = cast_to<T>(int64_t(g.random()));
+        return;
     }
   });
 }

@@ -63,6 +63,8 @@ void k_random(void* exec, const RandomSpec& s) {
         throw RuntimeError("normal_ only supports floating-point dtypes");
       case RandomKind::IntRange:
         return run_random<T, RandomKind::IntRange>(ex, s);
+      case RandomKind::Bits32:
+        throw RuntimeError("raw generator draws are taken on the CPU");
     }
   });
 }
