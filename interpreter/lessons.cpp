@@ -155,9 +155,20 @@ int list_lessons() {
   }
   size_t width = 0;
   for (const fs::path& p : files) width = std::max(width, p.stem().string().size());
+  // A title "Tutorial § N: Section" is listed as "§ N: Section" under a heading
+  // "Tutorial", printed when the tutorial changes; other titles are listed as they are.
+  std::string group;
   for (const fs::path& p : files) {
     std::string title = lesson_title(p.string());
     std::string name = p.stem().string();
+    size_t mark = title.find(" § ");
+    std::string this_group = mark == std::string::npos ? std::string() : title.substr(0, mark);
+    if (this_group != group) {
+      if (&p != &files.front()) std::printf("\n");
+      if (!this_group.empty()) std::printf("%s\n", this_group.c_str());
+      group = this_group;
+    }
+    if (!this_group.empty()) title.erase(0, mark + 1);
     if (title.empty()) {
       std::printf("  %s\n", name.c_str());
     } else {
@@ -186,7 +197,7 @@ int run_lesson(const std::string& name, const LessonOptions& options,
   std::string path_text = path.string();
   char* lesson_argv[] = {argv[0], path_text.data()};
   set_arg_table(L, 2, lesson_argv, 1);
-  std::string chunkname = "=";  // errors read "01_tensors.lua:12: ..."
+  std::string chunkname = "=";  // errors read "a4_tensors_on_gpu.lua:12: ..."
   chunkname += path.filename().string();
   int status = 0;
   const std::vector<Cell> cells = split_cells(text);

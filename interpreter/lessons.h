@@ -15,7 +15,8 @@ std::string lessons_directory();
 // ("" when the first line is not such a comment).
 std::string lesson_title(const std::string& path);
 
-// `gpulab lessons`: prints the lessons sorted by file name, with titles.
+// `gpulab lessons`: prints the lessons sorted by file name, with titles;
+// titles "Tutorial § N: Section" are grouped under a heading per tutorial.
 int list_lessons();
 
 struct LessonOptions {

@@ -193,11 +193,18 @@ expect "-i enters the REPL after a script" 0 $'script_i.lua\n>>> nil\n>>> '
 
 # ---- lessons ----
 run lessons
-expect "lessons: sorted, with titles" 0 \
+expect "lessons: sorted, with titles, grouped by tutorial" 0 \
 "  01_basics    Basics: echo and print
   02_error     An error stops the lesson
   03_untitled
   10_pcall     Showing an error on purpose
+
+Course One
+  a1_first     § 1: First steps
+  a2_next      § 2: Next steps
+
+Course Two
+  b1_other     § 5.1: Elsewhere
 
 Run one with: gpulab lesson NAME [--echo] [--step]"
 run lesson 01_basics

@@ -4,6 +4,7 @@
 # masks run-dependent timings and compares with the golden transcript NAME.out.
 # A lesson that needs another number of GPUs says so on a line "-- gpus: N"
 # among its first five lines.
+# With UPDATE=1 it (re)writes NAME.out instead; read the result before keeping it.
 set -u
 if [ $# -ne 2 ]; then
   echo "usage: $0 GPULAB NAME" >&2
@@ -14,17 +15,19 @@ name=${2%.lua}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 lessons=$(cd "$here/../../lessons" && pwd)
 golden="$here/$name.out"
-if [ ! -f "$golden" ]; then
+update=${UPDATE:-0}
+if [ "$update" != 1 ] && [ ! -f "$golden" ]; then
   echo "no golden transcript $golden" >&2
   exit 2
 fi
 
-# Timings are always printed as a decimal number followed by " s" or " ms"
-# (or a speed-up "N.NNx"); replace them with <time>.
+# Timings are always printed as a decimal number followed by " s", " ms" or
+# " us" (replaced with <time>), and ratios of timings as "N.NNx" (replaced
+# with <ratio>; "4x4" is left alone).
 mask() {
   sed -E \
     -e 's/[0-9]+(\.[0-9]+)?(e-?[0-9]+)? (s|ms|us)\b/<time>/g' \
-    -e 's/[0-9]+(\.[0-9]+)?x (faster|slower)/<time> \2/g'
+    -e 's/\b[0-9]+(\.[0-9]+)?x\b/<ratio>/g'
 }
 
 gpus=2
@@ -38,6 +41,11 @@ actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 \
 rc=$?
 if [ $rc -ne 0 ]; then
   echo "lesson $name exited with status $rc" >&2
+fi
+if [ "$update" = 1 ]; then
+  printf '%s\n' "$actual" | mask >"$golden"
+  echo "wrote $golden"
+  exit $rc
 fi
 if ! diff -u "$golden" <(printf '%s\n' "$actual" | mask); then
   echo "lesson $name: output differs from $golden" >&2
