@@ -163,10 +163,10 @@ std::string device_banner() {
     const int n = cuda_device_count();
     if (n == 0) return "CUDA: no devices";
     DeviceInfo i = device_info(0);
-    std::string what = i.host_memory ? "emulated in host memory (no GPU used), " + format_bytes(i.total_memory) + " each"
+    // One line under 80 columns: it is the first thing a learner reads.
+    std::string what = i.host_memory ? "in host memory, " + format_bytes(i.total_memory) + " each (no GPU used: CPU timings)"
                                      : "sharing one GPU";
-    return "CUDA: " + std::to_string(n) + " virtual device" + (n == 1 ? "" : "s") + " " + what +
-           (i.host_memory ? "; their timings are CPU timings." : ".");
+    return "CUDA: " + std::to_string(n) + " virtual device" + (n == 1 ? "" : "s") + " " + what;
   } catch (const std::exception& e) {
     return std::string("CUDA: ") + e.what();
   }

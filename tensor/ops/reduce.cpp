@@ -64,6 +64,26 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
       s.out_numel *= size;
     }
   }
+  // Merge reduced dims that are one dense run (and drop size-1 ones): the
+  // reduced index space and its order stay the same, and a whole-tensor
+  // reduction of contiguous data becomes one unit-stride run (the fast path).
+  int m = 0;
+  for (int d = 0; d < s.red_ndim; ++d) {
+    if (s.red_shape[d] == 1) continue;
+    if (m > 0 && s.in_red_strides[m - 1] == s.in_red_strides[d] * s.red_shape[d]) {
+      s.red_shape[m - 1] *= s.red_shape[d];
+      s.in_red_strides[m - 1] = s.in_red_strides[d];
+      continue;
+    }
+    s.red_shape[m] = s.red_shape[d];
+    s.in_red_strides[m++] = s.in_red_strides[d];
+  }
+  if (s.red_ndim > 0 && m == 0) {  // only size-1 dims: one step
+    s.red_shape[0] = 1;
+    s.in_red_strides[0] = 1;
+    m = 1;
+  }
+  s.red_ndim = m;
   // Output strides over the kept dims (out is contiguous; keepdim adds size-1 dims only).
   Shape kept;
   for (int d = 0; d < s.out_ndim; ++d) kept.push_back(s.out_shape[d]);
