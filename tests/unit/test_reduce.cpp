@@ -211,3 +211,38 @@ TEST_CASE("reduce: 10^6+3 float32 sum is accurate") {
     CHECK(std::fabs(vals(sum(col, {0}, false))[0] - exact) / exact < 1e-6);
   }
 }
+
+// Reduced dims are merged when they form one dense run (Note in reduce_raw):
+// dims around a kept one, size-1 dims, and transposed inputs must give the
+// same sums as a plain loop.
+TEST_CASE("reduce: merged and unmerged reduced dims agree with a plain loop") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    Tensor x = cube(d);
+    auto v = vals(x);
+    Tensor s02 = sum(x, {0, 2}, false);  // the kept dim 1 sits between the reduced ones
+    REQUIRE(s02.sizes() == Shape{3});
+    for (int j = 0; j < 3; ++j) {
+      double want = 0;
+      for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 4; ++k) want += at(v, i, j, k);
+      CHECK(vals(s02)[size_t(j)] == want);
+    }
+    Tensor s12 = sum(x, {1, 2}, true);  // dense trailing dims merge into one run
+    REQUIRE(s12.sizes() == Shape{2, 1, 1});
+    for (int i = 0; i < 2; ++i) {
+      double want = 0;
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 4; ++k) want += at(v, i, j, k);
+      CHECK(vals(s12)[size_t(i)] == want);
+    }
+    Tensor t = transpose(x, 0, 2);  // 4x3x2, not contiguous: nothing merges
+    double total = 0;
+    for (double e : v) total += e;
+    CHECK(vals(sum(t, {}, false))[0] == total);
+    CHECK(vals(amax(unsqueeze(x, 1), std::nullopt, false))[0] == 13);
+    Tensor ones1 = sum(unsqueeze(unsqueeze(x, 0), 2), {0, 2}, false);  // only size-1 dims reduced
+    CHECK(ones1.sizes() == Shape{2, 3, 4});
+    CHECK(vals(ones1) == v);
+  }
+}
