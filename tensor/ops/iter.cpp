@@ -1,6 +1,8 @@
 // Shared machinery of the ops: broadcasting, dimension coalescing, and the
 // same-device rule.
 #include "tensor/core/error.h"
+#include <algorithm>
+#include <vector>
 #include "tensor/ops/ops.h"
 
 namespace gl {
@@ -86,6 +88,40 @@ LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts) {
   }
   s.contiguous = contiguous;
   return s;
+}
+
+namespace {
+// Strides that are a permutation of some contiguous layout's: the tensor covers
+// one dense block of memory exactly once.
+bool non_overlapping_and_dense(const Tensor& t) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of dims longer than 1
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (t.sizes()[size_t(d)] != 1) dims.push_back({t.strides()[size_t(d)], t.sizes()[size_t(d)]});
+  std::sort(dims.begin(), dims.end());
+  int64_t expected = 1;
+  for (auto [stride, size] : dims) {
+    if (stride != expected) return false;
+    expected *= size;
+  }
+  return true;
+}
+}  // namespace
+
+void assert_no_partial_overlap(const Tensor& out, const Tensor& in) {
+  // Note [Memory overlap]: as PyTorch's get_overlap_status, only dense views of
+  // one storage are compared; identical views are a full overlap (allowed), and
+  // views it cannot reason about cheaply pass.
+  if (out.storage() != in.storage() || out.numel() == 0 || in.numel() == 0) return;
+  if (!non_overlapping_and_dense(out) || !non_overlapping_and_dense(in)) return;
+  const char* a = out.data_ptr();
+  const char* b = in.data_ptr();
+  const char* a_end = a + out.numel() * int64_t(itemsize(out.dtype()));
+  const char* b_end = b + in.numel() * int64_t(itemsize(in.dtype()));
+  if (a == b && a_end == b_end && out.strides() == in.strides()) return;
+  if (a < b_end && b < a_end)
+    throw RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory "
+        "location. Please clone() the tensor before performing the operation.");
 }
 
 }  // namespace gl

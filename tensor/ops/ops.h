@@ -118,5 +118,7 @@ Device common_device(const std::vector<const Tensor*>& ts);
 Tensor to_dtype(const Tensor& t, DType d);  // no-op when equal
 // Elementwise loop over `ts` (ts[0] is the output) broadcast to `shape`.
 LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts);
+// PyTorch's check before writing `out` from `in` (Note [Memory overlap]).
+void assert_no_partial_overlap(const Tensor& out, const Tensor& in);
 
 }  // namespace gl

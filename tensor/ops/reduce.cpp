@@ -140,7 +140,12 @@ Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
   Tensor out;
   {
     NoGradGuard ng;
-    out = binary(BinaryOp::Div, sum(t, dims0, keepdim), Scalar::from_double(double(count)));
+    // Half types sum and divide in float32, as PyTorch's accumulate type: the
+    // mean of 10^5 float16 ones is 1, though their float16 sum overflows.
+    const bool half = t.dtype() == DType::Float16 || t.dtype() == DType::BFloat16;
+    out = binary(BinaryOp::Div, sum(t, dims0, keepdim, half ? std::optional<DType>(DType::Float32) : std::nullopt),
+                 Scalar::from_double(double(count)));
+    out = to_dtype(out, t.dtype());
     if (count == 0) fill_(out, Scalar::from_double(NAN));
   }
   if (any_requires_grad({&t})) {

@@ -246,3 +246,14 @@ TEST_CASE("reduce: merged and unmerged reduced dims agree with a plain loop") {
     CHECK(vals(ones1) == v);
   }
 }
+
+TEST_CASE("reduce: float16/bfloat16 mean accumulates in float32") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    for (DType dt : {DType::Float16, DType::BFloat16}) {
+      Tensor m = mean(ones({100000}, ut::opts(dt, d)), {}, false);
+      CHECK(m.dtype() == dt);
+      CHECK(vals(m)[0] == 1.0);  // the float16 sum (100000) would overflow to inf
+    }
+  }
+}

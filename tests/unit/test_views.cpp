@@ -219,3 +219,19 @@ TEST_CASE("views: is_contiguous and storage sharing") {
   CHECK(error_of([] { broadcast_shapes({3}, {4}); }).find("The size of tensor a (3) must match the size of tensor b (4)") == 0);
   CHECK(vals(sum_to(ones({2, 3, 4}, {}), {3, 1})) == std::vector<double>{8, 8, 8});
 }
+
+TEST_CASE("views: copy_ between partially overlapping views is refused, as in PyTorch") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    Tensor x = arange(ut::si(0), ut::si(5), ut::si(1), DType::Float32, ut::opts(DType::Float32, d));
+    Tensor tail = narrow(x, 0, 1, 4), head = narrow(x, 0, 0, 4);
+    CHECK(ut::error_of([&] { copy_(tail, head); }) ==
+          "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+          "memory location. Please clone() the tensor before performing the operation.");
+    CHECK(vals(x) == std::vector<double>{0, 1, 2, 3, 4});  // nothing was written
+    copy_(x, x);                                            // the same view: allowed
+    Tensor a = narrow(x, 0, 0, 2), b = narrow(x, 0, 3, 2);  // disjoint parts of one storage
+    copy_(a, b);
+    CHECK(vals(x) == std::vector<double>{3, 4, 2, 3, 4});
+  }
+}
