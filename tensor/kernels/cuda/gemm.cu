@@ -18,7 +18,9 @@ namespace gl::cuda {
 namespace {
 
 [[noreturn]] void throw_cublas(cublasStatus_t st, const char* call) {
-  throw RuntimeError(cat("CUDA error: ", cublasGetStatusString(st), " when calling `", call, "`"));
+  std::string msg = cat("CUDA error: ", cublasGetStatusString(st), " when calling `", call, "`");
+  if (st == CUBLAS_STATUS_ALLOC_FAILED) throw OutOfMemoryError(msg);  // cuBLAS's own workspace
+  throw RuntimeError(msg);
 }
 
 #define GL_CUBLAS(call)                                              \

@@ -17,6 +17,9 @@ namespace gl::cuda {
 
 void throw_cuda(cudaError_t e) {
   (void)cudaGetLastError();  // clear the non-sticky error so later calls start clean
+  // Memory the caching allocator does not hand out (kernel scratch, cuBLAS's
+  // workspace) can run out too: that is still torch.OutOfMemoryError.
+  if (e == cudaErrorMemoryAllocation) throw OutOfMemoryError(cat("CUDA error: ", cudaGetErrorString(e)));
   throw RuntimeError(cat("CUDA error: ", cudaGetErrorString(e)));
 }
 
