@@ -12,6 +12,7 @@ namespace gl::lt {
 namespace {
 
 struct Walk {
+  explicit Walk(lua_State* state) : L(state) {}
   lua_State* L;
   Shape shape;
   int category = -1;  // 0 bool, 1 int, 2 float
@@ -67,7 +68,7 @@ struct Walk {
 
 Tensor tensor_from_lua(lua_State* L, int idx, std::optional<DType> dtype, Device device) {
   if (Tensor* t = to_tensor(L, idx)) return to(detach(*t), device, dtype ? *dtype : t->dtype(), true);
-  Walk w{L};
+  Walk w(L);
   w.walk(idx, 0);
   DType dt = dtype ? *dtype : w.category == 0 ? DType::Bool : w.category == 1 ? DType::Int64 : DType::Float32;
   const int64_t n = int64_t(w.f.size());
