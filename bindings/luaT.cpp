@@ -92,6 +92,15 @@ const char* doc_of(lua_State* L, int idx) {
   return d;
 }
 
+void set_doc(lua_State* L, int idx, const char* doc) {
+  idx = lua_absindex(L, idx);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kDocsKey);
+  lua_pushvalue(L, idx);
+  lua_pushstring(L, doc);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
 void register_types(lua_State* L) {
   // Weak-valued identity map and weak-keyed docs.
   lua_newtable(L);

@@ -29,6 +29,8 @@ void push_closure(lua_State* L, Fn fn, int nup);
 void set_functions(lua_State* L, const Reg* regs);
 // The doc string of a function value at idx, or nullptr.
 const char* doc_of(lua_State* L, int idx);
+// Attaches a doc string to the function at idx (for functions written in Lua).
+void set_doc(lua_State* L, int idx, const char* doc);
 
 // ---- userdata ----
 void push_tensor(lua_State* L, const Tensor& t);  // same impl -> same userdata (Note [Tensor identity])

@@ -52,6 +52,12 @@ int doc(lua_State* L) {
   return 1;
 }
 
+int set_doc(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lt::set_doc(L, 1, luaL_checkstring(L, 2));
+  return 0;
+}
+
 int set_parameter(lua_State* L) {
   Tensor& t = lt::check_tensor(L, 1, "tensor");
   t.impl->is_parameter = lua_isnoneornil(L, 2) ? true : lua_toboolean(L, 2);
@@ -78,6 +84,8 @@ void open_torch(lua_State* L) {
   lt::open_io(L);
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
+  lt::push_function(L, set_doc, "internal: torch._set_doc(fn, text) documents a function written in Lua");
+  lua_setfield(L, -2, "_set_doc");
   lt::push_function(L, set_parameter, "internal: mark a tensor as an nn.Parameter (prints 'Parameter containing:')");
   lua_setfield(L, -2, "_set_parameter");
   lt::push_function(L, rename_grad_fn, "internal: rename a tensor's grad_fn (DataParallel's GatherBackward)");
