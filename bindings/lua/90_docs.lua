@@ -1,22 +1,23 @@
 -- Doc strings for the functions written in Lua, so that help(f) answers for
 -- them as for the bound C functions (tests/lua/test_docs.lua checks that every
 -- public function has one). Runs after every other file of the Lua half.
+-- Keyed by name, not by function: a name some build lacks is skipped.
 local docs = {
-  [torch.save] = 'torch.save(obj, path): write a tensor, a table of tensors or a state_dict to path\n'
+  ['torch.save'] = 'torch.save(obj, path): write a tensor, a table of tensors or a state_dict to path\n'
     .. 'in the safetensors format, recording each tensor\'s device. The file is replaced atomically.',
-  [torch.load] = 'torch.load(path, {map_location=}): read what torch.save wrote (or any safetensors file).\n'
+  ['torch.load'] = 'torch.load(path, {map_location=}): read what torch.save wrote (or any safetensors file).\n'
     .. 'map_location: a device string, a torch.device, or a table such as {["cuda:1"]="cuda:0"}.',
-  [torch.no_grad] = 'torch.no_grad(fn, ...): run fn without recording gradients and return its results;\n'
+  ['torch.no_grad'] = 'torch.no_grad(fn, ...): run fn without recording gradients and return its results;\n'
     .. 'torch.no_grad() alone returns a guard for `local _ <close> = torch.no_grad()`.',
-  [torch.enable_grad] = 'torch.enable_grad(fn, ...): run fn with gradient recording on (inside no_grad);\n'
+  ['torch.enable_grad'] = 'torch.enable_grad(fn, ...): run fn with gradient recording on (inside no_grad);\n'
     .. 'torch.enable_grad() alone returns a guard for `local _ <close> = torch.enable_grad()`.',
-  [torch.randperm] = 'torch.randperm(n, {dtype=torch.int64, device=, generator=}): a random permutation of 0..n-1,\n'
+  ['torch.randperm'] = 'torch.randperm(n, {dtype=torch.int64, device=, generator=}): a random permutation of 0..n-1,\n'
     .. 'drawn as PyTorch draws it on the CPU (the same numbers after the same manual_seed).',
-  [torch.Generator] = 'torch.Generator(): a CPU random generator of its own (mt19937, as PyTorch\'s);\n'
+  ['torch.Generator'] = 'torch.Generator(): a CPU random generator of its own (mt19937, as PyTorch\'s);\n'
     .. 'g:manual_seed(s) seeds it, and functions that take {generator=g} draw from it.',
-  [nn.Parameter] = 'nn.Parameter(tensor, requires_grad=true): a tensor a module registers as its parameter\n'
+  ['nn.Parameter'] = 'nn.Parameter(tensor, requires_grad=true): a tensor a module registers as its parameter\n'
     .. 'when assigned to one of its fields; prints as "Parameter containing:".',
-  [torch.utils.data.default_collate] = 'default_collate(samples): stack a list of samples into a batch\n'
+  ['torch.utils.data.default_collate'] = 'default_collate(samples): stack a list of samples into a batch\n'
     .. '(tensors stacked along a new dim 0, numbers into a tensor, tables field by field).',
 }
 local init = {
@@ -32,7 +33,18 @@ local init = {
   kaiming_uniform_ = 'kaiming_uniform_(tensor, {a=0, mode="fan_in", nonlinearity="leaky_relu"}): He init, uniform, in place.',
   kaiming_normal_ = 'kaiming_normal_(tensor, {a=0, mode="fan_in", nonlinearity="leaky_relu"}): He init, normal, in place.',
 }
-for fn, text in pairs(docs) do torch._set_doc(fn, text) end
+local function lookup(path)
+  local v = _G
+  for part in path:gmatch('[^.]+') do
+    if type(v) ~= 'table' then return nil end
+    v = rawget(v, part)
+  end
+  return v
+end
+for name, text in pairs(docs) do
+  local fn = lookup(name)
+  if type(fn) == 'function' then torch._set_doc(fn, text) end
+end
 for name, text in pairs(init) do
   local fn = rawget(nn.init, name)
   if type(fn) == 'function' then torch._set_doc(fn, 'nn.init.' .. text) end
