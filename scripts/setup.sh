@@ -3,7 +3,8 @@
 # With --tests, also what the tests compare against: safetensors and numpy from
 # PyPI (torch is used by the tests when present, but is too large to install here).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-dev libedit-dev)
+# libopenblas-openmp-dev: OpenBLAS on OpenMP threads (Note [One thread pool] in CMakeLists.txt)
+pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-openmp-dev libedit-dev)
 tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 # Debian's pip only where no python3 with pip exists (pyenv or a venv bring their own).

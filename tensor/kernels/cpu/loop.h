@@ -44,8 +44,7 @@ void loop(const LoopSpec& s, Row&& row) {
   const int64_t rows = s.numel / inner;
   int64_t st[4] = {};
   for (int a = 0; a < na; ++a) st[a] = s.args[a].strides[nd - 1];
-#pragma omp parallel for schedule(static) if (s.numel > kGrain && rows > 1)
-  for (int64_t r = 0; r < rows; ++r) {
+  auto body = [&](int64_t r) {
     char* p[4] = {};
     for (int a = 0; a < na; ++a) p[a] = s.args[a].data;
     int64_t rem = r;
@@ -56,6 +55,12 @@ void loop(const LoopSpec& s, Row&& row) {
     }
     int64_t st_local[4] = {st[0], st[1], st[2], st[3]};
     row(p, st_local, inner);
+  };
+  if (s.numel > kGrain && rows > 1) {
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < rows; ++r) body(r);
+  } else {
+    for (int64_t r = 0; r < rows; ++r) body(r);
   }
 }
 

@@ -40,8 +40,7 @@ double sum_contiguous_float(const T* x, int64_t n) {
   double total = 0;
   constexpr int64_t B = 4096;
   const int64_t blocks = (n + B - 1) / B;
-#pragma omp parallel for reduction(+ : total) schedule(static) if (n > kGrain)
-  for (int64_t b = 0; b < blocks; ++b) {
+  auto block = [&](int64_t b) {
     const int64_t lo = b * B, hi = std::min(n, lo + B);
     opmath_t<T> s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     int64_t i = lo;
@@ -50,8 +49,14 @@ double sum_contiguous_float(const T* x, int64_t n) {
       s2 += opmath_t<T>(x[i + 2]); s3 += opmath_t<T>(x[i + 3]);
     }
     for (; i < hi; ++i) s0 += opmath_t<T>(x[i]);
-    total += double(s0) + double(s1) + double(s2) + double(s3);
+    return double(s0) + double(s1) + double(s2) + double(s3);
+  };
+  if (n <= kGrain) {  // no OpenMP region: entering one costs a futex syscall even with one thread
+    for (int64_t b = 0; b < blocks; ++b) total += block(b);
+    return total;
   }
+#pragma omp parallel for reduction(+ : total) schedule(static)
+  for (int64_t b = 0; b < blocks; ++b) total += block(b);
   return total;
 }
 
@@ -69,8 +74,7 @@ void reduce_typed(const ReduceSpec& s) {
   }
   // Reducing over a unit-stride innermost dimension lets the inner loop vectorise.
   const bool inner_dense = s.red_ndim == 1 && s.in_red_strides[0] == 1;
-#pragma omp parallel for schedule(static) if (s.out_numel * s.red_numel > kGrain && s.out_numel > 1)
-  for (int64_t o = 0; o < s.out_numel; ++o) {
+  auto one = [&](int64_t o) {
     int64_t base, ooff;
     out_offsets(s, o, &base, &ooff);
     const T* x = in + base;
@@ -119,6 +123,12 @@ void reduce_typed(const ReduceSpec& s) {
         break;
       }
     }
+  };
+  if (s.out_numel * s.red_numel > kGrain && s.out_numel > 1) {
+#pragma omp parallel for schedule(static)
+    for (int64_t o = 0; o < s.out_numel; ++o) one(o);
+  } else {
+    for (int64_t o = 0; o < s.out_numel; ++o) one(o);
   }
 }
 
