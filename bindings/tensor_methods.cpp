@@ -159,7 +159,10 @@ int unbind(lua_State* L) {
   int64_t d = a.opt_integer(0, "dim").value_or(0);
   Tensor& t = self(L);
   std::vector<Tensor> out;
-  for (int64_t i = 0; i < t.size(d); ++i) out.push_back(select(t, d, i));
+  for (int64_t i = 0; i < t.size(d); ++i) {
+    out.push_back(select(t, d, i));
+    rename_grad_fn(out.back(), "UnbindBackward0");
+  }
   return push_tensors(L, out);
 }
 int index_select_(lua_State* L) {
@@ -179,6 +182,7 @@ int repeat(lua_State* L) {
     if (copies.empty()) { Shape s = t.sizes(); s[d] = 0; t = empty_on(s, t.dtype(), t.device()); continue; }
     t = cat(copies, int64_t(d));
   }
+  rename_grad_fn(t, "RepeatBackward0");
   push_tensor(L, t);
   return 1;
 }
@@ -227,7 +231,7 @@ int requires_grad_(lua_State* L) {
   return 1;
 }
 int retain_grad(lua_State* L) {
-  self(L).impl->retains_grad = true;
+  gl::retain_grad(self(L));
   return 0;
 }
 int backward(lua_State* L) {

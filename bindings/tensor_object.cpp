@@ -73,6 +73,7 @@ bool push_field(lua_State* L, const Tensor& t, const char* k) {
       break;
     case 'r':
       if (!std::strcmp(k, "requires_grad")) { lua_pushboolean(L, t.requires_grad()); return true; }
+      if (!std::strcmp(k, "retains_grad")) { lua_pushboolean(L, t.impl->retains_grad); return true; }
       break;
     case 'g':
       if (!std::strcmp(k, "grad")) { push_tensor(L, t.grad()); return true; }

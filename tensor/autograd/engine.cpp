@@ -53,6 +53,33 @@ void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
   out.impl->requires_grad = true;
 }
 
+void rename_grad_fn(const Tensor& t, const char* name) {
+  if (t.defined() && t.grad_fn()) t.grad_fn()->name = name;
+}
+
+void retain_grad(const Tensor& t) {
+  GL_CHECK(t.requires_grad(), "can't retain_grad on Tensor that has requires_grad=False");
+  if (t.is_leaf() || t.impl->retains_grad) return;
+  t.impl->retains_grad = true;
+  t.grad_fn()->retained.push_back(t.impl);
+}
+
+namespace {
+// The gradient a retaining non-leaf sees: summed over backward calls, like a leaf's.
+void store_retained(Node& n, const Tensor& g) {
+  for (auto& w : n.retained) {
+    auto impl = w.lock();
+    if (!impl || !g.defined()) continue;
+    Tensor lt(impl);
+    if (!impl->grad) impl->grad = clone(to(sum_to(g, lt.sizes()), lt.device(), lt.dtype())).impl;
+    else {
+      Tensor acc(impl->grad);
+      binary_(BinaryOp::Add, acc, g);
+    }
+  }
+}
+}  // namespace
+
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph) {
   GL_CHECK(root.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
   NoGradGuard no_grad;
@@ -100,6 +127,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph) {
           "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
           "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
           "if you need to access saved tensors after calling backward.");
+    if (!n->retained.empty()) store_retained(*n, g);
     std::vector<Tensor> grads = g.defined() ? n->backward(g) : std::vector<Tensor>(n->next.size());
     if (!retain_graph) {
       n->released = true;

@@ -18,7 +18,13 @@ struct Node {
   std::function<std::vector<Tensor>(const Tensor&)> backward;
   // AccumulateGrad nodes point at their leaf.
   std::weak_ptr<TensorImpl> leaf;
+  // Non-leaf outputs of this node that called retain_grad(): they receive
+  // the node's incoming gradient in their .grad.
+  std::vector<std::weak_ptr<TensorImpl>> retained;
   bool released = false;
+  // The backward reads the output tensor itself (not a copy): an in-place op
+  // on that output would change it (Note [In-place autograd] in elementwise.cpp).
+  bool saves_output = false;
   virtual ~Node() = default;
 };
 
@@ -40,6 +46,15 @@ bool any_requires_grad(const std::vector<Tensor>& inputs);
 // Makes `out` the output of a new node over `inputs`.
 void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
             std::function<std::vector<Tensor>(const Tensor&)> backward);
+
+// PyTorch prints some composite ops by the name of the op the user called
+// (x.var() is VarBackward0 although it is built from sub/mul/sum/div):
+// renames the node that produced `t`, if any.
+void rename_grad_fn(const Tensor& t, const char* name);
+
+// t.retain_grad(): a non-leaf keeps its gradient in .grad after backward
+// (a no-op on leaves; an error when t does not require grad).
+void retain_grad(const Tensor& t);
 
 // Runs backward from `root` with the given gradient (defined, same shape).
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph);

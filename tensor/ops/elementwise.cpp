@@ -52,6 +52,15 @@ Tensor grad_for(const Tensor& g, const Tensor& input) {
 
 void record_binary(Tensor& out, BinaryOp op, const Tensor& a, const Tensor& b) {
   if (!differentiable(op) || !any_requires_grad({&a, &b})) return;
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) {  // saves no values (Note [In-place autograd])
+    const bool sub = op == BinaryOp::Sub;
+    Shape as = a.sizes(), bs = b.sizes();
+    DType ad = a.dtype(), bd = b.dtype();
+    record(out, binary_node_name(op, true), {a, b}, [sub, as, bs, ad, bd](const Tensor& g) -> std::vector<Tensor> {
+      return {to_dtype(sum_to(g, as), ad), to_dtype(sum_to(sub ? neg(g) : g, bs), bd)};
+    });
+    return;
+  }
   record(out, binary_node_name(op, true), {a, b}, [op, a, b, out_w = std::weak_ptr<TensorImpl>(out.impl)](const Tensor& g) {
     std::vector<Tensor> r(2);
     switch (op) {
@@ -90,6 +99,17 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
   if (!differentiable(op) || !any_requires_grad({&a})) return;
   const char* name = binary_node_name(op, false);
   if (scalar_first && op == BinaryOp::Sub) name = "RsubBackward1";
+  if (scalar_first && op == BinaryOp::Div) name = "MulBackward0";  // torch: 2 / x is x.reciprocal() * 2
+  if (scalar_first && op == BinaryOp::Pow) name = "PowBackward2";
+  if (op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul || (op == BinaryOp::Div && !scalar_first)) {
+    const DType ad = a.dtype();  // saves no values (Note [In-place autograd])
+    record(out, name, {a}, [op, ad, s, scalar_first](const Tensor& g) -> std::vector<Tensor> {
+      if (op == BinaryOp::Add) return {to_dtype(g, ad)};
+      if (op == BinaryOp::Sub) return {to_dtype(scalar_first ? neg(g) : g, ad)};
+      return {to_dtype(binary(op, g, s), ad)};
+    });
+    return;
+  }
   record(out, name, {a}, [op, a, s, scalar_first](const Tensor& g) -> std::vector<Tensor> {
     const double v = s.to_double();
     switch (op) {
@@ -192,6 +212,7 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
       if (!o.defined()) o = unary(op, a);
       return {to_dtype(unary_grad(op, g, a, o), in.dtype())};
     });
+    out.grad_fn()->saves_output = true;  // the backward reads `out` (Note [In-place autograd])
   }
   return out;
 }
@@ -274,11 +295,18 @@ Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
 }
 
 namespace {
-void check_inplace(const Tensor& self) {
+void check_leaf_inplace(const Tensor& self) {
   if (GradMode::enabled() && self.requires_grad() && self.is_leaf())
     throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+// An in-place op with no derivative (comparisons, floor_divide, ...) on a
+// tensor in a graph would change values its graph may have saved.
+void check_no_grad_inplace(const Tensor& self) {
+  check_leaf_inplace(self);
   if (GradMode::enabled() && self.requires_grad())
-    throw NotImplementedError("gpulab does not record in-place operations on tensors that require grad; use the out-of-place op");
+    throw NotImplementedError("gpulab does not record this in-place operation on a tensor that requires grad; use the "
+                              "out-of-place op");
 }
 
 void write_back(Tensor& self, const Tensor& result, DType rt) {
@@ -292,13 +320,52 @@ void write_back(Tensor& self, const Tensor& result, DType rt) {
 }
 }  // namespace
 
+// Note [In-place autograd]. PyTorch records an in-place op on a tensor in a
+// graph and guards saved values with version counters. gpulab has none, so it
+// records the op only where no saved value can change: self is the only tensor
+// on its storage (no views of it, no detached copies) and no node holds self
+// itself or reads its output. Then `old`, an alias of self's current value
+// and node, is the op's input, and the result's storage and node become
+// self's: the same as writing in place, since nobody else sees the storage.
+// Anything else is a clear error instead of a wrong gradient.
+void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f) {
+  check_leaf_inplace(self);
+  const bool safe = self.impl.use_count() == 1 && self.storage().use_count() == 1 &&
+                    !(self.grad_fn() && self.grad_fn()->saves_output);
+  if (!safe)
+    throw NotImplementedError(
+        "gpulab cannot record this in-place operation for autograd: the tensor is a view, shares its storage, or "
+        "its value is saved for the backward pass; use the out-of-place form (y = x + 1 instead of x:add_(1))");
+  Tensor old(std::make_shared<TensorImpl>(*self.impl));
+  old.impl->grad = nullptr;
+  old.impl->retains_grad = false;
+  old.impl->is_parameter = false;
+  Tensor r = f(old);
+  if (!can_cast(r.dtype(), self.dtype()))
+    throw RuntimeError(cat("result type ", dtype_legacy_name(r.dtype()), " can't be cast to the desired output type ",
+                           dtype_legacy_name(self.dtype())));
+  GL_CHECK(r.sizes() == self.sizes(), "output with shape ", shape_str(self.sizes()), " doesn't match the broadcast shape ",
+        shape_str(r.sizes()));
+  r = to_dtype(r, self.dtype());
+  if (r.is_same(old)) return;
+  TensorImpl& s = *self.impl;
+  s.storage = r.impl->storage;
+  s.strides = r.impl->strides;
+  s.offset = r.impl->offset;
+  s.grad_fn = r.impl->grad_fn;
+  s.requires_grad = r.requires_grad();
+}
+
 namespace {
+bool needs_inplace_grad(const Tensor& self, const Tensor* b) {
+  return GradMode::enabled() && (self.requires_grad() || (b && b->requires_grad()));
+}
+
 // self op= b. The result is written straight into self when the kernel can:
 // same dtype, and b shares no memory with self unless it is self itself
 // (elementwise kernels read and write element by element).
 template <class B>
 void inplace(BinaryOp op, Tensor& self, const B& b, std::function<Tensor(Tensor*)> compute) {
-  check_inplace(self);
   ResultType rt;
   rt.add(self);
   rt.add(b);
@@ -314,15 +381,25 @@ void inplace(BinaryOp op, Tensor& self, const B& b, std::function<Tensor(Tensor*
 }  // namespace
 
 void binary_(BinaryOp op, Tensor& self, const Tensor& b) {
+  if (needs_inplace_grad(self, &b) && differentiable(op)) {
+    if (b.is_same(self)) return inplace_with_grad(self, [&](const Tensor& old) { return binary(op, old, old); });
+    return inplace_with_grad(self, [&](const Tensor& old) { return binary(op, old, b); });
+  }
+  check_no_grad_inplace(self);
   inplace(op, self, b, [&](Tensor* into) { return binary_tt(op, self, b, into); });
 }
 
 void binary_(BinaryOp op, Tensor& self, Scalar b) {
+  if (needs_inplace_grad(self, nullptr) && differentiable(op))
+    return inplace_with_grad(self, [&](const Tensor& old) { return binary(op, old, b); });
+  check_no_grad_inplace(self);
   inplace(op, self, b, [&](Tensor* into) { return binary_ts(op, self, b, false, into); });
 }
 
 void unary_(UnaryOp op, Tensor& self) {
-  check_inplace(self);
+  if (needs_inplace_grad(self, nullptr) && unary_node_name(op))
+    return inplace_with_grad(self, [&](const Tensor& old) { return unary(op, old); });
+  check_no_grad_inplace(self);
   Tensor r;
   {
     NoGradGuard ng;

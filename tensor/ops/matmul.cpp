@@ -83,6 +83,20 @@ void gemm_into(Tensor& c, const Tensor& a, const Tensor& b, double alpha, double
   sl.kernels->gemm(sl.exec, g);
 }
 
+// Gradients of a @ b in the layout of each input, as PyTorch's
+// mm_mat1_backward/mm_mat2_backward: for a transposed input (nn.Linear's
+// weight.t()) the product is formed transposed, so the leaf's .grad arrives
+// contiguous and is not copied again.
+bool transposed(const Tensor& m) {
+  return m.dim() == 2 && m.size(0) > 1 && m.size(1) > 1 && m.stride(0) == 1 && m.stride(1) == m.size(0);
+}
+Tensor mm_grad_a(const Tensor& g, const Tensor& a, const Tensor& b) {
+  return transposed(a) ? t(mm(b, t(g))) : mm(g, t(b));
+}
+Tensor mm_grad_b(const Tensor& g, const Tensor& a, const Tensor& b) {
+  return transposed(b) ? t(mm(t(g), a)) : mm(t(a), g);
+}
+
 std::string dims_x(const Tensor& t) {
   return t.dim() == 1 ? cat(t.size(0)) : cat(t.size(0), "x", t.size(1));
 }
@@ -105,7 +119,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
   gemm_into(out, a, b, 1, 0);
   if (any_requires_grad({&a, &b}))
     record(out, "MmBackward0", {a, b}, [a, b](const Tensor& g) -> std::vector<Tensor> {
-      return {a.requires_grad() ? mm(g, t(b)) : Tensor(), b.requires_grad() ? mm(t(a), g) : Tensor()};
+      return {a.requires_grad() ? mm_grad_a(g, a, b) : Tensor(), b.requires_grad() ? mm_grad_b(g, a, b) : Tensor()};
     });
   return out;
 }
@@ -130,8 +144,8 @@ Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, 
     record(out, "AddmmBackward0", {bias, a, b}, [a, b, bs, alpha, beta](const Tensor& g) -> std::vector<Tensor> {
       Tensor gb = sum_to(g, bs);
       if (beta != 1) gb = binary(BinaryOp::Mul, gb, Scalar::from_double(beta));
-      Tensor ga = a.requires_grad() ? mm(g, t(b)) : Tensor();
-      Tensor gw = b.requires_grad() ? mm(t(a), g) : Tensor();
+      Tensor ga = a.requires_grad() ? mm_grad_a(g, a, b) : Tensor();
+      Tensor gw = b.requires_grad() ? mm_grad_b(g, a, b) : Tensor();
       if (alpha != 1) {
         if (ga.defined()) ga = binary(BinaryOp::Mul, ga, Scalar::from_double(alpha));
         if (gw.defined()) gw = binary(BinaryOp::Mul, gw, Scalar::from_double(alpha));
@@ -184,11 +198,17 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
         b.dim(), "D");
   if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
   if (a.dim() == 2 && b.dim() == 2) return mm(a, b);
-  if (a.dim() == 1 && b.dim() == 2) return squeeze(mm(unsqueeze(a, 0), b), 0);
+  if (a.dim() == 1 && b.dim() == 2) {
+    Tensor r = squeeze(mm(unsqueeze(a, 0), b), 0);
+    rename_grad_fn(r, "SqueezeBackward4");
+    return r;
+  }
   if (a.dim() == 2 && b.dim() == 1) {
     GL_CHECK(a.size(1) == b.size(0), "size mismatch, got input (", a.size(0), "), mat (", a.size(0), "x", a.size(1), "), vec (",
           b.size(0), ")");
-    return squeeze(mm(a, unsqueeze(b, 1)), 1);
+    Tensor r = squeeze(mm(a, unsqueeze(b, 1)), 1);
+    rename_grad_fn(r, "MvBackward0");
+    return r;
   }
   // Batched: broadcast the batch dims, fold them into one, bmm, unfold.
   Tensor A = a.dim() == 1 ? unsqueeze(a, 0) : a;
@@ -209,6 +229,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   Tensor r = reshape(bmm(A3, B3), out);
   if (a.dim() == 1) r = squeeze(r, -2);
   if (b.dim() == 1) r = squeeze(r, -1);
+  rename_grad_fn(r, "UnsafeViewBackward0");
   return r;
 }
 

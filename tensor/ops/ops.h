@@ -3,7 +3,9 @@
 // op checks its arguments, promotes dtypes, allocates the output on the
 // common device, records autograd, and calls that device's kernel table.
 #pragma once
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 #include "tensor/core/tensor.h"
 #include "tensor/kernels/spec.h"
@@ -47,6 +49,9 @@ Tensor binary(BinaryOp op, const Tensor& a, Scalar b, bool scalar_first = false)
 void binary_(BinaryOp op, Tensor& self, const Tensor& b);  // in place
 void binary_(BinaryOp op, Tensor& self, Scalar b);
 void unary_(UnaryOp op, Tensor& self);
+// Replaces self by f(old) for autograd, where old aliases self's current value
+// (Note [In-place autograd]); raises where that could corrupt a saved value.
+void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi);
 Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);
@@ -109,6 +114,14 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);
 Tensor softmax(const Tensor& x, int64_t dim);
 Tensor log_softmax(const Tensor& x, int64_t dim);
 Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction);
+struct CrossEntropyOptions {
+  std::string reduction = "mean";
+  const Tensor* weight = nullptr;  // per class, or null
+  int64_t ignore_index = -100;
+  double label_smoothing = 0;
+};
+// Targets: class indices (int) or class probabilities (float, the input's shape).
+Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o);
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, const std::string& reduction);
 Tensor dropout(const Tensor& x, double p, bool training);
 

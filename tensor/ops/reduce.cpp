@@ -274,7 +274,9 @@ Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool
   Tensor mu = mean(t, dims, true);
   Tensor dev = sub(t, mu);
   Tensor ss = sum(mul(dev, dev), dims, keepdim);
-  return binary(BinaryOp::Div, ss, Scalar::from_double(double(std::max<int64_t>(count - (unbiased ? 1 : 0), 0))));
+  Tensor out = binary(BinaryOp::Div, ss, Scalar::from_double(double(std::max<int64_t>(count - (unbiased ? 1 : 0), 0))));
+  rename_grad_fn(out, "VarBackward0");
+  return out;
 }
 
 }  // namespace gl

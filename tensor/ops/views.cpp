@@ -163,7 +163,8 @@ Tensor squeeze(const Tensor& x, std::optional<int64_t> dim) {
     }
   }
   Shape in = x.sizes();
-  return tracked_view(x, sz, st, x.offset(), "SqueezeBackward0", [in](const Tensor& g) { return reshape(g, in); });
+  return tracked_view(x, sz, st, x.offset(), dim ? "SqueezeBackward1" : "SqueezeBackward0",
+                      [in](const Tensor& g) { return reshape(g, in); });
 }
 
 Tensor expand(const Tensor& x, Shape size) {
@@ -242,7 +243,8 @@ Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
   return reshape(x, sz);
 }
 
-std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim) {
+namespace {
+std::vector<Tensor> split_named(const Tensor& x, const Shape& sizes, int64_t dim, const char* node) {
   dim = wrap_dim(dim, x.dim());
   int64_t total = 0;
   for (auto s : sizes) total += s;
@@ -258,12 +260,17 @@ std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim
     }
     if (any_requires_grad({&x})) {
       auto bw = scatter_back(x, [dim, start, s](Tensor& z) { return narrow(z, dim, start, s); });
-      record(piece, "SplitBackward0", {x}, [bw](const Tensor& g) -> std::vector<Tensor> { return {bw(g)}; });
+      record(piece, node, {x}, [bw](const Tensor& g) -> std::vector<Tensor> { return {bw(g)}; });
     }
     out.push_back(piece);
     start += s;
   }
   return out;
+}
+}  // namespace
+
+std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim) {
+  return split_named(x, sizes, dim, "SplitWithSizesBackward0");
 }
 
 std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim) {
@@ -272,7 +279,7 @@ std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim) {
   Shape sizes;
   for (int64_t s = 0; s < n; s += size) sizes.push_back(std::min(size, n - s));
   if (sizes.empty()) sizes.push_back(0);
-  return split_sizes(x, sizes, dim);
+  return split_named(x, sizes, dim, "SplitBackward0");
 }
 
 std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
@@ -431,7 +438,9 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
     sz[size_t(dim)] = 0;
     return empty_on(sz, x.dtype(), x.device());
   }
-  return cat(parts, dim);
+  Tensor out = cat(parts, dim);
+  rename_grad_fn(out, "IndexSelectBackward0");
+  return out;
 }
 
 }  // namespace gl

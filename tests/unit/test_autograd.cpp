@@ -4,72 +4,15 @@
 #include <doctest/doctest.h>
 #include <cmath>
 #include <functional>
-#include "unit_util.h"
+#include "gradcheck.h"
 
 using namespace gl;
 using ut::error_of;
+using ut::gradcheck;
+using ut::leaf;
 using ut::vals;
 
 namespace {
-using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
-
-Tensor leaf(const std::vector<double>& v, Shape s, Device d) {
-  Tensor t = ut::tens(v, s, DType::Float64, d);
-  t.set_requires_grad(true);
-  return t;
-}
-std::vector<double> weights(int64_t n) {
-  std::vector<double> w(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) w[size_t(i)] = 0.5 + 0.1 * double((i * 3) % 7);
-  return w;
-}
-double weighted(const Tensor& out, const std::vector<double>& w) {
-  auto v = vals(out);
-  double s = 0;
-  for (size_t i = 0; i < v.size(); ++i) s += v[i] * w[i];
-  return s;
-}
-
-// Checks d(sum(f(x) * w))/dx for every input against central differences.
-void gradcheck(const char* name, const Fn& f, const std::vector<Tensor>& inputs, double eps = 1e-6, double tol = 1e-5) {
-  CAPTURE(std::string(name));
-  Tensor out = f(inputs);
-  REQUIRE(out.grad_fn() != nullptr);
-  auto w = weights(out.numel());
-  Tensor wt = ut::tens(w, out.sizes(), out.dtype(), out.device());
-  if (out.dim() == 0) wt = view(wt, {});
-  run_backward(out, wt, false);
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    const Tensor& x = inputs[k];
-    if (!x.requires_grad()) continue;
-    CAPTURE(k);
-    REQUIRE(x.grad().defined());
-    CHECK(x.grad().sizes() == x.sizes());
-    CHECK(x.grad().device() == x.device());
-    auto g = vals(x.grad());
-    auto base = vals(x);
-    for (size_t i = 0; i < base.size(); ++i) {
-      std::vector<Tensor> plus, minus;
-      for (size_t j = 0; j < inputs.size(); ++j) {
-        NoGradGuard ng;
-        if (j != k) { plus.push_back(detach(inputs[j])); minus.push_back(detach(inputs[j])); continue; }
-        auto p = base, m = base;
-        p[i] += eps;
-        m[i] -= eps;
-        plus.push_back(ut::tens(p, x.sizes(), DType::Float64, x.device()));
-        minus.push_back(ut::tens(m, x.sizes(), DType::Float64, x.device()));
-      }
-      double num;
-      {
-        NoGradGuard ng;
-        num = (weighted(f(plus), w) - weighted(f(minus), w)) / (2 * eps);
-      }
-      CAPTURE(i);
-      CHECK(g[i] == doctest::Approx(num).epsilon(tol).scale(1.0));
-    }
-  }
-}
-
 const std::vector<double> kX = {0.3, -0.7, 1.2, 0.9, -1.4, 0.45};   // 2x3
 const std::vector<double> kY = {0.8, 1.1, -0.6, 0.35, 0.6, -1.3};   // 2x3
 const std::vector<double> kPos = {0.3, 0.7, 1.2, 0.9, 1.4, 0.45};   // positive, 2x3

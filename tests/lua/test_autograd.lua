@@ -1,0 +1,128 @@
+-- Autograd from Lua: grad_fn names as PyTorch 2.x prints them, leaves and
+-- .grad, backward with a gradient, accumulation, retain_graph, retain_grad,
+-- gradients across devices and dtypes, in-place ops in a graph (ReLU(inplace)).
+-- Run: gpulab --virtual-gpus 4 tests/lua/test_autograd.lua
+-- Names: python3 -c 'import torch; x = torch.randn(2, 3, requires_grad=True); print((2 / x).grad_fn)' etc.
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+local F = nn.functional
+
+local function name(t) return t.grad_fn and t.grad_fn.name or 'nil' end
+
+T.test('grad_fn names match PyTorch', function()
+  local x = torch.randn(2, 3, {requires_grad = true})
+  local y = torch.randn(2, 3, {requires_grad = true})
+  local w = torch.randn(3, 4, {requires_grad = true})
+  local b = torch.randn(4, {requires_grad = true})
+  local cases = {
+    {x + y, 'AddBackward0'}, {x + 1, 'AddBackward0'}, {x - y, 'SubBackward0'}, {1 - x, 'RsubBackward1'},
+    {x * y, 'MulBackward0'}, {x / y, 'DivBackward0'}, {x / 2, 'DivBackward0'}, {2 / x, 'MulBackward0'},
+    {x ^ 2, 'PowBackward0'}, {x:abs() ^ y, 'PowBackward1'}, {2 ^ x, 'PowBackward2'}, {-x, 'NegBackward0'},
+    {x:sum(), 'SumBackward0'}, {x:sum(0), 'SumBackward1'}, {x:mean(), 'MeanBackward0'}, {x:mean(1), 'MeanBackward1'},
+    {x:relu(), 'ReluBackward0'}, {x:sigmoid(), 'SigmoidBackward0'}, {x:tanh(), 'TanhBackward0'},
+    {x:view(6), 'ViewBackward0'}, {x:t(), 'TBackward0'}, {x.T, 'PermuteBackward0'}, {x:mm(w), 'MmBackward0'},
+    {torch.addmm(b, x, w), 'AddmmBackward0'}, {nn.Linear(3, 4)(x), 'AddmmBackward0'},
+    {nn.Linear(3, 4, {bias = false})(x), 'MmBackward0'}, {F.linear(x:view(1, 2, 3), w:t(), b), 'UnsafeViewBackward0'},
+    {torch.matmul(x:view(1, 2, 3), w), 'UnsafeViewBackward0'}, {torch.matmul(x, w[':, 0']), 'MvBackward0'},
+    {x:double(), 'ToCopyBackward0'}, {x:cuda(1), 'ToCopyBackward0'}, {x:cuda():cpu(), 'ToCopyBackward0'},
+    {nn.MSELoss()(x, y), 'MseLossBackward0'}, {nn.CrossEntropyLoss()(x, torch.tensor({0, 2})), 'NllLossBackward0'},
+    {x:unsqueeze(0):squeeze(0), 'SqueezeBackward1'}, {x:unsqueeze(0):squeeze(), 'SqueezeBackward0'},
+    {x:var(), 'VarBackward0'}, {x:index_select(1, torch.tensor({0, 2})), 'IndexSelectBackward0'},
+    {x:unbind(0)[1], 'UnbindBackward0'}, {x:split({1, 2}, 1)[2], 'SplitWithSizesBackward0'},
+    {x:split(1)[1], 'SplitBackward0'}, {x['repeat'](x, 2, 1), 'RepeatBackward0'},
+    {F.dropout(x, 0.5, true), 'MulBackward0'}, {F.dropout(x:cuda(1), 0.5, true), 'NativeDropoutBackward0'},
+    {x:softmax(1), 'SoftmaxBackward0'}, {x:detach(), 'nil'},
+  }
+  for i, c in ipairs(cases) do T.eq(name(c[1]), c[2], 'case ' .. i) end
+  T.eq(tostring(x:sum()):match('grad_fn=<(%w+)>'), 'SumBackward0')
+end)
+
+T.test('leaves, backward with a gradient, accumulation, retain_graph', function()
+  local x = torch.tensor({1.0, 2.0, 3.0}, {requires_grad = true})
+  T.eq(x.is_leaf, true)
+  local y = x * x
+  T.eq(y.is_leaf, false)
+  y:backward(torch.tensor({1.0, 0.1, 0.01}), {retain_graph = true})
+  T.close(x.grad, {2.0, 0.4, 0.06})
+  local g = x.grad
+  y:backward(torch.tensor({1.0, 1.0, 1.0}))
+  T.close(x.grad, {4.0, 4.4, 6.06}, 1e-6)
+  T.eq(x.grad, g, 'accumulates into the same tensor')
+  T.raises(function() y:backward(torch.ones(3)) end, 'Trying to backward through the graph a second time', true)
+  T.raises(function() (x * 2):backward() end, 'RuntimeError: grad can be implicitly created only for scalar outputs')
+  x.grad:zero_()
+  T.close(x.grad, {0, 0, 0})
+  T.eq(torch.no_grad(function() return (x * 2).requires_grad end), false)
+end)
+
+T.test('retain_grad keeps a non-leaf gradient', function()
+  local x = torch.tensor({1.0, 2.0}, {requires_grad = true})
+  local h = x * 3
+  T.eq(h:retain_grad(), nil)
+  T.eq(h.retains_grad, true)
+  T.eq(x.retains_grad, false)
+  ;(h * h):sum():backward()
+  T.close(h.grad, {6.0, 12.0})
+  T.close(x.grad, {18.0, 36.0})
+  T.eq((x * 2).grad, nil)
+  T.raises(function() torch.ones(2):retain_grad() end,
+    "RuntimeError: can't retain_grad on Tensor that has requires_grad=False")
+end)
+
+T.test('gradients flow back across devices and dtypes, broadcasting', function()
+  local x = torch.tensor({{1.0, 2.0}, {3.0, 4.0}}, {requires_grad = true})
+  local b = torch.tensor({10.0, 20.0}, {device = 'cuda:1', requires_grad = true})
+  local out = ((x:cuda(1):double() + b:double()) * 2):sum()
+  out:backward()
+  T.eq(tostring(x.grad.device) .. ' ' .. tostring(x.grad.dtype), 'cpu torch.float32')
+  T.close(x.grad, {{2, 2}, {2, 2}})
+  T.eq(tostring(b.grad.device), 'cuda:1')
+  T.close(b.grad, {4, 4})
+  local m = torch.ones(2, 1, {requires_grad = true, device = 'cuda:0'})
+  ;(m * torch.ones(1, 3, {device = 'cuda:0'})):sum():backward()
+  T.close(m.grad, {{3}, {3}})
+end)
+
+T.test('in-place ops in a graph: ReLU(inplace) trains like ReLU', function()
+  local function run(inplace)
+    torch.manual_seed(4)
+    local net = nn.Sequential(nn.Linear(3, 5), nn.ReLU{inplace = inplace}, nn.Linear(5, 1))
+    local opt = torch.optim.SGD(net:parameters(), {lr = 0.1})
+    local X, Y = torch.randn(8, 3), torch.randn(8, 1)
+    local loss
+    for _ = 1, 5 do
+      opt:zero_grad()
+      loss = nn.MSELoss()(net(X), Y)
+      loss:backward()
+      opt:step()
+    end
+    return loss:item(), net[0].weight:clone()
+  end
+  local l1, w1 = run(false)
+  local l2, w2 = run(true)
+  T.near(l2, l1, 1e-7)
+  T.eq(w1:eq(w2):all():item(), true)
+  local x = torch.randn(4, {requires_grad = true})
+  local h = x * 2
+  T.eq(h:relu_(), h, 'in-place ops return self')
+  T.eq(name(h), 'ReluBackward0')
+  local acc = torch.zeros(4)
+  acc:add_(x, {alpha = 3})
+  T.eq(name(acc), 'AddBackward0')
+  acc:sum():backward()
+  T.close(x.grad, {3, 3, 3, 3})
+  T.raises(function() x:add_(1) end,
+    'RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.')
+  local s = (x * 1):sigmoid()
+  T.raises(function() s:mul_(2) end, 'NotImplementedError: gpulab cannot record this in%-place operation', true)
+end)
+
+T.test('add_/sub_/add/sub take alpha', function()
+  local a = torch.ones(3)
+  T.eq(a:add_(torch.full({3}, 2.0), {alpha = -0.5}), a)
+  T.close(a, {0, 0, 0})
+  T.close(torch.sub(torch.ones(2), torch.ones(2), {alpha = 3}), {-2, -2})
+  T.close(torch.ones(2):sub_(4, {alpha = 0.25}), {0, 0})
+  T.close(torch.add(torch.ones(2), 1, {alpha = 2}), {3, 3})
+end)
+
+T.finish()
