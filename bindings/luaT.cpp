@@ -142,15 +142,21 @@ void push_tensor(lua_State* L, const Tensor& t) {
   Tensor* ud = new_ud<Tensor>(L, kTensorMT);
   new (ud) Tensor(t);
   // Lua's collector only sees the small userdata, not the storage behind it:
-  // report large storages as allocation debt so dead tensors are freed promptly.
-  if (size_t nb = t.storage()->nbytes; nb >= (size_t(1) << 20) && t.storage().use_count() == 1)
+  // report storages the host allocator does not cache (over 64 KiB) as
+  // allocation debt, so that dead tensors are freed promptly and malloc hands
+  // the same warm pages back (a step of an MLP otherwise faults in fresh ones).
+  if (size_t nb = t.storage()->nbytes; nb > (size_t(64) << 10) && t.storage().use_count() == 1)
     lua_gc(L, LUA_GCSTEP, int(std::min<size_t>(nb >> 10, size_t(1) << 30)));
   lua_pushvalue(L, -1);
   lua_rawsetp(L, -3, t.impl.get());
   lua_remove(L, -2);
 }
 
-Tensor* to_tensor(lua_State* L, int idx) { return static_cast<Tensor*>(luaL_testudata(L, idx, kTensorMT)); }
+// Index 0 means "argument absent" (Args::at): never a stack slot (Lua would
+// read the top of the stack there).
+Tensor* to_tensor(lua_State* L, int idx) {
+  return idx == 0 ? nullptr : static_cast<Tensor*>(luaL_testudata(L, idx, kTensorMT));
+}
 
 Tensor& check_tensor(lua_State* L, int idx, const char* what) {
   Tensor* t = to_tensor(L, idx);
@@ -161,6 +167,7 @@ Tensor& check_tensor(lua_State* L, int idx, const char* what) {
 void push_device(lua_State* L, Device d) { *new_ud<Device>(L, kDeviceMT) = d; }
 
 std::optional<Device> to_device(lua_State* L, int idx) {
+  if (idx == 0) return std::nullopt;
   if (auto* d = static_cast<Device*>(luaL_testudata(L, idx, kDeviceMT))) return *d;
   if (lua_type(L, idx) == LUA_TSTRING) return Device::parse(lua_tostring(L, idx));
   if (lua_isinteger(L, idx)) {
@@ -174,6 +181,7 @@ std::optional<Device> to_device(lua_State* L, int idx) {
 void push_dtype(lua_State* L, DType d) { *new_ud<DType>(L, kDTypeMT) = d; }
 
 std::optional<DType> to_dtype(lua_State* L, int idx) {
+  if (idx == 0) return std::nullopt;
   if (auto* d = static_cast<DType*>(luaL_testudata(L, idx, kDTypeMT))) return *d;
   if (lua_type(L, idx) == LUA_TSTRING) {
     DType d;

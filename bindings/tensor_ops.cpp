@@ -43,23 +43,42 @@ int binop_(lua_State* L, BinaryOp op, const char* name) {
 #define BINOP(fn, OP) \
   int fn(lua_State* L) { return binop(L, BinaryOp::OP, #fn); } \
   int fn##_(lua_State* L) { return binop_(L, BinaryOp::OP, #fn "_"); }
-BINOP(add, Add) BINOP(sub, Sub) BINOP(mul, Mul) BINOP(div, Div) BINOP(pow, Pow) BINOP(remainder, Remainder)
+BINOP(mul, Mul) BINOP(div, Div) BINOP(pow, Pow) BINOP(remainder, Remainder)
 BINOP(floor_divide, FloorDivide) BINOP(maximum, Maximum) BINOP(minimum, Minimum) BINOP(atan2, Atan2)
 BINOP(eq, Eq) BINOP(ne, Ne) BINOP(lt, Lt) BINOP(le, Le) BINOP(gt, Gt) BINOP(ge, Ge)
 BINOP(logical_and, LogicalAnd) BINOP(logical_or, LogicalOr) BINOP(logical_xor, LogicalXor)
 BINOP(bitwise_and, BitAnd) BINOP(bitwise_or, BitOr) BINOP(bitwise_xor, BitXor)
 #undef BINOP
 
-// add(x, y, {alpha=}) as in PyTorch.
-int add_alpha(lua_State* L) {
-  Args a(L, 1, "add");
-  if (!a.has(2, "alpha")) return add(L);
-  Tensor& x = a.tensor(0, "input");
+// add/sub(x, y, {alpha=}) and their in-place forms, as in PyTorch: x + alpha * y.
+// Without alpha they are the plain binary ops.
+int alpha_op(lua_State* L, BinaryOp op, bool inplace, const char* name) {
+  if (lua_gettop(L) <= 2) return inplace ? binop_(L, op, name) : binop(L, op, name);  // x + y: the fast path
+  Args a(L, 1, name);
+  if (!a.has(2, "alpha")) return inplace ? binop_(L, op, name) : binop(L, op, name);
+  Tensor& x = a.tensor(0, inplace ? "self" : "input");
   Scalar alpha = a.scalar(2, "alpha");
-  if (Tensor* y = to_tensor(L, a.at(1, "other"))) push_tensor(L, gl::add(x, *y, alpha));
-  else push_tensor(L, binary(BinaryOp::Add, x, Scalar::from_double(a.number(1, "other") * alpha.to_double())));
+  Tensor* y = to_tensor(L, a.at(1, "other"));
+  Tensor scaled = !y ? Tensor() : alpha.to_double() == 1.0 ? *y : binary(BinaryOp::Mul, *y, alpha);
+  if (!y) {
+    auto s = to_scalar(L, a.at(1, "other"));
+    if (!s) type_error(name, "other", "Tensor or Number", type_name(L, a.at(1, "other")));
+    Scalar v = s->kind == Scalar::Float || alpha.kind == Scalar::Float ? Scalar::from_double(s->to_double() * alpha.to_double())
+                                                                       : Scalar::from_int(s->i * alpha.i);
+    if (inplace) binary_(op, x, v);
+    else push_tensor(L, binary(op, x, v));
+  } else if (inplace) {
+    binary_(op, x, scaled);
+  } else {
+    push_tensor(L, binary(op, x, scaled));
+  }
+  if (inplace) lua_settop(L, 1);
   return 1;
 }
+int add_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Add, false, "add"); }
+int sub_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Sub, false, "sub"); }
+int add_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Add, true, "add_"); }
+int sub_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Sub, true, "sub_"); }
 
 #define UNOP(fn, OP) \
   int fn(lua_State* L) { push_tensor(L, unary(UnaryOp::OP, check_tensor(L, 1, "input"))); return 1; } \
@@ -79,13 +98,17 @@ int clamp(lua_State* L) {
 int clamp_(lua_State* L) {
   Args a(L, 1, "clamp_");
   Tensor& t = a.tensor(0, "self");
-  Tensor r;
-  {
-    NoGradGuard ng;
-    r = gl::clamp(t, a.opt_number(1, "min"), a.opt_number(2, "max"));
+  auto lo = a.opt_number(1, "min"), hi = a.opt_number(2, "max");
+  if (GradMode::enabled() && t.requires_grad()) {
+    inplace_with_grad(t, [&](const Tensor& old) { return gl::clamp(old, lo, hi); });
+  } else {
+    Tensor r;
+    {
+      NoGradGuard ng;
+      r = gl::clamp(t, lo, hi);
+    }
+    copy_(t, r);
   }
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad()), "a leaf Variable that requires grad is being used in an in-place operation.");
-  copy_(t, r);
   lua_settop(L, 1);
   return 1;
 }
@@ -255,7 +278,7 @@ int log_softmax(lua_State* L) {
 // Shared by the Tensor metatable (methods) and the torch table (functions).
 const Reg kTensorOps[] = {
     {"add", add_alpha, "add(input, other, {alpha=1}) -> Tensor: input + alpha * other, broadcasting."},
-    {"sub", sub, "sub(input, other) -> Tensor: input - other, broadcasting."},
+    {"sub", sub_alpha, "sub(input, other, {alpha=1}) -> Tensor: input - alpha * other, broadcasting."},
     {"mul", mul, "mul(input, other) -> Tensor: elementwise product, broadcasting."},
     {"div", div, "div(input, other) -> Tensor: true division (integers give floats)."},
     {"true_divide", div, "true_divide(input, other): same as div."},
@@ -278,8 +301,8 @@ const Reg kTensorOps[] = {
     {"bitwise_and", bitwise_and, "bitwise_and(input, other): & on integer/bool tensors."},
     {"bitwise_or", bitwise_or, "bitwise_or(input, other): | on integer/bool tensors."},
     {"bitwise_xor", bitwise_xor, "bitwise_xor(input, other): ~ on integer/bool tensors."},
-    {"add_", add_, "x:add_(other): in-place add; returns x."},
-    {"sub_", sub_, "x:sub_(other): in-place subtract; returns x."},
+    {"add_", add_alpha_, "x:add_(other, {alpha=1}): in-place x += alpha * other; returns x."},
+    {"sub_", sub_alpha_, "x:sub_(other, {alpha=1}): in-place x -= alpha * other; returns x."},
     {"mul_", mul_, "x:mul_(other): in-place multiply; returns x."},
     {"div_", div_, "x:div_(other): in-place divide; returns x."},
     {"pow_", pow_, "x:pow_(exponent): in place; returns x."},

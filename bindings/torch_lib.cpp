@@ -215,7 +215,10 @@ int promote_types(lua_State* L) {
 int f_linear(lua_State* L) {
   Args a(L, 1, "linear");
   Tensor* b = to_tensor(L, a.at(2, "bias"));
-  push_tensor(L, linear(a.tensor(0, "input"), a.tensor(1, "weight"), b));
+  Tensor& input = a.tensor(0, "input");
+  Tensor& weight = a.tensor(1, "weight");
+  a.finish(3);
+  push_tensor(L, linear(input, weight, b));
   return 1;
 }
 int f_mse_loss(lua_State* L) {
@@ -225,7 +228,15 @@ int f_mse_loss(lua_State* L) {
 }
 int f_cross_entropy(lua_State* L) {
   Args a(L, 1, "cross_entropy");
-  push_tensor(L, cross_entropy(a.tensor(0, "input"), a.tensor(1, "target"), a.string(-1, "reduction", "mean")));
+  CrossEntropyOptions o;
+  o.weight = to_tensor(L, a.at(2, "weight"));
+  o.ignore_index = a.opt_integer(-1, "ignore_index").value_or(-100);
+  o.reduction = a.string(-1, "reduction", "mean");
+  o.label_smoothing = a.opt_number(-1, "label_smoothing").value_or(0.0);
+  Tensor& input = a.tensor(0, "input");
+  Tensor& target = a.tensor(1, "target");
+  a.finish(3);
+  push_tensor(L, cross_entropy(input, target, o));
   return 1;
 }
 int f_dropout(lua_State* L) {
@@ -268,7 +279,7 @@ const Reg kTorchFunctions[] = {
 const Reg kFunctional[] = {
     {"linear", f_linear, "F.linear(input, weight, bias): input @ weight^T + bias."},
     {"mse_loss", f_mse_loss, "F.mse_loss(input, target, {reduction='mean'})."},
-    {"cross_entropy", f_cross_entropy, "F.cross_entropy(logits, target, {reduction='mean'}): class indices target."},
+    {"cross_entropy", f_cross_entropy, "F.cross_entropy(logits, target, {weight=, ignore_index=-100, reduction='mean', label_smoothing=0}): target holds class indices, or class probabilities (float, logits' shape)."},
     {"dropout", f_dropout, "F.dropout(input, p=0.5, training=true)."},
     {nullptr, nullptr, nullptr}};
 

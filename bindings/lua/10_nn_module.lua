@@ -101,7 +101,7 @@ local function make_meta(cls)
     if v ~= nil then return v end
     v = rawget(rawget(self, '_modules'), '_v')[k]
     if v ~= nil then return v end
-    local get = math.type(k) == 'integer' and cls.__getitem
+    local get = (math.type(k) == 'integer' or (type(k) == 'string' and k:find(':', 1, true))) and cls.__getitem
     if get then return get(self, k) end
     return nil
   end

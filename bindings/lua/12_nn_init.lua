@@ -90,3 +90,8 @@ function init.kaiming_normal_(...)
   local std = init.calculate_gain(a.nonlinearity, a.a) / math.sqrt(correct_fan(a.tensor, a.mode))
   return no_grad(function() return a.tensor:normal_(0, std) end)
 end
+
+function init.eye_(t)
+  if t:dim() ~= 2 then error('ValueError: Only tensors with 2 dimensions are supported', 0) end
+  return no_grad(function() return t:copy_(torch.eye(t:size(0), t:size(1))) end)
+end

@@ -75,8 +75,36 @@ end
 
 function Sequential:__len() return #self._modules end
 
+-- A Python slice 'start:stop:step' over n items: the 0-based indices it picks.
+local function slice_indices(spec, n)
+  local parts = {}
+  for p in (spec .. ':'):gmatch('([^:]*):') do parts[#parts + 1] = p end
+  local function num(s)
+    s = s and s:match('^%s*(.-)%s*$')
+    if s == nil or s == '' then return nil end
+    return math.tointeger(tonumber(s)) or error(('TypeError: slice indices must be integers, got %q'):format(s), 0)
+  end
+  local start, stop, step = num(parts[1]), num(parts[2]), num(parts[3]) or 1
+  if #parts > 3 or step == 0 then error(('ValueError: invalid slice %q'):format(spec), 0) end
+  local function clamp(i, lo, hi) if i < 0 then i = i + n end return math.max(lo, math.min(hi, i)) end
+  local out = {}
+  if step > 0 then
+    start, stop = start and clamp(start, 0, n) or 0, stop and clamp(stop, 0, n) or n
+    for i = start, stop - 1, step do out[#out + 1] = i end
+  else
+    start, stop = start and clamp(start, -1, n - 1) or n - 1, stop and clamp(stop, -1, n - 1) or -1
+    for i = start, stop + 1, step do out[#out + 1] = i end
+  end
+  return out
+end
+
 function Sequential:__getitem(idx)
   local keys, n = rawget(self._modules, '_k'), #self._modules
+  if type(idx) == 'string' then  -- net['1:3']: a new Sequential of those modules, names kept
+    local od = U.OrderedDict()
+    for _, i in ipairs(slice_indices(idx, n)) do od[keys[i + 1]] = rawget(self._modules, '_v')[keys[i + 1]] end
+    return U.class_of(self)(od)
+  end
   local i = idx < 0 and idx + n or idx
   if i < 0 or i >= n then error(('IndexError: index %d is out of range'):format(idx), 0) end
   return rawget(self._modules, '_v')[keys[i + 1]]
@@ -138,21 +166,42 @@ function Identity:__init() Module.__init(self) end
 function Identity:forward(x) return x end
 
 -- ---- losses ----------------------------------------------------------------
-local function loss(name, fn, names)
+-- `names` are the constructor's arguments; `passed` those forwarded to the
+-- functional form. A class weight is a buffer, as in PyTorch's _WeightedLoss
+-- (it moves with :to() and appears in state_dict).
+local function loss(name, fn, names, passed)
   local cls = Module:extend(name)
   nn[name] = cls
   function cls:__init(...)
     local a = U.parse(name .. '.__init__', names, {reduction = 'mean'}, ...)
     Module.__init(self)
-    if a.weight ~= nil or (a.label_smoothing or 0) ~= 0 then
-      error(('NotImplementedError: gpulab: %s supports only the reduction= option'):format(name), 0)
+    if a.size_average ~= nil or a.reduce ~= nil then
+      error(('NotImplementedError: gpulab: %s: size_average and reduce are deprecated; use reduction='):format(name), 0)
+    end
+    for _, k in ipairs(passed) do
+      if k == 'weight' then
+        if a.weight ~= nil then self:register_buffer('weight', a.weight) end
+      else
+        self[k] = a[k]
+      end
     end
     self.reduction = a.reduction
   end
-  function cls:forward(input, target) return fn(input, target, {reduction = self.reduction}) end
+  function cls:forward(input, target)
+    local opts = {reduction = self.reduction}
+    for _, k in ipairs(passed) do opts[k] = self[k] end
+    return fn(input, target, opts)
+  end
   return cls
 end
 
-loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction'})
+loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction'}, {})
 loss('CrossEntropyLoss', function(...) return F.cross_entropy(...) end,
-  {'weight', 'size_average', 'ignore_index', 'reduce', 'reduction', 'label_smoothing'})
+  {'weight', 'size_average', 'ignore_index', 'reduce', 'reduction', 'label_smoothing'},
+  {'weight', 'ignore_index', 'label_smoothing'})
+local ce_init = nn.CrossEntropyLoss.__init
+function nn.CrossEntropyLoss:__init(...)
+  ce_init(self, ...)
+  if self.ignore_index == nil then self.ignore_index = -100 end
+  if self.label_smoothing == nil then self.label_smoothing = 0.0 end
+end

@@ -9,9 +9,19 @@
 namespace gl {
 
 Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b) {
-  if (x.dim() == 2 && b && b->defined()) return addmm(*b, x, t(w));
+  const bool bias = b && b->defined();
+  if (x.dim() == 2 && bias) return addmm(*b, x, t(w));
+  // As PyTorch: a 1-d or contiguous n-d input is folded into one addmm and
+  // viewed back (UnsafeViewBackward0).
+  if (bias && w.dim() == 2 && (x.dim() == 1 || (x.dim() >= 3 && x.is_contiguous()))) {
+    Shape shape = x.sizes();
+    shape.back() = w.size(0);
+    Tensor r = reshape(addmm(*b, reshape(x, {-1, x.size(-1)}), t(w)), shape);
+    rename_grad_fn(r, "UnsafeViewBackward0");
+    return r;
+  }
   Tensor out = matmul(x, t(w));
-  if (b && b->defined()) out = add(out, *b);
+  if (bias) out = add(out, *b);
   return out;
 }
 
@@ -84,41 +94,96 @@ Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) 
   return out;
 }
 
-Tensor cross_entropy(const Tensor& logits, const Tensor& target, const std::string& reduction) {
+// PyTorch's cross_entropy: class-index targets (with weight, ignore_index and
+// label_smoothing) or class-probability targets of the input's shape. Every
+// case is -sum_c coef[i, c] * log_softmax(x)[i, c], reduced; the backward is
+// -coef * g (over the mean's denominator), recorded on the log-softmax.
+Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o) {
   GL_CHECK(logits.dim() == 1 || logits.dim() == 2, "gpulab: cross_entropy expects input of shape (C) or (N, C), got ",
         shape_str(logits.sizes()));
-  GL_CHECK(!is_floating(target.dtype()) && target.dtype() != DType::Bool,
-        "expected scalar type Long but found ", dtype_legacy_name(target.dtype()));
+  const bool probs = is_floating(target.dtype());
   common_device({&logits, &target});
   Tensor x = logits.dim() == 1 ? unsqueeze(logits, 0) : logits;
-  Tensor tg = target.dim() == 0 ? unsqueeze(target, 0) : target;
-  GL_CHECK(tg.dim() == 1 && tg.size(0) == x.size(0), "Expected input batch_size (", x.size(0), ") to match target batch_size (",
-        tg.dim() ? tg.size(0) : 1, ").");
   const int64_t C = x.size(1);
+  const TensorOptions fo{x.dtype(), x.device()};
+  Tensor wrow;  // per-class weights (none: all 1)
+  if (o.weight && o.weight->defined()) {
+    GL_CHECK(o.weight->numel() == C, "weight tensor should be defined either for all ", C,
+          " classes or no classes but got weight tensor of shape: ", shape_str(o.weight->sizes()));
+    wrow = to(reshape(*o.weight, {C}), x.device(), x.dtype());
+  }
+  const double eps = o.label_smoothing;
+  GL_CHECK(eps >= 0 && eps <= 1, "label_smoothing must be between 0.0 and 1.0. Got: ", eps);
+  Tensor coef, denom;  // coef: [N, C]; denom: what "mean" divides by
   {
-    Tensor th = to(tg, Device(Device::CPU), DType::Int64);
-    const int64_t* p = th.data<int64_t>();
-    for (int64_t i = 0; i < th.numel(); ++i)
-      GL_CHECK_T(IndexError, p[i] >= 0 && p[i] < C, "Target ", p[i], " is out of bounds.");
+    NoGradGuard ng;
+    if (probs) {
+      GL_CHECK(target.sizes() == logits.sizes(), "Expected target size ", size_repr(logits.sizes()), ", got ",
+            size_repr(target.sizes()));
+      Tensor t = to_dtype(logits.dim() == 1 ? unsqueeze(target, 0) : target, x.dtype());
+      if (eps > 0) t = binary(BinaryOp::Add, binary(BinaryOp::Mul, t, Scalar::from_double(1 - eps)), Scalar::from_double(eps / C));
+      coef = wrow.defined() ? mul(t, unsqueeze(wrow, 0)) : t;
+      denom = full({}, Scalar::from_int(x.size(0)), fo);
+    } else {
+      GL_CHECK(target.dtype() != DType::Bool, "expected scalar type Long but found ", dtype_legacy_name(target.dtype()));
+      GL_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+      Tensor tg = to_dtype(target.dim() == 0 ? unsqueeze(target, 0) : target, DType::Int64);
+      GL_CHECK(tg.size(0) == x.size(0), "Expected input batch_size (", x.size(0), ") to match target batch_size (",
+            tg.size(0), ").");
+      // The coefficients are built on the host from the targets (read there
+      // anyway for the bounds check) and sent to the device in one copy.
+      Tensor th = contiguous(to(tg, Device(Device::CPU), DType::Int64));
+      const int64_t* p = th.data<int64_t>();
+      const int64_t N = th.numel();
+      for (int64_t i = 0; i < N; ++i)
+        GL_CHECK_T(IndexError, p[i] == o.ignore_index || (p[i] >= 0 && p[i] < C), "Target ", p[i], " is out of bounds.");
+      std::vector<double> w(size_t(C), 1.0), cf(size_t(N * C), 0.0);
+      if (wrow.defined()) {
+        Tensor wh = to(contiguous(wrow), Device(Device::CPU), DType::Float64);
+        std::copy_n(wh.data<double>(), C, w.begin());
+      }
+      double den = 0;
+      for (int64_t i = 0; i < N; ++i) {
+        if (p[i] == o.ignore_index) continue;
+        double* row = cf.data() + i * C;
+        if (eps > 0)
+          for (int64_t c = 0; c < C; ++c) row[c] = eps / double(C) * w[size_t(c)];
+        row[p[i]] += (1 - eps) * w[size_t(p[i])];
+        den += w[size_t(p[i])];
+      }
+      coef = to(from_host(cf.data(), {N, C}, DType::Float64, {DType::Float64, Device(Device::CPU)}), x.device(), x.dtype());
+      denom = full({}, Scalar::from_double(den), fo);
+    }
   }
   Tensor lp = log_softmax(x, 1);
-  Tensor classes = arange(Scalar::from_int(0), Scalar::from_int(C), Scalar::from_int(1), DType::Int64, {DType::Int64, x.device()});
-  Tensor onehot = to_dtype(binary(BinaryOp::Eq, unsqueeze(to_dtype(tg, DType::Int64), 1), unsqueeze(classes, 0)), lp.dtype());
+  const std::string& red = o.reduction;
+  GL_CHECK_T(ValueError, red == "mean" || red == "sum" || red == "none", red, " is not a valid value for reduction");
   Tensor out;
   {
     NoGradGuard ng;
-    out = reduce_loss(neg(sum(mul(lp, onehot), {1}, false)), reduction);
-    if (logits.dim() == 1 && reduction == "none") out = squeeze(out, 0);
+    // 0 - s rather than -s: ignored samples give +0, as in PyTorch.
+    out = binary(BinaryOp::Sub, sum(mul(lp, coef), {1}, false), Scalar::from_double(0.0), true);  // per sample, [N]
+    if (red == "sum") out = sum(out, {}, false);
+    else if (red == "mean") out = div(sum(out, {}, false), denom);
+    else if (logits.dim() == 1) out = squeeze(out, 0);
   }
   if (any_requires_grad({&lp})) {
-    const double n = reduction == "mean" ? double(x.size(0)) : 1.0;
-    const bool none = reduction == "none";
-    record(out, "NllLossBackward0", {lp}, [onehot, n, none](const Tensor& g) -> std::vector<Tensor> {
+    const bool none = red == "none";
+    Tensor scale = red == "mean" ? denom : Tensor();
+    const char* name = probs ? (red == "mean" ? "DivBackward1" : "NegBackward0") : eps > 0 ? "AddBackward0" : "NllLossBackward0";
+    record(out, name, {lp}, [coef, scale, none](const Tensor& g) -> std::vector<Tensor> {
       Tensor gg = none ? unsqueeze(reshape(g, {-1}), 1) : g;
-      return {binary(BinaryOp::Mul, mul(onehot, gg), Scalar::from_double(-1.0 / n))};
+      Tensor r = binary(BinaryOp::Sub, mul(coef, gg), Scalar::from_double(0.0), true);
+      return {scale.defined() ? div(r, scale) : r};
     });
   }
   return out;
+}
+
+Tensor cross_entropy(const Tensor& logits, const Tensor& target, const std::string& reduction) {
+  CrossEntropyOptions o;
+  o.reduction = reduction;
+  return cross_entropy(logits, target, o);
 }
 
 Tensor dropout(const Tensor& x, double p, bool training) {
@@ -133,7 +198,8 @@ Tensor dropout(const Tensor& x, double p, bool training) {
     out = mul(x, scale);
   }
   if (any_requires_grad({&x}))
-    record(out, "NativeDropoutBackward0", {x}, [scale](const Tensor& g) -> std::vector<Tensor> { return {mul(g, scale)}; });
+    // PyTorch's CPU dropout is input * mask (MulBackward0); CUDA's is fused.
+    record(out, x.device().is_cuda() ? "NativeDropoutBackward0" : "MulBackward0", {x}, [scale](const Tensor& g) -> std::vector<Tensor> { return {mul(g, scale)}; });
   return out;
 }
 

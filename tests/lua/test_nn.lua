@@ -141,6 +141,27 @@ T.test('Sequential indexing and length', function()
   T.eq(s(torch.randn(5, 4)).shape[1], 2)
 end)
 
+T.test('Sequential slices keep the names, as net[1:3] in PyTorch', function()
+  local s = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2), nn.Tanh())
+  local mid = s['1:3']
+  T.eq(tostring(mid), 'Sequential(\n  (1): ReLU()\n  (2): Linear(in_features=3, out_features=2, bias=True)\n)')
+  T.eq(mid[1], s[2], 'the same module objects')
+  T.eq(#s[':-1'], 3)
+  T.eq(tostring(s['::2']), 'Sequential(\n  (0): Linear(in_features=4, out_features=3, bias=True)\n  (2): Linear('
+    .. 'in_features=3, out_features=2, bias=True)\n)')
+  T.eq(#s['::-1'], 4)
+  T.eq(s['::-1'][0], s[3])
+  T.eq(tostring(s['5:']), 'Sequential()')
+end)
+
+T.test('nn.init.eye_ and calculate_gain', function()
+  local w = torch.empty(2, 3)
+  T.eq(nn.init.eye_(w), w)
+  T.close(w, {{1, 0, 0}, {0, 1, 0}})
+  T.near(nn.init.calculate_gain('leaky_relu', 0.2), 1.3867504905630728, 1e-12)
+  T.raises(function() nn.init.eye_(torch.empty(3)) end, 'ValueError: Only tensors with 2 dimensions are supported')
+end)
+
 T.test('state_dict order, values and detaching', function()
   local net = nn.Sequential(nn.Linear(3, 2), nn.ReLU(), nn.Linear(2, 1))
   local sd = net:state_dict()
