@@ -137,33 +137,44 @@ local function loader_meta(cls)
 end
 local DataLoader = U.class('DataLoader', nil, loader_meta)
 data.DataLoader = DataLoader
-U.doc(DataLoader, 'DataLoader(dataset, {batch_size=1, shuffle=false, drop_last=false, collate_fn=}):\n'
+U.doc(DataLoader, 'DataLoader(dataset, {batch_size=1, shuffle=false, drop_last=false, collate_fn=, generator=}):\n'
+  .. '  (batch_size=false is PyTorch\'s None: items one by one, not collated)\n'
   .. '  for batch in loader do ... end   -- #loader batches; loader:enumerate() gives (i, batch), i from 0')
 
 function DataLoader.new(cls, ...)
   local a = U.parse('DataLoader', {'dataset', 'batch_size', 'shuffle', 'sampler', 'batch_sampler', 'num_workers',
-                                   'collate_fn', 'pin_memory', 'drop_last'},
+                                   'collate_fn', 'pin_memory', 'drop_last', 'timeout', 'worker_init_fn',
+                                   'multiprocessing_context', 'generator'},
                     {batch_size = 1, shuffle = false, num_workers = 0, pin_memory = false, drop_last = false}, ...)
   if a.dataset == nil then error("TypeError: DataLoader() missing 1 required positional argument: 'dataset'", 0) end
   if a.sampler ~= nil or a.batch_sampler ~= nil then
     error('NotImplementedError: gpulab: DataLoader supports batch_size, shuffle, drop_last and collate_fn', 0)
   end
+  if a.generator ~= nil and not U.is_generator(a.generator) then
+    error(('TypeError: DataLoader: generator must be a torch.Generator, got %s'):format(U.kind(a.generator)), 0)
+  end
   return setmetatable({dataset = a.dataset, batch_size = a.batch_size, shuffle = a.shuffle,
                        drop_last = a.drop_last, collate_fn = a.collate_fn or data.default_collate,
-                       num_workers = a.num_workers, pin_memory = a.pin_memory}, cls.__meta)
+                       num_workers = a.num_workers, pin_memory = a.pin_memory, generator = a.generator}, cls.__meta)
 end
 
 function DataLoader:__len()
   local n = #self.dataset
-  if self.batch_size == nil then return n end
+  if not self.batch_size then return n end  -- batch_size=false: PyTorch's None
   if self.drop_last then return n // self.batch_size end
   return (n + self.batch_size - 1) // self.batch_size
 end
 
--- The order of one epoch: torch.randperm(n) when shuffling, so it follows
--- torch.manual_seed.
+-- The order of one epoch, as PyTorch's RandomSampler draws it: a seed from
+-- the loader's generator (or the default one, so torch.manual_seed fixes the
+-- shuffle), then randperm(n) from a generator seeded with it. With a loader
+-- generator, randperm draws from that generator directly.
 local function epoch_order(self, n)
-  if self.shuffle then return torch.randperm(n):tolist() end
+  if self.shuffle then
+    if self.generator ~= nil then return U.randperm_list(n, self.generator) end
+    local g = torch.Generator():manual_seed(U.draw_seed(nil))
+    return U.randperm_list(n, g)
+  end
   local order = {}
   for i = 1, n do order[i] = i - 1 end
   return order
@@ -190,17 +201,29 @@ local function fetch(self, idx)
   return self.collate_fn(items)
 end
 
+-- Each new iterator draws a base seed (PyTorch's _BaseDataLoaderIter does,
+-- for its workers) and the shuffle order on the first batch, so the default
+-- generator advances exactly as in PyTorch. RandomSampler, reaching the end
+-- of an epoch, draws one more (unused) permutation from a loader generator.
 function DataLoader:iter()
   local n = #self.dataset
-  local order, pos, bs = epoch_order(self, n), 0, self.batch_size
+  U.draw_seed(self.generator)
+  local order, pos, bs, done
+  local function finish()
+    if not done and self.shuffle and self.generator ~= nil then U.randperm_list(n, self.generator) end
+    done = true
+  end
   return function()
-    if bs == nil then  -- batch_size=nil: items one by one, not collated
+    order = order or epoch_order(self, n)
+    if bs == nil then bs = self.batch_size or false; pos = 0 end
+    if not bs then  -- batch_size=false (None): items one by one, not collated
       pos = pos + 1
-      if pos > n then return nil end
+      if pos > n then finish(); return nil end
       return get_item(self.dataset, order[pos])
     end
-    if pos >= n then return nil end
+    if pos >= n then finish(); return nil end
     local stop = math.min(pos + bs, n)
+    if stop - pos < bs then finish() end
     if self.drop_last and stop - pos < bs then return nil end
     local idx = table.move(order, pos + 1, stop, 1, {})
     pos = stop

@@ -88,6 +88,58 @@ T.test('shuffle follows torch.manual_seed and covers every item', function()
   T.truthy(table.concat(c, ',') ~= table.concat(expect, ','), 'shuffled')
 end)
 
+-- The orders PyTorch 2.x gives after torch.manual_seed(0):
+--   [b.tolist() for b in DataLoader(list(range(10)), batch_size=4, shuffle=True)]   (twice)
+--   then DataLoader(..., batch_size=5, shuffle=True, drop_last=True), then torch.randn(2)
+local function batches(loader)
+  local out = {}
+  for b in loader do
+    local t = type(b) == 'table' and b[1] or b
+    out[#out + 1] = table.concat(t:tolist(), ',')
+  end
+  return table.concat(out, ' ')
+end
+local function range(n) local t = {} for i = 1, n do t[i] = i - 1 end return t end
+
+T.test('shuffled orders and the default generator advance exactly as in PyTorch', function()
+  torch.manual_seed(0)
+  T.eq(batches(data.DataLoader(range(10), {batch_size = 4, shuffle = true})), '6,7,1,4 2,0,9,8 3,5')
+  T.eq(batches(data.DataLoader(range(10), {batch_size = 4, shuffle = true})), '2,4,7,0 8,9,5,3 6,1')
+  T.eq(batches(data.DataLoader(range(10), {batch_size = 5, shuffle = true, drop_last = true})), '7,4,5,1,9 3,8,2,0,6')
+  -- an unshuffled epoch draws its base seed too
+  T.eq(batches(data.DataLoader(data.TensorDataset(torch.arange(7)), {batch_size = 3})), '0,1,2 3,4,5 6')
+  T.close(torch.randn(2), {-0.7830641269683838, 1.0621709823608398}, 1e-7)
+end)
+
+T.test('torch.Generator: its own stream, for randperm and DataLoader', function()
+  local g = torch.Generator()
+  T.eq(g:initial_seed(), 67280421310721)
+  T.eq(g:manual_seed(5), g)
+  -- DataLoader(list(range(9)), batch_size=3, shuffle=True, generator=torch.Generator().manual_seed(5)), twice,
+  -- then the same generator in DataLoader(list(range(8)), batch_size=4, shuffle=True, drop_last=True), twice
+  local dl = data.DataLoader(range(9), {batch_size = 3, shuffle = true, generator = g})
+  T.eq(batches(dl), '7,6,8 0,1,4 5,3,2')
+  T.eq(batches(dl), '3,8,2 6,1,0 7,4,5')
+  local dl2 = data.DataLoader(range(8), {batch_size = 4, shuffle = true, drop_last = true, generator = g})
+  T.eq(batches(dl2), '1,0,6,2 3,7,4,5')
+  T.eq(batches(dl2), '3,7,0,5 4,6,1,2')
+  T.eq(table.concat(torch.randperm(6, {generator = g}):tolist(), ','), '0,3,4,2,5,1')
+  local a = torch.Generator():manual_seed(123)
+  local b = torch.Generator():manual_seed(123)
+  T.eq(table.concat(torch.randperm(50, {generator = a}):tolist(), ','), table.concat(torch.randperm(50, {generator = b}):tolist(), ','))
+  T.raises(function() data.DataLoader(range(3), {generator = 1}) end,
+    'TypeError: DataLoader: generator must be a torch.Generator, got number')
+end)
+
+T.test('batch_size=false is PyTorch\'s None: items one by one', function()
+  torch.manual_seed(0)
+  local loader = data.DataLoader(range(5), {batch_size = false, shuffle = true})
+  T.eq(#loader, 5)
+  local out = {}
+  for v in loader do out[#out + 1] = v end
+  T.eq(table.concat(out, ','), '1,4,2,3,0')  -- [int(b) for b in DataLoader(list(range(5)), batch_size=None, shuffle=True)]
+end)
+
 T.test('each for loop is a new epoch; iter() and enumerate()', function()
   local loader = data.DataLoader(data.TensorDataset(torch.arange(10)), {batch_size = 4})
   local n = 0
