@@ -153,12 +153,11 @@ function SGD:_update_group(g)
           buf = d_p:clone():detach()
           st.momentum_buffer = buf
         else
-          buf:mul_(g.momentum)
-          buf:add_(g.dampening == 0 and d_p or d_p * (1 - g.dampening))
+          buf:mul_(g.momentum):add_(d_p, {alpha = 1 - g.dampening})
         end
         d_p = g.nesterov and torch.add(d_p, buf, {alpha = g.momentum}) or buf
       end
-      p:add_(d_p * (-g.lr))
+      p:add_(d_p, {alpha = -g.lr})
     end
   end
 end

@@ -113,6 +113,45 @@ T.test('argument errors', function()
     'ValueError: Nesterov momentum requires a momentum and zero dampening')
 end)
 
+-- A 5-16-3 tanh MLP, 20 full-batch steps of CrossEntropyLoss; the final loss
+-- and one weight as PyTorch 2.x computes them from the same manual_seed(0):
+--   X = torch.randn(32, 5); Y = torch.randint(0, 3, (32,))
+--   net = nn.Sequential(nn.Linear(5, 16), nn.Tanh(), nn.Linear(16, 3)); opt = make(net.parameters())
+local function train_mlp(make, dev)
+  torch.manual_seed(0)
+  local X, Y = torch.randn(32, 5):to(dev), torch.randint(0, 3, {32})
+  T.eq(table.concat(Y:tolist(), ''), '12222000110120001211000002222022', 'randint as in PyTorch')
+  Y = Y:to(dev)
+  local net = nn.Sequential(nn.Linear(5, 16), nn.Tanh(), nn.Linear(16, 3)):to(dev)
+  local opt = make(net:parameters())
+  local loss
+  for _ = 1, 20 do
+    opt:zero_grad()
+    loss = nn.CrossEntropyLoss()(net(X), Y)
+    loss:backward()
+    opt:step()
+  end
+  return loss:item(), net[0].weight[0][0]:item()
+end
+
+T.test('SGD and Adam train an MLP to PyTorch\'s numbers (cpu and cuda:1)', function()
+  local cases = {
+    {function(p) return torch.optim.SGD(p, {lr = 0.1}) end, {1.0096375942230225, -0.3090026378631592}},
+    {function(p) return torch.optim.SGD(p, {lr = 0.1, momentum = 0.9}) end, {0.8242665529251099, -0.2513664960861206}},
+    {function(p) return torch.optim.SGD(p, {lr = 0.1, momentum = 0.9, weight_decay = 0.01, dampening = 0.1}) end, {0.8432088494300842, -0.22895042598247528}},
+    {function(p) return torch.optim.Adam(p, {lr = 0.01}) end, {0.8372412323951721, -0.10684248059988022}},
+    {function(p) return torch.optim.Adam(p, {lr = 0.01, weight_decay = 0.1, amsgrad = true}) end, {0.963476300239563, -0.12569396197795868}},
+    {function(p) return torch.optim.AdamW(p, {lr = 0.01}) end, {0.8374963402748108, -0.10642188787460327}},
+  }
+  for _, dev in ipairs({'cpu', 'cuda:1'}) do
+    for i, c in ipairs(cases) do
+      local loss, w = train_mlp(c[1], dev)
+      T.near(loss, c[2][1], 2e-6, dev .. ' loss, case ' .. i)
+      T.near(w, c[2][2], 2e-6, dev .. ' weight, case ' .. i)
+    end
+  end
+end)
+
 T.test('training a linear regression converges (cpu and cuda)', function()
   for _, dev in ipairs({'cpu', 'cuda:0'}) do
     torch.manual_seed(0)

@@ -146,4 +146,55 @@ T.test('training through DataParallel gives the same losses', function()
   T.truthy(last < first, 'the loss went down')
 end)
 
+-- The tutorial's own setting: exactly two devices and no device_ids, in a
+-- fresh gpulab with --virtual-gpus 2 (this script runs with 4).
+T.test('on exactly 2 devices, default device_ids split 30 into 15 + 15 and 10 into 5 + 5', function()
+  local i = 0
+  while arg[i - 1] do i = i - 1 end
+  local script = os.tmpname()
+  local f = assert(io.open(script, 'w'))
+  f:write([[
+    local M = nn.Module:extend('M')
+    function M:__init() nn.Module.__init(self); self.fc = nn.Linear(5, 2) end
+    function M:forward(x)
+      local y = self.fc(x)
+      print('In Model: input size', x:size(), 'output size', y:size(), x.device)
+      return y
+    end
+    local model = nn.DataParallel(M()):to('cuda')
+    print(torch.cuda.device_count(), #model.device_ids)
+    for _, n in ipairs({30, 10}) do
+      local out = model(torch.randn(n, 5, {device = 'cuda'}))
+      print('Outside: input size', n, 'output_size', out:size(), out.device, out.grad_fn)
+    end
+  ]])
+  f:close()
+  local p = assert(io.popen(('%q --virtual-gpus 2 %q 2>&1'):format(arg[i], script)))
+  local out = p:read('a')
+  p:close()
+  os.remove(script)
+  out = out:gsub(' object at 0x%x+', '')
+  T.eq(out, table.concat({
+    '2\t2',
+    'In Model: input size\ttorch.Size([15, 5])\toutput size\ttorch.Size([15, 2])\tcuda:0',
+    'In Model: input size\ttorch.Size([15, 5])\toutput size\ttorch.Size([15, 2])\tcuda:1',
+    'Outside: input size\t30\toutput_size\ttorch.Size([30, 2])\tcuda:0\t<GatherBackward>',
+    'In Model: input size\ttorch.Size([5, 5])\toutput size\ttorch.Size([5, 2])\tcuda:0',
+    'In Model: input size\ttorch.Size([5, 5])\toutput size\ttorch.Size([5, 2])\tcuda:1',
+    'Outside: input size\t10\toutput_size\ttorch.Size([10, 2])\tcuda:0\t<GatherBackward>', ''}, '\n'))
+end)
+
+T.test('DataParallel: dim=1 scatter, table outputs, eval under no_grad', function()
+  local Two = nn.Module:extend('Two')
+  function Two:__init() nn.Module.__init(self); self.fc = nn.Linear(4, 3) end
+  function Two:forward(x) local y = self.fc(x:t()):t(); return {y, y:sum(0, {keepdim = true})} end
+  local dp = nn.DataParallel(Two():cuda(), {device_ids = {0, 1, 2}, dim = 1})
+  local out = dp(torch.randn(4, 9))
+  T.eq(tostring(out[1].shape) .. ' ' .. tostring(out[2].shape), 'torch.Size([3, 9]) torch.Size([1, 9])')
+  T.eq(out[1].grad_fn.name, 'GatherBackward')
+  dp:eval()
+  T.eq(dp.module.training, false)
+  T.eq(torch.no_grad(function() return dp(torch.randn(4, 6))[1].grad_fn end), nil)
+end)
+
 T.finish()
