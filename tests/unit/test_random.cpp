@@ -71,6 +71,12 @@ TEST_CASE("random: randint, uniform_, normal_, randperm, and stream continuation
         std::vector<int64_t>{4, 9, 3, 0, 3, 9, 7, 3, 7, 3, 1, 6, 6, 9, 8, 6, 6, 8, 4, 3});
   manual_seed_cpu(42);
   CHECK(ut::ivals(randint(-5, 5, {8}, O(DType::Int64))) == std::vector<int64_t>{-3, 2, 1, -1, 1, 0, -5, -1});
+  // Ranges from 2^28 up take 64-bit draws (python3 -c 'import torch; torch.manual_seed(0);
+  // print(torch.randint(0, 2**28, (3,)).tolist())'); just below, 32-bit ones.
+  manual_seed_cpu(0);
+  CHECK(ut::ivals(randint(0, int64_t(1) << 28, {3}, O(DType::Int64))) == std::vector<int64_t>{130329135, 136432832, 195187451});
+  manual_seed_cpu(0);
+  CHECK(ut::ivals(randint(0, (int64_t(1) << 28) - 1, {3}, O(DType::Int64))) == std::vector<int64_t>{209652404, 130329144, 118924928});
   manual_seed_cpu(0);
   Tensor u = empty({6}, O(DType::Float32));
   uniform_(u, -2, 3);
