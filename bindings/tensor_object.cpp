@@ -38,11 +38,18 @@ int grad_fn_tostring(lua_State* L) {
   return 1;
 }
 
+// grad_fn:name(), a method as in PyTorch (y.grad_fn.name()).
+int grad_fn_name(lua_State* L) {
+  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_checkudata(L, 1, kGradFnMT));
+  lua_pushstring(L, (*p)->name.c_str());
+  return 1;
+}
+
 int grad_fn_index(lua_State* L) {
   auto* p = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
   const char* k = lua_tostring(L, 2);
   if (!p || !k) return 0;
-  if (!std::strcmp(k, "name")) { lua_pushstring(L, (*p)->name.c_str()); return 1; }
+  if (!std::strcmp(k, "name")) { lua_pushcfunction(L, grad_fn_name); return 1; }
   if (!std::strcmp(k, "next_functions")) {
     lua_createtable(L, int((*p)->next.size()), 0);
     for (size_t i = 0; i < (*p)->next.size(); ++i) {

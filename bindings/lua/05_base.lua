@@ -204,6 +204,16 @@ local PairList = {
 }
 function U.items(t) return setmetatable(t, ItemList) end
 function U.pairs_list(t) return setmetatable(t, PairList) end
+-- An OrderedDict's keys(), values() and items() print as Python's views do:
+-- odict_keys(['weight', 'bias']).
+local function view_of(base, name)
+  local mt = {}
+  for k, v in pairs(base) do mt[k] = v end
+  mt.__tostring = function(self) return name .. '(' .. list_tostring(self) .. ')' end
+  return mt
+end
+local KeysView, ValuesView, ItemsView =
+  view_of(ItemList, 'odict_keys'), view_of(ItemList, 'odict_values'), view_of(PairList, 'odict_items')
 
 -- ---- OrderedDict -----------------------------------------------------------
 -- Insertion-ordered map used for registries and state_dict: d[key], d[key] = v
@@ -245,16 +255,16 @@ function OD.__tostring(self)
   return 'OrderedDict([' .. table.concat(parts, ', ') .. '])'
 end
 OD.__name = 'OrderedDict'
-function od_methods.keys(self) return U.items(table.move(rawget(self, '_k'), 1, #self, 1, {})) end
+function od_methods.keys(self) return setmetatable(table.move(rawget(self, '_k'), 1, #self, 1, {}), KeysView) end
 function od_methods.values(self)
   local out, vals = {}, rawget(self, '_v')
   for i, k in ipairs(rawget(self, '_k')) do out[i] = vals[k] end
-  return U.items(out)
+  return setmetatable(out, ValuesView)
 end
 function od_methods.items(self)
   local out, vals = {}, rawget(self, '_v')
   for i, k in ipairs(rawget(self, '_k')) do out[i] = {k, vals[k]} end
-  return U.pairs_list(out)
+  return setmetatable(out, ItemsView)
 end
 function od_methods.get(self, k, default)
   local v = rawget(self, '_v')[k]

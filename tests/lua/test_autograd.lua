@@ -6,7 +6,7 @@
 local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
 local F = nn.functional
 
-local function name(t) return t.grad_fn and t.grad_fn.name or 'nil' end
+local function name(t) return t.grad_fn and t.grad_fn:name() or 'nil' end
 
 T.test('grad_fn names match PyTorch', function()
   local x = torch.randn(2, 3, {requires_grad = true})

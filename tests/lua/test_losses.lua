@@ -77,7 +77,7 @@ T.test('F.linear with and without bias, any input rank', function()
   T.close(F.linear(x:view(1, 2, 3), w, torch.tensor({1.0, -1.0})), {{{1, 2}, {4, 8}}})
   T.close(F.linear(x[1], w), {3, 9})
   local xr = x:view(1, 2, 3):requires_grad_()
-  T.eq(F.linear(xr, w, torch.tensor({1.0, -1.0})).grad_fn.name, 'UnsafeViewBackward0')
+  T.eq(F.linear(xr, w, torch.tensor({1.0, -1.0})).grad_fn:name(), 'UnsafeViewBackward0')
 end)
 
 T.finish()

@@ -267,4 +267,17 @@ T.test('functional wrappers and losses', function()
   T.close(nn.MSELoss{reduction = 'sum'}(torch.tensor({1.0, 2.0}), torch.tensor({0.0, 0.0})), 5)
 end)
 
+T.test("state_dict views print as Python's odict views", function()
+  -- python3 -c 'import torch; d = torch.nn.Linear(2, 1).state_dict(); print(d.keys())'
+  local d = nn.Linear(2, 1):state_dict()
+  T.eq(tostring(d:keys()), "odict_keys(['weight', 'bias'])")
+  T.eq(tostring(d:values()):sub(1, 21), 'odict_values([tensor(')
+  T.eq(tostring(d:items()):sub(1, 23), "odict_items([('weight',")
+  local names = {}
+  for k in d:keys() do names[#names + 1] = k end
+  T.eq(table.concat(names, ' '), 'weight bias')
+  local y = nn.Linear(2, 1)(torch.ones(1, 2))
+  T.eq(y.grad_fn:name(), 'AddmmBackward0', 'grad_fn:name() is a method, as in PyTorch')
+end)
+
 T.finish()
