@@ -103,22 +103,19 @@ struct Formatter {
         }
         for (double x : nz)
           if (x != std::ceil(x)) { int_mode = false; break; }
-        if (int_mode) {
-          if (mx / mn > 1000.0 || mx > 1.0e8) {
-            sci_mode = true;
-            for (double x : nz) max_width = std::max(max_width, py_sci(x, precision).size());
-          } else {
-            for (double x : nz) max_width = std::max(max_width, fmt("%.*f", 0, x).size() + 1);
-          }
-        } else if (mx / mn > 1000.0 || mx > 1.0e8 || mn < 1.0e-4) {
-          sci_mode = true;
-          for (double x : nz) max_width = std::max(max_width, py_sci(x, precision).size());
-        } else {
-          for (double x : nz) max_width = std::max(max_width, py_fixed(x, precision).size());
+        // As _Formatter: sci_mode is decided before the widths (and an explicit
+        // set_printoptions{sci_mode=} decides it), but only when some value is
+        // non-zero and finite; otherwise the formatter stays in int mode.
+        const auto& forced = print_options().sci_mode;
+        sci_mode = forced ? *forced : (mx / mn > 1000.0 || mx > 1.0e8 || (!int_mode && mn < 1.0e-4));
+        for (double x : nz) {
+          const size_t w = sci_mode ? py_sci(x, precision).size()
+                           : int_mode ? fmt("%.*f", 0, x).size() + 1
+                                      : py_fixed(x, precision).size();
+          max_width = std::max(max_width, w);
         }
       }
     }
-    if (print_options().sci_mode) sci_mode = *print_options().sci_mode;
   }
 
   std::string str_int(int64_t x) const { return boolean ? (x ? "True" : "False") : std::to_string(x); }
@@ -236,6 +233,7 @@ std::string tensor_repr(const Tensor& t) {
     if (dt != DType::Float32) suffixes.push_back("dtype=" + dtype_repr(dt));
     body = "[]";
   } else {
+    if (o.edgeitems == 0) suffixes.push_back("size=" + tuple_str(t.sizes()));
     if (!(dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool)) suffixes.push_back("dtype=" + dtype_repr(dt));
     Values v = read_values(t);
     const bool summarize = t.numel() > o.threshold;

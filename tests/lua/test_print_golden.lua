@@ -16,8 +16,11 @@ f:close()
 local passed, failed = 0, 0
 for _, c in ipairs(cases) do
   local want = table.concat(c.lines, '\n')
-  local fn = assert(load('return ' .. c.expr))
+  local opts, expr = c.expr:match('^with (%b{}) :: (.*)$')
+  if opts then assert(load('torch.set_printoptions' .. opts))() end
+  local fn = assert(load('return ' .. (expr or c.expr)))
   local ok, got = pcall(function() return repr(fn()) end)
+  torch.set_printoptions{profile = 'default'}
   if ok and got == want then
     passed = passed + 1
   else
