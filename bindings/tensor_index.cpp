@@ -55,6 +55,7 @@ Item parse_item(const std::string& raw) {
     if (s.find(':', c2 + 1) != std::string::npos) throw IndexError(cat("invalid index '", raw, "'"));
     auto st = parse_int(s.substr(c2 + 1), raw);
     it.step = st ? *st : 1;
+    GL_CHECK_T(ValueError, it.step != 0, "slice step cannot be zero");
   }
   return it;
 }
@@ -72,14 +73,14 @@ void parse_string(const std::string& s, std::vector<Item>& out) {
 std::vector<Item> parse_key(lua_State* L, int key) {
   std::vector<Item> items;
   if (lua_isinteger(L, key)) {
-    items.push_back(Item{Item::Int, lua_tointeger(L, key)});
+    items.push_back(Item{Item::Int, lua_tointeger(L, key), {}, {}, 1});
   } else if (lua_type(L, key) == LUA_TSTRING) {
     parse_string(lua_tostring(L, key), items);
   } else if (lua_type(L, key) == LUA_TTABLE) {
     const int n = int(lua_rawlen(L, key));
     for (int k = 1; k <= n; ++k) {
       lua_rawgeti(L, key, k);
-      if (lua_isinteger(L, -1)) items.push_back(Item{Item::Int, lua_tointeger(L, -1)});
+      if (lua_isinteger(L, -1)) items.push_back(Item{Item::Int, lua_tointeger(L, -1), {}, {}, 1});
       else if (lua_type(L, -1) == LUA_TSTRING) items.push_back(parse_item(lua_tostring(L, -1)));
       else {
         std::string got = type_name(L, -1);
@@ -103,16 +104,24 @@ Tensor apply_items(const Tensor& t, const std::vector<Item>& items) {
     if (it.kind == Item::Int || it.kind == Item::Slice) ++consumed;
     if (it.kind == Item::Ellipsis) ++ellipses;
   }
+  GL_CHECK_T(IndexError, t.dim() > 0 || consumed == 0,
+             "invalid index of a 0-dim tensor. Use `tensor:item()` to convert a 0-dim tensor to a number");
   GL_CHECK_T(IndexError, ellipses <= 1, "an index can only have a single ellipsis ('...')");
   GL_CHECK_T(IndexError, consumed <= t.dim(), "too many indices for tensor of dimension ", t.dim());
   Tensor r = t;
-  int64_t dim = 0;
+  int64_t dim = 0, orig = 0;  // dim in r, and the dim of t it came from (for errors)
   for (auto& it : items) {
     switch (it.kind) {
-      case Item::Int: r = select(r, dim, it.i); break;
-      case Item::Slice: r = slice(r, dim, it.start, it.stop, it.step); ++dim; break;
+      case Item::Int: {
+        const int64_t n = r.size(dim);
+        GL_CHECK_T(IndexError, it.i >= -n && it.i < n, "index ", it.i, " is out of bounds for dimension ", orig, " with size ", n);
+        r = select(r, dim, it.i);
+        ++orig;
+        break;
+      }
+      case Item::Slice: r = slice(r, dim, it.start, it.stop, it.step); ++dim; ++orig; break;
       case Item::NewAxis: r = unsqueeze(r, dim); ++dim; break;
-      case Item::Ellipsis: dim += t.dim() - consumed; break;
+      case Item::Ellipsis: dim += t.dim() - consumed; orig += t.dim() - consumed; break;
     }
   }
   // Python indexing always returns a new tensor object, even for x[...].
@@ -120,13 +129,42 @@ Tensor apply_items(const Tensor& t, const std::vector<Item>& items) {
   return r;
 }
 
+// A bool mask indexes the leading mask.dim() dims of t; its shape must match
+// them (PyTorch's rule). Returns the mask with size-1 dims for the rest of t.
+Tensor leading_mask(const Tensor& t, const Tensor& mask) {
+  for (int64_t d = 0; d < mask.dim(); ++d)
+    if (d >= t.dim() || mask.size(d) != t.size(d))
+      throw IndexError(cat("The shape of the mask ", shape_str(mask.sizes()), " at index ", d,
+                           " does not match the shape of the indexed tensor ", shape_str(t.sizes()), " at index ", d));
+  Tensor m = mask;
+  while (m.dim() < t.dim()) m = unsqueeze(m, m.dim());
+  return m;
+}
+
 }  // namespace
 
 void push_index(lua_State* L, const Tensor& t, int key) {
   if (Tensor* k = to_tensor(L, key)) {
-    if (k->dtype() == DType::Bool) return push_tensor(L, masked_select(t, *k));
-    GL_CHECK_T(IndexError, !is_floating(k->dtype()), "tensors used as indices must be long, int, byte or bool tensors");
-    return push_tensor(L, index_select(t, 0, reshape(*k, {-1})));
+    if (k->dtype() == DType::Bool) {
+      // x[mask]: the selected rows of the leading dims, each with the trailing dims.
+      Tensor r = masked_select(t, leading_mask(t, *k));
+      Shape rest{-1};
+      for (int64_t d = k->dim(); d < t.dim(); ++d) rest.push_back(t.size(d));
+      return push_tensor(L, rest.size() > 1 ? reshape(r, rest) : r);
+    }
+    GL_CHECK_T(IndexError, k->dtype() == DType::Int64 || k->dtype() == DType::Int32,
+               "tensors used as indices must be long, int, byte or bool tensors");
+    GL_CHECK_T(IndexError, t.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor:item()` to convert a 0-dim tensor to a number");
+    // x[index]: index's shape followed by the trailing dims of x; negatives count from the end.
+    Tensor flat = to(reshape(*k, {-1}), Device(Device::CPU), DType::Int64);
+    const int64_t n = t.size(0);
+    for (int64_t i = 0; i < flat.numel(); ++i) {
+      const int64_t v = flat.data<int64_t>()[i];
+      GL_CHECK_T(IndexError, v >= -n && v < n, "index ", v, " is out of bounds for dimension 0 with size ", n);
+    }
+    Shape shape = k->sizes();
+    for (int64_t d = 1; d < t.dim(); ++d) shape.push_back(t.size(d));
+    return push_tensor(L, reshape(index_select(t, 0, flat), shape));
   }
   push_tensor(L, apply_items(t, parse_key(L, key)));
 }
@@ -141,7 +179,7 @@ void assign_index(lua_State* L, Tensor& t, int key, int value) {
     throw TypeError(cat("can't assign a ", type_name(L, value), " to a ", dtype_repr(t.dtype()), " tensor"));
   if (Tensor* k = to_tensor(L, key); k && k->dtype() == DType::Bool) {
     Tensor v = vt ? to(*vt, t.device(), t.dtype()) : scalar_tensor(*vs, t.dtype(), t.device());
-    Tensor r = where(*k, v, t);
+    Tensor r = where(leading_mask(t, *k), v, t);
     copy_(t, r);
     return;
   }

@@ -59,7 +59,10 @@ int to_(lua_State* L) {
     int idx = a.at(i);
     if (Tensor* o = to_tensor(L, idx)) { dev = o->device(); dt = o->dtype(); }
     else if (auto d = to_dtype_or_null(L, idx)) dt = d;
-    else if (auto v = to_device(L, idx)) dev = v;
+    else if (auto v = to_device(L, idx)) {
+      if (dev) type_error("to", "dtype", "torch.dtype", type_name(L, idx));  // to('cuda', 'cpu')
+      dev = v;
+    }
     else if (lua_type(L, idx) == LUA_TBOOLEAN) continue;  // non_blocking
     else type_error("to", "device", "a torch.device, a dtype or a Tensor", type_name(L, idx));
   }
@@ -67,6 +70,7 @@ int to_(lua_State* L) {
   if (auto d = a.dtype(-1, "dtype")) dt = d;
   bool copy = a.boolean(-1, "copy", false);
   a.boolean(-1, "non_blocking", false);
+  a.finish(4);  // unknown keywords are errors, not silently ignored
   push_tensor(L, to(t, dev, dt, copy));
   return 1;
 }
@@ -151,7 +155,7 @@ int split_(lua_State* L) {
   Args a(L, 2, "split");
   int idx = a.at(0, "split_size_or_sections");
   int64_t dim = a.opt_integer(1, "dim").value_or(0);
-  if (lua_type(L, idx) == LUA_TTABLE) return push_tensors(L, split_sizes(self(L), a.int_list(0, "split_size_or_sections"), dim));
+  if (idx && lua_type(L, idx) == LUA_TTABLE) return push_tensors(L, split_sizes(self(L), a.int_list(0, "split_size_or_sections"), dim));
   return push_tensors(L, split(self(L), a.integer(0, "split_size_or_sections"), dim));
 }
 int unbind(lua_State* L) {

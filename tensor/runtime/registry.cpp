@@ -1,4 +1,5 @@
 #include "tensor/runtime/registry.h"
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -63,6 +64,9 @@ std::vector<int> visible_virtual(int n) {
     char* end = nullptr;
     long v = std::strtol(tok.c_str(), &end, 10);
     if (tok.empty() || *end != '\0' || v < 0 || v >= n) break;
+    // A repeated ordinal makes the whole list empty, as in PyTorch's
+    // _parse_visible_devices (the CUDA runtime refuses it too).
+    if (std::find(out.begin(), out.end(), int(v)) != out.end()) return {};
     out.push_back(int(v));
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -178,6 +182,10 @@ std::string cuda_unavailable_message() {
 
 namespace {
 [[noreturn]] void throw_no_cuda() {
+  if (reg().virtual_n > 0)  // virtual devices exist, but CUDA_VISIBLE_DEVICES hides them all
+    throw RuntimeError("no CUDA-capable device is detected",
+                       "CUDA_VISIBLE_DEVICES='" + std::string(std::getenv("CUDA_VISIBLE_DEVICES") ? std::getenv("CUDA_VISIBLE_DEVICES") : "") +
+                           "' hides all " + std::to_string(reg().virtual_n) + " virtual GPUs");
   throw RuntimeError(cuda_unavailable_message(),
                      "this machine has no usable GPU: start gpulab with --virtual-gpus 2 to emulate two");
 }
