@@ -200,6 +200,7 @@ void push_scalar(lua_State* L, Scalar s) {
 }
 
 std::optional<Scalar> to_scalar(lua_State* L, int idx) {
+  if (idx == 0) return std::nullopt;  // an absent argument (Args::at); lua_type(L, 0) is undefined
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) return Scalar::from_int(lua_tointeger(L, idx));

@@ -40,15 +40,83 @@ int binop_(lua_State* L, BinaryOp op, const char* name) {
   return 1;
 }
 
+// Anything after (input, other) is refused: an ignored keyword such as
+// div's rounding_mode would silently give another result.
+int binop_checked(lua_State* L, BinaryOp op, const char* name, bool inplace) {
+  if (lua_gettop(L) > 2) Args(L, 1, name).finish(2);
+  return inplace ? binop_(L, op, name) : binop(L, op, name);
+}
+
 #define BINOP(fn, OP) \
-  int fn(lua_State* L) { return binop(L, BinaryOp::OP, #fn); } \
-  int fn##_(lua_State* L) { return binop_(L, BinaryOp::OP, #fn "_"); }
-BINOP(mul, Mul) BINOP(div, Div) BINOP(pow, Pow) BINOP(remainder, Remainder)
+  int fn(lua_State* L) { return binop_checked(L, BinaryOp::OP, #fn, false); } \
+  int fn##_(lua_State* L) { return binop_checked(L, BinaryOp::OP, #fn "_", true); }
+BINOP(mul, Mul) BINOP(pow, Pow) BINOP(remainder, Remainder)
 BINOP(floor_divide, FloorDivide) BINOP(maximum, Maximum) BINOP(minimum, Minimum) BINOP(atan2, Atan2)
 BINOP(eq, Eq) BINOP(ne, Ne) BINOP(lt, Lt) BINOP(le, Le) BINOP(gt, Gt) BINOP(ge, Ge)
 BINOP(logical_and, LogicalAnd) BINOP(logical_or, LogicalOr) BINOP(logical_xor, LogicalXor)
 BINOP(bitwise_and, BitAnd) BINOP(bitwise_or, BitOr) BINOP(bitwise_xor, BitXor)
 #undef BINOP
+
+// div(input, other, {rounding_mode=nil|'trunc'|'floor'}) and div_.
+std::optional<std::string> rounding_mode(Args& a) {
+  const int idx = a.at(2, "rounding_mode");
+  a.finish(3);
+  if (!idx || lua_isnil(a.L, idx)) return std::nullopt;
+  if (lua_type(a.L, idx) == LUA_TTABLE) {  // {rounding_mode=nil} arrives as an empty options table
+    lua_pushnil(a.L);
+    if (!lua_next(a.L, idx)) return std::nullopt;
+    lua_pop(a.L, 2);
+  }
+  std::string m = type_name(a.L, idx);
+  if (lua_type(a.L, idx) == LUA_TSTRING) m = lua_tostring(a.L, idx);
+  GL_CHECK(m == "trunc" || m == "floor",
+           "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + m + "'");
+  return m;
+}
+Tensor operand(lua_State* L, int idx, const char* fname, const char* arg) {
+  if (Tensor* t = to_tensor(L, idx)) return *t;
+  auto s = to_scalar(L, idx);
+  if (!s) type_error(fname, arg, "Tensor or Number", type_name(L, idx));
+  const DType dt = s->kind == Scalar::Float ? DType::Float32 : s->kind == Scalar::Bool ? DType::Bool : DType::Int64;
+  return scalar_tensor(*s, dt, Device());
+}
+// Division rounded toward zero: trunc(x / y) for floats; for integers the floor
+// quotient, plus one where the exact quotient is negative and not whole.
+Tensor div_trunc(const Tensor& x, const Tensor& y) {
+  Tensor q = binary(BinaryOp::FloorDivide, x, y);
+  if (is_floating(q.dtype())) return unary(UnaryOp::Trunc, binary(BinaryOp::Div, x, y));
+  Tensor inexact = binary(BinaryOp::Ne, binary(BinaryOp::Remainder, x, y), Scalar::from_int(0));
+  Tensor neg = binary(BinaryOp::LogicalXor, binary(BinaryOp::Lt, x, Scalar::from_int(0)), binary(BinaryOp::Lt, y, Scalar::from_int(0)));
+  return binary(BinaryOp::Add, q, to(binary(BinaryOp::LogicalAnd, inexact, neg), std::nullopt, q.dtype()));
+}
+int div(lua_State* L) {
+  if (lua_gettop(L) <= 2) return binop(L, BinaryOp::Div, "div");
+  Args a(L, 1, "div");
+  auto mode = rounding_mode(a);
+  if (!mode) { lua_settop(L, 2); return binop(L, BinaryOp::Div, "div"); }
+  Tensor x = operand(L, a.at(0, "input"), "div", "input"), y = operand(L, a.at(1, "other"), "div", "other");
+  push_tensor(L, *mode == "floor" ? binary(BinaryOp::FloorDivide, x, y) : div_trunc(x, y));
+  return 1;
+}
+int div_(lua_State* L) {
+  if (lua_gettop(L) <= 2) return binop_(L, BinaryOp::Div, "div_");
+  Args a(L, 1, "div_");
+  auto mode = rounding_mode(a);
+  Tensor& x = a.tensor(0, "self");
+  if (!mode) { lua_settop(L, 2); return binop_(L, BinaryOp::Div, "div_"); }
+  if (*mode == "floor") { lua_settop(L, 2); return binop_(L, BinaryOp::FloorDivide, "div_"); }
+  Tensor y = operand(L, a.at(1, "other"), "div_", "other");
+  if (is_floating(x.dtype())) {
+    binary_(BinaryOp::Div, x, y);
+    unary_(UnaryOp::Trunc, x);
+  } else {
+    Tensor r = div_trunc(x, y);
+    if (r.dtype() != x.dtype()) binary_(BinaryOp::Div, x, y);  // raises PyTorch's cast error
+    else copy_(x, r);
+  }
+  lua_settop(L, 1);
+  return 1;
+}
 
 // add/sub(x, y, {alpha=}) and their in-place forms, as in PyTorch: x + alpha * y.
 // Without alpha they are the plain binary ops.
@@ -280,7 +348,7 @@ const Reg kTensorOps[] = {
     {"add", add_alpha, "add(input, other, {alpha=1}) -> Tensor: input + alpha * other, broadcasting."},
     {"sub", sub_alpha, "sub(input, other, {alpha=1}) -> Tensor: input - alpha * other, broadcasting."},
     {"mul", mul, "mul(input, other) -> Tensor: elementwise product, broadcasting."},
-    {"div", div, "div(input, other) -> Tensor: true division (integers give floats)."},
+    {"div", div, "div(input, other, {rounding_mode=nil|'trunc'|'floor'}) -> Tensor: true division (integers give floats), or rounded toward zero / down."},
     {"true_divide", div, "true_divide(input, other): same as div."},
     {"pow", pow, "pow(input, exponent) -> Tensor: input ^ exponent."},
     {"remainder", remainder, "remainder(input, other): Python's %, sign of the divisor."},
@@ -304,7 +372,7 @@ const Reg kTensorOps[] = {
     {"add_", add_alpha_, "x:add_(other, {alpha=1}): in-place x += alpha * other; returns x."},
     {"sub_", sub_alpha_, "x:sub_(other, {alpha=1}): in-place x -= alpha * other; returns x."},
     {"mul_", mul_, "x:mul_(other): in-place multiply; returns x."},
-    {"div_", div_, "x:div_(other): in-place divide; returns x."},
+    {"div_", div_, "x:div_(other, {rounding_mode=}): in-place divide; returns x."},
     {"pow_", pow_, "x:pow_(exponent): in place; returns x."},
     {"remainder_", remainder_, "x:remainder_(other): in place."},
     {"floor_divide_", floor_divide_, "x:floor_divide_(other): in place."},

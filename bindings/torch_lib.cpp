@@ -30,11 +30,14 @@ int tensor(lua_State* L) {
   bool rg = a.boolean(-1, "requires_grad", false);
   Tensor t;
   if (a.n() == 1) {
-    t = tensor_from_lua(L, a.at(0), dt, dev);
+    const int data = a.at(0);  // 0 for torch.tensor(nil, {...}): lua_type(L, 0) is undefined
+    GL_CHECK_T(TypeError, data != 0, "tensor(): argument 'data' must be a number, boolean, table or Tensor, not nil");
+    t = tensor_from_lua(L, data, dt, dev);
   } else {  // torch.tensor{1, 2, 3, device=...}: the positionals are the data
     lua_createtable(L, a.n(), 0);
     for (int i = 0; i < a.n(); ++i) {
-      lua_pushvalue(L, a.at(i));
+      if (int idx = a.at(i)) lua_pushvalue(L, idx);
+      else lua_pushnil(L);  // a hole in the data: the walk reports it
       lua_rawseti(L, -2, i + 1);
     }
     t = tensor_from_lua(L, lua_gettop(L), dt, dev);
@@ -195,9 +198,13 @@ int set_printoptions(lua_State* L) {
   if (auto v = a.opt_integer(1, "threshold")) o.threshold = *v;
   if (auto v = a.opt_integer(2, "edgeitems")) o.edgeitems = std::max<int64_t>(*v, 0);
   if (auto v = a.opt_integer(3, "linewidth")) o.linewidth = *v;
+  // As PyTorch: every call sets sci_mode, so leaving it out returns to automatic.
+  std::optional<bool> sci;
   if (int idx = a.at(-1, "sci_mode")) {
-    if (lua_type(L, idx) == LUA_TBOOLEAN) o.sci_mode = lua_toboolean(L, idx);
+    GL_CHECK_T(TypeError, lua_type(L, idx) == LUA_TBOOLEAN || lua_isnil(L, idx), "set_printoptions(): argument 'sci_mode' must be bool or nil");
+    if (lua_type(L, idx) == LUA_TBOOLEAN) sci = lua_toboolean(L, idx);
   }
+  o.sci_mode = sci;
   a.finish(4);
   return 0;
 }

@@ -8,8 +8,13 @@ const Shape& Tensor::sizes() const { return impl->sizes; }
 const Shape& Tensor::strides() const { return impl->strides; }
 int64_t Tensor::dim() const { return int64_t(impl->sizes.size()); }
 int64_t Tensor::numel() const { return impl->numel; }
-int64_t Tensor::size(int64_t d) const { return impl->sizes[wrap_dim(d, dim())]; }
-int64_t Tensor::stride(int64_t d) const { return impl->strides[wrap_dim(d, dim())]; }
+// wrap_dim lets a 0-d tensor take dim 0 or -1 (reductions treat it as 1-d),
+// but it has no size or stride to read there.
+static void check_has_dims(int64_t d, int64_t ndim) {
+  if (ndim == 0) throw IndexError(cat("Dimension specified as ", d, " but tensor has no dimensions"));
+}
+int64_t Tensor::size(int64_t d) const { check_has_dims(d, dim()); return impl->sizes[wrap_dim(d, dim())]; }
+int64_t Tensor::stride(int64_t d) const { check_has_dims(d, dim()); return impl->strides[wrap_dim(d, dim())]; }
 int64_t Tensor::offset() const { return impl->offset; }
 DType Tensor::dtype() const { return impl->dtype; }
 Device Tensor::device() const { return impl->storage->device; }

@@ -1,5 +1,7 @@
 // Copies and conversions: to(device, dtype), copy_, clone, contiguous,
 // detach, fill_, and reading values back to the host.
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
@@ -40,7 +42,35 @@ void copy_(Tensor& dst, const Tensor& src0) {
   copy_same_device(dst, staged);
 }
 
+namespace {
+// PyTorch refuses a scalar that does not fit the dtype (c10::checked_convert):
+// integers must be in range (unsigned ones also take negatives down to -max,
+// which wrap), NaN fits no integer, and a finite float32 must stay finite.
+void check_fits(Scalar v, DType dt) {
+  double lo = 0, hi = 0;  // the accepted range, hi exclusive
+  const char* name = nullptr;
+  switch (dt) {
+    case DType::Int64: lo = -0x1p63; hi = 0x1p63; name = "int64_t"; break;
+    case DType::Int32: lo = -0x1p31; hi = 0x1p31; name = "int"; break;
+    case DType::Int16: lo = -0x1p15; hi = 0x1p15; name = "int16_t"; break;
+    case DType::Int8: lo = -0x1p7; hi = 0x1p7; name = "int8_t"; break;
+    case DType::UInt8: lo = -255; hi = 256; name = "uint8_t"; break;
+    case DType::Float32: {
+      const double f = v.to_double();
+      GL_CHECK(!std::isfinite(f) || std::fabs(f) <= double(FLT_MAX), "value cannot be converted to type float without overflow");
+      return;
+    }
+    default: return;
+  }
+  bool ok;
+  if (v.kind == Scalar::Float) ok = v.f >= lo && v.f < hi;  // false for NaN
+  else ok = dt == DType::Int64 || (double(v.i) >= lo && double(v.i) < hi);
+  GL_CHECK(ok, "value cannot be converted to type ", name, " without overflow");
+}
+}  // namespace
+
 void fill_(Tensor& dst, Scalar v) {
+  check_fits(v, dst.dtype());
   if (dst.numel() == 0) return;
   const DeviceSlot& sl = slot_of(dst);
   sl.kernels->fill(sl.exec, make_loop(dst.sizes(), {&dst}), v);

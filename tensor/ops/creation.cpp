@@ -71,6 +71,7 @@ Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o)
   const int64_t half = steps / 2;
   for (int64_t i = 0; i < steps; ++i)
     vals[size_t(i)] = i < half ? start + step * double(i) : end - step * double(steps - i - 1);
+  if (steps == 1) vals[0] = start;  // one step is the start, as in PyTorch
   Tensor host = from_host(vals.data(), {steps}, DType::Float64, {DType::Float64, Device(Device::CPU)});
   return to(host, resolve_device(o.device), o.dtype, true);
 }

@@ -40,6 +40,17 @@ void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scala
   GL_CHECK(!item(z).i, "ZeroDivisionError");
 }
 
+// Subtraction with a bool operand is refused, as in PyTorch (a bool scalar
+// counts as bool).
+void check_bool_sub(BinaryOp op, bool a_bool, bool b_bool) {
+  if (op != BinaryOp::Sub || !(a_bool || b_bool)) return;
+  if (a_bool && b_bool)
+    throw NotImplementedError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                              "`logical_xor()` operator instead.");
+  throw NotImplementedError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                            "invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
 DType binary_compute_dtype(BinaryOp op, DType rt) {
   if ((op == BinaryOp::Div || op == BinaryOp::Atan2) && !is_floating(rt)) return DType::Float32;
   return rt;
@@ -200,6 +211,13 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
                           op == UnaryOp::Square || op >= UnaryOp::LogicalNot || op == UnaryOp::Floor ||
                           op == UnaryOp::Ceil || op == UnaryOp::Round || op == UnaryOp::Trunc);
   if (to_float) a = to_dtype(a, DType::Float32);
+  if (a.dtype() == DType::Bool) {
+    if (op == UnaryOp::Relu) throw NotImplementedError("Boolean inputs not supported for relu");
+    const char* k = op == UnaryOp::Abs ? "abs" : op == UnaryOp::Floor ? "floor" : op == UnaryOp::Ceil ? "ceil"
+                    : op == UnaryOp::Round ? "round" : op == UnaryOp::Trunc ? "trunc" : nullptr;
+    if (k) throw NotImplementedError(cat('"', k, !a.device().is_cpu() ? "_cuda" : op == UnaryOp::Abs ? "_cpu" : "_vml_cpu", "\" not implemented for 'Bool'"));
+    if (op == UnaryOp::Square) a = to_dtype(a, DType::Int64);  // square is pow(x, 2): bool gives int64
+  }
   if (op == UnaryOp::Neg && a.dtype() == DType::Bool)
     throw RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   Tensor out = empty_on(a.sizes(), unary_returns_bool(op) ? DType::Bool : a.dtype(), a.device());
@@ -230,6 +248,7 @@ Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into) 
   // passes CPU scalars to CUDA kernels).
   if (a.device() != dev) a = to(a, dev, std::nullopt);
   if (b.device() != dev) b = to(b, dev, std::nullopt);
+  check_bool_sub(op, a0.dtype() == DType::Bool, b0.dtype() == DType::Bool);
   ResultType rt;
   rt.add(a0);
   rt.add(b0);
@@ -252,6 +271,7 @@ Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into) 
 }
 
 Tensor binary_ts(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first, Tensor* into) {
+  check_bool_sub(op, a0.dtype() == DType::Bool, sc.kind == Scalar::Bool);
   ResultType rt;
   rt.add(a0);
   rt.add(sc);

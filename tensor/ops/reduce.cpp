@@ -94,8 +94,18 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
     switch (op) {
       case ReduceOp::Sum: case ReduceOp::Any: fill_(out, Scalar::from_int(0)); return out;
       case ReduceOp::Prod: case ReduceOp::All: fill_(out, Scalar::from_int(1)); return out;
-      default:
-        throw IndexError(cat(name, "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."));
+      default: {
+        // PyTorch's texts: a whole-tensor reduction asks for a dim; a given dim
+        // of size zero is named.
+        const bool arg = std::string(name).rfind("arg", 0) == 0;
+        if (int64_t(dims.size()) == t.dim()) {
+          if (arg) throw IndexError(cat(name, "(): Expected reduction dim to be specified for input.numel() == 0."));
+          throw RuntimeError(cat(name, "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."));
+        }
+        int64_t d0 = dims.front();
+        for (auto d : dims) if (t.sizes()[size_t(d)] == 0) { d0 = d; break; }
+        throw IndexError(cat(name, "(): Expected reduction dim ", d0, " to have non-zero size."));
+      }
     }
   }
   const DeviceSlot& sl = slot_of(t);
@@ -132,7 +142,7 @@ Tensor sum(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim, std
 }
 
 Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
-  GL_CHECK(is_floating(t.dtype()), "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
+  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()), "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
         dtype_legacy_name(t.dtype()));
   auto dims = normalize_dims(t, dims0);
   int64_t count = 1;
@@ -233,7 +243,7 @@ std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim) { 
 std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim) { return extreme_dim(false, t, dim, keepdim); }
 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
-  GL_CHECK(is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
         dtype_legacy_name(t.dtype()));
   Tensor out;
   {

@@ -274,6 +274,7 @@ std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim
 }
 
 std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim) {
+  GL_CHECK(x.dim() > 0, "split expects at least a 1-dimensional tensor");
   GL_CHECK(size > 0 || (size == 0 && x.size(dim) == 0), "split_size can only be 0 if dimension size is 0, but got dimension size of ", x.size(dim));
   const int64_t n = x.size(dim);
   Shape sizes;

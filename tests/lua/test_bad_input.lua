@@ -99,6 +99,16 @@ add('unknown attribute', function() return a.nonexistent end)
 add('set unknown attribute', function() a.shape = 3 end)
 add('mm dtype mismatch', function() return torch.ones(2, 2):mm(torch.ones(2, 2, {dtype = torch.float64})) end)
 add('unexpected keyword', function() return torch.zeros(2, {devcie = 'cpu'}) end)
+-- 0-d tensors have no dim 0 to split or read; absent arguments (index 0 on the Lua stack) once crashed.
+add('split 0-d', function() return torch.tensor(3):split(1) end)
+add('split 0-d no size', function() return torch.tensor(3):split() end)
+add('size of 0-d', function() return torch.tensor(3):size(0) end)
+add('stride of 0-d', function() return torch.tensor(3):stride(-1) end)
+add('unbind 0-d', function() return torch.tensor(3):unbind() end)
+add('tensor(nil, opts)', function() return torch.tensor(nil, {dtype = torch.float64}) end)
+add('div nil with rounding_mode', function() return torch.div(a, nil, {rounding_mode = 'floor'}) end)
+add('add nil with alpha', function() return a:add(nil, {alpha = 2}) end)
+add('set_printoptions bad sci_mode', function() torch.set_printoptions{sci_mode = 'yes'} end)
 add('set_printoptions bad profile', function() torch.set_printoptions{profile = 'nope'} end)
 
 for _, c in ipairs(calls) do
@@ -112,6 +122,44 @@ for _, c in ipairs(calls) do
   else
     passed = passed + 1
   end
+end
+-- Random calls (fixed seed): every torch function and tensor method with 0-3
+-- arguments drawn from odd values. Only survival is checked (some calls are
+-- valid); this found a segfault on 0-d tensors and absent arguments.
+do
+  local odd = {0, -1, 2, 1 << 62, 0 / 0, 1 / 0, 2.5, true, 'x', '::', {}, {1}, {{1}}, {-1, -1}, {dim = 99}, print,
+    torch.ones(2, 3), torch.zeros(0), torch.tensor(3), torch.tensor({true}), torch.ones(2, {device = 'cuda:1'}),
+    torch.ones(3, 2, {dtype = torch.float16}), torch.arange(5), torch.float64, torch.device('cuda:1'), torch.Size({2})}
+  local bases = {torch.ones(2, 3), torch.zeros(0), torch.tensor(3), torch.tensor({true, false}),
+    torch.ones(2, {device = 'cuda:0'}), torch.arange(6):view(2, 3), torch.ones(2, {dtype = torch.float16})}
+  local stateful = {save = true, load = true, manual_seed = true, set_printoptions = true, set_grad_enabled = true,
+    no_grad = true, enable_grad = true, set_default_dtype = true}
+  local names = {}
+  for k, v in pairs(torch) do
+    if type(v) == 'function' and not stateful[k] and k:sub(1, 1) ~= '_' then names[#names + 1] = k end
+  end
+  for _, m in ipairs({'view', 'reshape', 'transpose', 'permute', 'unsqueeze', 'squeeze', 'expand', 'chunk', 'split',
+    'narrow', 'select', 'flatten', 'item', 'tolist', 'copy_', 'fill_', 'to', 'cuda', 'type', 'size', 'stride',
+    'unbind', 'index_select', 'repeat', 'new_full', 'new_tensor', 'uniform_', 'normal_', 'backward'}) do
+    names[#names + 1] = m
+  end
+  table.sort(names)
+  math.randomseed(7)
+  local survived = 0
+  for _, f in ipairs(names) do
+    for _ = 1, 30 do
+      local args, k = {}, math.random(0, 3)
+      for j = 1, k do args[j] = odd[math.random(1, #odd + 1)] end  -- #odd + 1: nil
+      local base = bases[math.random(1, #bases)]
+      local fn = torch[f]
+      pcall(function() if fn then fn(table.unpack(args, 1, k)) end end)
+      pcall(function() local mfn = base[f]; if type(mfn) == 'function' then mfn(base, table.unpack(args, 1, k)) end end)
+      survived = survived + 1
+    end
+  end
+  torch.set_printoptions{profile = 'default'}
+  collectgarbage()
+  if survived == #names * 30 then passed = passed + 1 else failed = failed + 1; print('FAIL: random calls') end
 end
 if tostring(keep) == keep_text then passed = passed + 1 else failed = failed + 1; print('FAIL: earlier tensor changed') end
 assert(#calls >= 300, 'expected at least 300 generated calls, got ' .. #calls)

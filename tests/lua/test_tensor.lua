@@ -23,6 +23,14 @@ eq(tostring(torch.linspace(0, 1, 5)), 'tensor([0.0000, 0.2500, 0.5000, 0.7500, 1
 torch.manual_seed(0)
 eq(tostring(torch.rand(3)), 'tensor([0.4963, 0.7682, 0.0885])', 'rand matches PyTorch after manual_seed(0)')
 
+-- set_printoptions: as in PyTorch, a call without sci_mode returns it to automatic
+torch.set_printoptions{sci_mode = true}
+eq(tostring(torch.tensor({1.5})), 'tensor([1.5000e+00])')
+torch.set_printoptions{precision = 3}
+eq(tostring(torch.tensor({1.5})), 'tensor([1.500])', 'sci_mode reset by a later call')
+torch.set_printoptions{profile = 'default'}
+err(function() torch.set_printoptions{sci_mode = 'yes'} end, "argument 'sci_mode' must be bool")
+
 -- devices
 local x = torch.tensor({1, 2, 3}, {device = 'cuda'})
 eq(tostring(x), "tensor([1, 2, 3], device='cuda:0')")
@@ -55,6 +63,26 @@ eq(tostring(m), 'tensor([[9, 1, 2],\n        [9, 4, 5]])')
 eq(tostring(m.shape), 'torch.Size([2, 3])')
 eq(m.shape[0], 2)
 err(function() return m[5] end, 'index 5 is out of bounds for dimension 0 with size 2')
+-- (expected values below from PyTorch)
+local g = torch.arange(12):view(3, 4)
+err(function() return g['0, 4'] end, 'index 4 is out of bounds for dimension 1 with size 4')
+err(function() return g['..., -5'] end, 'index -5 is out of bounds for dimension 1 with size 4')
+err(function() return g['::0'] end, 'ValueError: slice step cannot be zero')
+err(function() return torch.tensor(5)[0] end, 'invalid index of a 0-dim tensor')
+eq(tostring(g[torch.tensor({true, false, true})]), 'tensor([[ 0,  1,  2,  3],\n        [ 8,  9, 10, 11]])', '1-d mask on rows')
+err(function() return g[torch.tensor({true, false})] end,
+    'The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0')
+eq(tostring(g[torch.tensor({{0, 1}, {2, -3}})].shape), 'torch.Size([2, 2, 4])', 'index tensor shape kept')
+eq(tostring(g[torch.tensor(1)]), 'tensor([4, 5, 6, 7])', '0-d index tensor selects')
+eq(tostring(g[torch.tensor({-1})]), 'tensor([[ 8,  9, 10, 11]])', 'negative index tensor')
+err(function() return g[torch.tensor({-4})] end, 'index -4 is out of bounds for dimension 0 with size 3')
+local gm = g:clone(); gm[torch.tensor({false, true, false})] = 0
+eq(tostring(gm[1]), 'tensor([0, 0, 0, 0])', 'row mask assignment')
+eq(tostring(torch.linspace(0, 1, 1)), 'tensor([0.])', 'linspace with one step is the start')
+err(function() return torch.full({2}, 300, {dtype = torch.uint8}) end, 'value cannot be converted to type uint8_t without overflow')
+err(function() local t = torch.zeros(2, {dtype = torch.int64}); t[0] = 0 / 0 end, 'value cannot be converted to type int64_t without overflow')
+err(function() torch.zeros(2):fill_(1e40) end, 'value cannot be converted to type float without overflow')
+eq(tostring(torch.full({1}, -1, {dtype = torch.uint8})), 'tensor([255], dtype=torch.uint8)', 'uint8 takes negatives that wrap')
 
 -- math and promotion
 eq(tostring(torch.tensor({1, 2}) / 2), 'tensor([0.5000, 1.0000])')
@@ -63,9 +91,32 @@ eq(tostring(2 - torch.tensor({1, 2})), 'tensor([1, 0])')
 eq(tostring(torch.tensor({1., 2.}):double() + torch.tensor({1, 1})), 'tensor([2., 3.], dtype=torch.float64)')
 eq(tostring(torch.tensor({{1., 2.}, {3., 4.}}):sum(0)), 'tensor([4., 6.])')
 eq(torch.tensor({3., 4.}):norm():item(), 5.0)
+-- div's rounding_mode (values from PyTorch); no binary op ignores an extra argument
+eq(tostring(torch.tensor({7, -7, 6, -6}):div(torch.tensor({2, 2, -4, -4}), {rounding_mode = 'trunc'})), 'tensor([ 3, -3, -1,  1])')
+eq(tostring(torch.tensor({7, -7}):div(2, {rounding_mode = 'floor'})), 'tensor([ 3, -4])')
+eq(tostring(torch.tensor({7., -6.5}):div(2, {rounding_mode = 'trunc'})), 'tensor([ 3., -3.])')
+eq(tostring(torch.div(5, torch.tensor({2, -2}), {rounding_mode = 'trunc'})), 'tensor([ 2, -2])')
+eq(tostring(torch.tensor({7, -7}):div_(2, {rounding_mode = 'trunc'})), 'tensor([ 3, -3])')
+err(function() return torch.tensor({1}):div(2, {rounding_mode = 'round'}) end,
+    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'")
+err(function() return torch.tensor({1}):mul(2, {foo = 1}) end, "mul() got an unexpected keyword argument 'foo'")
 err(function() return torch.ones(2, 3) + torch.ones(4) end,
     'The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1')
 err(function() return torch.ones(2, 3):mm(torch.ones(4, 1)) end, 'mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)')
+
+-- bool tensors and empty reductions: PyTorch's refusals and texts
+local bt = torch.tensor({true, false})
+err(function() return bt - bt end, 'NotImplementedError: Subtraction, the `-` operator, with two bool tensors is not supported.')
+err(function() return 1 - bt end, 'NotImplementedError: Subtraction, the `-` operator, with a bool tensor is not supported.')
+err(function() return torch.ones(2):sub_(bt) end, 'with a bool tensor is not supported')
+err(function() return bt:abs() end, [["abs_cpu" not implemented for 'Bool']])
+err(function() return bt:relu() end, 'Boolean inputs not supported for relu')
+eq(tostring(bt:square()), 'tensor([1, 0])', 'square of bool is int64')
+eq(tostring(bt + bt), 'tensor([ True, False])')
+err(function() return torch.tensor({1, 2}):mean() end, 'NotImplementedError: mean(): could not infer output dtype.')
+err(function() return torch.zeros(0):max() end, "RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+err(function() return torch.zeros(0):argmax() end, 'IndexError: argmax(): Expected reduction dim to be specified for input.numel() == 0.')
+err(function() return torch.zeros(0, 3):max(0) end, 'IndexError: max(): Expected reduction dim 0 to have non-zero size.')
 
 -- autograd
 local w = torch.tensor({1., 2., 3.}, {requires_grad = true})
