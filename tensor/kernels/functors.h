@@ -78,6 +78,24 @@ inline float atan2(float a, float b) { return std::atan2(a, b); }
 inline double atan2(double a, double b) { return std::atan2(a, b); }
 #endif
 template <class T> GL_HD inline bool isnan_(T x) { if constexpr (std::is_integral_v<T>) return false; else return x != x; }
+// Note [Integer wrap-around]: integer +, -, * and negation wrap around as two's
+// complement, as in PyTorch; they are computed in an unsigned type (at least
+// 32 bits, so that narrow types do not promote to int and overflow there),
+// because signed overflow is undefined in C++. Floats pass through unchanged.
+template <class T> using wrap_t = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
+template <class T> GL_HD inline T wadd(T a, T b) {
+  if constexpr (std::is_integral_v<T>) { using U = wrap_t<T>; return T(U(a) + U(b)); }
+  else return T(a + b);
+}
+template <class T> GL_HD inline T wsub(T a, T b) {
+  if constexpr (std::is_integral_v<T>) { using U = wrap_t<T>; return T(U(a) - U(b)); }
+  else return T(a - b);
+}
+template <class T> GL_HD inline T wmul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) { using U = wrap_t<T>; return T(U(a) * U(b)); }
+  else return T(a * b);
+}
+template <class T> GL_HD inline T wneg(T a) { return wsub(T(0), a); }
 }  // namespace m
 
 // Which dtypes an op is instantiated for; the op layer promotes before calling.
@@ -96,11 +114,11 @@ struct UnaryF {
     else if constexpr (OP == UnaryOp::IsNan) return m::isnan_(x);
     else if constexpr (OP == UnaryOp::IsInf) { if constexpr (std::is_integral_v<T>) return false; else return !m::isnan_(x) && m::isnan_(x - x); }
     else if constexpr (OP == UnaryOp::IsFinite) { if constexpr (std::is_integral_v<T>) return true; else return !m::isnan_(x - x); }
-    else if constexpr (OP == UnaryOp::Neg) { if constexpr (std::is_same_v<T, bool>) return x; else return T(-x); }
-    else if constexpr (OP == UnaryOp::Abs) { if constexpr (std::is_same_v<T, bool>) return x; else return x < T(0) ? T(-x) : x; }
+    else if constexpr (OP == UnaryOp::Neg) { if constexpr (std::is_same_v<T, bool>) return x; else return m::wneg(x); }
+    else if constexpr (OP == UnaryOp::Abs) { if constexpr (std::is_same_v<T, bool>) return x; else return x < T(0) ? m::wneg(x) : x; }
     else if constexpr (OP == UnaryOp::Sign) { if constexpr (std::is_same_v<T, bool>) return x; else return T((T(0) < x) - (x < T(0))); }
     else if constexpr (OP == UnaryOp::Relu) return m::isnan_(x) ? x : (x > T(0) ? x : T(0));
-    else if constexpr (OP == UnaryOp::Square) return T(x * x);
+    else if constexpr (OP == UnaryOp::Square) return m::wmul(x, x);
     else if constexpr (std::is_integral_v<T>) return x;  // floor/ceil/round/trunc of ints
     else if constexpr (OP == UnaryOp::Floor) return m::floor(x);
     else if constexpr (OP == UnaryOp::Ceil) return m::ceil(x);
@@ -145,9 +163,9 @@ struct BinaryF {
       else if constexpr (OP == BinaryOp::Mul || OP == BinaryOp::BitAnd || OP == BinaryOp::Minimum) return bool(a && b);
       else return bool(a != b);
     }
-    else if constexpr (OP == BinaryOp::Add) return T(a + b);
-    else if constexpr (OP == BinaryOp::Sub) return T(a - b);
-    else if constexpr (OP == BinaryOp::Mul) return T(a * b);
+    else if constexpr (OP == BinaryOp::Add) return m::wadd(a, b);  // Note [Integer wrap-around]
+    else if constexpr (OP == BinaryOp::Sub) return m::wsub(a, b);
+    else if constexpr (OP == BinaryOp::Mul) return m::wmul(a, b);
     else if constexpr (OP == BinaryOp::Maximum) return (m::isnan_(a) || a > b) ? a : b;
     else if constexpr (OP == BinaryOp::Minimum) return (m::isnan_(a) || a < b) ? a : b;
     else if constexpr (std::is_integral_v<T>) {
@@ -156,21 +174,21 @@ struct BinaryF {
       else if constexpr (OP == BinaryOp::BitXor) return T(a ^ b);
       // Division by zero and MIN / -1 are refused by the op layer on the
       // CPU; these guards only keep a kernel from trapping if one slips by.
-      else if constexpr (OP == BinaryOp::Div) return (b == 0 || b == T(-1)) ? T(b == 0 ? 0 : -a) : T(a / b);
+      else if constexpr (OP == BinaryOp::Div) return (b == 0 || b == T(-1)) ? (b == 0 ? T(0) : m::wneg(a)) : T(a / b);
       else if constexpr (OP == BinaryOp::Remainder) {
         if (b == 0 || b == T(-1)) return T(0);
         T r = T(a % b);
         return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;
       } else if constexpr (OP == BinaryOp::FloorDivide) {
         if (b == 0) return T(0);
-        if (b == T(-1)) return T(-a);
+        if (b == T(-1)) return m::wneg(a);
         T q = T(a / b);
         return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
       } else if constexpr (OP == BinaryOp::Pow) {
         if (b < 0) return T(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0));
         T r = 1, base = a;
         auto e = b;
-        while (e) { if (e & 1) r = T(r * base); base = T(base * base); e = T(e >> 1); }
+        while (e) { if (e & 1) r = m::wmul(r, base); base = m::wmul(base, base); e = T(e >> 1); }
         return r;
       } else return T(0);
     } else {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include "unit_util.h"
 
 using namespace gl;
@@ -370,5 +371,28 @@ TEST_CASE("elementwise: where and clamp") {
     CHECK(vals(clamp(ut::tens({-3, 5}, {}, DType::Int64, d), -1.0, 1.0)) == std::vector<double>{-1, 1});
     CHECK(error_of([&] { clamp(x, std::nullopt, std::nullopt); }) ==
           "torch.clamp: At least one of 'min' or 'max' must not be None");
+  }
+}
+
+// Note [Integer wrap-around]: values from PyTorch 2.15, e.g.
+//   python3 -c 'import torch; print(torch.tensor([2**62]) * 4, -torch.tensor([-2**63]))'
+// (the sanitizer build fails this case if any of it is signed overflow).
+TEST_CASE("elementwise: integer overflow wraps around as in PyTorch") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    const int64_t big = int64_t(1) << 62, min64 = std::numeric_limits<int64_t>::min();
+    Tensor a = ut::tens({double(big)}, {1}, DType::Int64, d);
+    CHECK(ut::ivals(binary(BinaryOp::Mul, a, ut::si(4))) == std::vector<int64_t>{0});
+    Tensor mx = full({1}, ut::si(std::numeric_limits<int64_t>::max()), ut::opts(DType::Int64, d));
+    CHECK(ut::ivals(binary(BinaryOp::Add, mx, ut::si(1))) == std::vector<int64_t>{min64});
+    Tensor mn = full({1}, ut::si(min64), ut::opts(DType::Int64, d));
+    CHECK(ut::ivals(unary(UnaryOp::Neg, mn)) == std::vector<int64_t>{min64});
+    CHECK(ut::ivals(unary(UnaryOp::Abs, mn)) == std::vector<int64_t>{min64});
+    Tensor p = full({2}, ut::si(int64_t(1) << 40), ut::opts(DType::Int64, d));
+    CHECK(ut::ivals(prod(p, std::nullopt, false)) == std::vector<int64_t>{0});
+    Tensor i8 = full({1}, ut::si(100), ut::opts(DType::Int8, d));
+    CHECK(ut::ivals(binary(BinaryOp::Mul, i8, ut::si(3))) == std::vector<int64_t>{44});
+    Tensor i32 = full({1}, ut::si(65536), ut::opts(DType::Int32, d));
+    CHECK(ut::ivals(binary(BinaryOp::Mul, i32, i32)) == std::vector<int64_t>{0});
   }
 }

@@ -86,13 +86,13 @@ void reduce_typed(const ReduceSpec& s) {
         if constexpr (is_float_v<T>) {
           if (inner_dense) { out[ooff] = cast_to<Out>(sum_contiguous_float(x, n)); break; }
         }
-        for (int64_t r = 0; r < n; ++r) acc += acc_t<T>(at(r));
+        for (int64_t r = 0; r < n; ++r) acc = m::wadd(acc, acc_t<T>(at(r)));  // Note [Integer wrap-around]
         out[ooff] = cast_to<Out>(acc);
         break;
       }
       case ReduceOp::Prod: {
         acc_t<T> acc = 1;
-        for (int64_t r = 0; r < n; ++r) acc *= acc_t<T>(at(r));
+        for (int64_t r = 0; r < n; ++r) acc = m::wmul(acc, acc_t<T>(at(r)));
         out[ooff] = cast_to<Out>(acc);
         break;
       }

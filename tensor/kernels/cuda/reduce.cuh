@@ -52,8 +52,8 @@ struct RedOp<T, RKind::Sum> {
   using Acc = std::conditional_t<is_float_v<T>, M, int64_t>;
   bool flag = false;
   GL_HD Acc ident() const { return Acc(0); }
-  GL_HD void add(Acc& a, T x, int64_t) const { a += Acc(M(x)); }
-  GL_HD void merge(Acc& a, const Acc& b) const { a += b; }
+  GL_HD void add(Acc& a, T x, int64_t) const { a = m::wadd(a, Acc(M(x))); }  // Note [Integer wrap-around]
+  GL_HD void merge(Acc& a, const Acc& b) const { a = m::wadd(a, b); }
   template <class O> GL_HD O result(const Acc& a) const { return cast_to<O>(a); }
 };
 
@@ -63,8 +63,8 @@ struct RedOp<T, RKind::Prod> {
   using Acc = std::conditional_t<is_float_v<T>, M, int64_t>;
   bool flag = false;
   GL_HD Acc ident() const { return Acc(1); }
-  GL_HD void add(Acc& a, T x, int64_t) const { a *= Acc(M(x)); }
-  GL_HD void merge(Acc& a, const Acc& b) const { a *= b; }
+  GL_HD void add(Acc& a, T x, int64_t) const { a = m::wmul(a, Acc(M(x))); }
+  GL_HD void merge(Acc& a, const Acc& b) const { a = m::wmul(a, b); }
   template <class O> GL_HD O result(const Acc& a) const { return cast_to<O>(a); }
 };
 
