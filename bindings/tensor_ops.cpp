@@ -132,7 +132,7 @@ int alpha_op(lua_State* L, BinaryOp op, bool inplace, const char* name) {
     auto s = to_scalar(L, a.at(1, "other"));
     if (!s) type_error(name, "other", "Tensor or Number", type_name(L, a.at(1, "other")));
     Scalar v = s->kind == Scalar::Float || alpha.kind == Scalar::Float ? Scalar::from_double(s->to_double() * alpha.to_double())
-                                                                       : Scalar::from_int(s->i * alpha.i);
+                                                                       : Scalar::from_int(int64_t(uint64_t(s->i) * uint64_t(alpha.i)));  // wraps, as PyTorch
     if (inplace) binary_(op, x, v);
     else push_tensor(L, binary(op, x, v));
   } else if (inplace) {

@@ -45,9 +45,11 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype,
   GL_CHECK(st != 0, "step must be nonzero");
   GL_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
   GL_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
-  int64_t n = any_float ? int64_t(std::ceil((e - s) / st)) : (end.i - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i;
-  if (n < 0) n = 0;
-  GL_CHECK(n < (int64_t(1) << 40), "arange: too many elements (", n, ")");
+  // The count in a type that cannot overflow (huge bounds are refused below).
+  const double nd = any_float ? std::ceil((e - s) / st)
+                              : double((__int128(end.i) - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i);
+  GL_CHECK(nd < double(int64_t(1) << 40), "arange: too many elements (", nd, ")");
+  const int64_t n = nd > 0 ? int64_t(nd) : 0;
   // Values are computed in double on the host, then stored in the dtype.
   std::vector<double> vals(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) vals[size_t(i)] = any_float ? s + double(i) * st : double(start.i + i * step.i);
