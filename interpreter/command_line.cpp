@@ -158,6 +158,8 @@ Subcommands:
 
 Environment:
   GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus
+  GPULAB_EMULATE_GPUS=1   keep virtual devices in host memory even on a machine with
+                          a GPU (the lesson transcripts are recorded that way)
   GPULAB_LESSONS          the lessons directory (default: the one installed with gpulab)
   NO_COLOR                no coloured output
   HOME                    the REPL keeps its history in $HOME/.gpulab_history

@@ -88,7 +88,12 @@ void init_cuda() {
   }
   int phys = cuda::device_count();
   if (phys == 0) r.unavailable = cuda::unavailable_reason();
-  if (r.virtual_n > 0 && phys > 0) {
+  // GPULAB_EMULATE_GPUS=1 keeps virtual devices in host memory even beside a
+  // real GPU: the golden transcripts need the emulated devices' names and
+  // random streams (a GPU's Philox numbers differ from the CPU generator's).
+  const char* emulate = std::getenv("GPULAB_EMULATE_GPUS");
+  const bool host_only = emulate && emulate[0] != '\0' && std::strcmp(emulate, "0") != 0;
+  if (r.virtual_n > 0 && phys > 0 && !host_only) {
     // Logical slices of the first physical GPU, each with its own stream and count.
     auto props = cuda::properties(0);
     for (int i = 0; i < r.virtual_n; ++i) {

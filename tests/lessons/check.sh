@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Usage: check.sh GPULAB NAME
 # Runs lesson NAME the way a learner would (two virtual GPUs, seed 0, --echo),
+# the GPUs emulated in host memory even on a machine with a real one,
 # masks run-dependent timings and compares with the golden transcript NAME.out.
 # A lesson that needs another number of GPUs says so on a line "-- gpus: N"
 # among its first five lines.
@@ -36,7 +37,9 @@ if [ -f "$lessons/$name.lua" ]; then
   if [ -n "$declared" ]; then gpus=$declared; fi
 fi
 
-actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 \
+# GPULAB_EMULATE_GPUS: the transcripts hold the emulated devices' names and
+# random numbers, also where a real GPU exists.
+actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 GPULAB_EMULATE_GPUS=1 \
   "$gpulab" --virtual-gpus "$gpus" --seed 0 lesson "$name" --echo 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
