@@ -322,7 +322,7 @@ TEST_CASE("cuda: random fills have the right moments and follow the seed") {
     CHECK(std::fabs(m - 3) < tol);
     CHECK(std::fabs(v - 1.0 / 3) < tol);
     CHECK(lo >= 2);
-    CHECK(hi <= 4);
+    CHECK(hi < 4);  // half and bfloat16 round 1 in 2^11 (2^8) draws up to 4 unless mapped back
     moments(draw(dt, RandomKind::Normal, 1000003, -1, 2), &m, &v, &lo, &hi);
     CHECK(std::fabs(m + 1) < 2 * tol);
     CHECK(std::fabs(v - 4) < 8 * tol);

@@ -82,7 +82,10 @@ GL_HD void random_body(Grid g, const RandArgs<T>& p) {
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           const M u = M(float(w.x[j] & ((1u << D) - 1)) / float(1u << D));
-          vals[j] = T(u * span + lo);
+          // u < 1, but u * span + lo can round up to b (half: [2, 4) gives 4
+          // once in 2048 draws); b becomes a, as in PyTorch's uniform kernel.
+          const T v = T(u * span + lo);
+          vals[j] = M(v) == M(T(p.b)) ? T(p.a) : v;
         }
       }
     } else if constexpr (K == RandomKind::Normal) {
