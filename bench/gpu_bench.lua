@@ -46,6 +46,18 @@ a, b, out = nil, nil, nil
 collectgarbage()
 torch.cuda.empty_cache()
 
+-- (2b) host <-> device copies of 2^26 float32 (256 MiB) from ordinary host
+-- memory: whether a pinned staging buffer would pay (PyTorch's pinned figure
+-- is the ceiling)
+local hn = small and (1 << 16) or (1 << 26)
+local h = torch.rand(hn)
+local g = h:to(dev)
+report("h2d_gbps", hn * 4 / best(function() local r = h:to(dev) end) / 1e9)
+report("d2h_gbps", hn * 4 / best(function() local r = g:cpu() end) / 1e9)
+h, g = nil, nil
+collectgarbage()
+torch.cuda.empty_cache()
+
 -- (3) matmul: float32 (IEEE), TF32, bfloat16
 for _, m in ipairs(small and {64, 128} or {4096, 8192}) do
   local p, q = torch.randn(m, m, {device = dev}), torch.randn(m, m, {device = dev})

@@ -56,6 +56,21 @@ del a, b, out
 if on_gpu:
     torch.cuda.empty_cache()
 
+hn = (1 << 16) if small else (1 << 26)
+h = torch.rand(hn)
+g = h.to(dev)
+report("h2d_gbps", hn * 4 / best(lambda: h.to(dev)) / 1e9)
+report("d2h_gbps", hn * 4 / best(lambda: g.cpu()) / 1e9)
+if on_gpu:
+    hp = h.pin_memory()
+    report("h2d_pinned_gbps", hn * 4 / best(lambda: hp.to(dev, non_blocking=True)) / 1e9)
+    gp = torch.empty(hn, pin_memory=True)
+    report("d2h_pinned_gbps", hn * 4 / best(lambda: gp.copy_(g, non_blocking=True)) / 1e9)
+    del hp, gp
+del h, g
+if on_gpu:
+    torch.cuda.empty_cache()
+
 for m in ((64, 128) if small else (4096, 8192)):
     p, q = torch.randn(m, m, device=dev), torch.randn(m, m, device=dev)
     torch.backends.cuda.matmul.allow_tf32 = False

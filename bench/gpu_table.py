@@ -45,6 +45,13 @@ for op in ("add", "mul"):
     print(f"| {op} 2^28 f32 ({gbps:.0f} GB/s = {gbps / copy:.0%} of copy) | {fmt(g[key])} | {fmt(t[key])} | "
           f"{r:.2f} | >= 90% of copy and >= 1.0 | {'yes' if ok else '**no**'} |")
 row("sum 2^28 f32", "sum_2e28", ">= 1.0", lambda r: r >= 1.0)
+for d in ("h2d", "d2h"):
+    key = f"{d}_gbps"
+    if key in g and key in t:
+        pinned = t.get(f"{d}_pinned_gbps")
+        note = f"PyTorch from pinned memory: {pinned:.1f} GB/s" if pinned else "-"
+        print(f"| {d} copy, 2^26 f32 from pageable memory | {g[key]:.1f} GB/s | {t[key]:.1f} GB/s | "
+              f"{g[key] / t[key]:.2f} | (reported; {note}) | - |")
 for key in sorted(k for k in g if k.startswith("mm_")):
     kind, m = key.split("_")[1:]
     row(f"matmul {kind} {m}^2", key, ">= 0.97", lambda r: r >= 0.97)
