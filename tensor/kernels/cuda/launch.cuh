@@ -247,15 +247,36 @@ __global__ void __launch_bounds__(kThreads) k_strided(Ptrs p, OffsetCalc<NIN + 1
 }
 #endif
 
-// Blocks for `units` work items: enough to fill the GPU once, the grid-stride
-// loops do the rest.
-inline unsigned grid_for(const Exec* ex, int64_t units, int threads = kThreads) {
-  int64_t b = (units + threads - 1) / threads;
-  const int64_t cap = int64_t(ex->sm_count) * (ex->max_threads_per_sm / threads);
+// Blocks of kThreads threads for `units` work items: enough to fill the GPU
+// once, the grid-stride loops do the rest. `per_sm` is how many blocks of the
+// kernel fit on one SM at a time (resident_blocks); more blocks than that
+// would run as a second, partial wave and leave most SMs idle at its end.
+inline unsigned grid_for(const Exec* ex, int64_t units, int per_sm = 0) {
+  int64_t b = (units + kThreads - 1) / kThreads;
+  if (per_sm <= 0) per_sm = ex->max_threads_per_sm / kThreads;
+  const int64_t cap = int64_t(ex->sm_count) * per_sm;
   if (b > cap) b = cap;
   if (b < 1) b = 1;
   return unsigned(b);
 }
+
+#if defined(__CUDACC__)
+// Blocks of `Kernel` (launched with kThreads threads, no dynamic shared
+// memory) resident per SM: registers often allow fewer than the thread limit.
+// Asked of the runtime once per kernel; 0 (use the thread limit) on failure.
+template <auto Kernel>
+int resident_blocks() {
+  static const int n = [] {
+    int v = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, Kernel, kThreads, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      v = 0;
+    }
+    return v;
+  }();
+  return n;
+}
+#endif
 
 inline bool aligned_to(const void* p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
 
@@ -274,12 +295,14 @@ void launch_loop(Exec* ex, const LoopSpec& s, const F& f) {
     if constexpr (NIN >= 2) vec = vec && aligned_to(p.p[2], sizeof(B) * VEC);
     if constexpr (NIN >= 3) vec = vec && aligned_to(p.p[3], sizeof(C) * VEC);
     const int64_t units = vec ? (s.numel + VEC - 1) / VEC : s.numel;
-    k_contig<VEC, NIN, Out, A, B, C><<<grid_for(ex, units), kThreads, 0, ex->stream>>>(p, s.numel, vec, f);
+    constexpr auto kernel = k_contig<VEC, NIN, Out, A, B, C, F>;
+    kernel<<<grid_for(ex, units, resident_blocks<kernel>()), kThreads, 0, ex->stream>>>(p, s.numel, vec, f);
   } else {
     const int64_t* st[NIN + 1];
     for (int a = 0; a <= NIN; ++a) st[a] = s.args[a].strides;
     auto oc = make_offset_calc<NIN + 1>(s.ndim, s.shape, st, s.numel);
-    k_strided<NIN, Out, A, B, C><<<grid_for(ex, s.numel), kThreads, 0, ex->stream>>>(p, oc, s.numel, f);
+    constexpr auto kernel = k_strided<NIN, Out, A, B, C, F>;
+    kernel<<<grid_for(ex, s.numel, resident_blocks<kernel>()), kThreads, 0, ex->stream>>>(p, oc, s.numel, f);
   }
   check_launch();
 }

@@ -42,7 +42,8 @@ void run_random(Exec* ex, const RandomSpec& s) {
     p.offset = ex->offset++;
   }
   const int64_t groups = (p.n + random_group<T, K>(p.wide) - 1) / random_group<T, K>(p.wide);
-  random_kernel<T, K><<<grid_for(ex, groups), kThreads, 0, ex->stream>>>(p);
+  constexpr auto kernel = random_kernel<T, K>;
+  kernel<<<grid_for(ex, groups, resident_blocks<kernel>()), kThreads, 0, ex->stream>>>(p);
   check_launch();
 }
 
