@@ -2,6 +2,8 @@
 // program neither links against nor needs libnvidia-ml. The few NVML types
 // used are declared here with NVML's documented layouts.
 #include <dlfcn.h>
+#include <cstdlib>
+#include <string>
 #include <mutex>
 #include "tensor/runtime/cuda_api.h"
 
@@ -65,10 +67,13 @@ bool smi_query(int phys, SmiRow* row) {
     nvmlDevice_t dev = nullptr;
     bool found = false;
     if (n.by_uuid) {
-      std::string uuid = "GPU-" + properties(phys).uuid;
-      found = n.by_uuid(uuid.c_str(), &dev) == 0;
+      const std::string uuid = properties(phys).uuid;
+      found = n.by_uuid(("GPU-" + uuid).c_str(), &dev) == 0 || n.by_uuid(("MIG-" + uuid).c_str(), &dev) == 0;
     }
-    if (!found && n.by_index(unsigned(phys), &dev) != 0) return false;
+    // NVML's index is the CUDA ordinal only while CUDA_VISIBLE_DEVICES leaves
+    // the order alone; otherwise a wrong GPU's figures are worse than none.
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    if (!found && (visible || n.by_index(unsigned(phys), &dev) != 0)) return false;
     nvmlMemory_t mem{};
     if (n.memory(dev, &mem) != 0) return false;
     row->used = int64_t(mem.used);
