@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 #include <vector>
+#include "tensor/kernels/cuda/gemm_args.h"
 #include "tensor/kernels/cuda/random.cuh"
 
 using namespace gl;
@@ -260,6 +261,81 @@ TEST_CASE("cuda kernels on the host: normal moments and integer ranges") {
   auto wide = draw<int64_t, RandomKind::IntRange>(1001, 0, double(int64_t(1) << 40), 7, false);
   for (double x : wide) CHECK((x >= 0 && x < double(int64_t(1) << 40)));
   CHECK(*std::max_element(wide.begin(), wide.end()) > double(int64_t(1) << 39));
+}
+
+TEST_CASE("cuda kernels on the host: cuBLAS's column-major call computes the row-major product") {
+  // Operand layouts as the op layer's blas_view makes them (tensor/ops/matmul.cpp):
+  // row-major with a padded ld, transposed with a padded ld, or a single row.
+  std::mt19937_64 rng(5);
+  int cases = 0;
+  for (int64_t m : {1, 2, 5, 17})
+    for (int64_t n : {1, 3, 16})
+      for (int64_t k : {1, 4, 9})
+        for (int la = 0; la < 3; ++la)
+          for (int lb = 0; lb < 3; ++lb)
+            for (int64_t batch : {1, 3}) {
+              GemmSpec s;
+              s.dtype = DType::Float64;
+              s.m = m, s.n = n, s.k = k, s.batch = batch;
+              // la/lb: 0 row-major, 1 transposed, 2 single-row-major with ld = cols (or 1 stored row)
+              auto layout = [&](int l, int64_t rows, int64_t cols, bool* trans, int64_t* ld) {
+                *trans = l == 1;
+                if (l == 0) *ld = cols + int64_t(rng() % 3);
+                else if (l == 1) *ld = rows + int64_t(rng() % 3);
+                else *ld = rows == 1 ? cols : cols + 1;
+              };
+              layout(la, m, k, &s.trans_a, &s.lda);
+              layout(lb, k, n, &s.trans_b, &s.ldb);
+              s.ldc = n;
+              const int64_t size_a = (s.trans_a ? k : m) * s.lda, size_b = (s.trans_b ? n : k) * s.ldb;
+              s.stride_a = batch > 1 ? size_a : 0;
+              s.stride_b = batch > 1 ? size_b : 0;
+              s.stride_c = batch > 1 ? m * n : 0;
+              s.alpha = 2;
+              s.beta = cases % 2 ? 0.5 : 0;
+              std::vector<double> A(size_t(size_a * batch)), B(size_t(size_b * batch)), C0(size_t(m * n * batch));
+              for (auto& v : A) v = double(int(rng() % 7) - 3);
+              for (auto& v : B) v = double(int(rng() % 7) - 3);
+              for (auto& v : C0) v = double(int(rng() % 5));
+              // the row-major product the spec means
+              std::vector<double> want = C0;
+              for (int64_t t = 0; t < batch; ++t)
+                for (int64_t i = 0; i < m; ++i)
+                  for (int64_t j = 0; j < n; ++j) {
+                    double acc = 0;
+                    for (int64_t p = 0; p < k; ++p)
+                      acc += A[size_t(t * s.stride_a + (s.trans_a ? p * s.lda + i : i * s.lda + p))] *
+                             B[size_t(t * s.stride_b + (s.trans_b ? j * s.ldb + p : p * s.ldb + j))];
+                    double& c = want[size_t(t * s.stride_c + i * s.ldc + j)];
+                    c = s.alpha * acc + s.beta * c;
+                  }
+              // what cuBLAS computes from blas_args: column-major, first operand B
+              const BlasArgs b = blas_args(s);
+              CAPTURE(m);
+              CAPTURE(n);
+              CAPTURE(k);
+              CAPTURE(la);
+              CAPTURE(lb);
+              CHECK(b.ld_first >= std::max<int64_t>(1, b.trans_first ? b.k : b.m));  // cuBLAS's own checks
+              CHECK(b.ld_second >= std::max<int64_t>(1, b.trans_second ? b.n : b.k));
+              CHECK(b.ldc >= std::max<int64_t>(1, b.m));
+              std::vector<double> got = C0;
+              for (int64_t t = 0; t < b.batch; ++t)
+                for (int64_t r = 0; r < b.m; ++r)
+                  for (int64_t c = 0; c < b.n; ++c) {
+                    double acc = 0;
+                    for (int64_t p = 0; p < b.k; ++p) {
+                      const double f = B[size_t(t * b.stride_first + (b.trans_first ? p + r * b.ld_first : r + p * b.ld_first))];
+                      const double g = A[size_t(t * b.stride_second + (b.trans_second ? c + p * b.ld_second : p + c * b.ld_second))];
+                      acc += f * g;
+                    }
+                    double& out = got[size_t(t * b.stride_c + r + c * b.ldc)];
+                    out = s.alpha * acc + s.beta * out;
+                  }
+              CHECK(got == want);
+              ++cases;
+            }
+  CHECK(cases == 4 * 3 * 3 * 3 * 3 * 2);
 }
 
 #endif  // GPULAB_HAVE_CUDA

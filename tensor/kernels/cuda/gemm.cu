@@ -1,7 +1,5 @@
-// Matrix multiply. Floats go to cuBLAS, which is column-major: a row-major
-// C (m x n) is a column-major C^T (n x m), and C^T = op(B)^T op(A)^T, so we
-// call cuBLAS with the operands swapped (B first), m and n swapped, and each
-// operand's own transpose flag (the row-major trick, as PyTorch does).
+// Matrix multiply. Floats go to cuBLAS with the operands swapped for its
+// column-major order (gemm_args.h: the row-major trick):
 // - float32: cublasGemmStridedBatchedEx with CUBLAS_COMPUTE_32F (IEEE, the
 //   default) or CUBLAS_COMPUTE_32F_FAST_TF32 when TF32 is allowed;
 // - float16, bfloat16: cublasGemmStridedBatchedEx, float accumulation;
@@ -10,6 +8,7 @@
 //   wrap-around arithmetic.
 #include <cublas_v2.h>
 #include <climits>
+#include "tensor/kernels/cuda/gemm_args.h"
 #include "tensor/kernels/cuda/launch.cuh"
 #include "tensor/runtime/cuda_api.h"
 
@@ -136,24 +135,15 @@ int as_int(int64_t v, const char* what) {
   return int(v);
 }
 
-// cuBLAS requires ld >= rows of the column-major view even where a single
-// row (never stepped over) makes any value valid.
-int64_t fix_ld(int64_t ld, int64_t rows_row_major, int64_t cols_row_major) {
-  if (rows_row_major <= 1 && ld < cols_row_major) ld = cols_row_major;
-  return ld < 1 ? 1 : ld;
-}
-
 void gemm_blas(Exec* ex, const GemmSpec& s) {
   cublasHandle_t h = blas_handle(ex);
-  const cublasOperation_t opb = s.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-  const cublasOperation_t opa = s.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-  const int m = as_int(s.m, "m"), n = as_int(s.n, "n"), k = as_int(s.k, "k");
-  // Row-major storage shapes: A is (trans_a ? k x m : m x k), B is (trans_b ? n x k : k x n).
-  const int lda = as_int(fix_ld(s.lda, s.trans_a ? s.k : s.m, s.trans_a ? s.m : s.k), "lda");
-  const int ldb = as_int(fix_ld(s.ldb, s.trans_b ? s.n : s.k, s.trans_b ? s.k : s.n), "ldb");
-  const int ldc = as_int(fix_ld(s.ldc, s.m, s.n), "ldc");
-  const int batch = as_int(s.batch, "batch");
-  const long long sa = s.stride_a, sb = s.stride_b, sc = s.stride_c;
+  const BlasArgs b = blas_args(s);
+  const cublasOperation_t opb = b.trans_first ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t opa = b.trans_second ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const int n = as_int(b.m, "n"), m = as_int(b.n, "m"), k = as_int(b.k, "k");
+  const int ldb = as_int(b.ld_first, "ldb"), lda = as_int(b.ld_second, "lda"), ldc = as_int(b.ldc, "ldc");
+  const int batch = as_int(b.batch, "batch");
+  const long long sb = b.stride_first, sa = b.stride_second, sc = b.stride_c;
   if (s.dtype == DType::Float64) {
     const double alpha = s.alpha, beta = s.beta;
     GL_CUBLAS(cublasDgemmStridedBatched(h, opb, opa, n, m, k, &alpha, reinterpret_cast<const double*>(s.b), ldb, sb,
