@@ -82,6 +82,9 @@ void open_torch(lua_State* L) {
   lt::open_cuda(L);
   lua_setfield(L, -2, "cuda");
   lt::open_io(L);
+  lua_newtable(L);
+  lt::set_functions(L, lt::kLinalg);
+  lua_setfield(L, -2, "linalg");
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
   lt::push_function(L, set_doc, "internal: torch._set_doc(fn, text) documents a function written in Lua");

@@ -155,7 +155,7 @@ UNOP(neg, Neg) UNOP(abs, Abs) UNOP(exp, Exp) UNOP(log, Log) UNOP(log2, Log2) UNO
 UNOP(sqrt, Sqrt) UNOP(rsqrt, Rsqrt) UNOP(sin, Sin) UNOP(cos, Cos) UNOP(tan, Tan) UNOP(tanh, Tanh)
 UNOP(sigmoid, Sigmoid) UNOP(relu, Relu) UNOP(sign, Sign) UNOP(floor, Floor) UNOP(ceil, Ceil) UNOP(round, Round)
 UNOP(trunc, Trunc) UNOP(reciprocal, Reciprocal) UNOP(square, Square) UNOP(logical_not, LogicalNot)
-UNOP(isnan, IsNan) UNOP(isinf, IsInf) UNOP(isfinite, IsFinite)
+UNOP(isnan, IsNan) UNOP(isinf, IsInf) UNOP(isfinite, IsFinite) UNOP(erf, Erf) UNOP(erfinv, Erfinv)
 #undef UNOP
 
 int clamp(lua_State* L) {
@@ -393,6 +393,8 @@ const Reg kTensorOps[] = {
     {"floor", floor, "floor(input)."}, {"ceil", ceil, "ceil(input)."}, {"round", round, "round(input): half to even."},
     {"trunc", trunc, "trunc(input)."}, {"reciprocal", reciprocal, "reciprocal(input): 1 / input."},
     {"square", square, "square(input): input * input."},
+    {"erf", erf, "erf(input): the error function, 2/sqrt(pi) * integral of exp(-t^2) from 0 to input."},
+    {"erfinv", erfinv, "erfinv(input): the inverse error function on (-1, 1); +-inf at +-1, nan outside."},
     {"isnan", isnan, "isnan(input) -> BoolTensor."}, {"isinf", isinf, "isinf(input) -> BoolTensor."},
     {"isfinite", isfinite, "isfinite(input) -> BoolTensor."},
     {"neg_", neg_, "in place"}, {"abs_", abs_, "in place"}, {"exp_", exp_, "in place"}, {"log_", log_, "in place"},
@@ -402,6 +404,7 @@ const Reg kTensorOps[] = {
     {"sign_", sign_, "in place"}, {"trunc_", trunc_, "in place"}, {"square_", square_, "in place"},
     {"log2_", log2_, "in place"}, {"log1p_", log1p_, "in place"}, {"expm1_", expm1_, "in place"},
     {"rsqrt_", rsqrt_, "in place"}, {"tan_", tan_, "in place"}, {"logical_not_", logical_not_, "in place"},
+    {"erf_", erf_, "in place"}, {"erfinv_", erfinv_, "in place"},
     {"isnan_", isnan_, "(not in PyTorch)"}, {"isinf_", isinf_, "(not in PyTorch)"}, {"isfinite_", isfinite_, "(not in PyTorch)"},
     {"clamp", clamp, "clamp(input, min, max) or clamp(input, {min=, max=}): limit values to [min, max]."},
     {"clip", clamp, "clip(input, min, max): alias of clamp."},

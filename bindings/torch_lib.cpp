@@ -252,6 +252,17 @@ int f_dropout(lua_State* L) {
   return 1;
 }
 
+int linalg_qr(lua_State* L) {
+  Args a(L, 1, "linalg_qr");
+  Tensor& A = a.tensor(0, "A");
+  std::string mode = a.string(1, "mode", "reduced");
+  a.finish(2);
+  auto [q, r] = gl::linalg_qr(A, mode);
+  push_tensor(L, q);
+  push_tensor(L, r);
+  return 2;
+}
+
 }  // namespace
 
 const Reg kTorchFunctions[] = {
@@ -288,6 +299,12 @@ const Reg kFunctional[] = {
     {"mse_loss", f_mse_loss, "F.mse_loss(input, target, {reduction='mean'})."},
     {"cross_entropy", f_cross_entropy, "F.cross_entropy(logits, target, {weight=, ignore_index=-100, reduction='mean', label_smoothing=0}): target holds class indices, or class probabilities (float, logits' shape)."},
     {"dropout", f_dropout, "F.dropout(input, p=0.5, training=true)."},
+    {nullptr, nullptr, nullptr}};
+
+const Reg kLinalg[] = {
+    {"qr", linalg_qr, "torch.linalg.qr(A, mode='reduced') -> Q, R: A = Q @ R with Q's columns orthonormal and R upper\n"
+                      "triangular, by LAPACK's geqrf/orgqr as PyTorch on the CPU (float32/float64; batches of matrices).\n"
+                      "mode 'complete' gives a square Q; mode 'r' only R (Q empty). No backward yet."},
     {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

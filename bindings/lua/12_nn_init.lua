@@ -95,3 +95,82 @@ function init.eye_(t)
   if t:dim() ~= 2 then error('ValueError: Only tensors with 2 dimensions are supported', 0) end
   return no_grad(function() return t:copy_(torch.eye(t:size(0), t:size(1))) end)
 end
+
+local function erf(x) return torch.tensor(x, {dtype = torch.float64}):erf():item() end  -- libm's erf, as math.erf
+local function norm_cdf(x) return (1.0 + erf(x / math.sqrt(2.0))) / 2.0 end
+
+-- PyTorch 2.15's trunc_normal_ samples by rejection, no longer by the inverse
+-- CDF (uniform_, erfinv_, mul_, add_, clamp_): when [a, b] holds more than 30%
+-- of the mass it redraws N(mean, std) where a value fell outside; otherwise it
+-- draws U(a, b) and accepts with probability pdf / peak. The same ops in the
+-- same order give PyTorch's values after the same seed.
+local function trunc_by_redraw(t, mean, std, a, b)
+  local lo = torch.tensor(a, {dtype = t.dtype}):item()  -- bounds in the tensor's dtype
+  local hi = torch.tensor(b, {dtype = t.dtype}):item()
+  local result = t:normal_(mean, std)
+  while true do
+    local mask = result:lt(lo):logical_or(result:gt(hi))
+    if not mask:any():item() then break end
+    result = torch.where(mask, torch.empty_like(result):normal_(mean, std), result)
+  end
+  if result ~= t then t:copy_(result) end
+end
+
+local function trunc_by_acceptance(t, mean, std, a, b)
+  local mode = math.max(a, math.min(mean, b))
+  local log_peak = -0.5 * ((mode - mean) / std) ^ 2
+  local candidates, accept_buf = torch.empty_like(t), torch.empty_like(t)
+  local function log_pdf_minus_peak(c) return c:sub_(mean):div_(std):pow_(2):mul_(-0.5):sub_(log_peak) end
+  t:uniform_(a, b)  -- the first draws go straight into t
+  candidates:copy_(t)
+  log_pdf_minus_peak(candidates)
+  local pending = accept_buf:uniform_():log_():gt(candidates)
+  if not pending:any():item() then return end
+  local result = t
+  while true do
+    candidates:uniform_(a, b)
+    result = torch.where(pending, candidates, result)
+    log_pdf_minus_peak(candidates)
+    pending = torch.where(pending, accept_buf:uniform_():log_():gt(candidates), pending)
+    if not pending:any():item() then break end
+  end
+  t:copy_(result)
+end
+
+function init.trunc_normal_(...)
+  local o = U.parse('trunc_normal_', {'tensor', 'mean', 'std', 'a', 'b'}, {mean = 0.0, std = 1.0, a = -2.0, b = 2.0}, ...)
+  local t, mean, std, a, b = o.tensor, o.mean, o.std, o.a, o.b
+  if mean < a - 2 * std or mean > b + 2 * std then
+    io.stderr:write('UserWarning: mean is more than 2 std from [a, b] in nn.init.trunc_normal_. '
+                    .. 'The distribution of values may be incorrect.\n')
+  end
+  return no_grad(function()
+    if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3 then trunc_by_redraw(t, mean, std, a, b)
+    else trunc_by_acceptance(t, mean, std, a, b) end
+    return t
+  end)
+end
+
+-- Saxe et al.'s (semi-)orthogonal init, as PyTorch: QR of a normal matrix
+-- (transposed to be tall), Q's columns signed by R's diagonal so that Q is
+-- uniform over orthogonal matrices, trailing dims flattened.
+function init.orthogonal_(...)
+  local o = U.parse('orthogonal_', {'tensor', 'gain'}, {gain = 1}, ...)
+  local t = o.tensor
+  if t:dim() < 2 then error('ValueError: Only tensors with 2 or more dimensions are supported', 0) end
+  if t:numel() == 0 then return t end
+  return no_grad(function()
+    local rows = t:size(0)
+    local cols = t:numel() // rows
+    local flattened = t:new_empty(rows, cols):normal_(0, 1)
+    if rows < cols then flattened = flattened:t() end
+    local q, r = torch.linalg.qr(flattened)
+    local n = r:size(0)  -- r is square: flattened is tall
+    local d = r:reshape(-1)['::' .. (n + 1)]  -- the diagonal of r
+    q = q * d:sign()
+    if rows < cols then q = q:t() end
+    t:view_as(q):copy_(q)
+    t:mul_(o.gain)
+    return t
+  end)
+end

@@ -32,6 +32,10 @@ local init = {
   xavier_normal_ = 'xavier_normal_(tensor, gain=1): N(0, std^2) with std = gain*sqrt(2/(fan_in+fan_out)), in place.',
   kaiming_uniform_ = 'kaiming_uniform_(tensor, {a=0, mode="fan_in", nonlinearity="leaky_relu"}): He init, uniform, in place.',
   kaiming_normal_ = 'kaiming_normal_(tensor, {a=0, mode="fan_in", nonlinearity="leaky_relu"}): He init, normal, in place.',
+  trunc_normal_ = 'trunc_normal_(tensor, {mean=0, std=1, a=-2, b=2}): N(mean, std^2) truncated to [a, b], in place,\n'
+    .. 'drawn by rejection as PyTorch 2.15 does (the same values after the same manual_seed).',
+  orthogonal_ = 'orthogonal_(tensor, {gain=1}): a (semi-)orthogonal matrix, from the QR of a normal matrix\n'
+    .. '(trailing dims flattened), times gain, in place.',
 }
 local function lookup(path)
   local v = _G

@@ -12,9 +12,11 @@ namespace {
 thread_local bool g_grad_enabled = true;
 
 std::shared_ptr<Node> accumulate_node(const Tensor& leaf) {
+  if (auto n = leaf.impl->grad_accumulator.lock()) return n;
   auto n = std::make_shared<Node>();
   n->name = "AccumulateGrad";
   n->leaf = leaf.impl;
+  leaf.impl->grad_accumulator = n;
   return n;
 }
 

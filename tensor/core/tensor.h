@@ -57,6 +57,9 @@ struct TensorImpl {
   bool retains_grad = false;
   std::shared_ptr<TensorImpl> grad;
   std::shared_ptr<Node> grad_fn;
+  // A leaf's AccumulateGrad node while some graph holds it: every op on the
+  // leaf links to the same node, as PyTorch's grad_accumulator.
+  std::weak_ptr<Node> grad_accumulator;
   int output_nr = 0;
 };
 

@@ -61,6 +61,8 @@ GL_M1(ceil, ceilf, ::ceil)
 GL_M1(trunc, truncf, ::trunc)
 GL_M1(nearbyint, nearbyintf, ::nearbyint)
 GL_M1(fabs, fabsf, ::fabs)
+GL_M1(erf, erff, ::erf)
+GL_M1(erfc, erfcf, ::erfc)
 #undef GL_M1
 #if defined(__CUDA_ARCH__)
 GL_HD inline float pow(float a, float b) { return powf(a, b); }
@@ -77,6 +79,46 @@ inline double fmod(double a, double b) { return std::fmod(a, b); }
 inline float atan2(float a, float b) { return std::atan2(a, b); }
 inline double atan2(double a, double b) { return std::atan2(a, b); }
 #endif
+#if defined(__CUDA_ARCH__)
+GL_HD inline float copysign(float a, float b) { return copysignf(a, b); }
+GL_HD inline double copysign(double a, double b) { return ::copysign(a, b); }
+#else
+inline float copysign(float a, float b) { return std::copysign(a, b); }
+inline double copysign(double a, double b) { return std::copysign(a, b); }
+#endif
+// erfinv: PyTorch computes it on the CPU with MKL's vsErfInv/vdErfInv (high
+// accuracy, within an ulp), not with its own calc_erfinv, whose float32 result
+// is off by up to 1e-3 near +-1. We keep calc_erfinv's first guess (Pavlis'
+// rational approximation, ATen/native/Math.h) and refine it in double: Newton
+// steps on erf in the centre, and on erfc(|x|) = 1 - |y| in the tails, where
+// 1 - |y| is exact and erf(x) - y would cancel. float32 rounds that double,
+// so it is PyTorch's value in all but near-tie cases.
+GL_HD inline double erfinv(double y) {
+  const double a[4] = {0.886226899, -1.645349621, 0.914624893, -0.140543331};
+  const double b[4] = {-2.118377725, 1.442710462, -0.329097515, 0.012229801};
+  const double c[4] = {-1.970840454, -1.624906493, 3.429567803, 1.641345311};
+  const double d[2] = {3.543889200, 1.637067800};
+  const double two_over_sqrt_pi = 1.1283791670955126;
+  const double y_abs = fabs(y);
+  if (y_abs > 1.0) return NAN;
+  if (y_abs == 1.0) return copysign(double(INFINITY), y);
+  if (y_abs <= 0.7) {
+    const double z = y * y;
+    const double num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0];
+    const double dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0;
+    double x = y * num / dem;
+    for (int i = 0; i < 3; ++i) x -= (erf(x) - y) / (two_over_sqrt_pi * exp(-x * x));
+    return x;
+  }
+  const double t = 1.0 - y_abs;  // exact: y_abs > 0.5
+  const double z = sqrt(-log(t / 2.0));
+  const double num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0];
+  const double dem = (d[1] * z + d[0]) * z + 1.0;
+  double x = num / dem;
+  for (int i = 0; i < 3; ++i) x += (erfc(x) - t) / (two_over_sqrt_pi * exp(-x * x));
+  return copysign(x, y);
+}
+GL_HD inline float erfinv(float y) { return float(erfinv(double(y))); }
 template <class T> GL_HD inline bool isnan_(T x) { if constexpr (std::is_integral_v<T>) return false; else return x != x; }
 // Note [Integer wrap-around]: integer +, -, * and negation wrap around as two's
 // complement, as in PyTorch; they are computed in an unsigned type (at least
@@ -137,6 +179,9 @@ struct UnaryF {
     else if constexpr (OP == UnaryOp::Tanh) return m::tanh(x);
     else if constexpr (OP == UnaryOp::Sigmoid) return T(1) / (T(1) + m::exp(-x));
     else if constexpr (OP == UnaryOp::Reciprocal) return T(1) / x;
+    // erf in double, rounded: PyTorch's CPU erf is MKL's vsErf, within an ulp.
+    else if constexpr (OP == UnaryOp::Erf) return T(m::erf(double(x)));
+    else if constexpr (OP == UnaryOp::Erfinv) return m::erfinv(x);
   }
 };
 
@@ -211,7 +256,7 @@ void dispatch_unary(UnaryOp op, F&& f) {
 #define GL_U(N) case UnaryOp::N: return f(std::integral_constant<UnaryOp, UnaryOp::N>{});
     GL_U(Neg) GL_U(Abs) GL_U(Exp) GL_U(Log) GL_U(Log2) GL_U(Log1p) GL_U(Expm1) GL_U(Sqrt) GL_U(Rsqrt)
     GL_U(Sin) GL_U(Cos) GL_U(Tan) GL_U(Tanh) GL_U(Sigmoid) GL_U(Relu) GL_U(Sign) GL_U(Floor) GL_U(Ceil)
-    GL_U(Round) GL_U(Trunc) GL_U(Reciprocal) GL_U(Square) GL_U(LogicalNot) GL_U(IsNan) GL_U(IsInf) GL_U(IsFinite)
+    GL_U(Round) GL_U(Trunc) GL_U(Reciprocal) GL_U(Square) GL_U(Erf) GL_U(Erfinv) GL_U(LogicalNot) GL_U(IsNan) GL_U(IsInf) GL_U(IsFinite)
 #undef GL_U
   }
 }

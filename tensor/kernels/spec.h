@@ -27,7 +27,8 @@ struct LoopSpec {
 
 enum class UnaryOp : uint8_t {
   Neg, Abs, Exp, Log, Log2, Log1p, Expm1, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Relu,
-  Sign, Floor, Ceil, Round, Trunc, Reciprocal, Square, LogicalNot, IsNan, IsInf, IsFinite
+  Sign, Floor, Ceil, Round, Trunc, Reciprocal, Square, Erf, Erfinv,
+  LogicalNot, IsNan, IsInf, IsFinite  // the predicates stay last (unary_returns_bool)
 };
 enum class BinaryOp : uint8_t {
   Add, Sub, Mul, Div, Pow, Remainder, FloorDivide, Maximum, Minimum, Atan2,

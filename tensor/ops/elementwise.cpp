@@ -174,6 +174,8 @@ const char* unary_node_name(UnaryOp op) {
     case UnaryOp::Ceil: return "CeilBackward0";
     case UnaryOp::Round: return "RoundBackward0";
     case UnaryOp::Trunc: return "TruncBackward0";
+    case UnaryOp::Erf: return "ErfBackward0";
+    case UnaryOp::Erfinv: return "ErfinvBackward0";
     default: return nullptr;
   }
 }
@@ -198,6 +200,9 @@ Tensor unary_grad(UnaryOp op, const Tensor& g, const Tensor& a, const Tensor& ou
     case UnaryOp::Relu: return mul(g, binary(BinaryOp::Gt, out, S(0)));
     case UnaryOp::Reciprocal: return neg(mul(g, mul(out, out)));
     case UnaryOp::Square: return mul(g, binary(BinaryOp::Mul, a, S(2)));
+    // PyTorch's derivatives.yaml: 2/sqrt(pi) * exp(-x^2) and sqrt(pi)/2 * exp(erfinv(x)^2).
+    case UnaryOp::Erf: return mul(g, binary(BinaryOp::Mul, unary(UnaryOp::Exp, neg(mul(a, a))), S(2.0 / std::sqrt(M_PI))));
+    case UnaryOp::Erfinv: return mul(g, binary(BinaryOp::Mul, unary(UnaryOp::Exp, mul(out, out)), S(0.5 * std::sqrt(M_PI))));
     default: return zeros(a.sizes(), {a.dtype(), a.device()});  // sign, floor, ...: zero almost everywhere
   }
 }

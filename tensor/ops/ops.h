@@ -109,6 +109,11 @@ Tensor dot(const Tensor& a, const Tensor& b);
 void set_allow_tf32(bool on);
 bool allow_tf32();
 
+// ---- factorizations (linalg.cpp; LAPACK on the CPU) ----
+// torch.linalg.qr(A, mode): Q and R, column-major as PyTorch's; mode is
+// "reduced", "complete" or "r" (Q then empty). float32/float64 only.
+std::pair<Tensor, Tensor> linalg_qr(const Tensor& A, const std::string& mode);
+
 // ---- neural-network functions (nn_ops.cpp) ----
 Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);
 Tensor softmax(const Tensor& x, int64_t dim);

@@ -280,4 +280,107 @@ T.test("state_dict views print as Python's odict views", function()
   T.eq(y.grad_fn:name(), 'AddmmBackward0', 'grad_fn:name() is a method, as in PyTorch')
 end)
 
+-- Exact values: ATEN_CPU_CAPABILITY=default python3 -c 'import torch; torch.manual_seed(0);
+--   w = torch.empty(2, 4); torch.nn.init.trunc_normal_(w); print([repr(v) for v in w.flatten().tolist()])' etc.
+local function same_bits(t, want, what)
+  local got = t:flatten():tolist()
+  T.eq(#got, #want, what)
+  for i = 1, #want do T.eq(got[i], want[i], ('%s [%d]'):format(what, i - 1)) end
+end
+
+T.test('nn.init.trunc_normal_ draws PyTorch 2.15\'s values bit for bit', function()
+  torch.manual_seed(0)
+  local w = torch.empty(2, 4)
+  T.eq(nn.init.trunc_normal_(w), w)
+  -- [a, b] holds > 30% of the mass: normal_ with the outliers redrawn
+  same_bits(w, {1.5409960746765137, -0.293428897857666, -0.5966353416442871, 0.5684312582015991,
+                -1.0845223665237427, -1.3985954523086548, 0.40334683656692505, 0.8380263447761536}, 'default')
+  -- less mass: uniform_ on [a, b], accepted with probability pdf / peak
+  torch.manual_seed(0)
+  same_bits(nn.init.trunc_normal_(torch.empty(2, 4), {mean = 1, std = 0.5, a = 1.6, b = 3}),
+            {1.647632122039795, 1.977766990661621, 1.7238683700561523, 1.7848427295684814, 2.0303919315338135,
+             1.7635817527770996, 1.7605634927749634, 2.043471097946167}, 'acceptance branch')
+  torch.manual_seed(0)
+  same_bits(nn.init.trunc_normal_(torch.empty(2, 3, {dtype = torch.float64}), 0, 0.02, -0.01, 0.04),
+            {0.030819922164880866, -0.0058685781152189274, 0.007407870667476306, 0.011368625545613355,
+             0.018796198159070514, 0.0036407297012261107}, 'float64, positional')
+  local big = nn.init.trunc_normal_(torch.empty(1000), {std = 3, a = -1, b = 0.5})
+  T.truthy(big:min():item() >= -1 and big:max():item() <= 0.5, 'within [a, b]')
+  local p = nn.Parameter(torch.empty(3, 3))
+  T.eq(nn.init.trunc_normal_(p).grad_fn, nil, 'no graph on a parameter')
+end)
+
+T.test('nn.init.orthogonal_ matches PyTorch to LAPACK rounding', function()
+  torch.manual_seed(0)
+  local w = torch.empty(2, 4)
+  T.eq(nn.init.orthogonal_(w), w)
+  T.close(w, {{0.561532735824585, -0.10692428797483444, -0.7939420342445374, 0.20713403820991516},
+              {-0.39059823751449585, -0.7681001424789429, -0.04086779057979584, 0.50575190782547}}, 1e-6)
+  T.close(w:mm(w:t()), {{1, 0}, {0, 1}}, 1e-6, 'orthonormal rows')
+  torch.manual_seed(0)
+  local d = nn.init.orthogonal_(torch.empty(3, 2, {dtype = torch.float64}), {gain = 2})
+  T.close(d, {{1.0699052595234497, -0.3398603047624914}, {-1.5127216784029978, 0.6803675647652258},
+              {-0.7529779939239098, -1.8497553757354466}}, 1e-14)
+  local c = nn.init.orthogonal_(torch.empty(8, 2, 3, 3))  -- trailing dims flattened: 8 x 18
+  local f = c:view(8, 18)
+  T.close(f:mm(f:t()), torch.eye(8):tolist(), 1e-5, 'conv weight rows orthonormal')
+  local cw = nn.init.orthogonal_(torch.empty(6, 3, {device = 'cuda:1'}))
+  T.eq(tostring(cw.device), 'cuda:1')
+  T.close(cw:t():mm(cw), torch.eye(3):tolist(), 1e-5, 'on a CUDA device')
+  T.raises(function() nn.init.orthogonal_(torch.empty(3)) end,
+    'ValueError: Only tensors with 2 or more dimensions are supported')
+end)
+
+T.test('torch.linalg.qr: reduced, complete, r; PyTorch\'s values, shapes and strides', function()
+  torch.manual_seed(0)
+  local A = torch.randn(4, 3)
+  local q, r = torch.linalg.qr(A)
+  T.close(q, {{-0.8862802982330322, -0.029169868677854538, 0.2586618959903717},
+              {-0.32692456245422363, -0.6629021763801575, -0.44125574827194214},
+              {-0.23197877407073975, 0.6034563183784485, -0.7625250816345215},
+              {0.23197685182094574, -0.44221067428588867, -0.3961603045463562}}, 1e-6)
+  T.close(r, {{-1.7387230396270752, 0.2818073630332947, 2.597334146499634}, {0, 1.4970424175262451, 0.47614800930023193},
+              {0, 0, 0.5299047231674194}}, 1e-6)
+  T.eq(table.concat(q:stride(), ','), '1,4', 'column-major, as PyTorch')
+  T.close(q:mm(r), A:tolist(), 1e-6, 'Q R = A')
+  local qc, rc = torch.linalg.qr(A:double(), 'complete')
+  T.eq(tostring(qc.shape) .. tostring(rc.shape), 'torch.Size([4, 4])torch.Size([4, 3])')
+  T.close(qc:t():mm(qc), torch.eye(4):tolist(), 1e-12)
+  T.close(qc:mm(rc), A:double():tolist(), 1e-12)
+  local q0, r0 = torch.linalg.qr(A:t(), {mode = 'r'})
+  T.eq(tostring(q0.shape) .. tostring(r0.shape), 'torch.Size([0])torch.Size([3, 4])')
+  T.close(q:mm(r), A:tolist(), 1e-6, 'A:t() is column-major already: factored in a copy, A unchanged')
+  local qb, rb = torch.linalg.qr(torch.randn(2, 5, 3, {device = 'cuda:2'}))
+  T.eq(tostring(qb.shape) .. tostring(rb.shape) .. tostring(qb.device), 'torch.Size([2, 5, 3])torch.Size([2, 3, 3])cuda:2')
+  local qe, re = torch.linalg.qr(torch.empty(3, 0), 'complete')
+  T.eq(tostring(qe) .. ' ' .. tostring(re.shape), tostring(torch.eye(3)) .. ' torch.Size([3, 0])', 'no columns: Q = I')
+  qe, re = torch.linalg.qr(torch.empty(3, 0))
+  T.eq(tostring(qe.shape) .. tostring(re.shape), 'torch.Size([3, 0])torch.Size([0, 0])')
+  T.raises(function() torch.linalg.qr(torch.ones(3)) end,
+    'RuntimeError: linalg.qr: The input tensor A must have at least 2 dimensions.')
+  T.raises(function() torch.linalg.qr(torch.ones(2, 2, {dtype = torch.int64})) end,
+    'NotImplementedError: linalg.qr: Expected a floating point or complex tensor as input. Got Long')
+  T.raises(function() torch.linalg.qr(A, 'x') end,
+    "RuntimeError: qr received unrecognized mode 'x' but expected one of 'reduced' (default), 'r', or 'complete'")
+  T.raises(function() torch.linalg.qr(torch.ones(2, 2, {requires_grad = true})) end, 'no backward yet', true)
+end)
+
+T.test('erf and erfinv: PyTorch\'s values (its CPU kernels are MKL\'s, within an ulp)', function()
+  local x = torch.tensor({-1.0, -0.9, -0.5, 0.0, 0.3, 0.7, 0.99, 1.0, 1.5})
+  local want = {-math.huge, -1.1630871295928955, -0.4769362807273865, 0.0, 0.27246272563934326, 0.7328690886497498,
+                1.8213865756988525, math.huge}
+  for _, dev in ipairs({'cpu', 'cuda:1'}) do
+    local got = torch.erfinv(x:to(dev)):cpu():tolist()
+    for i = 1, #want do T.eq(got[i], want[i], dev .. ' erfinv ' .. (i - 1)) end
+    T.truthy(got[9] ~= got[9], 'erfinv(1.5) is nan')
+    T.close(x:to(dev):erf(), {-0.8427007794380188, -0.7969081997871399, -0.5204998850822449, 0.0, 0.3286267817020416,
+                              0.6778011918067932, 0.8385080695152283, 0.8427007794380188, 0.9661051630973816}, 6e-8)
+  end
+  T.close(torch.erfinv(torch.tensor({1, 0, -1})), {math.huge, 0, -math.huge}, 0, 'integers give float32')
+  T.close(torch.erf(torch.erfinv(torch.linspace(-0.999, 0.999, 101, {dtype = torch.float64}))),
+          torch.linspace(-0.999, 0.999, 101, {dtype = torch.float64}):tolist(), 1e-15, 'inverse')
+  local y = torch.tensor({0.25, -0.5}):erfinv_()
+  T.close(y, {0.22531205415725708, -0.4769362807273865}, 0)
+end)
+
 T.finish()

@@ -31,6 +31,13 @@ TEST_CASE("autograd: unary ops match finite differences") {
       const bool pos = op == UnaryOp::Log1p || op == UnaryOp::Log || op == UnaryOp::Log2 || op == UnaryOp::Sqrt || op == UnaryOp::Rsqrt;
       gradcheck("unary", [op](const std::vector<Tensor>& v) { return unary(op, v[0]); }, {leaf(pos ? kPos : kX, {2, 3}, d)});
     }
+  // erf everywhere, erfinv inside (-1, 1)
+  const std::vector<double> kUnit = {0.3, -0.7, 0.2, 0.9, -0.4, 0.45};
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    gradcheck("erf", [](const std::vector<Tensor>& v) { return unary(UnaryOp::Erf, v[0]); }, {leaf(kX, {2, 3}, d)});
+    gradcheck("erfinv", [](const std::vector<Tensor>& v) { return unary(UnaryOp::Erfinv, v[0]); }, {leaf(kUnit, {2, 3}, d)});
+  }
 }
 
 TEST_CASE("autograd: binary ops, scalars on either side, broadcasting") {

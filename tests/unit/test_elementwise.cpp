@@ -67,6 +67,14 @@ void expect_vals(const Tensor& t, const std::vector<double>& ref, double rtol) {
 }
 
 double round_even(double x) { return std::nearbyint(x); }
+// erfinv by bisection on std::erf: slow, simple, independent of the kernel's method.
+double erfinv_ref(double y) {
+  if (std::isnan(y) || std::fabs(y) > 1) return NAN;
+  if (std::fabs(y) == 1) return std::copysign(INFINITY, y);
+  double lo = -10, hi = 10;
+  for (int i = 0; i < 200; ++i) (std::erf((lo + hi) / 2) < y ? lo : hi) = (lo + hi) / 2;
+  return (lo + hi) / 2;
+}
 
 struct UnaryCase {
   UnaryOp op;
@@ -100,6 +108,8 @@ const std::vector<UnaryCase>& unary_cases() {
       {UnaryOp::Trunc, "trunc", [](double x) { return std::trunc(x); }, true, false},
       {UnaryOp::Reciprocal, "reciprocal", [](double x) { return 1 / x; }, true, true},
       {UnaryOp::Square, "square", [](double x) { return x * x; }, true, false},
+      {UnaryOp::Erf, "erf", [](double x) { return std::erf(x); }, true, true},
+      {UnaryOp::Erfinv, "erfinv", erfinv_ref, true, true},
       {UnaryOp::LogicalNot, "logical_not", [](double x) { return double(x == 0); }, true, false},
       {UnaryOp::IsNan, "isnan", [](double x) { return double(std::isnan(x)); }, true, false},
       {UnaryOp::IsInf, "isinf", [](double x) { return double(std::isinf(x)); }, true, false},
