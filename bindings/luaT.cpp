@@ -244,6 +244,18 @@ bool is_kw_table(lua_State* L, int idx) {
   }
   return false;
 }
+// `{}` with nothing in it and no metatable.
+bool is_empty_plain_table(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return false;
+  if (lua_getmetatable(L, idx)) {
+    lua_pop(L, 1);
+    return false;
+  }
+  lua_pushnil(L);
+  if (!lua_next(L, idx)) return true;
+  lua_pop(L, 2);
+  return false;
+}
 bool has_string_keys(lua_State* L, int idx) {
   lua_pushnil(L);
   while (lua_next(L, idx)) {
@@ -262,6 +274,12 @@ Args::Args(lua_State* L_, int first, const char* f) : L(L_), fname(f) {
   int top = lua_gettop(L);
   if (top >= first && is_kw_table(L, top)) {
     kw_ = top;
+    --top;
+  } else if (top > first && is_empty_plain_table(L, top)) {
+    // f(2, {}): a trailing empty table after other arguments is an empty
+    // options table (as `f(2)`); alone, `f({})` stays a positional (a 0-d size).
+    kw_ = top;
+    empty_options_ = true;
     --top;
   } else if (top == first && lua_type(L, top) == LUA_TTABLE && !lua_getmetatable(L, top) && lua_rawlen(L, top) > 0 &&
              has_string_keys(L, top)) {

@@ -72,12 +72,15 @@ class Args {
   std::vector<Tensor> tensor_list(int i, const char* name);
   // Errors for unknown keywords / too many positionals.
   void finish(int max_positional);
+  // Whether the call ended in an empty `{}` taken as the options table.
+  bool empty_options() const { return empty_options_; }
   lua_State* L;
   const char* fname;
 
  private:
   std::vector<int> pos_;
   int kw_ = 0;
+  bool empty_options_ = false;
   std::vector<std::string> used_;
 };
 

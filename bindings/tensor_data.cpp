@@ -2,6 +2,7 @@
 // PyTorch infers it from Python values) and tolist().
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include "bindings/luaT.h"
 #include "bindings/tensor_data.h"
 #include "tensor/core/error.h"
@@ -18,6 +19,7 @@ struct Walk {
   int category = -1;  // 0 bool, 1 int, 2 float
   std::vector<double> f;
   std::vector<int64_t> i;
+  std::vector<uint8_t> kind;  // each element's own category: exact ints stay ints
   int depth_limit = 64;
 
   void leaf(int idx, size_t depth) {
@@ -41,6 +43,7 @@ struct Walk {
     category = std::max(category, cat_);
     f.push_back(fv);
     i.push_back(iv);
+    kind.push_back(uint8_t(cat_));
   }
 
   void walk(int idx, size_t depth) {
@@ -49,6 +52,7 @@ struct Walk {
     const int64_t n = int64_t(lua_rawlen(L, idx));
     if (depth == shape.size()) {
       if (!f.empty()) throw ValueError(cat("expected a number at dim ", depth, " (got a table)"));
+      shape.reserve(8);  // also spares GCC 12 a false -Warray-bounds on the inlined growth
       shape.push_back(n);
     } else if (shape[depth] != n) {
       throw ValueError(cat("expected sequence of length ", shape[depth], " at dim ", depth, " (got ", n, ")"));
@@ -64,6 +68,32 @@ struct Walk {
   }
 };
 
+// PyTorch's torch.tensor refuses a value its integer dtype cannot hold
+// (c10::checked_convert, named as the dtype): integers must be in range, except
+// that uint8 takes negatives down to -255, which wrap; floats (truncated
+// toward zero) must land in range, and NaN or inf fit no integer. Floating and
+// bool dtypes take anything (1e40 becomes inf, as in PyTorch).
+template <class T>
+T checked_element(DType dt, uint8_t kind, int64_t iv, double fv) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return kind == 2 ? fv != 0 : iv != 0;
+  } else if constexpr (std::is_integral_v<T>) {
+    using lim = std::numeric_limits<T>;
+    bool ok;
+    if (kind == 2) {
+      ok = fv >= double(lim::lowest()) && fv < double(lim::max()) + 1.0;  // false for NaN
+    } else if constexpr (std::is_unsigned_v<T>) {
+      ok = iv >= -int64_t(lim::max()) && iv <= int64_t(lim::max());
+    } else {
+      ok = iv >= int64_t(lim::lowest()) && iv <= int64_t(lim::max());
+    }
+    if (!ok) throw RuntimeError(cat("value cannot be converted to type ", dtype_name(dt), " without overflow"));
+    return kind == 2 ? T(int64_t(fv)) : T(iv);
+  } else {
+    return T(kind == 2 ? fv : double(iv));
+  }
+}
+
 }  // namespace
 
 Tensor tensor_from_lua(lua_State* L, int idx, std::optional<DType> dtype, Device device) {
@@ -76,11 +106,7 @@ Tensor tensor_from_lua(lua_State* L, int idx, std::optional<DType> dtype, Device
   dispatch_dtype(dt, [&](auto z) {
     using T = decltype(z);
     T* p = host.data<T>();
-    for (int64_t k = 0; k < n; ++k) {
-      if constexpr (std::is_same_v<T, bool>) p[k] = w.f[size_t(k)] != 0;
-      else if constexpr (std::is_integral_v<T>) p[k] = w.category == 2 ? T(int64_t(w.f[size_t(k)])) : T(w.i[size_t(k)]);
-      else p[k] = T(w.category == 2 ? w.f[size_t(k)] : double(w.i[size_t(k)]));
-    }
+    for (size_t k = 0; k < size_t(n); ++k) p[k] = checked_element<T>(dt, w.kind[k], w.i[k], w.f[k]);
   });
   return to(host, device, std::nullopt);
 }

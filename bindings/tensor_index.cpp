@@ -178,15 +178,20 @@ void assign_index(lua_State* L, Tensor& t, int key, int value) {
   if (!vt && !vs)
     throw TypeError(cat("can't assign a ", type_name(L, value), " to a ", dtype_repr(t.dtype()), " tensor"));
   if (Tensor* k = to_tensor(L, key); k && k->dtype() == DType::Bool) {
-    Tensor v = vt ? to(*vt, t.device(), t.dtype()) : scalar_tensor(*vs, t.dtype(), t.device());
-    Tensor r = where(leading_mask(t, *k), v, t);
-    copy_(t, r);
-    return;
+    leading_mask(t, *k);  // PyTorch's mask shape check
+    if (vt) return masked_assign_(t, *k, *vt);
+    Tensor v = empty_on({}, t.dtype(), t.device());
+    fill_(v, *vs);  // refuses a value the dtype cannot hold, as PyTorch does
+    return masked_assign_(t, *k, v);
   }
   GL_CHECK_T(IndexError, !to_tensor(L, key), "gpulab: assignment through an index tensor is not supported; use a mask");
   Tensor view = apply_items(t, parse_key(L, key));
-  if (vt) copy_(view, *vt);
-  else fill_(view, *vs);
+  if (!vt) return fill_(view, *vs);
+  // PyTorch's setitem drops the value's leading 1s, then expands it to the
+  // target (so a wrong shape reports expand's error), then copies.
+  Shape vsz = vt->sizes();
+  while (!vsz.empty() && vsz.front() == 1) vsz.erase(vsz.begin());
+  copy_(view, expand(reshape(*vt, vsz), view.sizes()));
 }
 
 }  // namespace gl::lt

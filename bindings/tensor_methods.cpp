@@ -7,6 +7,7 @@
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
+#include "tensor/runtime/registry.h"
 
 namespace gl::lt {
 
@@ -203,6 +204,8 @@ int fill__(lua_State* L) {
   Tensor& t = self(L);
   Args a(L, 2, "fill_");
   GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  if (Tensor* v = to_tensor(L, a.at(0, "value")))
+    GL_CHECK(v->dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v->dim(), " dimensions.");
   fill_(t, a.scalar(0, "value"));
   lua_settop(L, 1);
   return 1;
@@ -292,8 +295,16 @@ int new_full(lua_State* L) {
   return 1;
 }
 int new_tensor(lua_State* L) {
+  Args a(L, 2, "new_tensor");
   Tensor& t = self(L);
-  push_tensor(L, tensor_from_lua(L, 2, t.dtype(), t.device()));
+  GL_CHECK_T(TypeError, a.has(0), "new_tensor() missing 1 required positional argument: \"data\"");
+  // dtype and device default to x's, as in PyTorch.
+  Tensor r = tensor_from_lua(L, a.at(0), a.dtype(-1, "dtype").value_or(t.dtype()),
+                             resolve_device(a.device(-1, "device").value_or(t.device())));
+  const bool rg = a.boolean(-1, "requires_grad", false);
+  a.finish(1);
+  if (rg) requires_grad_at_creation(r);
+  push_tensor(L, r);
   return 1;
 }
 

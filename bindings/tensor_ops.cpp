@@ -6,6 +6,7 @@
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
 
 namespace gl::lt {
 
@@ -127,18 +128,32 @@ int alpha_op(lua_State* L, BinaryOp op, bool inplace, const char* name) {
   Tensor& x = a.tensor(0, inplace ? "self" : "input");
   Scalar alpha = a.scalar(2, "alpha");
   Tensor* y = to_tensor(L, a.at(1, "other"));
-  Tensor scaled = !y ? Tensor() : alpha.to_double() == 1.0 ? *y : binary(BinaryOp::Mul, *y, alpha);
+  auto s = y ? std::nullopt : to_scalar(L, a.at(1, "other"));
+  if (!y && !s) type_error(name, "other", "Tensor or Number", type_name(L, a.at(1, "other")));
+  // A bool operand of sub is refused before anything is scaled (the op raises
+  // PyTorch's error itself).
+  if (op == BinaryOp::Sub && (x.dtype() == DType::Bool || (y ? y->dtype() == DType::Bool : s->kind == Scalar::Bool)))
+    y ? binary(op, x, *y) : binary(op, x, *s);
+  // PyTorch checks alpha against the result dtype; a bool result takes it as a bool.
+  ResultType rt;
+  rt.add(x);
+  y ? rt.add(*y) : rt.add(*s);
+  const DType result = rt.get();
+  GL_CHECK(alpha.kind != Scalar::Float || is_floating(result),
+           "For integral input tensors, argument alpha must not be a floating point number.");
+  GL_CHECK(alpha.kind != Scalar::Bool || result == DType::Bool, "Boolean alpha only supported for Boolean results.");
+  if (result == DType::Bool) alpha = Scalar::from_bool(alpha.i != 0);
   if (!y) {
-    auto s = to_scalar(L, a.at(1, "other"));
-    if (!s) type_error(name, "other", "Tensor or Number", type_name(L, a.at(1, "other")));
-    Scalar v = s->kind == Scalar::Float || alpha.kind == Scalar::Float ? Scalar::from_double(s->to_double() * alpha.to_double())
-                                                                       : Scalar::from_int(int64_t(uint64_t(s->i) * uint64_t(alpha.i)));  // wraps, as PyTorch
+    Scalar v = result == DType::Bool ? Scalar::from_bool(s->i != 0 && alpha.i != 0)
+               : s->kind == Scalar::Float || alpha.kind == Scalar::Float
+                   ? Scalar::from_double(s->to_double() * alpha.to_double())
+                   : Scalar::from_int(int64_t(uint64_t(s->i) * uint64_t(alpha.i)));  // wraps, as PyTorch
     if (inplace) binary_(op, x, v);
     else push_tensor(L, binary(op, x, v));
-  } else if (inplace) {
-    binary_(op, x, scaled);
   } else {
-    push_tensor(L, binary(op, x, scaled));
+    Tensor scaled = alpha.to_double() == 1.0 ? *y : binary(BinaryOp::Mul, *y, alpha);
+    if (inplace) binary_(op, x, scaled);
+    else push_tensor(L, binary(op, x, scaled));
   }
   if (inplace) lua_settop(L, 1);
   return 1;
@@ -239,7 +254,7 @@ int extreme(lua_State* L, bool is_max) {
   }
   auto dim = a.opt_integer(1, "dim");
   if (!dim) {
-    push_tensor(L, is_max ? amax(x, std::nullopt, false) : amin(x, std::nullopt, false));
+    push_tensor(L, is_max ? max_all(x) : min_all(x));
     return 1;
   }
   auto [v, i] = is_max ? max_dim(x, *dim, a.boolean(2, "keepdim", false)) : min_dim(x, *dim, a.boolean(2, "keepdim", false));
@@ -332,12 +347,14 @@ int addmm(lua_State* L) {
 }
 int softmax(lua_State* L) {
   Args a(L, 1, "softmax");
-  push_tensor(L, gl::softmax(a.tensor(0, "input"), a.integer(1, "dim")));
+  auto dt = a.dtype(2, "dtype");  // dtype= casts the input first, as in PyTorch
+  push_tensor(L, gl::softmax(dt ? to_dtype(a.tensor(0, "input"), *dt) : a.tensor(0, "input"), a.integer(1, "dim")));
   return 1;
 }
 int log_softmax(lua_State* L) {
   Args a(L, 1, "log_softmax");
-  push_tensor(L, gl::log_softmax(a.tensor(0, "input"), a.integer(1, "dim")));
+  auto dt = a.dtype(2, "dtype");
+  push_tensor(L, gl::log_softmax(dt ? to_dtype(a.tensor(0, "input"), *dt) : a.tensor(0, "input"), a.integer(1, "dim")));
   return 1;
 }
 

@@ -43,7 +43,7 @@ int tensor(lua_State* L) {
     t = tensor_from_lua(L, lua_gettop(L), dt, dev);
   }
   a.finish(a.n());
-  if (rg) t.set_requires_grad(true);
+  if (rg) requires_grad_at_creation(t);
   push_tensor(L, t);
   return 1;
 }
@@ -58,7 +58,11 @@ int creator(lua_State* L) {
   Tensor t;
   switch (Kind) {
     case 0: t = empty(s, o); break;
-    case 1: t = zeros(s, o); break;
+    case 1:
+      // torch.zeros alone has its own wording in PyTorch (the others come from empty).
+      for (int64_t v : s) GL_CHECK(v >= 0, "zeros: Dimension size must be non-negative.");
+      t = zeros(s, o);
+      break;
     case 2: t = ones(s, o); break;
     case 3: t = rand(s, o); break;
     default: t = randn(s, o); break;
@@ -132,8 +136,9 @@ int randint(lua_State* L) {
   Args a(L, 1, "randint");
   int64_t low = 0, high;
   Shape s;
-  // randint(high, size) or randint(low, high, size)
-  if (a.n() >= 3 || (a.has(2, "size"))) {
+  // randint(high, size) or randint(low, high, size). randint(0, 5, {}) is
+  // ambiguous (an empty size or empty options): read it as PyTorch's 0-d size.
+  if (a.n() >= 3 || a.has(2, "size") || (a.n() == 2 && a.empty_options())) {
     low = a.integer(0, "low");
     high = a.integer(1, "high");
     s = a.shape_from(2, "size");

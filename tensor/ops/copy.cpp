@@ -55,9 +55,15 @@ void check_fits(Scalar v, DType dt) {
     case DType::Int16: lo = -0x1p15; hi = 0x1p15; name = "int16_t"; break;
     case DType::Int8: lo = -0x1p7; hi = 0x1p7; name = "int8_t"; break;
     case DType::UInt8: lo = -255; hi = 256; name = "uint8_t"; break;
-    case DType::Float32: {
+    case DType::Float32:
+    case DType::Float16:
+    case DType::BFloat16: {
+      // Finite values beyond the type's largest are refused; inf and NaN pass.
+      // (PyTorch skips this for one-element half tensors, a quirk not copied.)
       const double f = v.to_double();
-      GL_CHECK(!std::isfinite(f) || std::fabs(f) <= double(FLT_MAX), "value cannot be converted to type float without overflow");
+      const double top = dt == DType::Float32 ? double(FLT_MAX) : dt == DType::Float16 ? 65504.0 : 0x1.fep127;
+      const char* fname = dt == DType::Float32 ? "float" : dt == DType::Float16 ? "c10::Half" : "c10::BFloat16";
+      GL_CHECK(!std::isfinite(f) || std::fabs(f) <= top, "value cannot be converted to type ", fname, " without overflow");
       return;
     }
     default: return;

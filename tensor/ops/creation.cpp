@@ -8,16 +8,22 @@
 
 namespace gl {
 
+void requires_grad_at_creation(Tensor& t) {
+  // PyTorch words this check differently from requires_grad_()'s.
+  GL_CHECK(is_floating(t.dtype()), "Only Tensors of floating point and complex dtype can require gradients");
+  t.set_requires_grad(true);
+}
+
 Tensor empty(const Shape& size, const TensorOptions& o) {
   Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
-  if (o.requires_grad) t.set_requires_grad(true);
+  if (o.requires_grad) requires_grad_at_creation(t);
   return t;
 }
 
 Tensor full(const Shape& size, Scalar value, const TensorOptions& o) {
   Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
   fill_(t, value);
-  if (o.requires_grad) t.set_requires_grad(true);
+  if (o.requires_grad) requires_grad_at_creation(t);
   return t;
 }
 
@@ -28,7 +34,7 @@ Tensor from_host(const void* data, const Shape& size, DType dtype, const TensorO
   Device dev = resolve_device(o.device);
   Tensor t = empty_on(size, dtype, dev);
   copy_bytes(t.data_ptr(), dev, data, Device(Device::CPU), size_t(t.numel()) * itemsize(dtype));
-  if (o.requires_grad) t.set_requires_grad(true);
+  if (o.requires_grad) requires_grad_at_creation(t);
   return t;
 }
 
@@ -44,7 +50,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype,
   const double s = start.to_double(), e = end.to_double(), st = step.to_double();
   GL_CHECK(st != 0, "step must be nonzero");
   GL_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
-  GL_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
+  GL_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and lower bound inconsistent with step sign");
   // The count in a type that cannot overflow (huge bounds are refused below).
   const double nd = any_float ? std::ceil((e - s) / st)
                               : double((__int128(end.i) - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i);
@@ -61,7 +67,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype,
   }
   Tensor out = to(host, resolve_device(o.device), dt);
   if (out.is_same(host)) out = clone(host);
-  if (o.requires_grad) out.set_requires_grad(true);
+  if (o.requires_grad) requires_grad_at_creation(out);
   return out;
 }
 
@@ -127,7 +133,7 @@ Tensor rand(const Shape& size, const TensorOptions& o) {
   check_float(o.dtype, "check_uniform_bounds");
   Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
   random_fill(t, RandomKind::Uniform, 0, 1);
-  if (o.requires_grad) t.set_requires_grad(true);
+  if (o.requires_grad) requires_grad_at_creation(t);
   return t;
 }
 
@@ -135,7 +141,7 @@ Tensor randn(const Shape& size, const TensorOptions& o) {
   check_float(o.dtype, "normal_kernel_cpu");
   Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
   random_fill(t, RandomKind::Normal, 0, 1);
-  if (o.requires_grad) t.set_requires_grad(true);
+  if (o.requires_grad) requires_grad_at_creation(t);
   return t;
 }
 

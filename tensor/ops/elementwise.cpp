@@ -224,7 +224,7 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
     if (op == UnaryOp::Square) a = to_dtype(a, DType::Int64);  // square is pow(x, 2): bool gives int64
   }
   if (op == UnaryOp::Neg && a.dtype() == DType::Bool)
-    throw RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    throw NotImplementedError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   Tensor out = empty_on(a.sizes(), unary_returns_bool(op) ? DType::Bool : a.dtype(), a.device());
   const DeviceSlot& sl = slot_of(a);
   sl.kernels->unary(sl.exec, op, make_loop(a.sizes(), {&out, &a}));

@@ -111,10 +111,10 @@ bool allow_tf32() { return g_allow_tf32; }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("mm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
-  GL_CHECK(a.dim() == 2, "self must be a matrix");
-  GL_CHECK(b.dim() == 2, "mat2 must be a matrix");
+  GL_CHECK(a.dim() == 2, "mm: self must be a matrix, got ", a.dim(), "-D tensor");
+  GL_CHECK(b.dim() == 2, "mm: mat2 must be a matrix, got ", b.dim(), "-D tensor");
   check_same_dtype(a, b);
-  GL_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  GL_CHECK(a.size(1) == b.size(0), "mm: mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
   Tensor out = empty_on({a.size(0), b.size(1)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
   if (any_requires_grad({&a, &b}))
@@ -126,10 +126,10 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 
 Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, double alpha) {
   check_args_device(wrapper("addmm", {&bias, &a, &b}), {{"self", &bias}, {"mat1", &a}, {"mat2", &b}});
-  GL_CHECK(a.dim() == 2, "mat1 must be a matrix, got ", a.dim(), "-D tensor");
-  GL_CHECK(b.dim() == 2, "mat2 must be a matrix, got ", b.dim(), "-D tensor");
+  GL_CHECK(a.dim() == 2, "addmm: self must be a matrix, got ", a.dim(), "-D tensor");
+  GL_CHECK(b.dim() == 2, "addmm: mat2 must be a matrix, got ", b.dim(), "-D tensor");
   check_same_dtype(a, b);
-  GL_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  GL_CHECK(a.size(1) == b.size(0), "addmm: mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
   GL_CHECK(bias.dtype() == a.dtype(), "self and mat2 must have the same dtype, but got ", dtype_legacy_name(bias.dtype()),
         " and ", dtype_legacy_name(b.dtype()));
   Shape shape{a.size(0), b.size(1)};
@@ -161,8 +161,8 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   GL_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
   GL_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
   check_same_dtype(a, b);
-  GL_CHECK(a.size(0) == b.size(0), "batch1 and batch2 must have same number of batches, got ", a.size(0), " and ", b.size(0));
-  GL_CHECK(a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ",
+  // One check for both batch count and inner size, as PyTorch's.
+  GL_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ",
         a.size(2), "] but got: [", b.size(0), ", ", b.size(1), "].");
   Tensor out = empty_on({a.size(0), a.size(1), b.size(2)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);

@@ -25,14 +25,27 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b) {
   return out;
 }
 
+namespace {
+// PyTorch's softmax kernels take floating types only; the error names the
+// kernel that would run (on the CPU the last dim has its own).
+void check_softmax_dtype(const Tensor& x, int64_t dim, const char* base) {
+  if (is_floating(x.dtype())) return;
+  const bool last = x.dim() == 0 || dim == x.dim() - 1;
+  const std::string kernel = x.device().is_cuda() ? std::string("host_softmax") : cat(base, last ? "_lastdim" : "", "_kernel_impl");
+  throw NotImplementedError(cat("\"", kernel, "\" not implemented for '", dtype_legacy_name(x.dtype()), "'"));
+}
+}  // namespace
+
 Tensor softmax(const Tensor& x0, int64_t dim) {
-  Tensor x = is_floating(x0.dtype()) ? x0 : to_dtype(x0, DType::Float32);
+  const Tensor& x = x0;
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
   if (x.dim() == 0) dim = 0;
+  check_softmax_dtype(x, dim, "softmax");
   Tensor y;
   {
     NoGradGuard ng;
     if (x.dim() == 0) return ones({}, {x.dtype(), x.device()});
+    if (x.numel() == 0) return empty_on(x.sizes(), x.dtype(), x.device());  // nothing to normalise
     Tensor m = amax(x, dim, true);
     Tensor e = unary(UnaryOp::Exp, sub(x, m));
     y = div(e, sum(e, {dim}, true));
@@ -47,12 +60,14 @@ Tensor softmax(const Tensor& x0, int64_t dim) {
 }
 
 Tensor log_softmax(const Tensor& x0, int64_t dim) {
-  Tensor x = is_floating(x0.dtype()) ? x0 : to_dtype(x0, DType::Float32);
+  const Tensor& x = x0;
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
+  check_softmax_dtype(x, dim, "log_softmax");
   Tensor y;
   {
     NoGradGuard ng;
     if (x.dim() == 0) return zeros({}, {x.dtype(), x.device()});
+    if (x.numel() == 0) return empty_on(x.sizes(), x.dtype(), x.device());
     Tensor m = amax(x, dim, true);
     Tensor shifted = sub(x, m);
     y = sub(shifted, unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, shifted), {dim}, true)));
@@ -101,7 +116,13 @@ Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) 
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o) {
   GL_CHECK(logits.dim() == 1 || logits.dim() == 2, "gpulab: cross_entropy expects input of shape (C) or (N, C), got ",
         shape_str(logits.sizes()));
-  const bool probs = is_floating(target.dtype());
+  // PyTorch reads a target of the input's own shape as class probabilities,
+  // any other as class indices, and checks the logits' dtype (log_softmax's) first.
+  const bool probs = target.sizes() == logits.sizes();
+  if (probs)
+    GL_CHECK(is_floating(target.dtype()), "Expected floating point type for target with class probabilities, got ",
+             dtype_legacy_name(target.dtype()));
+  check_softmax_dtype(logits, logits.dim() - 1, "log_softmax");
   common_device({&logits, &target});
   Tensor x = logits.dim() == 1 ? unsqueeze(logits, 0) : logits;
   const int64_t C = x.size(1);
@@ -118,18 +139,18 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
   {
     NoGradGuard ng;
     if (probs) {
-      GL_CHECK(target.sizes() == logits.sizes(), "Expected target size ", size_repr(logits.sizes()), ", got ",
-            size_repr(target.sizes()));
       Tensor t = to_dtype(logits.dim() == 1 ? unsqueeze(target, 0) : target, x.dtype());
       if (eps > 0) t = binary(BinaryOp::Add, binary(BinaryOp::Mul, t, Scalar::from_double(1 - eps)), Scalar::from_double(eps / C));
       coef = wrow.defined() ? mul(t, unsqueeze(wrow, 0)) : t;
       denom = full({}, Scalar::from_int(x.size(0)), fo);
     } else {
-      GL_CHECK(target.dtype() != DType::Bool, "expected scalar type Long but found ", dtype_legacy_name(target.dtype()));
+      // PyTorch's order: batch size, then target rank, then target dtype.
+      const int64_t tn = target.dim() == 0 ? 1 : target.size(0);
+      GL_CHECK_T(ValueError, tn == x.size(0), "Expected input batch_size (", x.size(0), ") to match target batch_size (", tn, ").");
       GL_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+      GL_CHECK(target.dtype() == DType::Int64 || target.dtype() == DType::UInt8,
+               "expected target dtype to be Long or Byte, but got ", dtype_legacy_name(target.dtype()));
       Tensor tg = to_dtype(target.dim() == 0 ? unsqueeze(target, 0) : target, DType::Int64);
-      GL_CHECK(tg.size(0) == x.size(0), "Expected input batch_size (", x.size(0), ") to match target batch_size (",
-            tg.size(0), ").");
       // The coefficients are built on the host from the targets (read there
       // anyway for the bounds check) and sent to the device in one copy.
       Tensor th = contiguous(to(tg, Device(Device::CPU), DType::Int64));
@@ -187,7 +208,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const std::stri
 }
 
 Tensor dropout(const Tensor& x, double p, bool training) {
-  GL_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
+  GL_CHECK_T(ValueError, p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0) return x;
   if (p == 1) return mul(x, zeros({}, {x.dtype(), x.device()}));
   Tensor keep = binary(BinaryOp::Lt, rand(x.sizes(), {x.dtype(), x.device()}), Scalar::from_double(1 - p));

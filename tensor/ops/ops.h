@@ -27,6 +27,7 @@ Tensor randperm(int64_t n, const TensorOptions& o);
 // From host values already in `dtype`'s C layout (the bindings convert Lua data).
 Tensor from_host(const void* data, const Shape& size, DType dtype, const TensorOptions& o);
 Tensor scalar_tensor(Scalar v, DType dtype, Device d);
+void requires_grad_at_creation(Tensor& t);  // requires_grad=true given to a creation function
 void uniform_(Tensor& t, double lo, double hi);
 void normal_(Tensor& t, double mean, double std);
 
@@ -80,6 +81,9 @@ std::vector<Tensor> split_sizes(const Tensor& t, const Shape& sizes, int64_t dim
 Tensor cat(const std::vector<Tensor>& ts, int64_t dim);
 Tensor stack(const std::vector<Tensor>& ts, int64_t dim);
 Tensor masked_select(const Tensor& t, const Tensor& mask);
+// t[mask] = value, as PyTorch's index_put_ with one bool index: mask covers
+// t's leading dims, and value broadcasts to [count of trues, rest of t...].
+void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value);
 Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index);
 Shape broadcast_shapes(const Shape& a, const Shape& b);
 Tensor sum_to(const Tensor& t, const Shape& shape);  // reduces broadcast dims away
@@ -91,6 +95,8 @@ Tensor mean(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim);
 Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim);  // max without indices
 Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
+Tensor max_all(const Tensor& t);  // x:max() with no dim: named max() in errors and grad_fn
+Tensor min_all(const Tensor& t);
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim);

@@ -202,19 +202,29 @@ Tensor extreme(ReduceOp op, const char* name, const char* node, const Tensor& t,
 }  // namespace
 
 Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  return extreme(ReduceOp::Max, "max", dim ? "AmaxBackward0" : "MaxBackward1", t, dim, keepdim);
+  return extreme(ReduceOp::Max, "amax", "AmaxBackward0", t, dim, keepdim);
 }
 Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  return extreme(ReduceOp::Min, "min", dim ? "AminBackward0" : "MinBackward1", t, dim, keepdim);
+  return extreme(ReduceOp::Min, "amin", "AminBackward0", t, dim, keepdim);
 }
+Tensor max_all(const Tensor& t) { return extreme(ReduceOp::Max, "max", "MaxBackward1", t, std::nullopt, false); }
+Tensor min_all(const Tensor& t) { return extreme(ReduceOp::Min, "min", "MinBackward1", t, std::nullopt, false); }
+
+namespace {
+Tensor arg_extreme(ReduceOp op, const char* name, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  if (t.dtype() == DType::Bool) throw NotImplementedError(cat(name, "(): does not support bool input"));
+  if (dim) return reduce_raw(op, t, normalize_dims(t, {*dim}), keepdim, DType::Int64, name);
+  Tensor r = reduce_raw(op, reshape(t, {-1}), {0}, false, DType::Int64, name);
+  // keepdim without a dim keeps every dim, at size 1 (PyTorch: [[0]] for a matrix).
+  return keepdim ? reshape(r, Shape(size_t(t.dim()), 1)) : r;
+}
+}  // namespace
 
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  if (!dim) return reduce_raw(ReduceOp::ArgMax, reshape(t, {-1}), {0}, false, DType::Int64, "argmax");
-  return reduce_raw(ReduceOp::ArgMax, t, normalize_dims(t, {*dim}), keepdim, DType::Int64, "argmax");
+  return arg_extreme(ReduceOp::ArgMax, "argmax", t, dim, keepdim);
 }
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  if (!dim) return reduce_raw(ReduceOp::ArgMin, reshape(t, {-1}), {0}, false, DType::Int64, "argmin");
-  return reduce_raw(ReduceOp::ArgMin, t, normalize_dims(t, {*dim}), keepdim, DType::Int64, "argmin");
+  return arg_extreme(ReduceOp::ArgMin, "argmin", t, dim, keepdim);
 }
 
 namespace {
@@ -245,6 +255,14 @@ std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim) { 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
   GL_CHECK_T(NotImplementedError, is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
         dtype_legacy_name(t.dtype()));
+  if (std::isinf(p)) {  // max/min have no identity: PyTorch's own words (its missing space kept)
+    const char* which = p > 0 ? "inf" : "-inf";
+    GL_CHECK(t.numel() > 0 || !dims.empty(), "linalg.vector_norm cannot compute the ", which,
+             " norm on an empty tensor because the operation does not have an identity");
+    for (int64_t d : normalize_dims(t, dims))
+      GL_CHECK(t.size(d) > 0, "linalg.vector_norm cannot compute the ", which, " norm on the dimension ", d,
+               "because this dimension is empty and the operation does not have an identity");
+  }
   Tensor out;
   {
     NoGradGuard ng;
@@ -278,6 +296,7 @@ Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
 }
 
 Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased) {
+  if (!is_floating(t.dtype())) throw NotImplementedError("std and var only support floating point and complex dtypes");
   auto nd = normalize_dims(t, dims);
   int64_t count = 1;
   for (auto d : nd) count *= t.sizes()[size_t(d)];

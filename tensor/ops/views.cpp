@@ -11,6 +11,16 @@ namespace gl {
 
 namespace {
 
+// How PyTorch names a tensor's type in some errors: the legacy name where one
+// exists (torch.FloatTensor, torch.cuda.LongTensor), else the dispatch name
+// (CPUBoolType, CUDABFloat16Type).
+std::string legacy_type_str(const Tensor& x) {
+  const bool cuda = x.device().is_cuda();
+  if (x.dtype() == DType::Bool || x.dtype() == DType::BFloat16)
+    return cat(cuda ? "CUDA" : "CPU", dtype_legacy_name(x.dtype()), "Type");
+  return cat(cuda ? "torch.cuda." : "torch.", dtype_legacy_name(x.dtype()), "Tensor");
+}
+
 Shape infer_size(Shape size, int64_t numel) {
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < size.size(); ++i) {
@@ -18,11 +28,13 @@ Shape infer_size(Shape size, int64_t numel) {
       GL_CHECK(infer < 0, "only one dimension can be inferred");
       infer = int64_t(i);
     } else {
-      GL_CHECK(size[i] >= 0, "invalid shape dimension ", size[i]);
+      GL_CHECK(size[i] >= 0, "invalid shape dimension ", size[i], " at index ", i, " of shape ", shape_str(size));
       known *= size[i];
     }
   }
   if (infer >= 0) {
+    GL_CHECK(known != 0 || numel != 0, "cannot reshape tensor of 0 elements into shape ", shape_str(size),
+             " because the unspecified dimension size -1 can be any value and is ambiguous");
     GL_CHECK(known != 0 && numel % known == 0, "shape '", shape_str(size), "' is invalid for input of size ", numel);
     size[size_t(infer)] = numel / known;
   }
@@ -167,15 +179,16 @@ Tensor squeeze(const Tensor& x, std::optional<int64_t> dim) {
                       [in](const Tensor& g) { return reshape(g, in); });
 }
 
-Tensor expand(const Tensor& x, Shape size) {
-  GL_CHECK(size.size() >= size_t(x.dim()), "expand(torch.FloatTensor{", shape_str(x.sizes()), "}, size=", shape_str(size),
-        "): the number of sizes provided (", size.size(), ") must be greater or equal to the number of dimensions in the tensor (",
+Tensor expand(const Tensor& x, Shape size0) {
+  GL_CHECK(size0.size() >= size_t(x.dim()), "expand(", legacy_type_str(x), "{", shape_str(x.sizes()), "}, size=", shape_str(size0),
+        "): the number of sizes provided (", size0.size(), ") must be greater or equal to the number of dimensions in the tensor (",
         x.dim(), ")");
-  const size_t n = size.size(), off = n - size_t(x.dim());
-  Shape st(n, 0);
-  for (size_t i = 0; i < n; ++i) {
+  // Last dim first, as PyTorch's inferExpandGeometry, so the same error is the one reported.
+  const size_t n = size0.size(), off = n - size_t(x.dim());
+  Shape size = size0, st(n, 0);
+  for (size_t i = n; i-- > 0;) {
     if (i < off) {
-      GL_CHECK(size[i] >= 0, "The expanded size of the tensor (", size[i], ") isn't allowed in a leading, non-existing dimension ", i);
+      GL_CHECK(size[i] != -1, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ", i);
       continue;
     }
     int64_t have = x.sizes()[i - off];
@@ -183,8 +196,10 @@ Tensor expand(const Tensor& x, Shape size) {
     if (have == size[i]) st[i] = x.strides()[i - off];
     else
       GL_CHECK(have == 1, "The expanded size of the tensor (", size[i], ") must match the existing size (", have,
-            ") at non-singleton dimension ", i, ".  Target sizes: ", shape_str(size), ".  Tensor sizes: ", shape_str(x.sizes()));
+            ") at non-singleton dimension ", i, ".  Target sizes: ", shape_str(size0), ".  Tensor sizes: ", shape_str(x.sizes()));
   }
+  // Other negative sizes pass the loop in PyTorch too, and fail counting elements.
+  for (int64_t v : size) GL_CHECK(v >= 0, "numel: integer multiplication overflow");
   Shape in = x.sizes();
   return tracked_view(x, size, st, x.offset(), "ExpandBackward0", [in](const Tensor& g) { return sum_to(g, in); });
 }
@@ -207,19 +222,21 @@ Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::op
 
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
   GL_CHECK(x.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  GL_CHECK(length >= 0, "narrow(): length must be non-negative.");  // checked first, as in PyTorch
   dim = wrap_dim(dim, x.dim());
   const int64_t n = x.sizes()[size_t(dim)];
+  GL_CHECK_T(IndexError, start >= -n && start <= n, "start out of range (expected to be in range of [", -n, ", ", n, "], but got ", start, ")");
   if (start < 0) start += n;
-  GL_CHECK_T(IndexError, start >= 0 && start <= n, "start out of range (expected to be in range of [", -n, ", ", n, "], but got ", start, ")");
-  GL_CHECK(length >= 0 && start + length <= n, "start (", start, ") + length (", length, ") exceeds dimension size (", n, ").");
+  GL_CHECK(start + length <= n, "start (", start, ") + length (", length, ") exceeds dimension size (", n, ").");
   return slice(x, dim, start, start + length, 1);
 }
 
 Tensor select(const Tensor& x, int64_t dim, int64_t index) {
-  GL_CHECK_T(IndexError, x.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+  GL_CHECK_T(IndexError, x.dim() > 0, "select() cannot be applied to a 0-dim tensor.");
   dim = wrap_dim(dim, x.dim());
   const int64_t n = x.sizes()[size_t(dim)];
-  GL_CHECK_T(IndexError, index >= -n && index < n, "index ", index, " is out of bounds for dimension ", dim, " with size ", n);
+  GL_CHECK_T(IndexError, index >= -n && index < n, "select(): index ", index, " out of range for tensor of size ",
+             shape_str(x.sizes()), " at dimension ", dim);
   if (index < 0) index += n;
   Shape sz = x.sizes(), st = x.strides();
   int64_t off = x.offset() + index * st[size_t(dim)];
@@ -230,7 +247,11 @@ Tensor select(const Tensor& x, int64_t dim, int64_t index) {
 }
 
 Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
-  if (x.dim() == 0) return reshape(x, {1});
+  if (x.dim() == 0) {  // dims still checked, as for a 1-d tensor
+    wrap_dim(start_dim, 1);
+    wrap_dim(end_dim, 1);
+    return reshape(x, {1});
+  }
   start_dim = wrap_dim(start_dim, x.dim());
   end_dim = wrap_dim(end_dim, x.dim());
   GL_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
@@ -275,6 +296,7 @@ std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim
 
 std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim) {
   GL_CHECK(x.dim() > 0, "split expects at least a 1-dimensional tensor");
+  GL_CHECK(size >= 0, "split expects split_size be non-negative, but got split_size=", size);
   GL_CHECK(size > 0 || (size == 0 && x.size(dim) == 0), "split_size can only be 0 if dimension size is 0, but got dimension size of ", x.size(dim));
   const int64_t n = x.size(dim);
   Shape sizes;
@@ -292,7 +314,7 @@ std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
 }
 
 Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
-  GL_CHECK(!ts.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  GL_CHECK_T(ValueError, !ts.empty(), "torch.cat(): expected a non-empty list of Tensors");
   std::vector<const Tensor*> ptrs;
   ResultType rt;
   const Tensor* ref = nullptr;
@@ -392,7 +414,7 @@ Tensor sum_to(const Tensor& g, const Shape& shape) {
 Tensor masked_select(const Tensor& x, const Tensor& mask) {
   GL_CHECK(mask.dtype() == DType::Bool, "masked_select: expected BoolTensor for mask");
   common_device({&x, &mask});
-  Shape shape = broadcast_shapes(x.sizes(), mask.sizes());
+  Shape shape = broadcast_shapes(mask.sizes(), x.sizes());  // mask first: PyTorch's "tensor a" in the error
   Tensor xs = contiguous(expand(x, shape)), ms = contiguous(expand(mask, shape));
   auto xb = to_host_bytes(xs);
   auto mb = to_host_bytes(ms);
@@ -421,10 +443,48 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
   return r;
 }
 
+void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value) {
+  GL_CHECK(mask.dtype() == DType::Bool && mask.dim() <= t.dim(), "masked_assign_: expected a bool mask over leading dims");
+  std::vector<char> mb = to_host_bytes(mask);
+  const int64_t count = std::count_if(mb.begin(), mb.end(), [](char c) { return c != 0; });
+  Shape res(t.sizes().begin() + mask.dim(), t.sizes().end());
+  res.insert(res.begin(), count);
+  // Leading 1s of the value are dropped first, as PyTorch's setitem does.
+  Shape vsz = value.sizes();
+  while (!vsz.empty() && vsz.front() == 1) vsz.erase(vsz.begin());
+  bool fits = vsz.size() <= res.size();
+  for (size_t i = 0; fits && i < vsz.size(); ++i) {
+    const int64_t v = vsz[vsz.size() - 1 - i], r = res[res.size() - 1 - i];
+    fits = v == 1 || v == r;
+  }
+  GL_CHECK(fits, "shape mismatch: value tensor of shape ", shape_str(value.sizes()),
+           " cannot be broadcast to indexing result of shape ", shape_str(res));
+  if (value.numel() == 1) {  // one value fills every selected place, whatever its dtype
+    Tensor m = to(mask, t.device(), std::nullopt);
+    while (m.dim() < t.dim()) m = unsqueeze(m, m.dim());
+    Tensor v = to(reshape(value, {}), t.device(), t.dtype());
+    copy_(t, where(m, v, t));
+    return;
+  }
+  GL_CHECK(value.dtype() == t.dtype(), "Index put requires the source and destination dtypes match, got ",
+           dtype_legacy_name(t.dtype()), " for the destination and ", dtype_legacy_name(value.dtype()), " for the source.");
+  common_device({&t, &value});
+  if (count == 0) return;
+  // Row k of the value goes to the k-th selected place; done on the host, as
+  // masked_select is.
+  std::vector<char> vb = to_host_bytes(expand(reshape(value, vsz), res));
+  std::vector<char> tb = to_host_bytes(t);
+  const size_t row = size_t(numel_of(res) / count) * itemsize(t.dtype());
+  size_t k = 0;
+  for (size_t p = 0; p < mb.size(); ++p)
+    if (mb[p]) std::copy_n(vb.begin() + long(k++ * row), row, tb.begin() + long(p * row));
+  copy_(t, from_host(tb.data(), t.sizes(), t.dtype(), {t.dtype(), t.device()}));
+}
+
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   GL_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
         "index_select(): Expected dtype int32 or int64 for index");
-  GL_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  GL_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
   Tensor idx = to(index, Device(Device::CPU), DType::Int64);
   const int64_t* p = idx.data<int64_t>();

@@ -161,6 +161,111 @@ do
   collectgarbage()
   if survived == #names * 30 then passed = passed + 1 else failed = failed + 1; print('FAIL: random calls') end
 end
+-- Exact errors, kind and text, as PyTorch 2.15 raises them (each checked against it).
+local function exact(want, fn)
+  local ok, e = pcall(fn)
+  if not ok and e == want then passed = passed + 1
+  else failed = failed + 1; print('FAIL (want ' .. want .. ')\n  got: ' .. tostring(ok and 'no error' or e)) end
+end
+local function assign(t, k, v) t[k] = v end
+local u8 = {dtype = torch.uint8}
+exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor({300}, u8) end)
+exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor({-256}, u8) end)
+exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor({-0.5}, u8) end)
+exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor(256.0, u8) end)
+exact('RuntimeError: value cannot be converted to type int8 without overflow', function() return torch.tensor({1, 200}, {dtype = torch.int8}) end)
+exact('RuntimeError: value cannot be converted to type int8 without overflow', function() return torch.tensor({-128.5}, {dtype = torch.int8}) end)
+exact('RuntimeError: value cannot be converted to type int16 without overflow', function() return torch.tensor({{1}, {70000}}, {dtype = torch.int16}) end)
+exact('RuntimeError: value cannot be converted to type int32 without overflow', function() return torch.tensor({1 << 40}, {dtype = torch.int32}) end)
+exact('RuntimeError: value cannot be converted to type int64 without overflow', function() return torch.tensor({0 / 0}, {dtype = torch.int64}) end)
+exact('RuntimeError: value cannot be converted to type int64 without overflow', function() return torch.tensor({2.0 ^ 63}, {dtype = torch.int64}) end)
+exact('RuntimeError: value cannot be converted to type int32 without overflow', function() return torch.tensor({1 / 0}, {dtype = torch.int32}) end)
+exact('RuntimeError: zeros: Dimension size must be non-negative.', function() return torch.zeros(2, -1) end)
+exact('RuntimeError: Trying to create tensor with negative dimension -1: [-1]', function() return torch.ones(-1) end)
+exact('RuntimeError: narrow(): length must be non-negative.', function() return torch.arange(5):narrow(0, 0, -1) end)
+exact('RuntimeError: narrow(): length must be non-negative.', function() return torch.arange(5):narrow(0, 6, -1) end)
+exact('IndexError: select(): index 5 out of range for tensor of size [5] at dimension 0', function() return torch.arange(5):select(0, 5) end)
+exact('IndexError: select(): index -3 out of range for tensor of size [2, 3] at dimension 0', function() return torch.ones(2, 3):select(0, -3) end)
+exact('IndexError: select() cannot be applied to a 0-dim tensor.', function() return torch.tensor(5):select(0, 0) end)
+exact('RuntimeError: The expanded size of the tensor (3) must match the existing size (4) at non-singleton dimension 0.  Target sizes: [3].  Tensor sizes: [4]',
+      function() assign(torch.zeros(3), ':', torch.ones(4)) end)
+exact('RuntimeError: The expanded size of the tensor (2) must match the existing size (3) at non-singleton dimension 0.  Target sizes: [2].  Tensor sizes: [3]',
+      function() assign(torch.zeros(2, 3), ':, 0', torch.ones(3)) end)
+exact('RuntimeError: expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)',
+      function() assign(torch.zeros(3), ':', torch.ones(2, 3)) end)
+exact('RuntimeError: expand(torch.LongTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)',
+      function() return torch.ones(2, 3, {dtype = torch.int64}):expand(3) end)
+exact('RuntimeError: expand(CPUBoolType{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)',
+      function() return torch.ones(2, 3, {dtype = torch.bool}):expand(3) end)
+exact('RuntimeError: expand(torch.cuda.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)',
+      function() return torch.ones(2, 3, {device = 'cuda:0'}):expand(3) end)
+exact('RuntimeError: The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 1.  Target sizes: [-1, 4].  Tensor sizes: [2, 3]',
+      function() return torch.ones(2, 3):expand(-1, 4) end)
+exact('RuntimeError: numel: integer multiplication overflow', function() return torch.ones(1):expand(-2) end)
+exact('RuntimeError: invalid shape dimension -2 at index 0 of shape [-2]', function() return torch.ones(2):view(-2) end)
+exact('RuntimeError: cannot reshape tensor of 0 elements into shape [0, -1] because the unspecified dimension size -1 can be any value and is ambiguous',
+      function() return torch.ones(0):reshape(0, -1) end)
+exact("RuntimeError: amax(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+      function() return torch.zeros(0):amax() end)
+exact('IndexError: amin(): Expected reduction dim 0 to have non-zero size.', function() return torch.zeros(0, 3):amin(0) end)
+exact("RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+      function() return torch.zeros(0):max() end)
+exact('ValueError: torch.cat(): expected a non-empty list of Tensors', function() return torch.cat({}) end)
+exact('RuntimeError: For integral input tensors, argument alpha must not be a floating point number.',
+      function() return torch.tensor({true, false}):add(torch.tensor({true, true}), {alpha = 2.5}) end)
+exact('RuntimeError: For integral input tensors, argument alpha must not be a floating point number.',
+      function() return torch.tensor({1, 2}):add(1, {alpha = 0.5}) end)
+exact('RuntimeError: Boolean alpha only supported for Boolean results.', function() return torch.tensor({1, 2}):add(torch.tensor({1, 2}), {alpha = true}) end)
+exact('NotImplementedError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
+      function() return torch.tensor({1, 2}):sub(torch.tensor({true, false}), {alpha = 2}) end)
+local mask = torch.tensor({true, false, true, false})
+exact('RuntimeError: shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result of shape [2]',
+      function() assign(torch.arange(4), mask, torch.tensor({1, 2, 3})) end)
+exact('RuntimeError: shape mismatch: value tensor of shape [2] cannot be broadcast to indexing result of shape [1, 3]',
+      function() assign(torch.arange(6):view(2, 3), torch.tensor({true, false}), torch.tensor({7, 8})) end)
+exact('RuntimeError: Index put requires the source and destination dtypes match, got Float for the destination and Long for the source.',
+      function() assign(torch.zeros(4), mask, torch.tensor({10, 20})) end)
+exact('RuntimeError: value cannot be converted to type uint8_t without overflow', function() assign(torch.zeros(4, u8), mask, 300) end)
+exact('RuntimeError: mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)', function() return torch.ones(2, 3):matmul(torch.ones(2, 3)) end)
+exact('RuntimeError: mm: self must be a matrix, got 1-D tensor', function() return torch.ones(3):mm(torch.ones(3, 2)) end)
+exact('RuntimeError: addmm: mat1 and mat2 shapes cannot be multiplied (2x4 and 3x2)', function() return nn.Linear(3, 2)(torch.ones(2, 4)) end)
+exact('RuntimeError: Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [3, 3].',
+      function() return torch.ones(2, 2, 3):bmm(torch.ones(3, 3, 2)) end)
+exact([[NotImplementedError: "softmax_kernel_impl" not implemented for 'Long']], function() return torch.ones(2, 3, {dtype = torch.int64}):softmax(0) end)
+exact([[NotImplementedError: "log_softmax_lastdim_kernel_impl" not implemented for 'Long']],
+      function() return torch.nn.functional.cross_entropy(torch.ones(2, 3, {dtype = torch.int64}), torch.tensor({0, 1})) end)
+exact('RuntimeError: expected target dtype to be Long or Byte, but got Int',
+      function() return torch.nn.functional.cross_entropy(torch.ones(2, 3), torch.tensor({0, 1}, {dtype = torch.int32})) end)
+exact('RuntimeError: expected target dtype to be Long or Byte, but got Float',
+      function() return torch.nn.functional.cross_entropy(torch.ones(2, 3), torch.tensor({0.5, 1})) end)
+exact('RuntimeError: Expected floating point type for target with class probabilities, got Long',
+      function() return torch.nn.functional.cross_entropy(torch.ones(2, 3), torch.ones(2, 3, {dtype = torch.int64})) end)
+exact('ValueError: Expected input batch_size (2) to match target batch_size (3).',
+      function() return torch.nn.functional.cross_entropy(torch.ones(2, 3), torch.tensor({0, 1, 2})) end)
+exact('ValueError: dropout probability has to be between 0 and 1, but got 1.5', function() return torch.nn.functional.dropout(torch.ones(3), {p = 1.5}) end)
+exact('RuntimeError: upper bound and lower bound inconsistent with step sign', function() return torch.arange(0, 5, -1) end)
+exact('IndexError: index_select(): Index is supposed to be a vector', function() return torch.ones(2, 3):index_select(0, torch.tensor({{0}})) end)
+exact('NotImplementedError: argmax(): does not support bool input', function() return torch.tensor({true}):argmax() end)
+exact('NotImplementedError: argmin(): does not support bool input', function() return torch.tensor({true}):argmin(0) end)
+exact('RuntimeError: Only Tensors of floating point and complex dtype can require gradients',
+      function() return torch.ones(3, {dtype = torch.int64, requires_grad = true}) end)
+exact('RuntimeError: Only Tensors of floating point and complex dtype can require gradients', function() return torch.tensor({1}, {requires_grad = true}) end)
+exact('RuntimeError: only Tensors of floating point dtype can require gradients', function() return torch.tensor({1}):requires_grad_() end)
+exact('NotImplementedError: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
+      function() return torch.tensor({true}):neg() end)
+exact('NotImplementedError: std and var only support floating point and complex dtypes', function() return torch.ones(2, 3, {dtype = torch.int64}):var() end)
+exact('RuntimeError: fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.', function() return torch.ones(3):fill_(torch.ones(2)) end)
+exact('RuntimeError: value cannot be converted to type c10::Half without overflow', function() return torch.zeros(2, {dtype = torch.float16}):fill_(65520.0) end)
+exact('RuntimeError: value cannot be converted to type c10::BFloat16 without overflow', function() return torch.zeros(2, {dtype = torch.bfloat16}):fill_(1e39) end)
+exact('RuntimeError: linalg.vector_norm cannot compute the inf norm on an empty tensor because the operation does not have an identity',
+      function() return torch.zeros(0):norm(1 / 0) end)
+exact('RuntimeError: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0',
+      function() return torch.ones(2, 3):masked_select(torch.ones(3, 3):bool()) end)
+exact('RuntimeError: split expects split_size be non-negative, but got split_size=-1', function() return torch.ones(2, 3):split(-1) end)
+exact('IndexError: start out of range (expected to be in range of [-2, 2], but got -3)', function() return torch.ones(2, 3):narrow(0, -3, 1) end)
+exact('IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 5)', function() return torch.tensor(3.):flatten(5) end)
+exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.ones(2):new_tensor({300}, u8) end)
+
 if tostring(keep) == keep_text then passed = passed + 1 else failed = failed + 1; print('FAIL: earlier tensor changed') end
 assert(#calls >= 300, 'expected at least 300 generated calls, got ' .. #calls)
 print(string.format('%d malformed calls', #calls))

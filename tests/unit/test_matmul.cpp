@@ -131,13 +131,13 @@ TEST_CASE("matmul: empty k gives zeros, empty m/n give empty results") {
 
 TEST_CASE("matmul: error texts") {
   auto f = [](Shape s, DType dt = DType::Float32) { return ones(s, ut::opts(dt)); };
-  CHECK(error_of([&] { mm(f({2, 3}), f({4, 1})); }) == "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
-  CHECK(error_of([&] { matmul(f({2, 3}), f({4, 1})); }) == "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
-  CHECK(error_of([&] { addmm(f({1}), f({2, 3}), f({4, 1})); }) == "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  CHECK(error_of([&] { mm(f({2, 3}), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  CHECK(error_of([&] { matmul(f({2, 3}), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  CHECK(error_of([&] { addmm(f({1}), f({2, 3}), f({4, 1})); }) == "addmm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
   CHECK(error_of([&] { mm(f({2, 3}), f({3, 1}, DType::Float64)); }) ==
         "mat1 and mat2 must have the same dtype, but got Float and Double");
-  CHECK(error_of([&] { mm(f({3}), f({3, 1})); }) == "self must be a matrix");
-  CHECK(error_of([&] { bmm(f({2, 2, 3}), f({3, 3, 1})); }) == "batch1 and batch2 must have same number of batches, got 2 and 3");
+  CHECK(error_of([&] { mm(f({3}), f({3, 1})); }) == "mm: self must be a matrix, got 1-D tensor");
+  CHECK(error_of([&] { bmm(f({2, 2, 3}), f({3, 3, 1})); }) == "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [3, 3].");
   CHECK(error_of([&] { bmm(f({2, 3}), f({2, 3, 1})); }) == "batch1 must be a 3D tensor");
   CHECK(error_of([&] { dot(f({3}), f({4})); }) ==
         "inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements respectively");
