@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 #include "tensor/kernels/cuda/gemm_args.h"
+#include "tensor/kernels/cuda/gemm_int.cuh"
 #include "tensor/kernels/cuda/random.cuh"
 
 using namespace gl;
@@ -336,6 +337,93 @@ TEST_CASE("cuda kernels on the host: cuBLAS's column-major call computes the row
               ++cases;
             }
   CHECK(cases == 4 * 3 * 3 * 3 * 3 * 2);
+}
+
+namespace {
+// Runs gemm_int_kernel's grid on the host, block by block, each phase for all
+// 16 x 16 threads before the next (as the kernel's barriers order them).
+template <class T>
+void host_int_gemm(const GemmSpec& s, int64_t grid_y, int64_t grid_z) {
+  const IntGemm<T> g = int_gemm_args<T>(s);
+  T As[kTile][kTile + 1], Bs[kTile][kTile + 1];
+  IntAcc acc[kTile][kTile];
+  const int64_t grid_x = (s.n + kTile - 1) / kTile;
+  for (int64_t bz = 0; bz < grid_z; ++bz)
+    for (int64_t by = 0; by < grid_y; ++by)
+      for (int64_t bx = 0; bx < grid_x; ++bx)
+        for (int64_t bt = bz; bt < g.batch; bt += grid_z)
+          for (int64_t tile_m = by; tile_m * kTile < g.m; tile_m += grid_y) {
+            for (auto& r : acc)
+              for (auto& a : r) a = IntAcc{};
+            for (int64_t p0 = 0; p0 < g.k; p0 += kTile) {
+              for (int ty = 0; ty < kTile; ++ty)
+                for (int tx = 0; tx < kTile; ++tx)
+                  int_gemm_load(g, As, Bs, tx, ty, bt, tile_m * kTile + ty, bx * kTile + tx, p0);
+              for (int ty = 0; ty < kTile; ++ty)
+                for (int tx = 0; tx < kTile; ++tx) int_gemm_step(As, Bs, tx, ty, acc[ty][tx]);
+            }
+            for (int ty = 0; ty < kTile; ++ty)
+              for (int tx = 0; tx < kTile; ++tx) int_gemm_store(g, bt, tile_m * kTile + ty, bx * kTile + tx, acc[ty][tx]);
+          }
+}
+}  // namespace
+
+TEST_CASE("cuda kernels on the host: the integer matmul's tiles, transposes, batches and wrap-around") {
+  std::mt19937_64 rng(9);
+  for (int64_t m : {1, 5, 16, 33})
+    for (int64_t n : {1, 17})
+      for (int64_t k : {1, 16, 21})
+        for (int t = 0; t < 4; ++t) {
+          const bool ta = t & 1, tb = t & 2;
+          const int64_t batch = m == 5 ? 3 : 1;
+          GemmSpec s;
+          s.dtype = DType::Int64;
+          s.m = m, s.n = n, s.k = k, s.batch = batch, s.trans_a = ta, s.trans_b = tb;
+          s.lda = ta ? m : k, s.ldb = tb ? k : n, s.ldc = n;
+          s.stride_a = m * k, s.stride_b = k * n, s.stride_c = m * n;
+          s.alpha = 3, s.beta = m == 16 ? 2 : 0;
+          std::vector<int64_t> A(size_t(batch * m * k)), B(size_t(batch * k * n)), C(size_t(batch * m * n));
+          for (auto& v : A) v = int64_t(rng() % 2001) - 1000 + (rng() % 5 == 0 ? INT64_MAX / 3 : 0);  // some wrap
+          for (auto& v : B) v = int64_t(rng() % 2001) - 1000;
+          for (auto& v : C) v = int64_t(rng() % 100);
+          std::vector<int64_t> want = C;
+          for (int64_t b = 0; b < batch; ++b)
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < n; ++j) {
+                uint64_t acc = 0;
+                for (int64_t p = 0; p < k; ++p)
+                  acc += uint64_t(A[size_t(b * s.stride_a + (ta ? p * s.lda + i : i * s.lda + p))]) *
+                         uint64_t(B[size_t(b * s.stride_b + (tb ? j * s.ldb + p : p * s.ldb + j))]);
+                uint64_t& c = reinterpret_cast<uint64_t&>(want[size_t(b * s.stride_c + i * s.ldc + j)]);
+                c = 3 * acc + (s.beta != 0 ? 2 * c : 0);
+              }
+          s.a = reinterpret_cast<const char*>(A.data());
+          s.b = reinterpret_cast<const char*>(B.data());
+          s.c = reinterpret_cast<char*>(C.data());
+          host_int_gemm<int64_t>(s, /*grid_y=*/m > 16 ? 1 : 2, /*grid_z=*/2);  // grid-stride loops taken too
+          CAPTURE(m);
+          CAPTURE(n);
+          CAPTURE(k);
+          CAPTURE(t);
+          CHECK(C == want);
+        }
+  // bool: OR of ANDs; int8 wraps at 8 bits
+  GemmSpec s;
+  s.m = 2, s.n = 2, s.k = 3, s.lda = 3, s.ldb = 2, s.ldc = 2;
+  bool a[6] = {true, false, false, false, false, false}, b[6] = {true, false, false, false, false, true}, c[4] = {};
+  s.dtype = DType::Bool;
+  s.a = reinterpret_cast<const char*>(a), s.b = reinterpret_cast<const char*>(b), s.c = reinterpret_cast<char*>(c);
+  host_int_gemm<bool>(s, 1, 1);
+  CHECK(c[0]);
+  CHECK(!c[1]);
+  CHECK(!c[2]);
+  CHECK(!c[3]);
+  int8_t x[6] = {100, 100, 100, 1, 1, 1}, y[6] = {1, 1, 1, 1, 1, 1}, z[4] = {};
+  s.dtype = DType::Int8;
+  s.a = reinterpret_cast<const char*>(x), s.b = reinterpret_cast<const char*>(y), s.c = reinterpret_cast<char*>(z);
+  host_int_gemm<int8_t>(s, 1, 1);
+  CHECK(z[0] == int8_t(300 - 256));
+  CHECK(z[3] == 3);
 }
 
 #endif  // GPULAB_HAVE_CUDA

@@ -9,6 +9,7 @@
 #include <cublas_v2.h>
 #include <climits>
 #include "tensor/kernels/cuda/gemm_args.h"
+#include "tensor/kernels/cuda/gemm_int.cuh"
 #include "tensor/kernels/cuda/launch.cuh"
 #include "tensor/runtime/cuda_api.h"
 
@@ -44,20 +45,7 @@ cublasHandle_t blas_handle(Exec* ex) {
   return ex->blas;
 }
 
-// ---- integer and bool: 16 x 16 tiles through shared memory ----
-
-constexpr int kTile = 16;
-
-template <class T>
-struct IntGemm {
-  const T* a;
-  const T* b;
-  T* c;
-  int64_t m, n, k, lda, ldb, ldc, sa, sb, sc, batch;
-  bool ta, tb;
-  int64_t alpha, beta;  // already converted to T, as the CPU does
-  bool beta_zero;
-};
+// ---- integer and bool: 16 x 16 tiles through shared memory (gemm_int.cuh) ----
 
 template <class T>
 __global__ void __launch_bounds__(kTile * kTile) gemm_int_kernel(IntGemm<T> g) {
@@ -68,58 +56,23 @@ __global__ void __launch_bounds__(kTile * kTile) gemm_int_kernel(IntGemm<T> g) {
   // Loops over row tiles and batches are uniform across the block, so the
   // barriers inside are reached by every thread.
   for (int64_t bt = blockIdx.z; bt < g.batch; bt += gridDim.z) {
-    const T* A = g.a + bt * g.sa;
-    const T* B = g.b + bt * g.sb;
-    T* C = g.c + bt * g.sc;
     for (int64_t tile_m = blockIdx.y; tile_m * kTile < g.m; tile_m += gridDim.y) {
       const int64_t row = tile_m * kTile + ty;
-      uint64_t acc = 0;  // modular arithmetic: the CPU's wrapping T accumulator, widened
-      bool any = false;  // bool: OR of ANDs
+      IntAcc acc;
       for (int64_t p0 = 0; p0 < g.k; p0 += kTile) {
-        const int64_t pa = p0 + tx, pb = p0 + ty;
-        As[ty][tx] = (row < g.m && pa < g.k) ? (g.ta ? A[pa * g.lda + row] : A[row * g.lda + pa]) : T(0);
-        Bs[ty][tx] = (pb < g.k && col < g.n) ? (g.tb ? B[col * g.ldb + pb] : B[pb * g.ldb + col]) : T(0);
+        int_gemm_load(g, As, Bs, tx, ty, bt, row, col, p0);
         __syncthreads();
-#pragma unroll
-        for (int q = 0; q < kTile; ++q) {
-          if constexpr (std::is_same_v<T, bool>) any = any || (As[ty][q] && Bs[q][tx]);
-          else acc += uint64_t(int64_t(As[ty][q])) * uint64_t(int64_t(Bs[q][tx]));
-        }
+        int_gemm_step(As, Bs, tx, ty, acc);
         __syncthreads();
       }
-      if (row < g.m && col < g.n) {
-        T& out = C[row * g.ldc + col];
-        if constexpr (std::is_same_v<T, bool>) {
-          out = any;
-        } else {
-          uint64_t r = uint64_t(g.alpha) * acc;
-          if (!g.beta_zero) r += uint64_t(g.beta) * uint64_t(int64_t(out));
-          out = T(r);
-        }
-      }
+      int_gemm_store(g, bt, row, col, acc);
     }
   }
 }
 
 template <class T>
 void gemm_int(Exec* ex, const GemmSpec& s) {
-  IntGemm<T> g;
-  g.a = reinterpret_cast<const T*>(s.a);
-  g.b = reinterpret_cast<const T*>(s.b);
-  g.c = reinterpret_cast<T*>(s.c);
-  g.m = s.m; g.n = s.n; g.k = s.k;
-  g.lda = s.lda; g.ldb = s.ldb; g.ldc = s.ldc;
-  g.sa = s.stride_a; g.sb = s.stride_b; g.sc = s.stride_c;
-  g.batch = s.batch;
-  g.ta = s.trans_a; g.tb = s.trans_b;
-  if constexpr (std::is_same_v<T, bool>) {
-    g.alpha = 1;
-    g.beta = 0;
-  } else {
-    g.alpha = int64_t(T(s.alpha));
-    g.beta = int64_t(T(s.beta));
-  }
-  g.beta_zero = s.beta == 0;
+  const IntGemm<T> g = int_gemm_args<T>(s);
   const int64_t gx = (s.n + kTile - 1) / kTile;
   const int64_t gy = std::min<int64_t>((s.m + kTile - 1) / kTile, 65535);
   const int64_t gz = std::min<int64_t>(s.batch, 65535);
