@@ -29,6 +29,12 @@ bool CachingAllocator::BySize::operator()(const Block* a, const Block* b) const 
   return a->size != b->size ? a->size < b->size : a->ptr < b->ptr;
 }
 
+CachingAllocator::~CachingAllocator() {
+  for (Pool* pool : {&small_, &large_})
+    for (Block* b : *pool) delete b;
+  for (auto& [p, b] : live_) delete b;
+}
+
 void* CachingAllocator::allocate(size_t nbytes) {
   if (nbytes == 0) return nullptr;
   const size_t size = round_up(nbytes, kRound);

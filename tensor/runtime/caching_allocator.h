@@ -38,9 +38,10 @@ class CachingAllocator final : public Allocator {
  public:
   // capacity > 0 caps reserved memory; `index` names the device in messages.
   CachingAllocator(SegmentSource* src, int64_t capacity, int index) : src_(src), capacity_(capacity), index_(index) {}
-  // Allocators live as long as the process; at exit the CUDA runtime may be
-  // gone already, so the destructor gives nothing back.
-  ~CachingAllocator() override = default;
+  // Frees its own bookkeeping but gives no segment back to the source: the
+  // device's allocators live as long as the process, and at exit the CUDA
+  // runtime may be gone already.
+  ~CachingAllocator() override;
 
   void* allocate(size_t nbytes) override;
   void deallocate(void* p, size_t nbytes) override;
