@@ -35,9 +35,36 @@ const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
   return s.c_str();
 }
 
+// addmm's dtype check (PyTorch's text for addmm, and for linear with a bias).
 void check_same_dtype(const Tensor& a, const Tensor& b) {
   GL_CHECK(a.dtype() == b.dtype(), "mat1 and mat2 must have the same dtype, but got ", dtype_legacy_name(a.dtype()), " and ",
         dtype_legacy_name(b.dtype()));
+}
+
+// The C++ type name PyTorch's mm prints for a dtype (its TypeMeta name).
+const char* cpp_type_name(DType d) {
+  switch (d) {
+    case DType::Bool: return "bool";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int8: return "signed char";
+    case DType::Int16: return "short int";
+    case DType::Int32: return "int";
+    case DType::Int64: return "long int";
+    case DType::Float16: return "c10::Half";
+    case DType::BFloat16: return "c10::BFloat16";
+    case DType::Float32: return "float";
+    default: return "double";
+  }
+}
+// mm's own text (also matmul's wherever PyTorch folds it into mm).
+void check_mm_dtype(const Tensor& a, const Tensor& b) {
+  GL_CHECK(a.dtype() == b.dtype(), "expected m1 and m2 to have the same dtype, but got: ", cpp_type_name(a.dtype()), " != ",
+           cpp_type_name(b.dtype()));
+}
+// bmm's: the kernel expects the first operand's dtype.
+void check_bmm_dtype(const Tensor& a, const Tensor& b) {
+  GL_CHECK(a.dtype() == b.dtype(), "expected scalar type ", dtype_legacy_name(a.dtype()), " but found ",
+           dtype_legacy_name(b.dtype()));
 }
 
 // How BLAS reads a [rows, cols] matrix: leading dimension and transpose flag.
@@ -113,8 +140,8 @@ Tensor mm(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("mm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
   GL_CHECK(a.dim() == 2, "mm: self must be a matrix, got ", a.dim(), "-D tensor");
   GL_CHECK(b.dim() == 2, "mm: mat2 must be a matrix, got ", b.dim(), "-D tensor");
-  check_same_dtype(a, b);
   GL_CHECK(a.size(1) == b.size(0), "mm: mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  check_mm_dtype(a, b);  // after the shapes, as PyTorch
   Tensor out = empty_on({a.size(0), b.size(1)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
   if (any_requires_grad({&a, &b}))
@@ -160,10 +187,10 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("bmm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
   GL_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
   GL_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
-  check_same_dtype(a, b);
   // One check for both batch count and inner size, as PyTorch's.
   GL_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ",
         a.size(2), "] but got: [", b.size(0), ", ", b.size(1), "].");
+  check_bmm_dtype(a, b);
   Tensor out = empty_on({a.size(0), a.size(1), b.size(2)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
   if (any_requires_grad({&a, &b}))
@@ -197,6 +224,15 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   GL_CHECK(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(), "D and ",
         b.dim(), "D");
   if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
+  // A mismatched dtype gets the text of the op PyTorch folds the product
+  // into, after its shape check: mv (whose addmv names the vector's dtype,
+  // the matrix's, then the vector's again), mm for a matrix on the right
+  // (mm itself checks), bmm for a batch (bmm checks).
+  auto check_mv_dtype = [&] {
+    if (a.dtype() != b.dtype())
+      throw RuntimeError(cat("addmv input tensors must have the same dtype, but got ", dtype_legacy_name(b.dtype()), ", ",
+                             dtype_legacy_name(a.dtype()), ", and ", dtype_legacy_name(b.dtype())));
+  };
   if (a.dim() == 2 && b.dim() == 2) return mm(a, b);
   if (a.dim() == 1 && b.dim() == 2) {
     Tensor r = squeeze(mm(unsqueeze(a, 0), b), 0);
@@ -206,6 +242,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   if (a.dim() == 2 && b.dim() == 1) {
     GL_CHECK(a.size(1) == b.size(0), "size mismatch, got input (", a.size(0), "), mat (", a.size(0), "x", a.size(1), "), vec (",
           b.size(0), ")");
+    check_mv_dtype();
     Tensor r = squeeze(mm(a, unsqueeze(b, 1)), 1);
     rename_grad_fn(r, "MvBackward0");
     return r;
@@ -215,6 +252,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   Tensor B = b.dim() == 1 ? unsqueeze(b, 1) : b;
   GL_CHECK(A.size(-1) == B.size(-2), "Expected size for first two dimensions of batch2 tensor to be: [", A.size(-1), "] but got: [",
         B.size(-2), "].");
+  if (b.dim() == 1) check_mv_dtype();
+  if (b.dim() == 2) check_mm_dtype(a, b);
   Shape ba(A.sizes().begin(), A.sizes().end() - 2), bb(B.sizes().begin(), B.sizes().end() - 2);
   Shape batch = broadcast_shapes(ba, bb);
   const int64_t nb = numel_of(batch);

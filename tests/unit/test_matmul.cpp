@@ -134,8 +134,26 @@ TEST_CASE("matmul: error texts") {
   CHECK(error_of([&] { mm(f({2, 3}), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
   CHECK(error_of([&] { matmul(f({2, 3}), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
   CHECK(error_of([&] { addmm(f({1}), f({2, 3}), f({4, 1})); }) == "addmm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  // Mismatched dtypes: each op's own text, as PyTorch 2.15 prints it.
   CHECK(error_of([&] { mm(f({2, 3}), f({3, 1}, DType::Float64)); }) ==
-        "mat1 and mat2 must have the same dtype, but got Float and Double");
+        "expected m1 and m2 to have the same dtype, but got: float != double");
+  CHECK(error_of([&] { mm(f({2, 2}, DType::Int64), f({2, 2})); }) ==
+        "expected m1 and m2 to have the same dtype, but got: long int != float");
+  CHECK(error_of([&] { mm(f({2, 2}, DType::Float16), f({2, 2}, DType::Int8)); }) ==
+        "expected m1 and m2 to have the same dtype, but got: c10::Half != signed char");
+  CHECK(error_of([&] { matmul(f({2, 2}, DType::Int64), f({2, 2})); }) ==
+        "expected m1 and m2 to have the same dtype, but got: long int != float");
+  CHECK(error_of([&] { matmul(f({3, 2, 2}), f({2, 2}, DType::Float64)); }) ==
+        "expected m1 and m2 to have the same dtype, but got: float != double");
+  CHECK(error_of([&] { matmul(f({2, 2}, DType::Int64), f({2})); }) ==
+        "addmv input tensors must have the same dtype, but got Float, Long, and Float");
+  CHECK(error_of([&] { matmul(f({3, 2, 2}), f({3, 2, 2}, DType::Float64)); }) == "expected scalar type Float but found Double");
+  CHECK(error_of([&] { bmm(f({1, 2, 2}), f({1, 2, 2}, DType::Int64)); }) == "expected scalar type Float but found Long");
+  CHECK(error_of([&] { mm(f({2, 3}, DType::Int64), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  CHECK(error_of([&] { bmm(f({3, 2, 3}), f({3, 4, 1}, DType::Float64)); }) ==
+        "Expected size for first two dimensions of batch2 tensor to be: [3, 3] but got: [3, 4].");
+  CHECK(error_of([&] { addmm(f({2, 2}), f({2, 2}, DType::Int64), f({2, 2})); }) ==
+        "mat1 and mat2 must have the same dtype, but got Long and Float");
   CHECK(error_of([&] { mm(f({3}), f({3, 1})); }) == "mm: self must be a matrix, got 1-D tensor");
   CHECK(error_of([&] { bmm(f({2, 2, 3}), f({3, 3, 1})); }) == "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [3, 3].");
   CHECK(error_of([&] { bmm(f({2, 3}), f({2, 3, 1})); }) == "batch1 must be a 3D tensor");
