@@ -318,6 +318,20 @@ int std_(lua_State* L) {
   return 1;
 }
 
+// cumsum(input, dim, {dtype=}) and cumprod: dim is required, dtype keyword-only.
+int scan(lua_State* L, const char* name, Tensor (*f)(const Tensor&, int64_t, std::optional<DType>)) {
+  Args a(L, 1, name);
+  Tensor& x = a.tensor(0, "input");
+  GL_CHECK_T(TypeError, a.at(1, "dim"), name, "() missing 1 required positional arguments: \"dim\"");
+  const int64_t dim = a.integer(1, "dim");
+  const auto dt = a.dtype(-1, "dtype");
+  a.finish(2);
+  push_tensor(L, f(x, dim, dt));
+  return 1;
+}
+int cumsum(lua_State* L) { return scan(L, "cumsum", gl::cumsum); }
+int cumprod(lua_State* L) { return scan(L, "cumprod", gl::cumprod); }
+
 // ---- linear algebra and nn functions ----
 int matmul(lua_State* L) {
   Args a(L, 1, "matmul");
@@ -442,6 +456,8 @@ const Reg kTensorOps[] = {
     {"all", all, "all(input, dim, keepdim) -> BoolTensor."},
     {"var", var, "var(input, dim, unbiased=true, keepdim=false): variance."},
     {"std", std_, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
+    {"cumsum", cumsum, "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},
+    {"cumprod", cumprod, "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
     {"matmul", matmul, "matmul(input, other): matrix product with PyTorch's broadcasting rules (1-d, 2-d, batched)."},
     {"mm", mm, "mm(input, mat2): product of two matrices."},
     {"bmm", bmm, "bmm(input, mat2): batched product of [b, n, m] and [b, m, p]."},

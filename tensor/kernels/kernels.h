@@ -13,6 +13,7 @@ struct Kernels {
   void (*copy)(void* exec, const LoopSpec& s);                // out, in: strided, casting
   void (*fill)(void* exec, const LoopSpec& s, Scalar v);      // out
   void (*reduce)(void* exec, const ReduceSpec& s);
+  void (*scan)(void* exec, const ScanSpec& s);
   void (*gemm)(void* exec, const GemmSpec& s);
   void (*random)(void* exec, const RandomSpec& s);
   void (*seed)(void* exec, uint64_t seed);

@@ -63,6 +63,22 @@ struct ReduceSpec {
   int64_t out_numel = 0, red_numel = 0;
 };
 
+// Inclusive scan along one dim (cumsum, cumprod): out[l, i] = in[l, 0] op ...
+// op in[l, i] for every line l, or in[l, i] op ... op in[l, len - 1] when
+// `reverse` (the gradient of cumsum, without flipping twice). out and in share
+// a dtype: the op layer casts first, as PyTorch's CPU kernel does. Lines range
+// over line_shape (the other dims); out.strides/in.strides step over it.
+enum class ScanOp : uint8_t { Sum, Prod };
+struct ScanSpec {
+  ScanOp op = ScanOp::Sum;
+  bool reverse = false;
+  ArgSpec out, in;
+  int line_ndim = 0;
+  int64_t line_shape[kMaxDims] = {};
+  int64_t lines = 0, len = 0;
+  int64_t out_step = 0, in_step = 0;  // strides along the scanned dim
+};
+
 // Row-major C[b] = alpha * op(A[b]) @ op(B[b]) + beta * C[b], for b < batch.
 struct GemmSpec {
   DType dtype;

@@ -106,6 +106,11 @@ Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased);
 
+// ---- scans (scan.cpp) ----
+// dtype: cast the input first; without it integer and bool inputs give int64.
+Tensor cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype);
+Tensor cumprod(const Tensor& t, int64_t dim, std::optional<DType> dtype);
+
 // ---- linear algebra (matmul.cpp) ----
 Tensor mm(const Tensor& a, const Tensor& b);
 Tensor matmul(const Tensor& a, const Tensor& b);

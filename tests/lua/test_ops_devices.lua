@@ -209,6 +209,42 @@ T.test('reductions over all, over dims, keepdim, empty', function()
   check('sum over an empty dim', function(a) return a:sum(1) end, {torch.zeros(3, 0)})
 end)
 
+-- The CUDA scan keeps the CPU's order and accumulator (double for float32):
+-- its results are the CPU's bit for bit (scale 0).
+T.test('cumsum, cumprod: every layout and dtype, exactly', function()
+  for _, n in ipairs(sizes) do
+    for layout, x in pairs(layouts(n, randf)) do
+      check(('cumsum(%s %d)'):format(layout, n), function(a) return a:cumsum(0) end, {x}, 0)
+      check(('cumprod(%s %d)'):format(layout, n), function(a) return (a:abs() + 0.5):cumprod(0) end, {x}, 0)
+    end
+    if n < 2000 then
+      check(('int64 cumsum, cumprod %d'):format(n), function(a) return a:cumsum(-1), a:cumprod(0) end, {randi(n)}, 0)
+    end
+  end
+  local m = torch.randn(37, 129)
+  for _, dim in ipairs({0, 1, -1}) do
+    check('cumsum, cumprod dim ' .. dim, function(a) return a:cumsum(dim), a:cumprod(dim) end, {m}, 0)
+    check('cumsum of a transposed view dim ' .. dim, function(a) return a:t():cumsum(dim) end, {m}, 0)
+  end
+  check('cumsum of the middle dim', function(a) return a:cumsum(1), a:cumprod(1) end, {torch.randn(5, 6, 7)}, 0)
+  for _, dt in ipairs({torch.float16, torch.bfloat16, torch.float64}) do
+    check('cumsum, cumprod ' .. tostring(dt), function(a) return a:cumsum(1), a:cumprod(0) end, {torch.randn(9, 300):to(dt)}, 0)
+  end
+  check('bool and int32 give int64; dtype=', function(a)
+    return a:cumsum(1), a:int():cumprod(1), a:cumsum(0, {dtype = torch.float64})
+  end, {torch.rand(9, 11):gt(0.3)}, 0)
+  check('0-d and empty', function(a, e) return a:cumsum(0), a:cumprod(-1), e:cumsum(0), e:cumprod(1) end,
+        {torch.tensor(2.5), torch.zeros(0, 3)}, 0)
+  check('gradients, with zeros', function(a)
+    a = a:clone():requires_grad_()
+    a:cumprod(1):sum():backward()
+    local g1 = a.grad
+    a.grad = nil
+    a:cumsum(0):sum():backward()
+    return g1, a.grad
+  end, {torch.tensor({{2., 0., 3., 0., 5.}, {1., 2., 0., 4., 0.5}, {0.5, 1.5, 2., 3., 4.}})}, 0)
+end)
+
 T.test('softmax, log_softmax', function()
   local x = torch.randn(17, 33) * 5
   for _, dim in ipairs({0, 1}) do

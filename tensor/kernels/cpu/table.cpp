@@ -9,6 +9,7 @@ void where(void*, const LoopSpec&);
 void copy(void*, const LoopSpec&);
 void fill(void*, const LoopSpec&, Scalar);
 void reduce(void*, const ReduceSpec&);
+void scan(void*, const ScanSpec&);
 void gemm(void*, const GemmSpec&);
 void random(void*, const RandomSpec&);
 void seed(void*, uint64_t);
@@ -16,7 +17,7 @@ void seed(void*, uint64_t);
 
 const Kernels& cpu_kernels() {
   static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy, cpu::fill,
-                         cpu::reduce, cpu::gemm, cpu::random, cpu::seed};
+                         cpu::reduce, cpu::scan, cpu::gemm, cpu::random, cpu::seed};
   return k;
 }
 

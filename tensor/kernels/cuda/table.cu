@@ -9,12 +9,13 @@ void k_where(void*, const LoopSpec&);             // where.cu
 void k_copy(void*, const LoopSpec&);              // copy.cu
 void k_fill(void*, const LoopSpec&, Scalar);      // fill.cu
 void k_reduce(void*, const ReduceSpec&);          // reduce.cu
+void k_scan(void*, const ScanSpec&);              // scan.cu
 void k_gemm(void*, const GemmSpec&);              // gemm.cu
 void k_random(void*, const RandomSpec&);          // random.cu
 void k_seed(void*, uint64_t);                     // random.cu
 
 const Kernels& kernels() {
-  static const Kernels k{k_unary, k_binary, k_where, k_copy, k_fill, k_reduce, k_gemm, k_random, k_seed};
+  static const Kernels k{k_unary, k_binary, k_where, k_copy, k_fill, k_reduce, k_scan, k_gemm, k_random, k_seed};
   return k;
 }
 
