@@ -2,6 +2,9 @@
 // x[index_tensor], and assignment through the same keys. Integers count from
 // 0 and slices use Python's start:stop:step, so PyTorch code reads the same.
 #include <cctype>
+#include <cstdio>
+#include <set>
+#include <string>
 #include "bindings/luaT.h"
 #include "bindings/tensor_data.h"
 #include "tensor/autograd/node.h"
@@ -141,15 +144,38 @@ Tensor leading_mask(const Tensor& t, const Tensor& mask) {
   return m;
 }
 
+// PyTorch still takes a uint8 index tensor as a mask (nonzero = true) but warns
+// that this is deprecated. Python's default warning filter shows a warning
+// once per call site, so the Lua line that indexed stands in for Python's
+// file:line; the text goes to stderr, as gpulab's other warnings do, to leave
+// stdout as PyTorch's.
+void warn_uint8_index(lua_State* L) {
+  static std::set<std::string> seen;
+  luaL_where(L, 1);
+  std::string site = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  if (!seen.insert(site).second) return;
+  std::fputs("UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\n", stderr);
+  std::fflush(stderr);
+}
+
+// The bool mask a uint8 index stands for. A 0-d one is a plain condition in
+// PyTorch (it never reaches the deprecated mask path), so it does not warn.
+Tensor uint8_mask(lua_State* L, const Tensor& k) {
+  if (k.dim() > 0) warn_uint8_index(L);
+  return to_dtype(k, DType::Bool);
+}
+
 }  // namespace
 
 void push_index(lua_State* L, const Tensor& t, int key) {
   if (Tensor* k = to_tensor(L, key)) {
-    if (k->dtype() == DType::Bool) {
+    if (k->dtype() == DType::Bool || k->dtype() == DType::UInt8) {
       // x[mask]: the selected rows of the leading dims, each with the trailing dims.
-      Tensor r = masked_select(t, leading_mask(t, *k));
+      const Tensor mask = k->dtype() == DType::UInt8 ? uint8_mask(L, *k) : *k;
+      Tensor r = masked_select(t, leading_mask(t, mask));
       Shape rest{-1};
-      for (int64_t d = k->dim(); d < t.dim(); ++d) rest.push_back(t.size(d));
+      for (int64_t d = mask.dim(); d < t.dim(); ++d) rest.push_back(t.size(d));
       return push_tensor(L, rest.size() > 1 ? reshape(r, rest) : r);
     }
     GL_CHECK_T(IndexError, k->dtype() == DType::Int64 || k->dtype() == DType::Int32,
@@ -177,12 +203,23 @@ void assign_index(lua_State* L, Tensor& t, int key, int value) {
   auto vs = to_scalar(L, value);
   if (!vt && !vs)
     throw TypeError(cat("can't assign a ", type_name(L, value), " to a ", dtype_repr(t.dtype()), " tensor"));
-  if (Tensor* k = to_tensor(L, key); k && k->dtype() == DType::Bool) {
-    leading_mask(t, *k);  // PyTorch's mask shape check
-    if (vt) return masked_assign_(t, *k, *vt);
+  if (Tensor* k = to_tensor(L, key); k && (k->dtype() == DType::Bool || k->dtype() == DType::UInt8)) {
+    Tensor mask = *k;
+    if (k->dtype() == DType::UInt8 && k->dim() > 0) {
+      // PyTorch sends a one-element value on the CPU (a number too) to
+      // masked_fill_, which checks the mask's shape and then refuses uint8;
+      // any other value goes through index_put_, which takes it with a warning.
+      if (!vt || (vt->numel() == 1 && vt->device().is_cpu())) {
+        leading_mask(t, *k);
+        throw RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char");
+      }
+    }
+    if (k->dtype() == DType::UInt8) mask = uint8_mask(L, *k);
+    leading_mask(t, mask);  // PyTorch's mask shape check
+    if (vt) return masked_assign_(t, mask, *vt);
     Tensor v = empty_on({}, t.dtype(), t.device());
     fill_(v, *vs);  // refuses a value the dtype cannot hold, as PyTorch does
-    return masked_assign_(t, *k, v);
+    return masked_assign_(t, mask, v);
   }
   GL_CHECK_T(IndexError, !to_tensor(L, key), "gpulab: assignment through an index tensor is not supported; use a mask");
   Tensor view = apply_items(t, parse_key(L, key));

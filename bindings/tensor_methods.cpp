@@ -125,7 +125,14 @@ int expand_(lua_State* L) { Args a(L, 2, "expand"); push_tensor(L, expand(self(L
 int expand_as(lua_State* L) { push_tensor(L, expand(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
 int t_(lua_State* L) { push_tensor(L, t(self(L))); return 1; }
 int transpose_(lua_State* L) { Args a(L, 2, "transpose"); push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1"))); return 1; }
-int permute_(lua_State* L) { Args a(L, 2, "permute"); push_tensor(L, permute(self(L), a.shape_from(0, "dims"))); return 1; }
+int permute_(lua_State* L) {
+  Args a(L, 2, "permute");
+  // With no dims at all Python's argument parser refuses the call before
+  // permute runs; an explicit empty table still reaches permute's own check.
+  GL_CHECK_T(TypeError, a.at(0, "dims"), "permute() missing 1 required positional arguments: \"dims\"");
+  push_tensor(L, permute(self(L), a.shape_from(0, "dims")));
+  return 1;
+}
 int unsqueeze_(lua_State* L) { Args a(L, 2, "unsqueeze"); push_tensor(L, unsqueeze(self(L), a.integer(0, "dim"))); return 1; }
 int squeeze_(lua_State* L) { Args a(L, 2, "squeeze"); push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim"))); return 1; }
 int flatten_(lua_State* L) {
@@ -169,11 +176,6 @@ int unbind(lua_State* L) {
     rename_grad_fn(out.back(), "UnbindBackward0");
   }
   return push_tensors(L, out);
-}
-int index_select_(lua_State* L) {
-  Args a(L, 2, "index_select");
-  push_tensor(L, index_select(self(L), a.integer(0, "dim"), a.tensor(1, "index")));
-  return 1;
 }
 int masked_select_(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
 int repeat(lua_State* L) {
@@ -359,7 +361,6 @@ const Reg kTensorMethods[] = {
     {"chunk", chunk_, "x:chunk(chunks, dim=0) -> table of views."},
     {"split", split_, "x:split(size_or_sizes, dim=0) -> table of views."},
     {"unbind", unbind, "x:unbind(dim=0) -> table of slices."},
-    {"index_select", index_select_, "x:index_select(dim, index)."},
     {"masked_select", masked_select_, "x:masked_select(mask) -> 1-d tensor."},
     {"repeat", repeat, "x:repeat(reps...): tile."},
     {"copy_", copy__, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},

@@ -332,6 +332,13 @@ int scan(lua_State* L, const char* name, Tensor (*f)(const Tensor&, int64_t, std
 int cumsum(lua_State* L) { return scan(L, "cumsum", gl::cumsum); }
 int cumprod(lua_State* L) { return scan(L, "cumprod", gl::cumprod); }
 
+// torch.index_select(input, dim, index), also x:index_select(dim, index).
+int index_select(lua_State* L) {
+  Args a(L, 1, "index_select");
+  push_tensor(L, gl::index_select(a.tensor(0, "input"), a.integer(1, "dim"), a.tensor(2, "index")));
+  return 1;
+}
+
 // ---- linear algebra and nn functions ----
 int matmul(lua_State* L) {
   Args a(L, 1, "matmul");
@@ -458,6 +465,7 @@ const Reg kTensorOps[] = {
     {"std", std_, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
     {"cumsum", cumsum, "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},
     {"cumprod", cumprod, "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
+    {"index_select", index_select, "index_select(input, dim, index) -> Tensor: the entries of index along dim (a 0-d index keeps dim, with size 1)."},
     {"matmul", matmul, "matmul(input, other): matrix product with PyTorch's broadcasting rules (1-d, 2-d, batched)."},
     {"mm", mm, "mm(input, mat2): product of two matrices."},
     {"bmm", bmm, "bmm(input, mat2): batched product of [b, n, m] and [b, m, p]."},

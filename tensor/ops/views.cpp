@@ -488,6 +488,15 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
   Tensor idx = to(index, Device(Device::CPU), DType::Int64);
   const int64_t* p = idx.data<int64_t>();
+  if (x.dim() == 0) {
+    // A scalar has one element, so PyTorch wants exactly one index, and it must
+    // be 0; the result stays 0-d (a 0-d index is a one-element vector here).
+    GL_CHECK(idx.numel() == 1, "index_select(): Index to scalar can have only 1 value, got ", idx.numel(), " value(s)");
+    GL_CHECK_T(IndexError, p[0] == 0, "index out of range in self");
+    Tensor out = clone(x);
+    rename_grad_fn(out, "IndexSelectBackward0");
+    return out;
+  }
   std::vector<Tensor> parts;
   const int64_t n = x.dim() ? x.size(dim) : 1;
   for (int64_t i = 0; i < idx.numel(); ++i) {

@@ -112,6 +112,18 @@ expect "--virtual-gpus=3" 0 '3'
 run --virtual-gpus nonsense -e 'print(1)'
 expect_grep "bad --virtual-gpus spec: status 2" 2 "$ERR" '^gpulab: .*nonsense'
 
+# ---- warnings go to stderr, once per call site as Python's default filter ----
+cat >"$WORK/uint8_mask.lua" <<'EOF'
+local x, m = torch.arange(3.), torch.tensor({1, 0, 1}, {dtype = torch.uint8})
+for _ = 1, 3 do print(x[m]) end
+x[m] = torch.tensor({7., 8.})
+print(x)
+EOF
+run uint8_mask.lua
+expect "uint8 mask: deprecation UserWarning on stderr, once per site" 0 \
+  $'tensor([0., 2.])\ntensor([0., 2.])\ntensor([0., 2.])\ntensor([7., 1., 8.])' \
+  $'UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\nUserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.'
+
 # ---- failing scripts ----
 cat >"$WORK/fails.lua" <<'EOF'
 print('started')

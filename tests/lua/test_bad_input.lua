@@ -245,6 +245,14 @@ exact('ValueError: Expected input batch_size (2) to match target batch_size (3).
 exact('ValueError: dropout probability has to be between 0 and 1, but got 1.5', function() return torch.nn.functional.dropout(torch.ones(3), {p = 1.5}) end)
 exact('RuntimeError: upper bound and lower bound inconsistent with step sign', function() return torch.arange(0, 5, -1) end)
 exact('IndexError: index_select(): Index is supposed to be a vector', function() return torch.ones(2, 3):index_select(0, torch.tensor({{0}})) end)
+exact('RuntimeError: index_select(): Index to scalar can have only 1 value, got 2 value(s)', function() return torch.tensor(5.):index_select(0, torch.tensor({0, 0})) end)
+exact('RuntimeError: index_select(): Index to scalar can have only 1 value, got 0 value(s)',
+      function() return torch.index_select(torch.tensor(5.), 0, torch.tensor({}, {dtype = torch.int64})) end)
+exact('IndexError: index out of range in self', function() return torch.tensor(5.):index_select(0, torch.tensor(-1)) end)
+exact('IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)', function() return torch.tensor(5.):index_select(1, torch.tensor(0)) end)
+exact('TypeError: permute() missing 1 required positional arguments: "dims"', function() return torch.ones(2, 3):permute() end)
+exact('RuntimeError: masked_fill_ only supports boolean masks, but got mask with dtype unsigned char',
+      function() assign(torch.zeros(3), torch.tensor({1, 0, 1}, u8), 1) end)
 exact('NotImplementedError: argmax(): does not support bool input', function() return torch.tensor({true}):argmax() end)
 exact('NotImplementedError: argmin(): does not support bool input', function() return torch.tensor({true}):argmin(0) end)
 exact('RuntimeError: Only Tensors of floating point and complex dtype can require gradients',

@@ -106,6 +106,40 @@ xm = torch.arange(4):float(); xm[torch.tensor({true, false, true, false})] = tor
 eq(tostring(xm), 'tensor([7., 1., 7., 3.])', 'a one-element value fills, whatever its dtype')
 xm = torch.arange(4, {device = 'cuda:1'}); xm[torch.tensor({false, true, true, false})] = torch.tensor({5, 6}, {device = 'cuda:1'})
 eq(tostring(xm), "tensor([0, 5, 6, 3], device='cuda:1')", 'mask assignment on a device')
+-- index_select with a 0-d index: as a one-element vector (dim kept, size 1);
+-- on a 0-d input the result stays 0-d (PyTorch 2.15)
+local xs = torch.arange(6.):reshape(2, 3)
+eq(tostring(xs:index_select(1, torch.tensor(0)).shape), 'torch.Size([2, 1])', '0-d index keeps the dim')
+eq(tostring(torch.index_select(xs, 0, torch.tensor(1))), 'tensor([[3., 4., 5.]])', 'torch.index_select, 0-d index')
+eq(tostring(torch.arange(5.):index_select(0, torch.tensor(2))), 'tensor([2.])', '0-d index on a vector')
+eq(tostring(torch.tensor(5.):index_select(0, torch.tensor(0))), 'tensor(5.)', '0-d input, 0-d index')
+eq(tostring(torch.tensor(5.):index_select(-1, torch.tensor({0}))), 'tensor(5.)', '0-d input, one-element index')
+eq(tostring(torch.tensor(5., {requires_grad = true}):index_select(0, torch.tensor(0))),
+   'tensor(5., grad_fn=<IndexSelectBackward0>)', '0-d input records IndexSelectBackward0')
+
+-- uint8 index tensors are masks (nonzero = true), deprecated in PyTorch with a
+-- UserWarning on stderr; a 0-d one is a condition. Assignment of one value
+-- (a number or a one-element CPU tensor) goes to masked_fill_, which refuses uint8.
+local u8m = torch.tensor({1, 0, 2}, {dtype = torch.uint8})
+eq(tostring(torch.arange(3.)[u8m]), 'tensor([0., 2.])', 'uint8 mask selects the nonzero places')
+eq(tostring(xs[torch.tensor({{1, 0, 1}, {0, 1, 0}}, {dtype = torch.uint8})]), 'tensor([0., 2., 4.])', '2-d uint8 mask')
+eq(tostring(xs[torch.tensor({0, 1}, {dtype = torch.uint8})]), 'tensor([[3., 4., 5.]])', 'uint8 mask on rows')
+eq(tostring(xs[torch.tensor(1, {dtype = torch.uint8})].shape), 'torch.Size([1, 2, 3])', '0-d uint8 true')
+eq(tostring(xs[torch.tensor(0, {dtype = torch.uint8})].shape), 'torch.Size([0, 2, 3])', '0-d uint8 false')
+err(function() return xs[torch.tensor({1, 0, 1}, {dtype = torch.uint8})] end,
+    'IndexError: The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [2, 3] at index 0')
+xm = xs:clone(); xm[torch.tensor({1, 0}, {dtype = torch.uint8})] = torch.tensor({9., 8., 7.})
+eq(tostring(xm), 'tensor([[9., 8., 7.],\n        [3., 4., 5.]])', 'uint8 mask assignment of a tensor')
+xm = xs:clone(); xm[torch.tensor(2, {dtype = torch.uint8})] = 7
+eq(tostring(xm), 'tensor([[7., 7., 7.],\n        [7., 7., 7.]])', '0-d uint8 mask assignment of a number')
+err(function() xs[torch.tensor({1, 0}, {dtype = torch.uint8})] = 7 end,
+    'RuntimeError: masked_fill_ only supports boolean masks, but got mask with dtype unsigned char')
+err(function() xs[torch.tensor({1, 0}, {dtype = torch.uint8})] = torch.tensor({9.}) end,
+    'RuntimeError: masked_fill_ only supports boolean masks, but got mask with dtype unsigned char')
+err(function() xs[torch.tensor({1, 0, 1}, {dtype = torch.uint8})] = 7 end,
+    'IndexError: The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [2, 3] at index 0')
+eq(tostring(xs), 'tensor([[0., 1., 2.],\n        [3., 4., 5.]])', 'refused uint8 assignments leave x alone')
+
 xm = torch.zeros(2, 3); xm[':'] = torch.ones(1, 3)
 eq(tostring(xm), 'tensor([[1., 1., 1.],\n        [1., 1., 1.]])', 'slice assignment broadcasts')
 
