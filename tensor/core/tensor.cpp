@@ -49,9 +49,14 @@ const std::shared_ptr<Node>& Tensor::grad_fn() const { return impl->grad_fn; }
 bool Tensor::is_leaf() const { return impl->grad_fn == nullptr; }
 
 int64_t numel_of(const Shape& s) {
-  int64_t n = 1;
-  for (auto v : s) n *= v;
-  return n;
+  // Shapes too large for int64 are refused where tensors are made; here they
+  // only need a defined (wrapped) product, and a zero dim makes it 0.
+  uint64_t n = 1;
+  for (auto v : s) {
+    if (v == 0) return 0;
+    n *= uint64_t(v);
+  }
+  return int64_t(n);
 }
 
 Shape contiguous_strides(const Shape& s) {

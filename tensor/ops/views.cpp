@@ -23,15 +23,22 @@ std::string legacy_type_str(const Tensor& x) {
 
 Shape infer_size(Shape size, int64_t numel) {
   int64_t known = 1, infer = -1;
+  bool zero = false, overflow = false;
   for (size_t i = 0; i < size.size(); ++i) {
     if (size[i] == -1) {
       GL_CHECK(infer < 0, "only one dimension can be inferred");
       infer = int64_t(i);
     } else {
       GL_CHECK(size[i] >= 0, "invalid shape dimension ", size[i], " at index ", i, " of shape ", shape_str(size));
-      known *= size[i];
+      zero = zero || size[i] == 0;
+      overflow = overflow || __builtin_mul_overflow(known, size[i], &known);
     }
   }
+  // A product past int64 holds no tensor of `numel` elements; with a zero dim
+  // PyTorch gets further and fails computing the view's numel.
+  GL_CHECK(!overflow || zero, "shape '", shape_str(size), "' is invalid for input of size ", numel);
+  GL_CHECK(!overflow, "numel: integer multiplication overflow");
+  if (zero) known = 0;
   if (infer >= 0) {
     GL_CHECK(known != 0 || numel != 0, "cannot reshape tensor of 0 elements into shape ", shape_str(size),
              " because the unspecified dimension size -1 can be any value and is ambiguous");

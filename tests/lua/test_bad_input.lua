@@ -171,6 +171,9 @@ local function assign(t, k, v) t[k] = v end
 local u8 = {dtype = torch.uint8}
 exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor({300}, u8) end)
 exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor({-256}, u8) end)
+exact("RuntimeError: shape '[4611686018427387904, 4611686018427387904]' is invalid for input of size 4", function() return torch.ones(4):view(1 << 62, 1 << 62) end)
+exact("RuntimeError: shape '[-1, 4611686018427387904, 4611686018427387904]' is invalid for input of size 4", function() return torch.ones(4):view(-1, 1 << 62, 1 << 62) end)
+exact('RuntimeError: numel: integer multiplication overflow', function() return torch.ones(0):view(1 << 62, 1 << 62, 0) end)
 exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor({-0.5}, u8) end)
 exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.tensor(256.0, u8) end)
 exact('RuntimeError: value cannot be converted to type int8 without overflow', function() return torch.tensor({1, 200}, {dtype = torch.int8}) end)
