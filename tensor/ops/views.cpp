@@ -38,7 +38,6 @@ Shape infer_size(Shape size, int64_t numel) {
   // PyTorch gets further and fails computing the view's numel.
   GL_CHECK(!overflow || zero, "shape '", shape_str(size), "' is invalid for input of size ", numel);
   GL_CHECK(!overflow, "numel: integer multiplication overflow");
-  if (zero) known = 0;
   if (infer >= 0) {
     GL_CHECK(known != 0 || numel != 0, "cannot reshape tensor of 0 elements into shape ", shape_str(size),
              " because the unspecified dimension size -1 can be any value and is ambiguous");
