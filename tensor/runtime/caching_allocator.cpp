@@ -25,6 +25,17 @@ struct CachingAllocator::Block {
   Block* next = nullptr;
 };
 
+namespace {
+// `a` takes over the bytes of its right neighbour in the segment, which goes.
+void absorb_next(CachingAllocator::Block* a) {
+  CachingAllocator::Block* n = a->next;
+  a->size += n->size;
+  a->next = n->next;
+  if (n->next) n->next->prev = a;
+  delete n;
+}
+}  // namespace
+
 bool CachingAllocator::BySize::operator()(const Block* a, const Block* b) const {
   return a->size != b->size ? a->size < b->size : a->ptr < b->ptr;
 }
@@ -77,17 +88,11 @@ void CachingAllocator::deallocate(void* p, size_t) {
   Pool& pool = b->small ? small_ : large_;
   if (Block* n = b->next; n && !n->allocated) {
     pool.erase(n);
-    b->size += n->size;
-    b->next = n->next;
-    if (n->next) n->next->prev = b;
-    delete n;
+    absorb_next(b);
   }
   if (Block* pr = b->prev; pr && !pr->allocated) {
     pool.erase(pr);
-    pr->size += b->size;
-    pr->next = b->next;
-    if (b->next) b->next->prev = pr;
-    delete b;
+    absorb_next(pr);
     b = pr;
   }
   pool.insert(b);
