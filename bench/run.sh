@@ -3,11 +3,7 @@
 # Usage: bench/run.sh [GPULAB_BINARY]   (default: build/gpulab, then gpulab on PATH)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-bin="${1:-}"
-if [[ -z "$bin" ]]; then
-  if [[ -x "$here/../build/gpulab" ]]; then bin="$here/../build/gpulab"; else bin="$(command -v gpulab)"; fi
-fi
-[[ -x "$bin" ]] || { echo "gpulab binary not found: $bin" >&2; exit 1; }
+. "$here/gpulab_binary.sh" "${1:-}"
 py="${PYTHON:-python3}"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 
