@@ -264,6 +264,24 @@ TEST_CASE("cuda kernels on the host: normal moments and integer ranges") {
   CHECK(*std::max_element(wide.begin(), wide.end()) > double(int64_t(1) << 39));
 }
 
+namespace {
+// The row-major product a GemmSpec means, C = alpha * op(A) @ op(B) + beta * C,
+// computed in Acc: double, or uint64_t for the integers' wrap-around.
+template <class Acc, class T>
+void reference_gemm(const GemmSpec& s, const T* A, const T* B, T* C) {
+  for (int64_t t = 0; t < s.batch; ++t)
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = 0; j < s.n; ++j) {
+        Acc acc = 0;
+        for (int64_t p = 0; p < s.k; ++p)
+          acc += Acc(A[t * s.stride_a + (s.trans_a ? p * s.lda + i : i * s.lda + p)]) *
+                 Acc(B[t * s.stride_b + (s.trans_b ? j * s.ldb + p : p * s.ldb + j)]);
+        T& c = C[t * s.stride_c + i * s.ldc + j];
+        c = T(Acc(s.alpha) * acc + (s.beta != 0 ? Acc(s.beta) * Acc(c) : Acc(0)));
+      }
+}
+}  // namespace
+
 TEST_CASE("cuda kernels on the host: cuBLAS's column-major call computes the row-major product") {
   // Operand layouts as the op layer's blas_view makes them (tensor/ops/matmul.cpp):
   // row-major with a padded ld, transposed with a padded ld, or a single row.
@@ -300,16 +318,7 @@ TEST_CASE("cuda kernels on the host: cuBLAS's column-major call computes the row
               for (auto& v : C0) v = double(int(rng() % 5));
               // the row-major product the spec means
               std::vector<double> want = C0;
-              for (int64_t t = 0; t < batch; ++t)
-                for (int64_t i = 0; i < m; ++i)
-                  for (int64_t j = 0; j < n; ++j) {
-                    double acc = 0;
-                    for (int64_t p = 0; p < k; ++p)
-                      acc += A[size_t(t * s.stride_a + (s.trans_a ? p * s.lda + i : i * s.lda + p))] *
-                             B[size_t(t * s.stride_b + (s.trans_b ? j * s.ldb + p : p * s.ldb + j))];
-                    double& c = want[size_t(t * s.stride_c + i * s.ldc + j)];
-                    c = s.alpha * acc + s.beta * c;
-                  }
+              reference_gemm<double>(s, A.data(), B.data(), want.data());
               // what cuBLAS computes from blas_args: column-major, first operand B
               const BlasArgs b = blas_args(s);
               CAPTURE(m);
@@ -387,16 +396,7 @@ TEST_CASE("cuda kernels on the host: the integer matmul's tiles, transposes, bat
           for (auto& v : B) v = int64_t(rng() % 2001) - 1000;
           for (auto& v : C) v = int64_t(rng() % 100);
           std::vector<int64_t> want = C;
-          for (int64_t b = 0; b < batch; ++b)
-            for (int64_t i = 0; i < m; ++i)
-              for (int64_t j = 0; j < n; ++j) {
-                uint64_t acc = 0;
-                for (int64_t p = 0; p < k; ++p)
-                  acc += uint64_t(A[size_t(b * s.stride_a + (ta ? p * s.lda + i : i * s.lda + p))]) *
-                         uint64_t(B[size_t(b * s.stride_b + (tb ? j * s.ldb + p : p * s.ldb + j))]);
-                uint64_t& c = reinterpret_cast<uint64_t&>(want[size_t(b * s.stride_c + i * s.ldc + j)]);
-                c = 3 * acc + (s.beta != 0 ? 2 * c : 0);
-              }
+          reference_gemm<uint64_t>(s, A.data(), B.data(), want.data());  // wrapping, as the CPU
           s.a = reinterpret_cast<const char*>(A.data());
           s.b = reinterpret_cast<const char*>(B.data());
           s.c = reinterpret_cast<char*>(C.data());
