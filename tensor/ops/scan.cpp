@@ -42,25 +42,15 @@ Tensor scan_raw(ScanOp op, const Tensor& in, int64_t d, bool reverse) {
   return out;
 }
 
-// cumsum of t in its own dtype, forward or from the end; the gradient of
-// one direction is the other (PyTorch's reversed_cumsum, without two flips).
-Tensor cumsum_dir(const Tensor& t, int64_t d, bool reverse) {
-  Tensor out = scan_raw(ScanOp::Sum, t, d, reverse);
-  if (any_requires_grad({&t})) {
-    record(out, "CumsumBackward0", {t}, [d, reverse](const Tensor& g) -> std::vector<Tensor> {
-      if (g.numel() <= 1 || g.dim() == 0 || g.size(d) == 1) return {g};
-      return {cumsum_dir(g, d, !reverse)};
-    });
-  }
-  return out;
-}
+// cumsum of t in its own dtype from the end: the gradient of a cumsum
+// (PyTorch's reversed_cumsum, without two flips). Backward runs without
+// recording, so this records nothing.
+Tensor reversed_cumsum(const Tensor& t, int64_t d) { return scan_raw(ScanOp::Sum, t, d, true); }
 
 DType scan_dtype(const Tensor& t, std::optional<DType> dtype) {
   if (dtype) return *dtype;
   return is_floating(t.dtype()) ? t.dtype() : DType::Int64;
 }
-
-Tensor scalar_like(double v, const Tensor& t) { return full({}, Scalar::from_double(v), {t.dtype(), t.device()}); }
 
 // PyTorch's cumprod_backward: sum over j >= k of g_j * prod_{i <= j, i != k} x_i.
 // Without zeros that is reversed_cumsum(out * g) / x, as PyTorch computes it.
@@ -71,8 +61,9 @@ Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int
   if (x.numel() <= 1 || x.dim() == 0 || x.size(d) == 1) return g;
   const Tensor w = mul(out, g);
   const Tensor is_zero = binary(BinaryOp::Eq, x, Scalar::from_int(0));
-  if (item(any(is_zero, std::nullopt, false)).to_double() == 0) return div(cumsum_dir(w, d, true), x);
-  const Tensor zero = scalar_like(0, x), one = scalar_like(1, x);
+  if (item(any(is_zero, std::nullopt, false)).to_double() == 0) return div(reversed_cumsum(w, d), x);
+  const Tensor zero = scalar_tensor(Scalar::from_double(0), x.dtype(), x.device());
+  const Tensor one = scalar_tensor(Scalar::from_double(1), x.dtype(), x.device());
   Tensor cz;
   {
     NoGradGuard ng;
@@ -82,7 +73,7 @@ Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int
   const Tensor second = binary(BinaryOp::Eq, cz, Scalar::from_int(1));  // [z1, z2)
   const Tensor first_zero = binary(BinaryOp::LogicalAnd, second, is_zero);
   const Tensor between = binary(BinaryOp::LogicalAnd, second, unary(UnaryOp::LogicalNot, is_zero));
-  const Tensor g_before = div(cumsum_dir(where(before, w, zero), d, true), x);
+  const Tensor g_before = div(reversed_cumsum(where(before, w, zero), d), x);
   const Tensor prefix = cumprod(where(before, x, one), d, std::nullopt);  // at z1: prod_{i < z1} x_i
   const Tensor run = cumprod(where(between, x, one), d, std::nullopt);   // at j: prod_{z1 < i <= j} x_i
   const Tensor at_z1 = mul(sum(mul(run, where(second, g, zero)), {d}, true), prefix);
@@ -98,17 +89,13 @@ Tensor cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
     NoGradGuard ng;
     in = to_dtype(t, scan_dtype(t, dtype));
   }
-  Tensor out;
-  {
-    NoGradGuard ng;
-    out = cumsum_dir(in, d, false);
-  }
+  Tensor out = scan_raw(ScanOp::Sum, in, d, false);
   if (any_requires_grad({&t})) {
     const DType tdt = t.dtype();
     record(out, "CumsumBackward0", {t}, [d, tdt](const Tensor& g) -> std::vector<Tensor> {
       const Tensor gi = to_dtype(g, tdt);
       if (gi.numel() <= 1 || gi.dim() == 0 || gi.size(d) == 1) return {gi};
-      return {cumsum_dir(gi, d, true)};
+      return {reversed_cumsum(gi, d)};
     });
   }
   return out;
