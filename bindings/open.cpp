@@ -81,6 +81,8 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "Tensor");
   lt::open_cuda(L);
   lua_setfield(L, -2, "cuda");
+  lt::open_trace(L);
+  lua_setfield(L, -2, "_trace");
   lt::open_io(L);
   lua_newtable(L);
   lt::set_functions(L, lt::kLinalg);

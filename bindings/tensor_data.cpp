@@ -7,6 +7,7 @@
 #include "bindings/tensor_data.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl::lt {
 
@@ -112,6 +113,7 @@ Tensor tensor_from_lua(lua_State* L, int idx, std::optional<DType> dtype, Device
 }
 
 void push_list(lua_State* L, const Tensor& t) {
+  trace::SyncReason why("tolist");
   std::vector<char> bytes = to_host_bytes(t);
   const Shape shape = t.sizes();
   const Shape strides = contiguous_strides(shape);

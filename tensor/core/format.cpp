@@ -8,6 +8,7 @@
 #include <vector>
 #include "tensor/autograd/node.h"
 #include "tensor/ops/ops.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -43,6 +44,7 @@ Values read_values(const Tensor& t) {
   v.strides = contiguous_strides(v.shape);
   v.floating = is_floating(t.dtype());
   v.boolean = t.dtype() == DType::Bool;
+  trace::SyncReason why("print");
   auto bytes = to_host_bytes(t);
   const int64_t n = t.numel();
   dispatch_dtype(t.dtype(), [&](auto z) {

@@ -7,6 +7,7 @@
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -15,6 +16,7 @@ namespace {
 void copy_same_device(Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;
   const DeviceSlot& sl = slot_of(dst);
+  trace::op("copy", dst.device());
   sl.kernels->copy(sl.exec, make_loop(dst.sizes(), {&dst, &src}));
 }
 }  // namespace
@@ -79,6 +81,7 @@ void fill_(Tensor& dst, Scalar v) {
   check_fits(v, dst.dtype());
   if (dst.numel() == 0) return;
   const DeviceSlot& sl = slot_of(dst);
+  trace::op("fill", dst.device());
   sl.kernels->fill(sl.exec, make_loop(dst.sizes(), {&dst}), v);
 }
 
@@ -94,6 +97,7 @@ Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType>
   Tensor out = empty_on(self.sizes(), dt, dev);
   {
     NoGradGuard ng;
+    trace::SyncReason why("cpu");  // counted only when the host waits, i.e. dev is the CPU
     if (dev == self.device()) copy_same_device(out, self);
     else copy_(out, self);
   }
@@ -128,6 +132,7 @@ std::vector<char> to_host_bytes(const Tensor& t0) {
 
 Scalar item(const Tensor& t) {
   GL_CHECK(t.numel() == 1, "a Tensor with ", t.numel(), " elements cannot be converted to Scalar");
+  trace::SyncReason why("item");
   char buf[8] = {};
   copy_bytes(buf, Device(Device::CPU), t.data_ptr(), t.device(), itemsize(t.dtype()));
   return dispatch_dtype(t.dtype(), [&](auto v) -> Scalar {

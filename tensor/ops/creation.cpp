@@ -5,6 +5,7 @@
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -108,6 +109,7 @@ void random_fill(Tensor& t, RandomKind kind, double a, double b) {
   s.a = a;
   s.b = b;
   const DeviceSlot& sl = slot_of(target);
+  trace::op("random", target.device());
   sl.kernels->random(sl.exec, s);
   if (!target.is_same(t)) copy_(t, target);
 }

@@ -6,6 +6,7 @@
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -227,6 +228,7 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
     throw NotImplementedError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   Tensor out = empty_on(a.sizes(), unary_returns_bool(op) ? DType::Bool : a.dtype(), a.device());
   const DeviceSlot& sl = slot_of(a);
+  trace::op(trace::op_name(op), a.device());
   sl.kernels->unary(sl.exec, op, make_loop(a.sizes(), {&out, &a}));
   if (const char* name = unary_node_name(op); name && any_requires_grad({&a0})) {
     Tensor in = a0;
@@ -271,6 +273,7 @@ Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into) 
   s.compute = compute;
   s.loop = make_loop(shape, {&out, &a, &b});
   const DeviceSlot& sl = slot_for(dev);
+  trace::op(trace::op_name(op), dev);
   sl.kernels->binary(sl.exec, s);
   return out;
 }
@@ -297,6 +300,7 @@ Tensor binary_ts(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first, Te
   s.b_i = sc.kind == Scalar::Float ? int64_t(sc.f) : sc.i;
   s.loop = make_loop(a.sizes(), {&out, &a});
   const DeviceSlot& sl = slot_of(a);
+  trace::op(trace::op_name(op), a.device());
   sl.kernels->binary(sl.exec, s);
   return out;
 }
@@ -447,6 +451,7 @@ Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
   Shape shape = broadcast_shapes(broadcast_shapes(c.sizes(), a.sizes()), b.sizes());
   Tensor out = empty_on(shape, dt, dev);
   const DeviceSlot& sl = slot_for(dev);
+  trace::op("where", dev);
   sl.kernels->where(sl.exec, make_loop(shape, {&out, &c, &a, &b}));
   if (any_requires_grad({&a0, &b0})) {
     record(out, "WhereBackward0", {a0, b0}, [c, a0, b0](const Tensor& g) -> std::vector<Tensor> {

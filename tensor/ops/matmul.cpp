@@ -6,6 +6,7 @@
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
 #include "tensor/runtime/cuda_api.h"
 
 namespace gl {
@@ -107,6 +108,7 @@ void gemm_into(Tensor& c, const Tensor& a, const Tensor& b, double alpha, double
   g.beta = beta;
   g.allow_tf32 = g_allow_tf32;
   const DeviceSlot& sl = slot_of(c);
+  trace::op("mm", c.device());
   sl.kernels->gemm(sl.exec, g);
 }
 

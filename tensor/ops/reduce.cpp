@@ -6,6 +6,7 @@
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -109,6 +110,7 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
     }
   }
   const DeviceSlot& sl = slot_of(t);
+  trace::op(trace::op_name(s.op), t.device());
   sl.kernels->reduce(sl.exec, s);
   return out;
 }

@@ -5,6 +5,7 @@
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -38,6 +39,7 @@ Tensor scan_raw(ScanOp op, const Tensor& in, int64_t d, bool reverse) {
     s.lines *= size;
   }
   const DeviceSlot& sl = slot_of(in);
+  trace::op(s.op == ScanOp::Sum ? "cumsum" : "cumprod", in.device());
   sl.kernels->scan(sl.exec, s);
   return out;
 }

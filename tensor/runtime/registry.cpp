@@ -9,6 +9,7 @@
 #include "tensor/kernels/cpu/generator.h"
 #include "tensor/runtime/cuda_api.h"
 #include "tensor/runtime/host_allocator.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -229,6 +230,10 @@ void set_cuda_device(int i) {
 
 void synchronize_device(Device d) {
   const DeviceSlot& s = slot_for(d);
+  {
+    trace::SyncReason why("synchronize");
+    trace::sync(d);
+  }
   if (!s.host_memory) cuda::synchronize(s.exec);
 }
 
@@ -239,6 +244,8 @@ void synchronize_all() {
 
 void copy_bytes(void* dst, Device dd, const void* src, Device sd, size_t n) {
   if (n == 0) return;
+  trace::copy(sd, dd, n);
+  if (dd.is_cpu()) trace::sync(sd);  // the host waits for the bytes it reads
   const DeviceSlot& ds = slot_for(dd);
   const DeviceSlot& ss = slot_for(sd);
   if (ds.host_memory && ss.host_memory) {

@@ -1,0 +1,91 @@
+#include "tensor/runtime/trace.h"
+
+#include <mutex>
+
+namespace gl::trace {
+namespace detail {
+bool enabled = false;
+}  // namespace detail
+
+namespace {
+std::mutex& lock() {
+  static std::mutex m;
+  return m;
+}
+Record& record() {
+  static Record r;
+  return r;
+}
+thread_local const char* reason = nullptr;
+}  // namespace
+
+void detail::copy(Device from, Device to, size_t bytes) {
+  if (from.is_cpu() && to.is_cpu()) return;  // host memcpy: no device involved
+  std::lock_guard<std::mutex> g(lock());
+  Count& c = record().copies[{from.str(), to.str()}];
+  c.calls += 1;
+  c.bytes += int64_t(bytes);
+}
+
+void detail::sync(Device device) {
+  if (device.is_cpu()) return;
+  std::lock_guard<std::mutex> g(lock());
+  record().syncs[{reason != nullptr ? reason : "copy", device.str()}] += 1;
+}
+
+void detail::op(const char* name, Device device) {
+  std::lock_guard<std::mutex> g(lock());
+  record().ops[{name, device.str()}] += 1;
+}
+
+void start() {
+  std::lock_guard<std::mutex> g(lock());
+  record() = Record();
+  detail::enabled = true;
+}
+
+Record stop() {
+  std::lock_guard<std::mutex> g(lock());
+  detail::enabled = false;
+  Record out = std::move(record());
+  record() = Record();
+  return out;
+}
+
+Record peek() {
+  std::lock_guard<std::mutex> g(lock());
+  return record();
+}
+
+bool running() { return detail::enabled; }
+
+SyncReason::SyncReason(const char* what) : previous_(reason) {
+  if (reason == nullptr) reason = what;  // the outermost reason names the wait
+}
+SyncReason::~SyncReason() { reason = previous_; }
+
+const char* op_name(UnaryOp op) {
+  static const char* const names[] = {
+      "neg", "abs", "exp", "log", "log2", "log1p", "expm1", "sqrt", "rsqrt", "sin",
+      "cos", "tan", "tanh", "sigmoid", "relu", "sign", "floor", "ceil", "round", "trunc",
+      "reciprocal", "square", "erf", "erfinv", "logical_not", "isnan", "isinf", "isfinite"};
+  static_assert(sizeof(names) / sizeof(names[0]) == size_t(UnaryOp::IsFinite) + 1);
+  return names[size_t(op)];
+}
+
+const char* op_name(BinaryOp op) {
+  static const char* const names[] = {
+      "add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "maximum",
+      "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+      "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"};
+  static_assert(sizeof(names) / sizeof(names[0]) == size_t(BinaryOp::BitXor) + 1);
+  return names[size_t(op)];
+}
+
+const char* op_name(ReduceOp op) {
+  static const char* const names[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all"};
+  static_assert(sizeof(names) / sizeof(names[0]) == size_t(ReduceOp::All) + 1);
+  return names[size_t(op)];
+}
+
+}  // namespace gl::trace
