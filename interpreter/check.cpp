@@ -1,5 +1,7 @@
 // `gpulab check FILE`: runs a learner's exercise, then its checker in the same
-// state. The checker calls check(cond, message); failures are collected.
+// state. The exercise is named inside FILE ("-- exercise: NAME"), so a renamed
+// copy finds its checker; the checker calls check(cond, message) and the
+// helpers of check_prelude.h, and the failures it collects are printed.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -7,6 +9,8 @@
 
 #include <lua.hpp>
 
+#include "interpreter/check_prelude.h"
+#include "interpreter/exercises.h"
 #include "interpreter/lessons.h"
 #include "interpreter/session.h"
 #include "interpreter/terminal.h"
@@ -16,26 +20,13 @@ namespace fs = std::filesystem;
 namespace gl::interp {
 namespace {
 
-// Defines the global check(cond, message) and returns the table it fills.
-constexpr const char* kCheckPrelude = R"(
-local failures = {}
-local function check(cond, message)
-  if not cond then
-    failures[#failures + 1] = message ~= nil and tostring(message) or 'check failed'
-  end
-  return cond
-end
-return failures, check
-)";
-
-// "foo.check.lua" next to FILE, else in <lessons>/exercises; "" if neither.
-std::string find_checker(const std::string& file, std::vector<std::string>* tried) {
-  fs::path path(file);
-  std::string base = path.stem().string();
+// The checker of exercise `id`: in lessons/exercises, else next to FILE.
+std::string find_checker(const std::string& id, const std::string& file, std::vector<std::string>* tried) {
   std::error_code ec;
-  std::vector<fs::path> candidates = {path.parent_path() / (base + ".check.lua")};
-  std::string lessons = lessons_directory();
-  if (!lessons.empty()) candidates.push_back(fs::path(lessons) / "exercises" / (base + ".check.lua"));
+  std::vector<fs::path> candidates;
+  std::string dir = exercises_directory();
+  if (!dir.empty()) candidates.push_back(fs::path(dir) / (id + ".check.lua"));
+  candidates.push_back(fs::path(file).parent_path() / (id + ".check.lua"));
   for (const fs::path& c : candidates) {
     tried->push_back(c.string());
     if (fs::is_regular_file(c, ec)) return c.string();
@@ -51,30 +42,73 @@ void report(const char* verdict, const char* sgr, const std::string& message) {
   std::fflush(stdout);
 }
 
+// TARGET is no file: say what to do when it names an exercise.
+int not_a_file(const std::string& target) {
+  std::string starter, error;
+  if (target.find('/') == std::string::npos && resolve_exercise(target, &starter, &error)) {
+    std::string stem = fs::path(starter).stem().string();
+    std::error_code ec;
+    if (fs::is_regular_file(stem + ".lua", ec)) {
+      write_cli_error("'" + target + "' is an exercise, not a file: check your copy with 'gpulab check " +
+                      stem + ".lua'");
+    } else {
+      write_cli_error("'" + target + "' is an exercise, not a file: first get your copy with 'gpulab exercise " +
+                      stem + "', fill it in, then run 'gpulab check " + stem + ".lua'");
+    }
+    return 1;
+  }
+  write_cli_error("cannot open " + target + " (see 'gpulab lessons' for the exercises)");
+  return 1;
+}
+
 // Sets the global `check` (again: the learner's code may have replaced it).
 void set_check_global(lua_State* L, int check_index) {
   lua_pushvalue(L, check_index);
   lua_setglobal(L, "check");
 }
 
+int visible_gpus(lua_State* L) {
+  if (luaL_dostring(L, "return torch.cuda.device_count()") != LUA_OK) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  int n = int(lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  return n;
+}
+
 }  // namespace
 
 int run_check(const std::string& file, const SessionOptions& session, char** argv) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
-    write_cli_error("cannot open " + file);
-    return 1;
-  }
+  if (!fs::is_regular_file(file, ec)) return not_a_file(file);
+  std::string id = exercise_id_in(file);
+  const bool named = !id.empty();
+  if (!named) id = fs::path(file).stem().string();
   std::vector<std::string> tried;
-  std::string checker = find_checker(file, &tried);
+  std::string checker = find_checker(id, file, &tried);
   if (checker.empty()) {
-    std::string msg = "no checker for " + file + " (looked for";
+    std::string msg = named ? "no checker for exercise '" + id + "' named in " + file
+                            : "no checker for " + file + ": its first line should name its exercise, e.g. "
+                              "'-- exercise: 000_mixed_devices' (see 'gpulab lessons')";
+    msg += " (looked for";
     for (const std::string& t : tried) msg += " " + t;
     write_cli_error(msg + ")");
     return 1;
   }
   lua_State* L = open_session(session);
   if (L == nullptr) return 1;
+  // Before running anything: a missing GPU is not the learner's mistake.
+  const int needed = gpus_needed(checker), visible = visible_gpus(L);
+  if (visible < needed) {
+    std::string have = visible == 0 ? "none is visible here" : std::to_string(visible) + " is visible here";
+    report("NOT CHECKED", kRed,
+           "exercise " + id + " needs " + std::to_string(needed) + (needed == 1 ? " GPU" : " GPUs") +
+               " and " + have + ", so where your code runs cannot be checked. Run it on virtual GPUs: "
+               "gpulab check " + file + " --virtual-gpus " + std::to_string(virtual_gpus_to_suggest(needed)));
+    lua_close(L);
+    return 1;
+  }
   std::string file_arg = file;
   char* check_argv[] = {argv[0], file_arg.data()};
   set_arg_table(L, 2, check_argv, 1);

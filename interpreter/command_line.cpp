@@ -73,7 +73,9 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
   if (cl->error.empty() && cl->command == Command::Lesson && cl->target.empty())
     cl->error = "'lesson' needs a lesson NAME (see 'gpulab lessons')";
   if (cl->error.empty() && cl->command == Command::Check && cl->target.empty())
-    cl->error = "'check' needs the FILE to check";
+    cl->error = "'check' needs the FILE to check (your copy of an exercise)";
+  if (cl->error.empty() && cl->command == Command::Exercise && cl->target.empty())
+    cl->error = "'exercise' needs an exercise NAME (see 'gpulab lessons')";
 }
 
 }  // namespace
@@ -111,10 +113,11 @@ CommandLine parse_command_line(int argc, char** argv) {
       }
     } else if (arg[0] == '-') {
       cl.error = "unrecognized option '" + arg + "'";
-    } else if (arg == "lessons" || arg == "lesson" || arg == "check") {
-      cl.command = arg == "lessons" ? Command::Lessons
-                   : arg == "lesson" ? Command::Lesson
-                                     : Command::Check;
+    } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "exercise") {
+      cl.command = arg == "lessons"    ? Command::Lessons
+                   : arg == "lesson"   ? Command::Lesson
+                   : arg == "exercise" ? Command::Exercise
+                                       : Command::Check;
       parse_subcommand(argc, argv, i + 1, &cl);
       return cl;
     } else {
@@ -129,6 +132,7 @@ std::string usage_text() {
   return R"(usage: gpulab [options] [script.lua [args]]
        gpulab lessons
        gpulab lesson NAME [--echo] [--step] [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab exercise NAME
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
@@ -148,13 +152,16 @@ Options:
   -                       run standard input as the script
 
 Subcommands:
-  lessons                 list the lessons, with their titles
+  lessons                 list the lessons and the exercises, with their titles
   lesson NAME             run a lesson (its file name, with or without .lua, or a
                           unique prefix of it), cell by cell
     --echo                print each cell's code before its output, like a notebook
     --step                wait for Enter after each cell
-  check FILE              run your exercise FILE, then its checker (FILE.check.lua, or
-                          the one in lessons/exercises); print PASS or what failed
+  exercise NAME           copy exercise NAME's starter into the working directory as
+                          NAME.lua (an existing file is never overwritten)
+  check FILE              run your exercise FILE, then the checker of the exercise its
+                          first line names ('-- exercise: NAME'); print PASS or what
+                          failed, with a hint
 
 Environment:
   GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus

@@ -6,7 +6,7 @@
 
 namespace gl::interp {
 
-enum class Command { Run, Lessons, Lesson, Check, Help, Version };
+enum class Command { Run, Lessons, Lesson, Exercise, Check, Help, Version };
 
 struct CommandLine {
   Command command = Command::Run;
@@ -15,7 +15,7 @@ struct CommandLine {
   std::optional<std::string> virtual_gpus;    // --virtual-gpus N[:SIZE]
   std::optional<std::string> seed;            // --seed N
   int script = 0;                             // index of the script in argv; 0: none
-  std::string target;                         // lesson NAME / check FILE
+  std::string target;                         // lesson NAME / exercise NAME / check FILE
   bool echo = false;                          // lesson --echo
   bool step = false;                          // lesson --step
   std::string error;                          // non-empty: a usage error

@@ -11,6 +11,7 @@
 #include <lua.hpp>
 
 #include "interpreter/evaluate.h"
+#include "interpreter/exercises.h"
 #include "interpreter/lesson_cells.h"
 #include "interpreter/terminal.h"
 
@@ -176,6 +177,7 @@ int list_lessons() {
     }
   }
   std::printf("\nRun one with: gpulab lesson NAME [--echo] [--step]\n");
+  list_exercises();
   return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "bindings/bindings.h"
 #include "interpreter/command_line.h"
+#include "interpreter/exercises.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -75,6 +76,8 @@ int main(int argc, char** argv) {
       return 0;
     case Command::Lessons:
       return list_lessons();
+    case Command::Exercise:
+      return copy_exercise(cl.target);
     default:
       break;
   }

@@ -1,6 +1,8 @@
--- Exercise (tutorial 000, models on the GPU): run a model on the GPU.
--- Fill in the two blanks (the `...`), then run:  gpulab check THIS_FILE --virtual-gpus 2
--- The checker will call net(x) for you and look at where everything lives.
+-- exercise: 000_model_on_gpu
+-- Run a model on the GPU: move the model and its input (lesson a5)
+-- Fill in the two blanks (the `...`). The checker calls net(x) for you and
+-- looks at where everything lives and where the forward pass runs.
+-- Check:  gpulab check THIS_FILE   (no GPU here? add --virtual-gpus 2)
 device = torch.device(torch.cuda.is_available() and 'cuda' or 'cpu')
 net = nn.Linear(3, 1)
 x = torch.rand{2, 3}

@@ -1,4 +1,5 @@
 -- Checker for 001_data_parallel.lua
+-- needs: 1 GPU
 local n = torch.cuda.device_count()
 if model == nil then check(false, "model is still a blank: replace `...` with nn.DataParallel(model)") return end
 local name = tostring(model):match("^(%w+)")

@@ -1,7 +1,8 @@
--- Exercise (tutorial 001, data parallelism): use every GPU for one model.
+-- exercise: 001_data_parallel
+-- Use every GPU for one model with nn.DataParallel (lessons b5, b6, c4)
 -- When more than one GPU is visible, wrap the model in nn.DataParallel; then
 -- put it on `device`. The checker feeds it a batch of 30 and watches the split.
--- Run:  gpulab check THIS_FILE --virtual-gpus 2
+-- Check:  gpulab check THIS_FILE   (no GPU here? add --virtual-gpus 2)
 device = torch.device(torch.cuda.is_available() and 'cuda:0' or 'cpu')
 Model = nn.Module:extend('Model')
 function Model:__init(input_size, output_size)

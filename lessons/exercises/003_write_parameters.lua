@@ -1,12 +1,19 @@
--- Exercise (d2l 5.6.5, exercise 2): write model parameters on the GPU.
--- The model lives on the GPU. Set every entry of the first layer's bias to
--- 0.5 and read the last layer's weight back into a host (CPU) tensor.
--- The model must stay on the GPU, and its bias must stay the same Parameter.
--- Run:  gpulab check THIS_FILE --virtual-gpus 2
+-- exercise: 003_write_parameters
+-- Write and read parameters of a model that lives on the GPU (lesson d6)
+-- Make write_and_read(net, value) set every entry of the first layer's bias
+-- to `value`, in place and on the GPU (the bias must stay the same
+-- Parameter, and the model must stay on the GPU), and return a CPU copy of
+-- the last layer's weight. The checker calls it on fresh models.
+-- Check:  gpulab check THIS_FILE   (no GPU here? add --virtual-gpus 2)
+
+function write_and_read(net, value)
+  -- TODO: write `value` into every entry of net[0].bias (in place, on the GPU)
+
+  -- TODO: return a CPU copy of net[2].weight's values
+  return TODO
+end
+
 net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 1)):to(try_gpu())
-first_bias = net[0].bias   -- the checker makes sure this very tensor changed
-
--- TODO: write 0.5 into every entry of net[0].bias (in place, on the GPU)
-
--- TODO: a CPU copy of net[2].weight's values
-w_host = ...
+w_host = write_and_read(net, 0.5)
+print(net[0].bias)
+print(w_host)

@@ -1,4 +1,5 @@
--- Reference solution for exercises/000_model_on_gpu.lua
+-- exercise: 000_model_on_gpu
+-- Reference solution
 device = torch.device(torch.cuda.is_available() and 'cuda' or 'cpu')
 net = nn.Linear(3, 1)
 x = torch.rand{2, 3}

@@ -1,4 +1,5 @@
--- Reference solution for exercises/001_data_parallel.lua
+-- exercise: 001_data_parallel
+-- Reference solution
 device = torch.device(torch.cuda.is_available() and 'cuda:0' or 'cpu')
 Model = nn.Module:extend('Model')
 function Model:__init(input_size, output_size)

@@ -1,4 +1,5 @@
 -- expect: you moved the model but not the input
+-- exercise: 000_model_on_gpu
 device = torch.device('cuda')
 net = nn.Linear(3, 1):to(device)
 x = torch.rand{2, 3}

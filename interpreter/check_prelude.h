@@ -1,0 +1,80 @@
+// The Lua helpers every exercise checker sees (`gpulab check`). A checker runs
+// after the learner's file, in the same state, and calls these:
+//   check(cond, msg) / fail(msg)   record a failure (check returns cond)
+//   need_function(name)            the learner's global function, or a failure
+//   traced(fn, ...)                trace, ok, results...: fn run under torch._trace
+//   ops(trace, name, device)       how many `name` ops ran on `device` ("cuda"
+//                                  matches any GPU; nil name or device: any)
+//   syncs(trace, what)             how many times the host waited (what: item,
+//                                  tolist, print, cpu, copy, synchronize; nil: any)
+//   fresh_seed()                   reseed torch from the clock: fresh inputs
+//   first_line(err), show(t)       short texts for messages
+//   gpus()                         the visible device count
+#pragma once
+
+namespace gl::interp {
+
+constexpr const char* kCheckPrelude = R"(
+local failures = {}
+local function check(cond, message)
+  if not cond then
+    failures[#failures + 1] = message ~= nil and tostring(message) or 'check failed'
+  end
+  return cond
+end
+local lib = {}
+function lib.fail(message) return check(false, message) end
+function lib.first_line(err) return (tostring(err):match('[^\n]*')) end
+function lib.show(t)
+  if not torch.is_tensor(t) then return tostring(t) end
+  local text = tostring(t):gsub('%s*\n%s*', ' ')
+  return text
+end
+function lib.gpus() return torch.cuda.device_count() end
+function lib.need_function(name)
+  local f = rawget(_G, name)
+  if type(f) ~= 'function' then
+    check(false, '`' .. name .. '` is missing (or not a function): keep the function '
+          .. name .. ' from the exercise and fill in its body')
+    return nil
+  end
+  return f
+end
+function lib.traced(fn, ...)
+  local args = table.pack(...)
+  torch._trace.start()
+  local results = table.pack(pcall(fn, table.unpack(args, 1, args.n)))
+  local trace = torch._trace.stop()
+  return trace, table.unpack(results, 1, results.n)
+end
+local function device_matches(device, want)
+  if want == nil then return true end
+  if want == 'cuda' then return device:sub(1, 4) == 'cuda' end
+  return device == tostring(want)
+end
+function lib.ops(trace, name, device)
+  local n = 0
+  for _, op in ipairs(trace.ops) do
+    if (name == nil or op.name == name) and device_matches(op.device, device) then n = n + op.count end
+  end
+  return n
+end
+function lib.syncs(trace, what)
+  local n = 0
+  for _, s in ipairs(trace.syncs) do
+    if what == nil or s.what == what then n = n + s.count end
+  end
+  return n
+end
+local seed_counter = 0
+function lib.fresh_seed()
+  seed_counter = seed_counter + 1
+  local seed = (os.time() * 7919 + math.floor(os.clock() * 1e6) + seed_counter * 104729) % 2147483647
+  torch.manual_seed(seed)
+  return seed
+end
+for k, v in pairs(lib) do _G[k] = v end
+return failures, check
+)";
+
+}  // namespace gl::interp

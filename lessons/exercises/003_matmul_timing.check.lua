@@ -1,0 +1,47 @@
+-- Checker for 003_matmul_timing.lua: time.perf_counter is wrapped so that
+-- each clock reading notes how many products ran and how often the host
+-- had waited for the GPU by then.
+-- needs: 1 GPU
+local time_matmul = need_function('time_matmul')
+if not time_matmul then return end
+local real_clock = time.perf_counter
+local readings
+time.perf_counter = function()
+  local t = torch._trace.peek()
+  readings[#readings + 1] = {mm = ops(t, 'mm'), waits = syncs(t), random = ops(t, 'random')}
+  return real_clock()
+end
+local function run(device)
+  readings = {}
+  local n = 32 + math.random(0, 32)
+  local trace, ok, seconds = traced(time_matmul, device, n)
+  return trace, ok, seconds, readings
+end
+local problem
+for _, device in ipairs({torch.device('cuda:' .. (gpus() - 1)), torch.device('cpu')}) do
+  local trace, ok, seconds, r = run(device)
+  local where = tostring(device)
+  if not ok then problem = 'time_matmul(' .. where .. ', n) raised an error: ' .. first_line(seconds)
+  elseif type(seconds) ~= 'number' then problem = 'time_matmul should return the seconds (a number), not a ' .. type(seconds)
+  elseif ops(trace, 'mm', device) == 0 then
+    problem = 'no matrix product ran on ' .. where .. ': create A and B with device = device and multiply them there'
+  elseif ops(trace, 'mm', device.type == 'cpu' and 'cuda' or 'cpu') > 0 then
+    problem = 'with device = ' .. where .. ' a product ran somewhere else: keep the matrices on `device`'
+  elseif #r < 2 then problem = 'time_matmul should read time.perf_counter() twice, before and after the product'
+  else
+    local first, last = r[1], r[#r]
+    if first.mm > 0 then problem = 'the clock started after the product had been queued: read it just before A:mm(B)'
+    elseif last.mm == 0 then problem = 'the product was not between the two clock readings'
+    elseif first.random < 2 and ops(trace, 'random', device) >= 2 then
+      problem = 'the timing includes creating the random matrices: create A and B before the first clock reading'
+    elseif device.type == 'cuda' and last.waits <= first.waits then
+      problem = 'on ' .. where .. ' the clock was read again without waiting for the GPU, so it timed only the '
+                .. 'queueing of the product: call torch.cuda.synchronize(device) before the second time.perf_counter()'
+    elseif device.type == 'cuda' and syncs(trace, 'synchronize') == 0 then
+      problem = 'the wait should be torch.cuda.synchronize(device) (copying a result to the host times the copy too)'
+    end
+  end
+  if problem then break end
+end
+time.perf_counter = real_clock
+if problem then fail(problem) end

@@ -1,0 +1,9 @@
+-- expect: remove only a LEADING 'module.'
+-- exercise: 002_strip_module_prefix
+function strip_module_prefix(state_dict)
+  local new_state_dict = {}
+  for k, v in pairs(state_dict) do
+    new_state_dict[k:gsub('module%.', '')] = v
+  end
+  return new_state_dict
+end

@@ -1,0 +1,7 @@
+-- expect: lost too much or too little
+-- exercise: 002_strip_module_prefix
+function strip_module_prefix(state_dict)
+  local new_state_dict = {}
+  for k, v in pairs(state_dict) do new_state_dict[k:sub(7)] = v end
+  return new_state_dict
+end

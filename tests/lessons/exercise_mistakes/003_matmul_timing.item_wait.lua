@@ -1,0 +1,10 @@
+-- expect: the wait should be torch.cuda.synchronize(device)
+-- exercise: 003_matmul_timing
+function time_matmul(device, n)
+  local A = torch.randn{n, n, device = device}
+  local B = torch.randn{n, n, device = device}
+  local start = time.perf_counter()
+  local C = A:mm(B)
+  local s = C:sum():item()
+  return time.perf_counter() - start
+end
