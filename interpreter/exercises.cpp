@@ -42,10 +42,13 @@ std::vector<std::string> head(const std::string& file, int max_lines) {
   return lines;
 }
 
+// The comment line after the "-- exercise: NAME" line (the first comment
+// line of a file without one).
 std::string title_of(const std::string& starter) {
   std::vector<std::string> lines = head(starter, 2);
-  if (lines.size() < 2 || lines[1].rfind("-- ", 0) != 0) return {};
-  return lines[1].substr(3);
+  size_t at = !exercise_id_in(starter).empty() ? 1 : 0;
+  if (lines.size() <= at || lines[at].rfind("-- ", 0) != 0) return {};
+  return lines[at].substr(3);
 }
 
 }  // namespace

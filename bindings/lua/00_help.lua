@@ -13,7 +13,8 @@ gpulab: PyTorch-style tensors with CUDA devices, in Lua.
   `==` on tensors is identity (Python's `is`); use x:eq(y) for values.
 
 help(torch), help(torch.cuda), help(nn), help(torch.zeros), help(x) for a tensor's methods.
-Lessons: run `gpulab lessons` in a shell.]]
+Lessons: run `gpulab lessons` in a shell.
+Exercises: `gpulab exercise NAME` copies one here, `gpulab check FILE` grades it (listed by `gpulab lessons`).]]
 
 local function list(t, title)
   local names = {}

@@ -218,7 +218,11 @@ Course One
 Course Two
   b1_other     § 5.1: Elsewhere
 
-Run one with: gpulab lesson NAME [--echo] [--step]"
+Run one with: gpulab lesson NAME [--echo] [--step]
+
+Exercises (gpulab exercise NAME copies one here; gpulab check FILE grades it)
+  square        Exercise: define square(x) that returns x * x, and set \`answer\` to square(7).
+  twice_on_gpu  Double a tensor where it lives"
 run lesson 01_basics
 expect "lesson runs cells: echo, print, ';'" 0 $'3\ngpulab\n6\n60'
 run lesson 01_basics.lua --echo
@@ -266,7 +270,44 @@ run check "$FIX/solutions/nearby/cube.lua"
 expect "check: checker next to the file; check() restored" 1 'FAIL: this check always fails'
 echo 'print(1)' >"$WORK/orphan.lua"
 run check orphan.lua
-expect_grep "check: no checker" 1 "$ERR" '^gpulab: no checker for orphan.lua'
+expect_grep "check: no checker" 1 "$ERR" '^gpulab: no checker for orphan.lua: its first line should name its exercise'
+printf -- '-- exercise: square\nfunction square(x) return x * x end\nanswer = square(7)\n' >"$WORK/attempt.lua"
+run check attempt.lua
+expect "check: a renamed copy finds its checker by the id inside" 0 'PASS'
+printf -- '-- exercise: twice_on_gpu\nfunction twice(x) return x * 2 end\n' >"$WORK/twice.lua"
+run check twice.lua
+expect_grep "check: no GPU is not the learner's mistake" 1 "$OUT" \
+  '^NOT CHECKED: exercise twice_on_gpu needs 1 GPU and none is visible here.*gpulab check twice.lua --virtual-gpus 2$'
+run check twice.lua --virtual-gpus 1
+expect "check: the same file passes on a virtual GPU" 0 'PASS'
+printf -- '-- exercise: twice_on_gpu\nfunction twice(x) return (x:cpu() * 2):to(x.device) end\n' >"$WORK/twice_cpu.lua"
+run check twice_cpu.lua --virtual-gpus 1
+expect "check: the trace shows work done on the CPU" 1 'FAIL: the doubling ran on the CPU: double x on its device'
+
+# ---- exercise ----
+run exercise
+expect_grep "exercise needs a NAME" 2 "$ERR" "'exercise' needs an exercise NAME"
+run exercise nope
+expect_grep "exercise: unknown name" 1 "$ERR" "^gpulab: no exercise named 'nope' \\(see 'gpulab lessons'\\)$"
+run check square
+expect_grep "check NAME before the copy: what to do" 1 "$ERR" \
+  "^gpulab: 'square' is an exercise, not a file: first get your copy with 'gpulab exercise square'"
+run exercise squ
+expect "exercise: copies the starter (unique prefix) and says how to check it" 0 \
+  $'Wrote square.lua: Exercise: define square(x) that returns x * x, and set `answer` to square(7).\nFill in the TODOs, then check it with: gpulab check square.lua'
+if cmp -s "$WORK/square.lua" "$FIX/lessons/exercises/square.lua"; then pass "exercise: the copy is the starter"
+else fail "exercise: the copy is the starter" "square.lua differs"; fi
+echo '-- my work' >>"$WORK/square.lua"
+run exercise square
+expect_grep "exercise: never overwrites" 1 "$ERR" "^gpulab: square.lua already exists here: not overwriting it"
+if tail -1 "$WORK/square.lua" | grep -q 'my work'; then pass "exercise: the learner's file is kept"
+else fail "exercise: the learner's file is kept" "square.lua was overwritten"; fi
+run check square
+expect_grep "check NAME after the copy: check the file" 1 "$ERR" \
+  "^gpulab: 'square' is an exercise, not a file: check your copy with 'gpulab check square.lua'"
+run exercise twice
+expect_grep "exercise: a GPU exercise says how to run it without one" 0 "$OUT" \
+  '^\(no GPU here\? gpulab check twice_on_gpu.lua --virtual-gpus 2\)$'
 
 # ---- the REPL in a terminal (tmux) ----
 if ! command -v tmux >/dev/null 2>&1; then
