@@ -1,5 +1,5 @@
 -- exercise: 000_model_on_gpu
--- Run a model on the GPU: move the model and its input (lesson a5)
+-- Run a model and its input on the GPU (lessons a5, c2, d3)
 -- Fill in the two blanks (the `...`). The checker calls net(x) for you and
 -- looks at where everything lives and where the forward pass runs.
 -- Check:  gpulab check THIS_FILE   (no GPU here? add --virtual-gpus 2)

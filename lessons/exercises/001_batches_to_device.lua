@@ -1,5 +1,5 @@
 -- exercise: 001_batches_to_device
--- Feed a DataLoader's batches to a model on the GPU (lessons b1, b2, b3, b6)
+-- Feed DataLoader batches to the GPU (lessons b1, b2, b3, b6)
 -- The data set lives in host memory, as it would on disk; the model is on
 -- `device`. Make run_batches(model, loader, device) run the model on every
 -- batch, moving each batch to `device` first, and return the number of rows

@@ -1,5 +1,5 @@
 -- exercise: 001_data_parallel
--- Use every GPU for one model with nn.DataParallel (lessons b5, b6, c4)
+-- Split each batch over every GPU (lessons b4, b5, c4)
 -- When more than one GPU is visible, wrap the model in nn.DataParallel; then
 -- put it on `device`. The checker feeds it a batch of 30 and watches the split.
 -- Check:  gpulab check THIS_FILE   (no GPU here? add --virtual-gpus 2)

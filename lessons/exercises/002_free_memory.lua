@@ -1,5 +1,5 @@
 -- exercise: 002_free_memory
--- Choose the GPU with the most free memory (lessons a2, c5)
+-- Order the GPUs by free memory (lessons a2, c5)
 -- On a shared machine some GPUs are busy. Make gpus_by_free_memory() return
 -- the GPU indices (0, 1, ...) ordered by free memory, most free first, as
 -- torch.cuda.mem_get_info(i) reports it now (it returns free, total bytes).

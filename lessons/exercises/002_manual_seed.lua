@@ -1,5 +1,5 @@
 -- exercise: 002_manual_seed
--- Reproducible random numbers on any GPU with torch.cuda's seeding (lessons b1, c3)
+-- Reproducible random numbers on any GPU (lessons b1, c3)
 -- Make noise_on(device, seed) return 5 standard-normal numbers drawn ON
 -- `device` (a GPU, maybe not the current one), the same numbers every time
 -- it is called with the same seed, whatever ran in between. The checker

@@ -1,5 +1,5 @@
 -- exercise: 002_map_location
--- Open a GPU checkpoint on a machine without a GPU: map_location (lesson c6)
+-- Open a GPU checkpoint without a GPU (lesson c6)
 -- A checkpoint saved from a GPU remembers that its tensors were on cuda:0;
 -- on a laptop without a GPU a plain torch.load(path) fails. Make
 -- load_on_cpu(path) return the state dict with every tensor on the CPU,

@@ -1,5 +1,5 @@
 -- exercise: 002_strip_module_prefix
--- Load a DataParallel checkpoint into a plain model: strip 'module.' (lesson c6)
+-- Load a DataParallel checkpoint into a plain model (lesson c6)
 -- nn.DataParallel keeps the model as `.module`, so every key of its state
 -- dict starts with 'module.' and a plain model refuses them. Make
 -- strip_module_prefix(state_dict) return a new table with the same tensors

@@ -1,5 +1,5 @@
 -- exercise: 003_copy_between_gpus
--- Add tensors that live on two different GPUs (lesson d2)
+-- Add tensors that live on two GPUs (lesson d2)
 -- X is on cuda:0 and Y on cuda:1, so X + Y fails. Make add_on_second(X, Y)
 -- return X + Y computed on Y's GPU, copying X there directly (GPU to GPU),
 -- never through the host. The checker calls it on fresh tensors and counts

@@ -1,5 +1,5 @@
 -- exercise: 003_log_on_device
--- Keep a training log on the GPU; copy it to the host once (lesson d7)
+-- Keep a log on the GPU, copy it once (lesson d7)
 -- norm_log(A, steps) multiplies A by itself `steps` times and logs the
 -- Frobenius norm after each step. As written, every :item() copies one
 -- number to the host and makes the CPU wait for the GPU. Rewrite it so the

@@ -1,5 +1,5 @@
 -- exercise: 003_matmul_timing
--- Time a matrix product honestly: wait for the GPU before reading the clock (lesson d5)
+-- Time a matrix product honestly (lessons c1, d5)
 -- GPU work is queued: mm returns at once, before the product is done. Make
 -- time_matmul(device, n) create two n-by-n random matrices ON `device`, then
 -- time only their product: read time.perf_counter(), multiply, wait for the

@@ -1,5 +1,5 @@
 -- exercise: 003_try_gpu
--- Pick a device that exists: write try_gpu and try_all_gpus yourself (lessons a1, a3, d1, d4)
+-- Write try_gpu and try_all_gpus (lessons a1, a3, d1, d4)
 -- gpulab has d2l's try_gpu built in; here you write it. pick_gpu(i) returns
 -- torch.device('cuda:i') when GPU i exists and torch.device('cpu') when it
 -- does not; all_gpus() returns a list of every GPU's device, or {cpu} when

@@ -1,5 +1,5 @@
 -- exercise: 003_two_gpus
--- Two matrix products on two GPUs at once, not one after the other (lesson d8)
+-- Two matrix products on two GPUs at once (lesson d8)
 -- A lives on cuda:0 and B on cuda:1. Make two_products(A, B) return A @ A
 -- and B @ B, each computed on the GPU that already holds its matrix, so the
 -- two GPUs can work at the same time and no matrix is copied anywhere.

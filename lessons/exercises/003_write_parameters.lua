@@ -1,5 +1,5 @@
 -- exercise: 003_write_parameters
--- Write and read parameters of a model that lives on the GPU (lesson d6)
+-- Write and read parameters on the GPU (lesson d6)
 -- Make write_and_read(net, value) set every entry of the first layer's bias
 -- to `value`, in place and on the GPU (the bias must stay the same
 -- Parameter, and the model must stay on the GPU), and return a CPU copy of

@@ -86,6 +86,18 @@ for blank in "$exercises"/*.lua; do
   fi
 done
 
+# Every lesson has an exercise: its prefix (a4, d8) is named in the
+# "(lesson a4)" / "(lessons b1, b2)" part of some starter's title line.
+titles=$(for f in "$exercises"/*.lua; do case $f in *.check.lua) ;; *) sed -n 2p "$f" ;; esac; done)
+for lesson in "$lessons"/[a-z][0-9]*_*.lua; do
+  prefix=$(basename "$lesson" | sed 's/_.*//')
+  if printf '%s\n' "$titles" | grep -Eq "\(lessons? ([a-z][0-9], )*$prefix[,)]"; then
+    ok "$(basename "$lesson" .lua): has an exercise"
+  else
+    out="no exercise title names ($prefix)"; bad "$(basename "$lesson" .lua): has no exercise"
+  fi
+done
+
 for mistake in "$here"/exercise_mistakes/*.lua; do
   file=$(basename "$mistake" .lua)
   expect=$(sed -n '1s/^-- expect: //p' "$mistake")
