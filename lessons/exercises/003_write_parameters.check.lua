@@ -6,7 +6,7 @@ fresh_seed()
 local dev = 'cuda:' .. (gpus() - 1)
 local net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 1)):to(dev)
 local bias, weight = net[0].bias, net[2].weight
-local before = weight.data:cpu()
+local before, bias_before = weight.data:cpu(), bias.data:cpu()
 local value = (2 * math.random(0, 4) + 1) / 4  -- never 0.5, the value of the example
 local trace, ok, w_host = traced(write_and_read, net, value)
 if not ok then fail('write_and_read(net, value) raised an error: ' .. first_line(w_host)) return end
@@ -18,6 +18,10 @@ if b ~= bias then
 end
 if not check(b.device.type ~= 'cpu' and net[2].weight.device.type ~= 'cpu',
              'the model was moved off the GPU (its parameters are on cpu now): read a copy with :cpu() instead') then
+  return
+end
+if b.data:cpu():equal(bias_before) then
+  fail('net[0].bias was not written: fill it with `value`, in place on the GPU (net[0].bias.data:fill_(value))')
   return
 end
 if not check(b.data:cpu():equal(torch.full({3}, value)), 'with value = ' .. value .. ', net[0].bias should be all '
