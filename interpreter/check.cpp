@@ -102,7 +102,7 @@ int run_check(const std::string& file, const SessionOptions& session, char** arg
   const int needed = gpus_needed(checker), visible = visible_gpus(L);
   if (visible < needed) {
     std::string have = visible == 0 ? "none is visible here" : std::to_string(visible) + " is visible here";
-    report("NOT CHECKED", kRed,
+    report("NOT CHECKED", kYellow,
            "exercise " + id + " needs " + std::to_string(needed) + (needed == 1 ? " GPU" : " GPUs") +
                " and " + have + ", so where your code runs cannot be checked. Run it on virtual GPUs: "
                "gpulab check " + file + " --virtual-gpus " + std::to_string(virtual_gpus_to_suggest(needed)));

@@ -19,7 +19,7 @@ if dev.type ~= 'cuda' then
 end
 check(dev.index == 0, "the parameters should be on cuda:0 (DataParallel's first device), they are on " .. tostring(dev))
 seen_batch_sizes = {}
-local ok, out = pcall(function() return model(torch.randn{30, 5}:to(device)) end)
+local trace, ok, out = traced(function() return model(torch.randn{30, 5}:to(device)) end)
 if not check(ok, "model(input) failed: " .. tostring(out):match("[^\n]*")) then return end
 check(out:size(0) == 30 and out:size(1) == 2, "the gathered output should be [30, 2], got " .. tostring(out:size()))
 if n > 1 then
@@ -27,4 +27,9 @@ if n > 1 then
   local per = (30 + n - 1) // n  -- the batch is cut into chunks of ceil(30 / n) rows
   check(seen_batch_sizes[1] == per, "each replica should see " .. per .. " rows, the first saw "
         .. tostring(seen_batch_sizes[1]))
+  for d = 0, n - 1 do
+    if not check(ops(trace, 'mm', 'cuda:' .. d) > 0, "no part of the batch ran on cuda:" .. d
+                 .. ": DataParallel should use every visible GPU (leave device_ids out)") then break end
+  end
 end
+check(ops(trace, 'mm', 'cpu') == 0, "part of the forward pass ran on the CPU: keep the model on `device`")

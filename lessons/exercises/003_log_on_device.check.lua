@@ -41,8 +41,9 @@ if ops(trace, 'mm', 'cpu') > 0 then
 end
 local items = syncs(trace, 'item') + syncs(trace, 'tolist')
 if items > 0 then
-  fail('the host waited for the GPU ' .. items .. ' times for :item() or :tolist() (' .. steps .. ' steps): '
-       .. 'each one copies a number to the host and stops the GPU queue. Keep A:norm() as a tensor on the GPU '
+  fail('the host waited for the GPU ' .. items .. ' times in ' .. steps .. ' steps to read single values '
+       .. '(:item(), or torch.tensor of a table of GPU tensors, which reads each one): '
+       .. 'each read copies a number to the host and stops the GPU queue. Keep A:norm() as a tensor on the GPU '
        .. 'and copy the whole log once at the end (torch.stack(norms):cpu())')
   return
 end
