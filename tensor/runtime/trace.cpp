@@ -4,7 +4,7 @@
 
 namespace gl::trace {
 namespace detail {
-bool enabled = false;
+std::atomic<bool> enabled{false};
 }  // namespace detail
 
 namespace {
@@ -57,7 +57,7 @@ Record peek() {
   return record();
 }
 
-bool running() { return detail::enabled; }
+bool running() { return detail::enabled.load(); }
 
 SyncReason::SyncReason(const char* what) : previous_(reason) {
   if (reason == nullptr) reason = what;  // the outermost reason names the wait

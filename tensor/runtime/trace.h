@@ -7,6 +7,7 @@
 //   ops:    kernels launched, by name and device (a virtual device counts as
 //           the GPU it stands for)
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -28,7 +29,7 @@ struct Record {
 };
 
 namespace detail {
-extern bool enabled;
+extern std::atomic<bool> enabled;  // read on every hook: relaxed, one load
 void copy(Device from, Device to, size_t bytes);
 void sync(Device device);
 void op(const char* name, Device device);
@@ -40,15 +41,15 @@ Record peek();   // what was counted so far (still counting)
 bool running();
 
 inline void copy(Device from, Device to, size_t bytes) {
-  if (detail::enabled) detail::copy(from, to, bytes);
+  if (detail::enabled.load(std::memory_order_relaxed)) detail::copy(from, to, bytes);
 }
 // The host waits for `device` (a no-op for the CPU): counted under the
 // reason of the innermost SyncReason in scope ("copy" when there is none).
 inline void sync(Device device) {
-  if (detail::enabled) detail::sync(device);
+  if (detail::enabled.load(std::memory_order_relaxed)) detail::sync(device);
 }
 inline void op(const char* name, Device device) {
-  if (detail::enabled) detail::op(name, device);
+  if (detail::enabled.load(std::memory_order_relaxed)) detail::op(name, device);
 }
 
 // Names the reason of the syncs made in its scope (item, tolist, print, cpu).
