@@ -5,8 +5,9 @@
 //   traced(fn, ...)                trace, ok, results...: fn run under torch._trace
 //   ops(trace, name, device)       how many `name` ops ran on `device` ("cuda"
 //                                  matches any GPU; nil name or device: any)
-//   syncs(trace, what)             how many times the host waited (what: item,
-//                                  tolist, print, cpu, copy, synchronize; nil: any)
+//   syncs(trace, what, device)     how many times the host waited for `device`
+//                                  (what: item, tolist, print, cpu, copy,
+//                                  synchronize; nil what or device: any)
 //   fresh_seed()                   reseed torch from the clock: fresh inputs
 //   first_line(err), show(t)       short texts for messages
 //   gpus()                         the visible device count
@@ -59,10 +60,10 @@ function lib.ops(trace, name, device)
   end
   return n
 end
-function lib.syncs(trace, what)
+function lib.syncs(trace, what, device)
   local n = 0
   for _, s in ipairs(trace.syncs) do
-    if what == nil or s.what == what then n = n + s.count end
+    if (what == nil or s.what == what) and device_matches(s.device, device) then n = n + s.count end
   end
   return n
 end

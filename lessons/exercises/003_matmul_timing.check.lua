@@ -5,14 +5,15 @@
 local time_matmul = need_function('time_matmul')
 if not time_matmul then return end
 local real_clock = time.perf_counter
-local readings
+local readings, timed_device
 time.perf_counter = function()
   local t = torch._trace.peek()
-  readings[#readings + 1] = {mm = ops(t, 'mm'), waits = syncs(t), random = ops(t, 'random')}
+  readings[#readings + 1] = {mm = ops(t, 'mm'), waits = syncs(t, nil, timed_device),
+                             other_waits = syncs(t) - syncs(t, nil, timed_device), random = ops(t, 'random')}
   return real_clock()
 end
 local function run(device)
-  readings = {}
+  readings, timed_device = {}, tostring(device)
   local n = 32 + math.random(0, 32)
   local trace, ok, seconds = traced(time_matmul, device, n)
   return trace, ok, seconds, readings
@@ -34,10 +35,14 @@ for _, device in ipairs({torch.device('cuda:' .. (gpus() - 1)), torch.device('cp
     elseif last.mm == 0 then problem = 'the product was not between the two clock readings'
     elseif first.random < 2 and ops(trace, 'random', device) >= 2 then
       problem = 'the timing includes creating the random matrices: create A and B before the first clock reading'
+    elseif device.type == 'cuda' and last.waits <= first.waits and last.other_waits > first.other_waits then
+      problem = 'the host waited for another GPU, not for ' .. where .. ' where the product ran: '
+                .. 'torch.cuda.synchronize() waits for the current device only; pass the device, '
+                .. 'torch.cuda.synchronize(device)'
     elseif device.type == 'cuda' and last.waits <= first.waits then
       problem = 'on ' .. where .. ' the clock was read again without waiting for the GPU, so it timed only the '
                 .. 'queueing of the product: call torch.cuda.synchronize(device) before the second time.perf_counter()'
-    elseif device.type == 'cuda' and syncs(trace, 'synchronize') == 0 then
+    elseif device.type == 'cuda' and syncs(trace, 'synchronize', device) == 0 then
       problem = 'the wait should be torch.cuda.synchronize(device) (copying a result to the host times the copy too)'
     end
   end
