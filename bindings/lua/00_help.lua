@@ -14,7 +14,7 @@ gpulab: PyTorch-style tensors with CUDA devices, in Lua.
 
 help(torch), help(torch.cuda), help(nn), help(torch.zeros), help(x) for a tensor's methods.
 Lessons: run `gpulab lessons` in a shell.
-Exercises: `gpulab exercise NAME` copies one here, `gpulab check FILE` grades it.]]
+Exercises: `gpulab exercise NAME` copies one, `gpulab check FILE` grades it.]]
 
 local function list(t, title)
   local names = {}
