@@ -61,10 +61,11 @@ int not_a_file(const std::string& target) {
   return 1;
 }
 
-// Sets the global `check` (again: the learner's code may have replaced it).
-void set_check_global(lua_State* L, int check_index) {
-  lua_pushvalue(L, check_index);
-  lua_setglobal(L, "check");
+// Defines check() and the helpers as globals (again after the learner's code,
+// which may have reused one of their names).
+void install_helpers(lua_State* L, int install_index) {
+  lua_pushvalue(L, install_index);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) lua_pop(L, 1);  // only fails out of memory
 }
 
 int visible_gpus(lua_State* L) {
@@ -119,8 +120,8 @@ int run_check(const std::string& file, const SessionOptions& session, char** arg
     lua_close(L);
     return 1;
   }
-  const int failures = lua_gettop(L) - 1, check = lua_gettop(L);
-  set_check_global(L, check);
+  const int failures = lua_gettop(L) - 1, install = lua_gettop(L);
+  install_helpers(L, install);
 
   int status = luaL_loadfile(L, file.c_str());
   if (status != LUA_OK) {
@@ -132,7 +133,7 @@ int run_check(const std::string& file, const SessionOptions& session, char** arg
   // functions defined before the error get their hints (a blank left in).
   const bool raised = protected_call(L, 0, 0, ErrorStyle::MessageOnly) != LUA_OK;
   if (raised) report("FAIL", kRed, "your code raised an error: " + pop_error(L));
-  set_check_global(L, check);
+  install_helpers(L, install);
   status = luaL_loadfile(L, checker.c_str());
   if (status == LUA_OK) status = protected_call(L, 0, 0, ErrorStyle::MessageOnly);
   if (status != LUA_OK) {

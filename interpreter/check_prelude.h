@@ -74,8 +74,12 @@ function lib.fresh_seed()
   torch.manual_seed(seed)
   return seed
 end
-for k, v in pairs(lib) do _G[k] = v end
-return failures, check
+lib.check = check
+-- (Re)defines the helpers as globals: the learner's code may have reused a name.
+local function install()
+  for k, v in pairs(lib) do _G[k] = v end
+end
+return failures, install
 )";
 
 }  // namespace gl::interp
