@@ -3,6 +3,7 @@
 //   check(cond, msg) / fail(msg)   record a failure (check returns cond)
 //   need_function(name)            the learner's global function, or a failure
 //   traced(fn, ...)                trace, ok, results...: fn run under torch._trace
+//   trace_peek()                   the counts so far, inside traced()
 //   ops(trace, name, device)       how many `name` ops ran on `device` ("cuda"
 //                                  matches any GPU; nil name or device: any)
 //   syncs(trace, what, device)     how many times the host waited for `device`
@@ -24,6 +25,11 @@ local function check(cond, message)
   return cond
 end
 local lib = {}
+-- The trace is the checker's: code under check that reaches for torch._trace
+-- (to reset the counts, say) is reported instead of believed.
+local trace_api, tampered = torch._trace, false
+torch._trace = setmetatable({}, {__index = function(_, k) tampered = true; return trace_api[k] end})
+function lib.trace_peek() return trace_api.peek() end
 function lib.fail(message) return check(false, message) end
 function lib.first_line(err) return (tostring(err):match('[^\n]*')) end
 function lib.show(t)
@@ -43,9 +49,13 @@ function lib.need_function(name)
 end
 function lib.traced(fn, ...)
   local args = table.pack(...)
-  torch._trace.start()
+  tampered = false
+  trace_api.start()
   local results = table.pack(pcall(fn, table.unpack(args, 1, args.n)))
-  local trace = torch._trace.stop()
+  local trace = trace_api.stop()
+  if tampered then
+    return trace, false, 'your code used torch._trace, which belongs to the checker: leave it alone'
+  end
   return trace, table.unpack(results, 1, results.n)
 end
 local function device_matches(device, want)

@@ -7,7 +7,7 @@ if not time_matmul then return end
 local real_clock = time.perf_counter
 local readings, timed_device
 time.perf_counter = function()
-  local t = torch._trace.peek()
+  local t = trace_peek()
   readings[#readings + 1] = {mm = ops(t, 'mm'), waits = syncs(t, nil, timed_device),
                              other_waits = syncs(t) - syncs(t, nil, timed_device), random = ops(t, 'random')}
   return real_clock()
