@@ -12,5 +12,11 @@ void open_tensor_type(lua_State* L);   // tensor_object.cpp: the metatable; leav
 void open_objects(lua_State* L);       // objects.cpp: device/dtype/Size metatables and torch.device/Size
 void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the stack
 void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
-int repr(lua_State* L);                // the global repr()
+int repr(lua_State* L);                // repr.cpp: the global repr()
+void open_repr(lua_State* L);          // repr.cpp: torch._echo, torch._pyfloat into the table on the stack
+// repr.cpp: named tuples. mark_named_tuple records the two tensors on the top
+// of the stack as NAME(field1=first, field2=second) and leaves them there;
+// push_named_tuple_field pushes first's `key` field and returns true if it has one.
+void mark_named_tuple(lua_State* L, const char* name, const char* field1, const char* field2);
+bool push_named_tuple_field(lua_State* L, int idx, const char* key);
 }  // namespace gl::lt
