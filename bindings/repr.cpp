@@ -185,6 +185,10 @@ bool namespace_summary(lua_State* L, int idx, std::string& out) {
   const int total = functions + tables + other;
   if (functions == 0 || total < 4 || (functions + tables) * 4 < total * 3) return false;
   std::string name = global_name(L, idx);
+  if (name == "torch.Tensor") {  // the class of tensors, as Python shows it
+    out += "<class 'torch.Tensor'>";
+    return true;
+  }
   if (name.empty()) {
     if (functions < 8) return false;
     name = "a table";

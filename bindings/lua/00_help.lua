@@ -155,8 +155,7 @@ local function lookup(name)
     if type(v) ~= 'table' and not torch.is_tensor(v) then return nil end
     local ok, got = pcall(function() return v[part] end)
     if not ok or got == nil then
-      local where = done == '' and 'name' or ('name in ' .. done)
-      local msg = ("help: there is no %s '%s'"):format(where, part)
+      local msg = ("help: no such name: '%s'"):format(done == '' and part or (done .. sep .. part))
       local s = torch._util and torch._util.suggest and torch._util.suggest(name, all_names())
       if v ~= _G and torch._util and torch._util.suggest then
         local keys = {}

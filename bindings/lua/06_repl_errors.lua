@@ -266,6 +266,14 @@ local function format_error(msg, frames, caret_of, cell_src, hint)
   return table.concat(out, '\n')
 end
 
+-- A function's global name, for frames Lua cannot name (reached by a tail call).
+local function global_key(fn)
+  for k, v in next, _G do
+    if v == fn and type(k) == 'string' then return k end
+  end
+  return '<function>'
+end
+
 local function user_source(s)
   return s and (s:match('^=In%[') or s:match('^@')) ~= nil
 end
@@ -286,7 +294,7 @@ function R.handler(msg)
       if user_source(info.source) then
         if not level0 then level0 = level end
         frames[#frames + 1] = {source = info.source, line = info.currentline,
-                               name = info.what == 'main' and '<module>' or (info.name or '<function>'),
+                               name = info.what == 'main' and '<module>' or info.name or global_key(info.func),
                                level = level}
       end
     end

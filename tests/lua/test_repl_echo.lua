@@ -74,6 +74,7 @@ T.test('namespaces echo as a summary', function()
   T.truthy(repr(torch.cuda):match("^<module 'torch.cuda': "), repr(torch.cuda))
   T.truthy(repr(nn):match("^<module 'nn': "), repr(nn))
   T.truthy(repr(math):match("^<module 'math': "), repr(math))
+  T.eq(repr(torch.Tensor), "<class 'torch.Tensor'>")
   local fns = {}
   for i = 1, 10 do fns['f' .. i] = function() end end
   T.eq(repr(fns), '<a table: 10 functions>')
@@ -151,8 +152,8 @@ end)
 T.test('REPL: help, ?name, name?', function()
   T.truthy(out[9]:find('torch.zeros(2, 3', 1, true), out[9])
   T.truthy(out[10]:find('torch.ones(size', 1, true), out[10])
-  T.eq(out[11], "help: there is no name in torch 'zeroes'. Did you mean: 'torch.zeros'?")
-  T.eq(out[12], "help: there is no name in nn 'Linaer'. Did you mean: 'nn.Linear'?")
+  T.eq(out[11], "help: no such name: 'torch.zeroes'. Did you mean: 'torch.zeros'?")
+  T.eq(out[12], "help: no such name: 'nn.Linaer'. Did you mean: 'nn.Linear'?")
   T.truthy(out[13]:find('At the prompt', 1, true), 'help alone: ' .. out[13])
   for _, w in ipairs({';', '!cmd', 'Tab', '?name', '%time', '%timeit', 'Ctrl-C'}) do
     T.truthy(out[14]:find(w, 1, true), 'help() mentions ' .. w)
