@@ -187,6 +187,19 @@ local function nil_argument()
   return 'help: the argument is nil (an undefined name?); help() explains the conventions'
 end
 
+-- The function's example (90_docs.lua), run now: its output is this build's.
+local function example_of(fn)
+  local code = torch._util and torch._util.examples and torch._util.examples[fn]
+  if not code then return '' end
+  local chunk = load('return ' .. code, '=example')
+  local ok, text = false, nil
+  if chunk then
+    local res = table.pack(pcall(chunk))
+    if res[1] then ok, text = pcall(torch._echo, table.unpack(res, 2, res.n)) end
+  end
+  return '\n\nExample:\n>>> ' .. code .. (ok and ('\n' .. text) or '')
+end
+
 function help(...)
   local x = ...
   if select('#', ...) == 0 then show(intro) return end
@@ -198,7 +211,7 @@ function help(...)
   end
   if type(x) == 'function' then
     if x == help then show(intro) return end
-    show(torch._doc(x) or 'no documentation for this function')
+    show((torch._doc(x) or 'no documentation for this function') .. example_of(x))
   elseif torch.is_tensor(x) then
     show(tensor_help())
   elseif type(x) == 'table' then

@@ -53,3 +53,64 @@ for name, text in pairs(init) do
   local fn = rawget(nn.init, name)
   if type(fn) == 'function' then torch._set_doc(fn, 'nn.init.' .. text) end
 end
+
+-- Examples shown by help(f) under the doc string, each run when help shows it
+-- (so its output is what this build prints). Keyed by name; for a function
+-- that is also a tensor method (torch.sum, x:sum) the example serves both.
+-- Random functions have none: running them in help would move the seed.
+local examples = {
+  ['torch.tensor'] = "torch.tensor({{1, 2}, {3, 4}}, {dtype=torch.float32})",
+  ['torch.zeros'] = 'torch.zeros(2, 3)',
+  ['torch.ones'] = "torch.ones{2, 2, dtype=torch.int64}",
+  ['torch.full'] = 'torch.full({2, 2}, 7.0)',
+  ['torch.eye'] = 'torch.eye(3)',
+  ['torch.arange'] = 'torch.arange(0, 10, 3)',
+  ['torch.linspace'] = 'torch.linspace(0, 1, 5)',
+  ['torch.zeros_like'] = 'torch.zeros_like(torch.ones(2, 2))',
+  ['torch.ones_like'] = 'torch.ones_like(torch.zeros(3))',
+  ['torch.cat'] = 'torch.cat({torch.zeros(1, 2), torch.ones(1, 2)}, 0)',
+  ['torch.stack'] = 'torch.stack({torch.zeros(2), torch.ones(2)}, 1)',
+  ['torch.where'] = 'torch.where(torch.tensor({1, -2, 3}):gt(0), 1, 0)',
+  ['torch.sum'] = 'torch.tensor({{1, 2}, {3, 4}}):sum(0)',
+  ['torch.mean'] = 'torch.tensor({{1., 2}, {3, 4}}):mean(1)',
+  ['torch.max'] = 'torch.tensor({{1, 5}, {7, 2}}):max(1)',
+  ['torch.min'] = 'torch.tensor({{1, 5}, {7, 2}}):min(0)',
+  ['torch.argmax'] = 'torch.tensor({{1, 5}, {7, 2}}):argmax(1)',
+  ['torch.prod'] = 'torch.tensor({1, 2, 3, 4}):prod()',
+  ['torch.std'] = 'torch.tensor({1., 2, 3, 4}):std()',
+  ['torch.matmul'] = 'torch.matmul(torch.ones(2, 3), torch.ones(3))',
+  ['torch.mm'] = 'torch.mm(torch.eye(2), torch.tensor({{1., 2}, {3, 4}}))',
+  ['torch.exp'] = 'torch.tensor({0., 1}):exp()',
+  ['torch.log'] = 'torch.tensor({1., 10}):log()',
+  ['torch.sqrt'] = 'torch.tensor({4., 9}):sqrt()',
+  ['torch.abs'] = 'torch.tensor({-1, 2}):abs()',
+  ['torch.clamp'] = 'torch.tensor({-2., 0.5, 3}):clamp(0, 1)',
+  ['torch.softmax'] = 'torch.tensor({1., 2, 3}):softmax(0)',
+  ['torch.relu'] = 'torch.tensor({-1., 2}):relu()',
+  ['torch.sigmoid'] = 'torch.tensor({0.}):sigmoid()',
+  ['torch.add'] = 'torch.add(torch.ones(2), 1)',
+  ['torch.mul'] = 'torch.mul(torch.ones(2), torch.tensor({2., 3}))',
+  ['torch.pow'] = 'torch.tensor({1, 2, 3}):pow(2)',
+  ['torch.eq'] = 'torch.tensor({1, 2}):eq(torch.tensor({1, 3}))',
+  ['torch.Tensor.allclose'] = 'torch.ones(2):allclose(torch.ones(2) + 1e-9)',
+  ['torch.reshape'] = 'torch.arange(6):reshape(2, 3)',
+  ['torch.transpose'] = 'torch.arange(6):reshape(2, 3):transpose(0, 1)',
+  ['torch.permute'] = 'torch.zeros(2, 3, 4):permute(2, 0, 1).shape',
+  ['torch.squeeze'] = 'torch.zeros(1, 3, 1):squeeze().shape',
+  ['torch.unsqueeze'] = 'torch.zeros(3):unsqueeze(0).shape',
+  ['torch.flatten'] = 'torch.zeros(2, 3, 4):flatten(1).shape',
+  ['torch.Tensor.view'] = 'torch.arange(6):view(3, 2)',
+  ['torch.Tensor.to'] = "torch.ones(2):to('cuda')",
+  ['torch.Tensor.item'] = 'torch.tensor(0.1):item()',
+  ['torch.Tensor.tolist'] = 'torch.tensor({{1, 2}, {3, 4}}):tolist()',
+  ['torch.Tensor.size'] = 'torch.zeros(2, 3):size(1)',
+  ['torch.Tensor.float'] = 'torch.tensor({1, 2}):float()',
+  ['torch.Tensor.clone'] = 'torch.ones(2):clone()',
+}
+torch._util.examples = setmetatable({}, {__mode = 'k'})
+for name, code in pairs(examples) do
+  local bare = name:match('[^.]+$')
+  for _, fn in ipairs({lookup(name) or false, rawget(torch, bare) or false, rawget(torch.Tensor, bare) or false}) do
+    if type(fn) == 'function' then torch._util.examples[fn] = code end
+  end
+end

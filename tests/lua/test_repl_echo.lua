@@ -103,6 +103,22 @@ T.test('named tuples: max/min with a dim', function()
   T.truthy(torch._echo(q, r):match('^torch%.return_types%.linalg_qr%(\nQ=tensor'), torch._echo(q, r))
 end)
 
+T.test('help examples run, and help(f) shows them with their output', function()
+  local n = 0
+  for fn, code in pairs(torch._util.examples) do
+    n = n + 1
+    local ok, e = pcall(load('return ' .. code))
+    T.truthy(ok, code .. ': ' .. tostring(e))
+  end
+  T.truthy(n >= 40, 'examples: ' .. n)
+  local lines = {}
+  local print0 = print
+  print = function(s) lines[#lines + 1] = s end
+  help(torch.eye)
+  print = print0
+  T.eq(lines[1]:match('Example:\n.*$'), 'Example:\n>>> torch.eye(3)\ntensor([[1., 0., 0.],\n        [0., 1., 0.],\n        [0., 0., 1.]])')
+end)
+
 local out = run({
   'foo',
   'torchh',
