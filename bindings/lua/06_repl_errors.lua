@@ -245,19 +245,34 @@ local function frame_label(f)
   return ('  %s, line %d, in %s'):format(f.source:gsub('^[=@]', ''), f.line, f.name)
 end
 
+local function same(a, b)
+  return a and b and not a.skipped and not b.skipped and a.source == b.source and a.line == b.line and a.name == b.name
+end
+
 local function format_error(msg, frames, caret_of, cell_src, hint)
   local out = {}
   local multiline = cell_src and cell_src:find('\n') ~= nil
-  if #frames >= 2 then out[#out + 1] = 'Traceback (most recent call last):' end
+  local full = #frames >= 2
+  if full then out[#out + 1] = 'Traceback (most recent call last):' end
+  local repeated = 0
   for i = #frames, 1, -1 do
     local f = frames[i]
-    local text = cell_line(f.source, f.line)
-    local caret = i == 1 and caret_under(text, caret_of) or nil
-    if #frames >= 2 or multiline or caret then
-      if #frames >= 2 or multiline then out[#out + 1] = frame_label(f) end
-      if text then
-        out[#out + 1] = '    ' .. text:gsub('^%s+', '')
-        if caret then out[#out + 1] = '    ' .. caret end
+    -- Python's rule: a frame repeated more than 3 times is counted, not shown.
+    if same(f, frames[i + 1]) then repeated = repeated + 1 else repeated = 0 end
+    local last_of_run = not same(f, frames[i - 1])
+    if f.skipped then
+      out[#out + 1] = ('  [%d more frames not read]'):format(f.skipped)
+    elseif repeated >= 3 then
+      if last_of_run then out[#out + 1] = ('  [Previous line repeated %d more times]'):format(repeated - 2) end
+    else
+      local text = cell_line(f.source, f.line)
+      local caret = i == 1 and caret_under(text, caret_of) or nil
+      if full or multiline or caret then
+        if full or multiline then out[#out + 1] = frame_label(f) end
+        if text then
+          out[#out + 1] = '    ' .. text:gsub('^%s+', '')
+          if caret then out[#out + 1] = '    ' .. caret end
+        end
       end
     end
   end
@@ -288,16 +303,25 @@ function R.handler(msg)
     end
     local frames, level0 = {}, nil
     -- level 1 is this closure, 2 pcall's C side; the handler itself is 3.
-    for level = 4, 200 do
+    -- The stack's depth by doubling and bisection (a stack overflow holds
+    -- ~200000 frames: only the innermost 40 and the outermost 20 are read).
+    local lo, hi = 4, 8
+    while debug.getinfo(hi, 'l') do lo, hi = hi, hi * 2 end
+    while hi - lo > 1 do
+      local mid = (lo + hi) // 2
+      if debug.getinfo(mid, 'l') then lo = mid else hi = mid end
+    end
+    local function add(level)
       local info = debug.getinfo(level, 'Sln')
-      if not info then break end
-      if user_source(info.source) then
+      if info and user_source(info.source) then
         if not level0 then level0 = level end
         frames[#frames + 1] = {source = info.source, line = info.currentline,
-                               name = info.what == 'main' and '<module>' or info.name or global_key(info.func),
-                               level = level}
+                               name = info.what == 'main' and '<module>' or info.name or global_key(info.func)}
       end
     end
+    for level = 4, math.min(lo, 43) do add(level) end
+    if lo > 63 then frames[#frames + 1] = {skipped = lo - 63} end
+    for level = math.max(44, lo - 19), lo do add(level) end
     local line = frames[1] and cell_line(frames[1].source, frames[1].line)
     -- the failing user frame's locals and upvalues (visible: 1, this closure: 2)
     local vars = level0 and visible(level0 + 1) or {}

@@ -140,6 +140,10 @@ local out = run({
   'nosuch:method()',
   'x:summ()',
   'for i = 1, 2 do\n  local y = nil + 1\nend',
+  'function g(n) if n == 0 then error("deep") end return 1 + g(n - 1) end',
+  'g(5)',
+  'function h(n) return 1 + h(n + 1) end',
+  'h(1)',
 })
 
 T.test('REPL: undefined names are NameErrors, misspelt ones suggest', function()
@@ -163,6 +167,16 @@ T.test('REPL: cells are In[N], tracebacks keep the user frames', function()
     "hint: call methods with ':' in Lua: t:sum(...)"}, '\n')
   T.eq(out[8]:gsub('In%[%d+%]', 'In[N]'), want)
   T.truthy(out[20]:match('^  In%[%d+%], line 2, in <module>\n    local y = nil %+ 1\nIn%[%d+%]:2: attempt to perform arithmetic on a nil value$'), out[20])
+end)
+
+T.test('REPL: repeated frames are counted, as Python does; a stack overflow stays short', function()
+  local g = 'function g(n) if n == 0 then error("deep") end return 1 + g(n - 1) end'
+  T.eq(out[22]:gsub('In%[%d+%]', 'In[N]'), table.concat({'Traceback (most recent call last):',
+    '  In[N], line 1, in <module>', '    g(5)', '  In[N], line 1, in g', '    ' .. g, '  In[N], line 1, in g',
+    '    ' .. g, '  In[N], line 1, in g', '    ' .. g, '  [Previous line repeated 3 more times]',
+    'In[N]:1: deep'}, '\n'))
+  local lines = select(2, out[24]:gsub('\n', '')) + 1
+  T.truthy(lines < 30 and out[24]:find('more frames not read', 1, true) and out[24]:match('stack overflow$'), out[24])
 end)
 
 T.test('REPL: help, ?name, name?', function()
