@@ -135,7 +135,7 @@ R.hints = {
   {'string +', function(c)
      return c.msg:find("attempt to add a 'string'", 1, true) or c.msg:find('arithmetic on a string', 1, true)
    end, 'Lua joins strings with ..: "a" .. "b"'},
-  {'append', function(c) return S(c):match('[%.:]append%s*%(') end, 'Lua appends with table.insert(t, v) or t[#t + 1] = v'},
+  {'append', function(c) return c.msg:find("'append'", 1, true) and S(c):match('[%.:]append%s*%(') end, 'Lua appends with table.insert(t, v) or t[#t + 1] = v'},
   {'shape()', function(c) return c.msg:match("attempt to call a [%w_.]+ value %(field 'shape'%)") end,
    'x.shape is a field, not a method: x.shape (or x:size())'},
   {'.item without ()', function(c)
