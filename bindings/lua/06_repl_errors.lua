@@ -73,6 +73,24 @@ local function names_of(obj)
     return out
   end
   local out, seen = keys_of(obj)
+  -- objects of the Lua classes (nn modules, optimizers): their registries
+  -- (parameters, buffers, submodules) and their class chain's methods
+  if type(obj) == 'table' and U.class_of(obj) then
+    for _, reg in ipairs({'_parameters', '_buffers', '_modules'}) do
+      local od = rawget(obj, reg)
+      if U.is_od(od) then
+        for k in pairs(od) do
+          if type(k) == 'string' and not seen[k] then seen[k] = true out[#out + 1] = k end
+        end
+      end
+    end
+    local cls = U.class_of(obj)
+    for _ = 1, 16 do
+      if type(cls) ~= 'table' then break end
+      keys_of(cls, out, seen)
+      cls = rawget(cls, 'super')
+    end
+  end
   local mt = getmetatable(obj)
   for _ = 1, 8 do
     if type(mt) ~= 'table' then break end
@@ -202,6 +220,10 @@ local function explain(msg, line, vars)
   if method and line then
     local path = line:match('([%a_][%w_%.]*):' .. method .. '%f[^%w_]')
     local obj = path and resolve(path, vars)
+    if type(obj) == 'table' and U.class_of(obj) then
+      return with_suggestion("AttributeError: '" .. tostring(U.class_of(obj).__name) .. "' object has no attribute '"
+        .. method .. "'", method, names_of(obj)), ':' .. method
+    end
     if obj ~= nil then return with_suggestion(msg, method, names_of(obj)), ':' .. method end
     return msg, ':' .. method
   end
@@ -406,6 +428,10 @@ function R.echo_nil(src)
     end
     if is_namespace(obj) then
       return with_suggestion("AttributeError: module '" .. (name_of(obj) or path) .. "' has no attribute '"
+        .. field .. "'", field, names_of(obj))
+    end
+    if type(obj) == 'table' and U.class_of(obj) then  -- net.weigth
+      return with_suggestion("AttributeError: '" .. tostring(U.class_of(obj).__name) .. "' object has no attribute '"
         .. field .. "'", field, names_of(obj))
     end
     return nil

@@ -144,6 +144,9 @@ local out = run({
   'g(5)',
   'function h(n) return 1 + h(n + 1) end',
   'h(1)',
+  'net = nn.Linear(2, 3)',
+  'net.weigth',
+  'net:forwrd(torch.ones(2))',
 })
 
 T.test('REPL: undefined names are NameErrors, misspelt ones suggest', function()
@@ -177,6 +180,12 @@ T.test('REPL: repeated frames are counted, as Python does; a stack overflow stay
     'In[N]:1: deep'}, '\n'))
   local lines = select(2, out[24]:gsub('\n', '')) + 1
   T.truthy(lines < 30 and out[24]:find('more frames not read', 1, true) and out[24]:match('stack overflow$'), out[24])
+end)
+
+T.test('REPL: misspelt fields and methods of nn modules suggest', function()
+  T.eq(out[26], "AttributeError: 'Linear' object has no attribute 'weigth'. Did you mean: 'weight'?")
+  T.eq(out[27], "    net:forwrd(torch.ones(2))\n        ^^^^^^\n"
+    .. "AttributeError: 'Linear' object has no attribute 'forwrd'. Did you mean: 'forward'?")
 end)
 
 T.test('REPL: help, ?name, name?', function()
