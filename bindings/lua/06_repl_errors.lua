@@ -359,23 +359,34 @@ end
 -- A syntax error of a cell: the line and a caret under the token, and a hint.
 function R.syntax(msg, src)
   local n = tonumber(msg:match('^[^\n]-:(%d+):')) or 1
-  local line, i = nil, 0
+  local line, above, i = nil, {}, 0
   for l in (src .. '\n'):gmatch('(.-)\r?\n') do
     i = i + 1
+    if i < n then above[#above + 1] = l .. '\n' end
     if i == n then line = l end
   end
   local near = msg:match("near '(.-)'$")
   local out = {}
   if line and near then
-    local caret = caret_under(line, near:match('^[%a_]') and near or (' ' .. near):sub(2))
-    if not near:match('^[%a_]') then
-      local s = line:find(near, 1, true)
-      local indent = #line:match('^%s*')
-      caret = s and (string.rep(' ', s - 1 - indent) .. string.rep('^', #near)) or nil
+    -- Lua names the token, not its column: the caret goes under the first
+    -- occurrence where the code up to it fails as the whole cell does.
+    local head, word = table.concat(above), near:match('^[%a_]') ~= nil
+    local pos, init = nil, 1
+    while true do
+      local s = line:find(near, init, true)
+      if not s then break end
+      local whole = not word or not (line:sub(s - 1, s - 1):match('[%w_]') or line:sub(s + #near, s + #near):match('[%w_]'))
+      if whole then
+        pos = pos or s
+        local _, err = load(head .. line:sub(1, s + #near - 1), '=cell')
+        if err and err:find("near '" .. near .. "'", 1, true) then pos = s break end
+      end
+      init = s + 1
     end
-    if caret then
+    if pos then
+      local indent = #line:match('^%s*')
       out[#out + 1] = '    ' .. line:gsub('^%s+', '')
-      out[#out + 1] = '    ' .. caret
+      out[#out + 1] = '    ' .. string.rep(' ', pos - 1 - indent) .. string.rep('^', #near)
     end
   end
   out[#out + 1] = msg
