@@ -5,6 +5,9 @@
 -- `hint:` for a Python habit (the rules live in 06_repl_hints.lua).
 -- interpreter/evaluate.cpp calls these through registry['gpulab.repl'].
 local U = torch._util
+-- The learner's cells may reassign any global: hold on to what is used here.
+local pcall, debug, ipairs, pairs, next, type, tostring, tonumber = pcall, debug, ipairs, pairs, next, type, tostring, tonumber
+local getmetatable, rawget, math, table, string, io, load, torch, _G = getmetatable, rawget, math, table, string, io, load, torch, _G
 local R = {}
 debug.getregistry()['gpulab.repl'] = R
 U.repl = R

@@ -3,6 +3,9 @@
 -- NameError, the missing name; the first rule that matches gives the hint.
 -- tests/lua/test_repl_hints.lua holds the golden table of 50 habits.
 local U = torch._util
+-- The learner's cells may reassign any global: hold on to what is used here.
+local pcall, debug, ipairs, pairs, next, type, tostring, tonumber = pcall, debug, ipairs, pairs, next, type, tostring, tonumber
+local getmetatable, rawget, math, table, string, io, load, torch, _G = getmetatable, rawget, math, table, string, io, load, torch, _G
 local R = U.repl
 
 -- Names Python has and Lua spells otherwise (NameError hints).
