@@ -1,15 +1,13 @@
 // repr(): what the REPL echoes, as Python's repr and IPython's display would
-// show it. Floats with the shortest round-trip digits (Python's float repr),
-// strings as Python's str repr, tables as list/dict literals (capped, cycles
-// shown as [...]), namespaces as a one-line summary, and the named tuples
-// that max/min/linalg.qr return as torch.return_types.NAME(...).
+// show it. Floats and strings as Python's repr (py_text.cpp), tables as
+// list/dict literals (capped, cycles shown as [...]), namespaces as a one-line
+// summary, and the named tuples that max/min/linalg.qr return
+// (named_tuple.cpp) as torch.return_types.NAME(...).
 //
 // These run Lua code (__tostring), so they are plain lua_CFunctions rather
 // than trampolined ones: every __tostring runs under lua_pcall, and the only
 // C++ objects alive die before the function returns.
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -22,70 +20,6 @@
 #include "tensor/core/format.h"
 
 namespace gl::lt {
-
-// Python's repr(float): the shortest digits that read back to the same double,
-// positional notation for exponents -4..15, else d.ddde+XX (two digits at least).
-std::string py_float_repr(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);
-  const bool negative = sci[0] == '-';
-  const size_t epos = sci.find('e');
-  std::string digits;
-  for (size_t i = negative ? 1 : 0; i < epos; ++i)
-    if (sci[i] != '.') digits += sci[i];
-  const int exp10 = std::atoi(sci.c_str() + epos + 1);
-  std::string out = negative ? "-" : "";
-  if (exp10 < -4 || exp10 >= 16) {
-    out += digits[0];
-    if (digits.size() > 1) out.append(1, '.').append(digits, 1);
-    char e[16];
-    std::snprintf(e, sizeof e, "e%c%02d", exp10 < 0 ? '-' : '+', std::abs(exp10));
-    return out + e;
-  }
-  if (exp10 < 0) return out.append("0.").append(size_t(-exp10 - 1), '0').append(digits);
-  const size_t int_digits = size_t(exp10) + 1;
-  if (digits.size() <= int_digits) return out.append(digits).append(int_digits - digits.size(), '0').append(".0");
-  return out.append(digits, 0, int_digits).append(1, '.').append(digits, int_digits);
-}
-
-// Python's repr(str) for a Lua string (bytes): UTF-8 text kept, control
-// characters and invalid bytes escaped, NUL included.
-std::string py_str_repr(const char* s, size_t n) {
-  const std::string_view v(s, n);
-  const char q = (v.find('\'') != v.npos && v.find('"') == v.npos) ? '"' : '\'';
-  std::string r(1, q);
-  auto hex = [&](unsigned c) { char b[8]; std::snprintf(b, sizeof b, "\\x%02x", c); r += b; };
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '\\') r += "\\\\";
-    else if (c == '\n') r += "\\n";
-    else if (c == '\t') r += "\\t";
-    else if (c == '\r') r += "\\r";
-    else if (c == static_cast<unsigned char>(q)) { r += '\\'; r += q; }
-    else if (c < 0x20 || c == 0x7f) hex(c);
-    else if (c < 0x80) r += char(c);
-    else {
-      // A well-formed UTF-8 sequence stays as it is, except C1 controls and
-      // U+00A0, which Python escapes; any other byte is shown as \xNN.
-      const size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-      bool ok = len > 0 && i + len <= n;
-      for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
-      if (ok && len == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) <= 0xa0) {
-        hex(static_cast<unsigned char>(s[i + 1]));
-        i += 1;
-      } else if (ok) {
-        r.append(s + i, len);
-        i += len - 1;
-      } else {
-        hex(c);
-      }
-    }
-  }
-  return r + q;
-}
 
 namespace {
 
@@ -334,40 +268,8 @@ void repr_into(lua_State* L, int idx, std::string& out, Ctx& ctx) {
   tostring_into(L, idx, out);
 }
 
-// ---- named tuples ----------------------------------------------------------
-// Lua returns max(x, 1)'s values and indices as two results; PyTorch returns a
-// named tuple. The first tensor remembers its partner in a weak-keyed registry
-// table, so `x:max(1).indices` works and the echo labels the pair; the
-// multiple returns stay as they were.
-constexpr const char* kNamedTuples = "gpulab.named_tuples";
-
-void push_named_tuples(lua_State* L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, kNamedTuples) == LUA_TTABLE) return;
-  lua_pop(L, 1);
-  lua_newtable(L);
-  lua_newtable(L);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, kNamedTuples);
-}
-
-// The record {name, field1, field2, first, second} of the tensor at idx, pushed; false if none.
-bool push_record(lua_State* L, int idx) {
-  idx = lua_absindex(L, idx);
-  push_named_tuples(L);
-  lua_pushvalue(L, idx);
-  if (lua_rawget(L, -2) == LUA_TTABLE) {
-    lua_remove(L, -2);
-    return true;
-  }
-  lua_pop(L, 2);
-  return false;
-}
-
 int named_tuple_repr(lua_State* L, int first, std::string& out) {
-  if (!push_record(L, first)) return 0;
+  if (!push_named_tuple_record(L, first)) return 0;
   const int rec = lua_gettop(L);
   lua_rawgeti(L, rec, 5);
   const bool pair = lua_rawequal(L, -1, first + 1);
@@ -427,41 +329,6 @@ int pyfloat(lua_State* L) {
 }
 
 }  // namespace
-
-void mark_named_tuple(lua_State* L, const char* name, const char* field1, const char* field2) {
-  const int second = lua_gettop(L), first = second - 1;
-  push_named_tuples(L);
-  lua_pushvalue(L, first);
-  lua_createtable(L, 5, 0);
-  lua_pushstring(L, name);
-  lua_rawseti(L, -2, 1);
-  lua_pushstring(L, field1);
-  lua_rawseti(L, -2, 2);
-  lua_pushstring(L, field2);
-  lua_rawseti(L, -2, 3);
-  lua_pushvalue(L, first);
-  lua_rawseti(L, -2, 4);
-  lua_pushvalue(L, second);
-  lua_rawseti(L, -2, 5);
-  lua_rawset(L, -3);
-  lua_pop(L, 1);
-}
-
-bool push_named_tuple_field(lua_State* L, int idx, const char* key) {
-  if (!push_record(L, idx)) return false;
-  for (int f = 2; f <= 3; ++f) {
-    lua_rawgeti(L, -1, f);
-    const bool match = std::strcmp(lua_tostring(L, -1), key) == 0;
-    lua_pop(L, 1);
-    if (match) {
-      lua_rawgeti(L, -1, f + 2);
-      lua_remove(L, -2);
-      return true;
-    }
-  }
-  lua_pop(L, 1);
-  return false;
-}
 
 int repr(lua_State* L) {
   luaL_checkany(L, 1);
