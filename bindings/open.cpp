@@ -84,6 +84,7 @@ void open_torch(lua_State* L) {
   lt::open_trace(L);
   lua_setfield(L, -2, "_trace");
   lt::open_io(L);
+  lt::open_repr(L);
   lua_newtable(L);
   lt::set_functions(L, lt::kLinalg);
   lua_setfield(L, -2, "linalg");

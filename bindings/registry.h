@@ -13,5 +13,18 @@ void open_objects(lua_State* L);       // objects.cpp: device/dtype/Size metatab
 void open_trace(lua_State* L);         // trace_lib.cpp: torch._trace table on the stack
 void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the stack
 void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
-int repr(lua_State* L);                // the global repr()
+int repr(lua_State* L);                // repr.cpp: the global repr()
+void open_repr(lua_State* L);          // repr.cpp: torch._echo, torch._pyfloat into the table on the stack
+// named_tuple.cpp: mark_named_tuple records the two tensors on the top
+// of the stack as NAME(field1=first, field2=second) and leaves them there;
+// push_named_tuple_field pushes first's `key` field and returns true if it has one.
+void mark_named_tuple(lua_State* L, const char* name, const char* field1, const char* field2);
+bool push_named_tuple_field(lua_State* L, int idx, const char* key);
+// named_tuple.cpp: pushes {name, field1, field2, first, second} for the tensor
+// at idx and returns true, or pushes nothing and returns false.
+bool push_named_tuple_record(lua_State* L, int idx);
+// py_text.cpp: Python's repr of a float (shortest round-trip digits) and of a
+// str (a Lua string's bytes: UTF-8 kept, the rest escaped, NUL included).
+std::string py_float_repr(double x);
+std::string py_str_repr(const char* s, size_t n);
 }  // namespace gl::lt

@@ -1,5 +1,4 @@
-// repr() for the REPL's echo, help() for every bound function and module,
-// and tab-completion candidates.
+// Tab-completion candidates (repr() lives in repr.cpp, help() in lua/00_help.lua).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -9,96 +8,6 @@
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
 #include "tensor/core/format.h"
-
-namespace gl::lt {
-
-namespace {
-
-std::string py_str_repr(const std::string& s) {
-  char q = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
-  std::string r(1, q);
-  for (unsigned char c : s) {
-    if (c == '\\') r += "\\\\";
-    else if (c == '\n') r += "\\n";
-    else if (c == '\t') r += "\\t";
-    else if (c == '\r') r += "\\r";
-    else if (c == (unsigned char)q) { r += '\\'; r += char(c); }
-    else if (c < 32) { char b[8]; std::snprintf(b, sizeof b, "\\x%02x", c); r += b; }
-    else r += char(c);
-  }
-  return r + q;
-}
-
-void repr_into(lua_State* L, int idx, std::string& out, int depth);
-
-void table_repr(lua_State* L, int idx, std::string& out, int depth) {
-  if (depth > 3) { out += "{...}"; return; }
-  const lua_Integer n = lua_Integer(lua_rawlen(L, idx));
-  out += "{";
-  bool first = true;
-  for (lua_Integer i = 1; i <= n; ++i) {
-    if (!first) out += ", ";
-    first = false;
-    lua_rawgeti(L, idx, i);
-    repr_into(L, lua_gettop(L), out, depth + 1);
-    lua_pop(L, 1);
-  }
-  lua_pushnil(L);
-  int count = 0;
-  while (lua_next(L, idx)) {
-    bool array_key = lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= n;
-    if (!array_key) {
-      if (++count > 50) { lua_pop(L, 2); out += ", ..."; break; }
-      if (!first) out += ", ";
-      first = false;
-      if (lua_type(L, -2) == LUA_TSTRING) out += lua_tostring(L, -2);
-      else { out += "["; repr_into(L, lua_gettop(L) - 1, out, depth + 1); out += "]"; }
-      out += " = ";
-      repr_into(L, lua_gettop(L), out, depth + 1);
-    }
-    lua_pop(L, 1);
-  }
-  out += "}";
-}
-
-void repr_into(lua_State* L, int idx, std::string& out, int depth) {
-  idx = lua_absindex(L, idx);
-  if (Tensor* t = to_tensor(L, idx)) { out += tensor_repr(*t); return; }
-  if (auto* d = static_cast<Device*>(luaL_testudata(L, idx, "torch.device"))) { out += d->repr(); return; }
-  switch (lua_type(L, idx)) {
-    case LUA_TSTRING: out += py_str_repr(lua_tostring(L, idx)); return;
-    case LUA_TTABLE:
-      if (luaL_getmetafield(L, idx, "__tostring") == LUA_TNIL) { table_repr(L, idx, out, depth); return; }
-      lua_pop(L, 1);
-      [[fallthrough]];
-    default: {
-      size_t len;
-      const char* s = luaL_tolstring(L, idx, &len);  // may call __tostring
-      out.append(s, len);
-      lua_pop(L, 1);
-    }
-  }
-}
-
-}  // namespace
-
-// repr(v): what the REPL echoes. Runs Lua code (__tostring), so it is a plain
-// lua_CFunction: the only C++ object alive is `out`, destroyed before returning.
-int repr(lua_State* L) {
-  luaL_checkany(L, 1);
-  {
-    std::string out;
-    try {
-      repr_into(L, 1, out, 0);
-    } catch (const std::exception& e) {
-      out = std::string("<repr failed: ") + e.what() + ">";
-    }
-    lua_pushlstring(L, out.data(), out.size());
-  }
-  return 1;
-}
-
-}  // namespace gl::lt
 
 namespace gl::bindings {
 

@@ -180,6 +180,7 @@ int tensor_index(lua_State* L) {
     lua_pop(L, 1);
     const char* k = lua_tostring(L, 2);
     if (push_field(L, t, k)) return 1;
+    if (push_named_tuple_field(L, 1, k)) return 1;  // x:max(1).indices
     // Python-style index strings: x[':, 1'], x['1:3'], x['...'], x['-1'].
     if (std::strpbrk(k, ":,.0123456789-") || !std::strcmp(k, "None")) {
       push_index(L, t, 2);

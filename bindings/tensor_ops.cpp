@@ -260,6 +260,7 @@ int extreme(lua_State* L, bool is_max) {
   auto [v, i] = is_max ? max_dim(x, *dim, a.boolean(2, "keepdim", false)) : min_dim(x, *dim, a.boolean(2, "keepdim", false));
   push_tensor(L, v);
   push_tensor(L, i);
+  mark_named_tuple(L, is_max ? "max" : "min", "values", "indices");
   return 2;
 }
 int max(lua_State* L) { return extreme(L, true); }

@@ -265,6 +265,7 @@ int linalg_qr(lua_State* L) {
   auto [q, r] = gl::linalg_qr(A, mode);
   push_tensor(L, q);
   push_tensor(L, r);
+  mark_named_tuple(L, "linalg_qr", "Q", "R");
   return 2;
 }
 

@@ -1,6 +1,7 @@
 #include "interpreter/evaluate.h"
 
 #include <cstdio>
+#include <cctype>
 #include <cstring>
 
 #include <lua.hpp>
@@ -20,11 +21,25 @@ bool is_incomplete(lua_State* L, int status) {
   return msg != nullptr && len >= mark && std::strcmp(msg + len - mark, "<eof>") == 0;
 }
 
-// Prints its arguments with the global repr (falling back to tostring), one
-// per line. Runs under lua_pcall: repr and __tostring may raise errors, so no
-// C++ objects live here.
+// Prints its arguments as torch._echo shows them (a named tuple's two results
+// as one), else with the global repr (falling back to tostring), one per line.
+// Runs under lua_pcall: repr and __tostring may raise errors, so no C++
+// objects live here.
 int print_results(lua_State* L) {
   int n = lua_gettop(L);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.echo") == LUA_TFUNCTION) {
+    lua_insert(L, 1);
+    lua_call(L, n, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      size_t len = 0;
+      const char* text = lua_tolstring(L, -1, &len);
+      std::fwrite(text, 1, len, stdout);
+      std::fputc('\n', stdout);
+    }
+    std::fflush(stdout);
+    return 0;
+  }
+  lua_pop(L, 1);
   for (int i = 1; i <= n; ++i) {
     if (lua_getglobal(L, "repr") == LUA_TFUNCTION) {
       lua_pushvalue(L, i);
@@ -46,7 +61,104 @@ int print_results(lua_State* L) {
   return 0;
 }
 
+// Calls registry["gpulab.repl"][fn](args on the top `nargs` slots) under a
+// pcall and returns its string result; empty when it is missing or fails
+// (the REPL then prints the plain message).
+std::string call_repl_helper(lua_State* L, const char* fn, int nargs) {
+  const int base = lua_gettop(L) - nargs;
+  std::string text;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.repl") == LUA_TTABLE &&
+      lua_getfield(L, -1, fn) == LUA_TFUNCTION) {
+    lua_insert(L, base + 1);
+    lua_pop(L, 1);  // the table
+    if (lua_pcall(L, nargs, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+      size_t len = 0;
+      const char* s = lua_tolstring(L, -1, &len);
+      text.assign(s, len);
+    }
+  }
+  lua_settop(L, base);
+  return text;
+}
+
+// Runs the cell's chunk (argument 1) with the REPL's message handler, which
+// explains the error while its frames still exist (traceback trimmed to the
+// user's cells, the line with a caret, did-you-mean, hints), and re-raises
+// the explained text. Without the handler, errors pass through unchanged.
+int cell_runner(lua_State* L) {
+  const int n_before = lua_gettop(L) - 1;  // 0: only the chunk
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.repl") == LUA_TTABLE &&
+      lua_getfield(L, -1, "handler") == LUA_TFUNCTION) {
+    lua_remove(L, -2);
+  } else {
+    lua_settop(L, 1);
+    lua_call(L, 0, LUA_MULTRET);
+    return lua_gettop(L);
+  }
+  lua_insert(L, 1);  // handler below the chunk
+  if (lua_pcall(L, n_before, LUA_MULTRET, 1) != LUA_OK) return lua_error(L);
+  return lua_gettop(L) - 1;
+}
+
 }  // namespace
+
+std::string cell_chunkname(int n) { return "=In[" + std::to_string(n) + "]"; }
+
+std::optional<std::string> help_request(const std::string& line) {
+  const size_t a = line.find_first_not_of(" \t");
+  const size_t b = line.find_last_not_of(" \t\r");
+  if (a == std::string::npos) return std::nullopt;
+  std::string body;
+  if (line[a] == '?') body = line.substr(a + 1, b - a);
+  else if (line[b] == '?') body = line.substr(a, b - a);
+  else return std::nullopt;
+  while (!body.empty() && (body.front() == '?' || body.front() == ' ')) body.erase(0, 1);
+  while (!body.empty() && (body.back() == '?' || body.back() == ' ')) body.pop_back();
+  if (body.empty()) return std::string("help()");
+  for (char c : body)  // a name or a dotted/colon path only: anything else is Lua
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':')) return std::nullopt;
+  return "help('" + body + "')";
+}
+
+void write_cell_error(lua_State* L, const std::string& message, const std::string& input) {
+  lua_pushlstring(L, message.data(), message.size());
+  lua_pushlstring(L, input.data(), input.size());
+  std::string text = call_repl_helper(L, "syntax", 2);
+  write_error(text.empty() ? message : text);
+}
+
+bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo) {
+  lua_pushstring(L, chunkname);
+  lua_pushlstring(L, input.data(), input.size());
+  call_repl_helper(L, "begin", 2);  // keeps the source for tracebacks
+  lua_pushcfunction(L, cell_runner);
+  lua_insert(L, -2);
+  const int base = lua_gettop(L) - 2;
+  int status = protected_call(L, 1, LUA_MULTRET, ErrorStyle::MessageOnly);
+  if (status == LUA_OK && echo && lua_gettop(L) == base + 1 && lua_isnil(L, -1)) {
+    // `foo` alone, undefined: NameError (with did-you-mean) rather than nil.
+    lua_pushlstring(L, input.data(), input.size());
+    std::string error = call_repl_helper(L, "echo_nil", 1);
+    if (!error.empty()) {
+      write_error(error);
+      lua_settop(L, base);
+      return false;
+    }
+  }
+  if (status == LUA_OK && echo && lua_gettop(L) > base) {
+    const int n = lua_gettop(L) - base;
+    lua_pushcfunction(L, print_results);
+    lua_insert(L, base + 1);
+    status = protected_call(L, n, 0, ErrorStyle::MessageOnly);
+  }
+  if (status != LUA_OK) {
+    std::string message = pop_error(L);
+    if (message == "KeyboardInterrupt" && is_terminal(stdin)) std::fputc('\n', stdout);
+    write_error(message);
+  }
+  lua_settop(L, base);
+  return status == LUA_OK;
+}
 
 Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname,
                           int first_line) {
@@ -55,6 +167,11 @@ Compilation compile_input(lua_State* L, const std::string& input, const char* ch
   std::string code = padding + "return " + input;
   int status = luaL_loadbuffer(L, code.data(), code.size(), chunkname);
   if (status == LUA_OK) {
+    // Run it as an argument of a call rather than `return f(x)`: a tail call
+    // would drop the cell's own frame from tracebacks (and f's name).
+    const std::string wrapped = padding + "return (function(...) return ... end)(" + input + "\n)";
+    if (luaL_loadbuffer(L, wrapped.data(), wrapped.size(), chunkname) == LUA_OK) lua_remove(L, -2);
+    else lua_pop(L, 1);
     result.status = Compiled::Ok;
     result.expression = true;
     return result;

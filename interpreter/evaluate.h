@@ -2,6 +2,7 @@
 // try `return <input>` so that expressions echo their repr, else compile the
 // input as statements; tell incomplete input apart (lua.c's "<eof>" check).
 #pragma once
+#include <optional>
 #include <string>
 
 struct lua_State;
@@ -34,5 +35,22 @@ bool run_compiled(lua_State* L, bool echo);
 // What the chunk returns (an expression's value) echoes unless `suppress_echo`.
 bool evaluate(lua_State* L, const std::string& input, const char* chunkname, int first_line,
               bool suppress_echo);
+
+// ---- the REPL's cells ----
+// The chunk name of the REPL's N-th input: "=In[N]", as IPython numbers cells.
+std::string cell_chunkname(int n);
+
+// `?name`, `name?` (IPython, th): the Lua call that shows its help, or nothing
+// when the line is not such a request.
+std::optional<std::string> help_request(const std::string& line);
+
+// Writes a syntax error of a cell with the line, a caret and a hint for the
+// Python habit that caused it, where one applies.
+void write_cell_error(lua_State* L, const std::string& message, const std::string& input);
+
+// Like run_compiled for a REPL cell: errors are explained (traceback trimmed to
+// the user's cells, caret, did-you-mean, hints), and `foo` alone, undefined,
+// is a NameError instead of echoing nil.
+bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo);
 
 }  // namespace gl::interp

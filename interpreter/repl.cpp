@@ -15,8 +15,6 @@
 namespace gl::interp {
 namespace {
 
-constexpr const char* kChunkName = "=stdin";
-
 bool blank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; }
 
 // `!cmd` runs a shell command, as in the notebooks the tutorials come from.
@@ -49,6 +47,7 @@ int run_repl(lua_State* L) {
   LineReader reader(L);
   std::string input;  // the (possibly multi-line) input gathered so far
   std::string line;
+  int cell = 1;  // inputs are named In[1], In[2], ... as in IPython
   for (;;) {
     auto got = reader.read(input.empty() ? kPrompt : kContinuationPrompt, &line);
     if (got == LineReader::Result::Interrupted) {  // Ctrl-C at the prompt: drop the input
@@ -62,7 +61,7 @@ int run_repl(lua_State* L) {
       std::fflush(stdout);
       if (!input.empty()) {  // input ended inside a statement: report it as lua.c does
         reader.remember(input);
-        evaluate(L, input, kChunkName, 1, echo_suppressed(input));
+        evaluate(L, input, cell_chunkname(cell).c_str(), 1, echo_suppressed(input));
       }
       return 0;
     }
@@ -73,19 +72,22 @@ int run_repl(lua_State* L) {
         run_shell(line);
         continue;
       }
+      if (auto help = help_request(line)) line = *help;  // ?name, name?
       input = line;
     } else {
       input += '\n';
       input += line;
     }
-    Compilation c = compile_input(L, input, kChunkName);
+    const std::string chunkname = cell_chunkname(cell);
+    Compilation c = compile_input(L, input, chunkname.c_str());
     if (c.status == Compiled::Incomplete) continue;
     reader.remember(input);
     if (c.status == Compiled::Error) {
-      write_error(c.error);
+      write_cell_error(L, c.error, input);
     } else {
-      run_compiled(L, !echo_suppressed(input));  // `return 1, 2` echoes too, as in lua.c
+      run_cell(L, input, chunkname.c_str(), !echo_suppressed(input));  // `return 1, 2` echoes too, as in lua.c
     }
+    ++cell;
     input.clear();
   }
 }

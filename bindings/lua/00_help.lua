@@ -1,5 +1,8 @@
--- help(): doc strings for everything bound, and module listings.
-local docs = ...  -- chunk name; the doc table comes from C++ via torch._doc
+-- help(): doc strings for everything bound, module listings, a tensor's
+-- methods by group, `?name` / `name?` (the REPL turns them into help('name')),
+-- and names that do not exist reported as such, with a suggestion.
+-- The doc table is the one that torch._doc reads (C++ doc strings, and
+-- bindings/lua/90_docs.lua for the functions written in Lua).
 local function first_line(s) return (s or ''):match('[^\n]*') end
 
 local intro = [[
@@ -12,13 +15,40 @@ gpulab: PyTorch-style tensors with CUDA devices, in Lua.
   Slices are strings in Python's syntax: x[':, 1'], x['1:3'].
   `==` on tensors is identity (Python's `is`); use x:eq(y) for values.
 
+At the prompt:
+  expr          echoes its value, as Python does; a trailing ; hides it
+  ?name, name?  help for a name: ?torch.zeros, x:sum?   help(x) for a tensor's methods
+  Tab           completes names, fields and methods     Up/Down, Ctrl-R: history
+  !cmd          runs a shell command                    %time stmt, %timeit stmt: timing
+  Ctrl-C        interrupts running code                 Ctrl-D leaves
+
 help(torch), help(torch.cuda), help(nn), help(torch.zeros), help(x) for a tensor's methods.
 Lessons: run `gpulab lessons` in a shell.
 Exercises: `gpulab exercise NAME` copies one, `gpulab check FILE` grades it.]]
 
+-- Text longer than the terminal goes through $PAGER (or less -R) when stdout
+-- is a terminal; piped output is printed plainly.
+local function show(text)
+  local rows = torch._tty_rows and torch._tty_rows()
+  if rows then
+    local n = select(2, text:gsub('\n', '')) + 1
+    if n >= rows then
+      local pager = os.getenv('PAGER')
+      if pager == nil or pager == '' then pager = 'less -R' end
+      io.stdout:flush()
+      local p = io.popen(pager, 'w')
+      if p then
+        p:write(text, '\n')
+        if p:close() then return end
+      end
+    end
+  end
+  print(text)
+end
+
 local function list(t, title)
   local names = {}
-  for k, v in pairs(t) do
+  for k in pairs(t) do
     if type(k) == 'string' and not k:match('^_') then names[#names + 1] = k end
   end
   table.sort(names)
@@ -32,17 +62,167 @@ local function list(t, title)
   return table.concat(out, '\n')
 end
 
-function help(x)
-  if x == nil then print(intro) return end
+-- A tensor's methods, grouped as a learner looks for them; names in columns.
+local groups = {
+  {'creation and conversion', {'clone', 'detach', 'detach_', 'contiguous', 'new_zeros', 'new_ones', 'new_full',
+    'new_empty', 'new_tensor', 'zeros_like', 'ones_like', 'tolist', 'item', 'float', 'double', 'half', 'bfloat16',
+    'long', 'int', 'short', 'char', 'byte', 'bool', 'type', 'type_as', 'copy_', 'fill_', 'zero_', 'numpy'}},
+  {'devices and memory', {'to', 'cpu', 'cuda', 'get_device', 'is_contiguous', 'pin_memory', 'is_pinned',
+    'data_ptr', 'element_size', 'storage_offset', 'stride', 'untyped_storage', 'record_stream'}},
+  {'shape and views', {'view', 'view_as', 'reshape', 'reshape_as', 'permute', 'transpose', 't', 'squeeze',
+    'unsqueeze', 'flatten', 'unflatten', 'expand', 'expand_as', 'repeat', 'narrow', 'select', 'split', 'chunk',
+    'unbind', 'flip', 'roll', 'size', 'dim', 'numel', 'nelement', 'index_select', 'gather', 'scatter', 'scatter_',
+    'masked_fill', 'masked_fill_', 'masked_select', 'movedim', 'swapaxes', 'tril', 'triu', 'diag', 'diagonal',
+    'index_add_', 'index_fill_', 'index_copy_', 'put_', 'take', 'nonzero', 'unfold'}},
+  {'reductions', {'sum', 'mean', 'prod', 'max', 'min', 'amax', 'amin', 'argmax', 'argmin', 'std', 'var', 'norm',
+    'all', 'any', 'cumsum', 'cumprod', 'logsumexp', 'median', 'mode', 'count_nonzero', 'nansum', 'aminmax'}},
+  {'linear algebra', {'matmul', 'mm', 'bmm', 'mv', 'dot', 'outer', 'addmm', 'baddbmm', 'inverse', 'det'}},
+  {'comparison', {'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equal', 'allclose', 'isclose', 'isnan', 'isinf',
+    'isfinite', 'where', 'maximum', 'minimum', 'sort', 'topk', 'eq_', 'ne_', 'lt_', 'le_', 'gt_', 'ge_'}},
+  {'autograd', {'backward', 'requires_grad_', 'retain_grad', 'register_hook', 'grad', 'is_leaf'}},
+}
+local group_of = {}
+for i, g in ipairs(groups) do
+  for _, name in ipairs(g[2]) do group_of[name] = i end
+end
+
+local function columns(names, width)
+  local out, line = {}, '   '
+  for _, n in ipairs(names) do
+    if #line + #n + 1 > width and line ~= '   ' then
+      out[#out + 1] = line
+      line = '   '
+    end
+    line = line .. ' ' .. n
+  end
+  if line ~= '   ' then out[#out + 1] = line end
+  return table.concat(out, '\n')
+end
+
+local function tensor_help()
+  local buckets, math_names, other = {}, {}, {}
+  for i = 1, #groups do buckets[i] = {} end
+  for k, v in pairs(torch.Tensor) do
+    if type(k) == 'string' and not k:match('^_') and type(v) == 'function' then
+      local base = k:gsub('_$', '')
+      local g = group_of[k] or group_of[base]
+      if g then
+        table.insert(buckets[g], k)
+      elseif rawget(torch, base) ~= nil or rawget(torch, k) ~= nil then
+        math_names[#math_names + 1] = k  -- elementwise math: also torch.NAME
+      else
+        other[#other + 1] = k
+      end
+    end
+  end
+  local out = {'Tensor methods, called as x:name(...) (fields with a dot: x.shape, x.dtype, x.device,',
+               'x.grad, x.requires_grad, x.T); help(x.name) or ?x.name documents one:'}
+  local function add(title, names)
+    if #names == 0 then return end
+    table.sort(names)
+    out[#out + 1] = ''
+    out[#out + 1] = title .. ':'
+    out[#out + 1] = columns(names, 78)
+  end
+  for i, g in ipairs(groups) do
+    if i == 4 then add('elementwise math (a trailing _ works in place)', math_names) end
+    add(g[1], buckets[i])
+  end
+  add('other', other)
+  return table.concat(out, '\n')
+end
+
+-- Every dotted name a learner reaches (for suggestions): torch.zeros, nn.Linear, ...
+local function all_names()
+  local out = {}
+  local function add(t, prefix, depth)
+    for k, v in pairs(t) do
+      if type(k) == 'string' and not k:match('^_') and k:match('^[%a_][%w_]*$') then
+        out[#out + 1] = prefix .. k
+        if depth > 0 and type(v) == 'table' and getmetatable(v) == nil and v ~= _G then add(v, prefix .. k .. '.', depth - 1) end
+      end
+    end
+  end
+  add(_G, '', 2)
+  return out
+end
+
+-- help('torch.zeros'), help('x:sum'): the value a name stands for, looked up
+-- in the globals; nil and a message when it does not exist.
+local function lookup(name)
+  local v = _G
+  local done = ''
+  for sep, part in ('.' .. name):gmatch('([.:])([^.:]+)') do
+    if type(v) ~= 'table' and not torch.is_tensor(v) then return nil end
+    local ok, got = pcall(function() return v[part] end)
+    if not ok or got == nil then
+      local msg = ("help: no such name: '%s'"):format(done == '' and part or (done .. sep .. part))
+      local s = torch._util and torch._util.suggest and torch._util.suggest(name, all_names())
+      if v ~= _G and torch._util and torch._util.suggest then
+        local keys = {}
+        if torch.is_tensor(v) then
+          for k in pairs(torch.Tensor) do keys[#keys + 1] = k end
+        else
+          for k in pairs(v) do if type(k) == 'string' then keys[#keys + 1] = k end end
+        end
+        local p = torch._util.suggest(part, keys)
+        s = p and (done .. sep .. p) or s
+      end
+      return nil, s and (msg .. ". Did you mean: '" .. s .. "'?") or msg
+    end
+    v = got
+    done = done == '' and part or (done .. sep .. part)
+  end
+  return v
+end
+
+-- help(torch.zeroes) receives nil: find the argument in the cell's source.
+local function nil_argument()
+  local repl = torch._util and torch._util.repl
+  local src = repl and repl.current and repl.current() or ''
+  local name = src:match('help%s*%(%s*([%a_][%w_.:]*)%s*%)')
+  if name then
+    local v, msg = lookup(name)
+    if v == nil then return msg or ("help: '" .. name .. "' is nil") end
+  end
+  return 'help: the argument is nil (an undefined name?); help() explains the conventions'
+end
+
+-- The function's example (90_docs.lua), run now: its output is this build's.
+local function example_of(fn)
+  local code = torch._util and torch._util.examples and torch._util.examples[fn]
+  if not code then return '' end
+  local chunk = load('return ' .. code, '=example')
+  local ok, text = false, nil
+  if chunk then
+    local res = table.pack(pcall(chunk))
+    if res[1] then ok, text = pcall(torch._echo, table.unpack(res, 2, res.n)) end
+  end
+  return '\n\nExample:\n>>> ' .. code .. (ok and ('\n' .. text) or '')
+end
+
+function help(...)
+  local x = ...
+  if select('#', ...) == 0 then show(intro) return end
+  if x == nil then print(nil_argument()) return end
+  if type(x) == 'string' and x:match('^[%a_][%w_]*[%w_.:]*$') then
+    local v, msg = lookup(x)
+    if v == nil then print(msg) return end
+    x = v
+  end
   if type(x) == 'function' then
-    print(torch._doc(x) or 'no documentation for this function')
+    if x == help then show(intro) return end
+    show((torch._doc(x) or 'no documentation for this function') .. example_of(x))
   elseif torch.is_tensor(x) then
-    print(list(torch.Tensor, 'Tensor methods (call as x:name(...)):'))
+    show(tensor_help())
   elseif type(x) == 'table' then
     local mt = getmetatable(x)
-    if mt and mt.__doc then print(mt.__doc) end
-    print(list(x, 'Contents:'))
+    local text = mt and mt.__doc and (mt.__doc .. '\n') or ''
+    show(text .. list(x, 'Contents:'))
   else
     print('help: no documentation for a ' .. type(x))
   end
 end
+
+debug.getregistry()['gpulab.help'] = help
+debug.getregistry()['gpulab.help_intro'] = intro

@@ -131,30 +131,15 @@ function U.class_of(obj)
 end
 
 -- ---- Python-style text -----------------------------------------------------
--- Python's repr of a float: shortest round-trip digits, '1.0' for integral
--- values, exponent form below 1e-4 or from 1e16.
-function U.pyfloat(x)
-  if math.type(x) == 'integer' then return tostring(x) end
-  if x ~= x then return 'nan' end
-  if x == math.huge then return 'inf' elseif x == -math.huge then return '-inf' end
-  local p = 0
-  while p < 17 and tonumber(('%.' .. p .. 'e'):format(x)) ~= x do p = p + 1 end
-  local e = tonumber(('%.' .. p .. 'e'):format(x):match('e([-+]%d+)$'))
-  if e < -4 or e >= 16 then
-    local m, ex = ('%.' .. p .. 'e'):format(x):match('^(.-)e(.*)$')
-    m = m:gsub('0+$', ''):gsub('%.$', '')
-    return m .. 'e' .. ex
-  end
-  local s = ('%.' .. math.max(0, p - e) .. 'f'):format(x)
-  if s:find('%.') then s = s:gsub('0+$', ''):gsub('%.$', '.0') else s = s .. '.0' end
-  return s
-end
+-- Python's repr of a float (shortest round-trip digits, '1.0', 1e-05, 1e+16):
+-- the one implementation, in C++ (bindings/repr.cpp), shared with the echo.
+U.pyfloat = torch._pyfloat
 
 -- Python's repr of a plain value: strings quoted, booleans True/False, nil None,
 -- arrays as lists, objects through tostring.
 function U.repr(v)
   local t = type(v)
-  if t == 'string' then return "'" .. v .. "'"
+  if t == 'string' then return repr(v)
   elseif t == 'number' then return U.pyfloat(v)
   elseif t == 'boolean' then return v and 'True' or 'False'
   elseif v == nil then return 'None'

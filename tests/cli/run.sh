@@ -183,17 +183,20 @@ expect "REPL: echo, ';', multi-line, errors, !cmd" 0 \
 loop	1
 >>> ... 3
 >>> >>> still running	10
->>> >>> >>> nil
->>> 4
+>>> >>> >>> >>> 4
 5
 >>> from the shell
 >>> >>> 10
 >>> " \
-"stdin:1: boom
-stdin:1: attempt to call a nil value (global 'undefined_function')"
+"In[8]:1: boom
+NameError: name 'y' is not defined
+hint: \`local y\` in In[10] ended with that input: at the prompt, write y = ... without local
+    undefined_function()
+    ^^^^^^^^^^^^^^^^^^
+NameError: name 'undefined_function' is not defined"
 printf 'print("x")\nfor i = 1, 2 do\n' >"$WORK/repl_eof"
 STDIN=$WORK/repl_eof run
-expect_grep "REPL: end of input inside a statement" 0 "$ERR" "^stdin:1: 'end' expected near <eof>$"
+expect_grep "REPL: end of input inside a statement" 0 "$ERR" "^In\\[2\\]:1: 'end' expected near <eof>$"
 printf 'x\n' >"$WORK/repl_i"
 STDIN=$WORK/repl_i run -e 'x = 42' -i
 expect "-i enters the REPL after -e" 0 $'>>> 42\n>>> '
@@ -201,7 +204,7 @@ STDIN=$WORK/repl_i run -e 'x = 42'
 expect "-e alone does not start the REPL" 0 ''
 printf 'print(arg[0])\n' >"$WORK/script_i.lua"
 STDIN=$WORK/repl_i run -i script_i.lua
-expect "-i enters the REPL after a script" 0 $'script_i.lua\n>>> nil\n>>> '
+expect "-i enters the REPL after a script" 0 $'script_i.lua\n>>> >>> '
 
 # ---- lessons ----
 run lessons

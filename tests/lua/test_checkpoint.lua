@@ -165,7 +165,7 @@ test('writes are atomic', function()
   -- A save killed half-way (the file size limit: SIGXFSZ) never destroys the previous checkpoint.
   child('', '--virtual-gpus 2', ('torch.save({w = torch.zeros(1000000)}, %q)'):format(p), 'ulimit -c 0; ulimit -f 64;')
   eq(read_all(p) == before, true, 'an interrupted save leaves the old file')
-  eq(values(torch.load(p).w), '{0, 1, 2}')
+  eq(values(torch.load(p).w), '[0, 1, 2]')
 end)
 
 test('hostile and foreign files', function()
@@ -233,10 +233,10 @@ with safe_open(src, 'np' if torch is None else 'pt') as f:
   print(with_torch and 'Python round trip checked with safetensors + torch'
                    or 'Python round trip checked with safetensors + numpy (torch not installed: bfloat16 not checked)')
   local d = torch.load(path('from_py.st'))
-  eq(values(d.x), '{{0.0, 0.5, 1.0, 1.5}, {2.0, 2.5, 3.0, 3.5}, {4.0, 4.5, 5.0, 5.5}}', 'gpulab reads what Python wrote')
+  eq(values(d.x), '[[0.0, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]]', 'gpulab reads what Python wrote')
   eq(tostring(d.x.dtype) .. ' ' .. tostring(d.n.dtype), 'torch.float64 torch.int32')
   if with_torch then eq(tostring(d.b.dtype) .. ' ' .. values(d.b), 'torch.bfloat16 {{1.0, 2.0}}') end
-  eq(values(d.n), '{7, -1}')
+  eq(values(d.n), '[7, -1]')
   eq(tostring(d.x.device), 'cpu', 'files without gpulab metadata load onto the CPU')
   eq(tostring(torch.load(path('from_py.st'), 'cuda:1').n.device), 'cuda:1')
 end)

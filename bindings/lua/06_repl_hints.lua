@@ -1,0 +1,173 @@
+-- One-line hints for Python habits, shown under a REPL error. Each rule looks
+-- at the error (msg), the offending line, the whole cell and, for a
+-- NameError, the missing name; the first rule that matches gives the hint.
+-- tests/lua/test_repl_hints.lua holds the golden table of 50 habits.
+local U = torch._util
+-- The learner's cells may reassign any global: hold on to what is used here.
+local pcall, debug, ipairs, pairs, next, type, tostring, tonumber = pcall, debug, ipairs, pairs, next, type, tostring, tonumber
+local getmetatable, rawget, math, table, string, io, load, torch, _G = getmetatable, rawget, math, table, string, io, load, torch, _G
+local R = U.repl
+
+-- Names Python has and Lua spells otherwise (NameError hints).
+local python_names = {
+  True = 'Lua writes true, false and nil',
+  False = 'Lua writes true, false and nil',
+  None = 'Lua writes true, false and nil',
+  len = "Lua writes #t for a table's length; for a tensor x:size(0), x.shape[0] or x:numel()",
+  range = 'Lua counts with `for i = 0, n - 1 do ... end`; torch.arange(n) makes a tensor',
+  exit = 'leave with Ctrl-D (or os.exit())',
+  quit = 'leave with Ctrl-D (or os.exit())',
+  self = "a function defined with '.' has no self: define it as function T:f(...) and call it as obj:f(...)",
+  str = 'Lua writes tostring(x)',
+  int = 'Lua writes math.floor(x) or math.tointeger(x); tonumber(s) reads a number; tensors: x:long()',
+  float = 'Lua writes tonumber(s) for a number; tensors: x:float()',
+  list = 'Lua has one container, the table: {1, 2, 3} for a list',
+  dict = "Lua has one container, the table: {a = 1, ['b c'] = 2} for a dict",
+  input = 'Lua reads a line with io.read()',
+  abs = 'Lua writes math.abs(x); tensors: x:abs()',
+  sum = 'for a tensor: x:sum() or torch.sum(x); for a table, add in a loop',
+  isinstance = "Lua writes torch.is_tensor(x) or type(x) == 'table'",
+  enumerate = 'Lua writes `for i, v in ipairs(t) do ... end` (i counts from 1)',
+  zip = 'Lua has no zip: loop with `for i = 1, #a do ... a[i], b[i] ... end`',
+  sorted = 'Lua sorts a table in place with table.sort(t)',
+  np = 'there is no NumPy here: tensors do its work, and x:tolist() gives Lua tables',
+  numpy = 'there is no NumPy here: tensors do its work, and x:tolist() gives Lua tables',
+  open = "Lua opens files with io.open(path, 'r')",
+  super = "a subclass calls its parent's method as Parent.method(self, ...)",
+}
+
+local function strip_strings(s)
+  return (s:gsub('%[(=*)%[.-%]%1%]', '""'):gsub('"[^"]*"', '""'):gsub("'[^']*'", "''"))
+end
+
+local function tensor_method(name)
+  return type(name) == 'string' and rawget(torch.Tensor, name) ~= nil
+end
+
+-- obj.name(...) where obj has a method `name`: Python's call through '.'.
+local function dot_call(ctx)
+  for obj, name in strip_strings(ctx.line):gmatch('([%a_][%w_]*)%.([%a_][%w_]*)%s*%(') do
+    local v = ctx.vars and ctx.vars[obj] and ctx.vars[obj][1] or rawget(_G, obj)
+    if U.is_tensor(v) and tensor_method(name) then return obj, name end
+    local mt = type(v) == 'table' and getmetatable(v)
+    if mt and type(v[name]) == 'function' then return obj, name end
+    if v == nil and tensor_method(name) and ctx.msg:find('must be Tensor, not nothing', 1, true) then
+      return obj, name
+    end
+  end
+  if ctx.msg:find("argument 'input' must be Tensor, not nothing", 1, true) then
+    local obj, name = ctx.line:match('([%a_][%w_%]%)]*)%.([%a_][%w_]*)%s*%(')
+    if obj then return obj, name end
+  end
+  if ctx.msg:find("nil value (local 'self')", 1, true) then
+    local obj, name = ctx.line:match('([%a_][%w_]*)%.([%a_][%w_]*)%s*%(')
+    if obj then return obj, name end
+  end
+end
+
+local S = function(ctx) return strip_strings(ctx.cell) end
+
+-- {what, test(ctx) -> true or a hint string, hint}; `syntax = true`: only for a
+-- syntax error (the habit cannot compile). The order matters.
+R.hints = {
+  {'def', syntax = true, function(c) return S(c):match('^%s*def%s') or S(c):match('\n%s*def%s') end,
+   'Lua defines functions as `function f(x) ... end` (or local f = function(x) ... end)'},
+  {'lambda', syntax = true, function(c) return S(c):match('%f[%w_]lambda%f[^%w_]') end,
+   'Lua writes an anonymous function as function(x) return x * 2 end'},
+  {'import', syntax = true, function(c) return S(c):match('^%s*import%s') or S(c):match('^%s*from%s+[%w_.]+%s+import') end,
+   'torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
+  {'class', syntax = true, function(c) return S(c):match('^%s*class%s') end,
+   "subclass with local Net = nn.Module:extend('Net') and define function Net:forward(x) ... end"},
+  {'with', syntax = true, function(c) return S(c):match('^%s*with%s') end,
+   'use torch.no_grad(function() ... end), or `local _ <close> = torch.no_grad()` inside a do ... end block'},
+  {'try', syntax = true, function(c) return S(c):match('^%s*try%s*:') or S(c):match('%f[%w_]except%f[^%w_]') end,
+   'Lua catches errors with pcall: local ok, err = pcall(f, ...)'},
+  {'raise', syntax = true, function(c) return S(c):match('^%s*raise%s') end, "Lua raises errors with error('message')"},
+  {'pass', function(c) return S(c):match('%f[%w_]pass%s*$') end, 'Lua needs no pass: an empty block is fine'},
+  {'del', syntax = true, function(c) return S(c):match('^%s*del%s') end, 'Lua deletes a variable by setting it to nil: x = nil'},
+  {'global', syntax = true, function(c) return S(c):match('^%s*global%s') or S(c):match('^%s*nonlocal%s') end,
+   'Lua variables are global unless declared local: no global statement needed'},
+  {'f-string', function(c) return c.cell:match('%f[%w_]f"') or c.cell:match("%f[%w_]f'") end,
+   "Lua has no f-strings: use string.format('x = %s', x) or ('x = %s'):format(x)"},
+  {'docstring', syntax = true, function(c) return c.cell:find('"""', 1, true) or c.cell:find("'''", 1, true) end,
+   'Lua writes long strings as [[ ... ]] and comments as -- or --[[ ... ]]'},
+  {'matmul @', syntax = true, function(c) return S(c):find('@', 1, true) end,
+   'Lua has no @ operator: use torch.matmul(a, b) or a:matmul(b)'},
+  {'elif', syntax = true, function(c) return S(c):match('%f[%w_]elif%f[^%w_]') end, 'Lua writes elseif'},
+  {'else if', syntax = true, function(c) return S(c):match('%f[%w_]else%s+if%f[^%w_]') and c.msg:find("'end' expected") end,
+   'Lua writes elseif as one word (else if opens a second if that needs its own end)'},
+  {'is None', syntax = true, function(c) return S(c):match('%f[%w_]is%s+not%s+None') or S(c):match('%f[%w_]is%s+None') end,
+   'Lua compares with == nil and ~= nil'},
+  {'!=', syntax = true, function(c) return S(c):find('!=', 1, true) end, "Lua writes 'not equal' as ~="},
+  {'+=', syntax = true, function(c) return S(c):match('[%+%-%*/%%]=') and not S(c):match('[~<>=]=') end,
+   'Lua has no +=: write x = x + 1 (a tensor in place: x:add_(1))'},
+  {'&& ||', syntax = true, function(c) return S(c):find('&&', 1, true) or S(c):find('||', 1, true) end,
+   'Lua writes and, or, not'},
+  {'! for not', syntax = true, function(c) return S(c):match('[%(%s=]![%a_(]') end, 'Lua writes not x'},
+  {'ternary', syntax = true, function(c) return S(c):match('%f[%w_]if%f[^%w_].-%f[%w_]else%f[^%w_]') and not S(c):match('then') end,
+   'Lua writes `a if c else b` as c and a or b'},
+  {'comprehension', function(c) return S(c):match('%[[^%]]-%sfor%s[^%]]-%sin%s') end,
+   'Lua has no comprehensions: local out = {} for i, v in ipairs(t) do out[#out + 1] = v * 2 end'},
+  {'for in range', function(c) return S(c):match('for%s+[%w_]+%s+in%s+range%s*%(') end,
+   'Lua counts with `for i = 0, n - 1 do ... end` (both ends included)'},
+  {'for in list', function(c) return S(c):match('for%s+[%w_]+%s+in%s+[%w_.]+%s*:?%s*$') end,
+   'Lua iterates a table with `for i, v in ipairs(t) do ... end`'},
+  {'colon block', syntax = true, function(c)
+     return c.msg:find("'then' expected near ':'", 1, true) or c.msg:find("'do' expected near ':'", 1, true) or S(c):match('^%s*if%s.-:%s*$') or S(c):match('^%s*while%s.-:%s*$') or S(c):match('^%s*for%s.-:%s*$')
+       or S(c):match('^%s*else%s*:') or S(c):match('\n%s*if%s.-:%s*\n')
+   end, 'Lua blocks are `if c then ... end`, `while c do ... end`, `for ... do ... end`: no colon, no indentation'},
+  {'print x', syntax = true, function(c) return S(c):match('^%s*print%s+[^%s(=]') end, 'print is a function in Lua: print(x)'},
+  {'print end=', function(c) return S(c):match('print%s*%(.-[,%s]end%s*=') or S(c):match('print%s*%(.-[,%s]sep%s*=') end,
+   "Lua's print has no end= or sep=: use io.write(a, b) for output without a newline"},
+  {'**', syntax = true, function(c) return S(c):find('**', 1, true) end, 'Lua writes powers as x ^ 2 (tensors: x:pow(2) or x ^ 2)'},
+  {'# comment', syntax = true, function(c) return S(c):match('[%w_%)%]]%s+#%s') or S(c):match('^%s*#%s') or S(c):match('^%s*#!') end,
+   'Lua comments start with --'},
+  {'list literal', syntax = true, function(c) return S(c):match('=%s*%[') or S(c):match('^%s*%[') or S(c):match('%(%s*%[') end,
+   'Lua tables use braces: {1, 2, 3}'},
+  {'dict literal', syntax = true, function(c) return S(c):match("{%s*['\"][^'\"]*['\"]%s*:") or S(c):match("{%s*''%s*:") end,
+   "Lua tables use {a = 1} or {['a b'] = 1}"},
+  {'slice', syntax = true, function(c) return S(c):match('%[%s*:') or S(c):match('%[[^%]]-:[^%]]-%]') end,
+   "slices are strings in Python's syntax: x[':, 1'], x['1:3']"},
+  {'keyword argument', syntax = true, function(c) return c.syntax and S(c):match('%(.-[%w_]%s*=%s*[^=]') and c.msg:find("')' expected") end,
+   'Lua has no keyword arguments: options go in a trailing table, f(x, {dim=1}) or f{x, dim=1}'},
+  {'assert x, msg', syntax = true, function(c) return S(c):match('^%s*assert%s+[^(]') end, "Lua writes assert(cond, 'message')"},
+  {'%% format', function(c)
+     return (c.msg:find("attempt to mod a 'string'", 1, true) or c.msg:find('arithmetic on a string', 1, true))
+       and c.cell:match("['\"]%s*%%")
+   end, "Lua formats with string.format('%d', n) or ('%d'):format(n)"},
+  {'string +', function(c)
+     return c.msg:find("attempt to add a 'string'", 1, true) or c.msg:find('arithmetic on a string', 1, true)
+   end, 'Lua joins strings with ..: "a" .. "b"'},
+  {'append', function(c) return c.msg:find("'append'", 1, true) and S(c):match('[%.:]append%s*%(') end, 'Lua appends with table.insert(t, v) or t[#t + 1] = v'},
+  {'shape()', function(c) return c.msg:match("attempt to call a [%w_.]+ value %(field 'shape'%)") end,
+   'x.shape is a field, not a method: x.shape (or x:size())'},
+  {'.item without ()', function(c)
+     local f = c.msg:match("on a function value %(field '([%w_]+)'%)") or c.msg:match("on a function value %(method '([%w_]+)'%)")
+     if f then return "x." .. f .. " is the method itself: call it, x:" .. f .. "()" end
+   end},
+  {'. for :', function(c)
+     local obj, name = dot_call(c)
+     if obj then return "call methods with ':' in Lua: " .. obj .. ':' .. name .. '(...)' end
+   end},
+  {'0-based index', function(c) return c.msg:match('index %-?%d+ is out of bounds for dimension') end,
+   'indices count from 0, as in PyTorch: the last of n is n - 1 (or -1); Lua tables count from 1'},
+  {'top-level local', function(c)
+     local cell = c.name and R.local_cell(c.name)
+     if cell then
+       return ('`local %s` in %s ended with that input: at the prompt, write %s = ... without local'):format(c.name, cell, c.name)
+     end
+   end},
+  {'python name', function(c) return c.name and python_names[c.name] end},
+}
+
+function R.hint(ctx)
+  for _, rule in ipairs(R.hints) do
+    local ok, got = false, nil
+    if ctx.syntax or not rule.syntax then ok, got = pcall(rule[2], ctx) end
+    if ok and got then
+      if type(got) == 'string' and rule[3] == nil then return got end
+      return rule[3]
+    end
+  end
+  return nil
+end

@@ -1,0 +1,84 @@
+-- Golden table: 50 Python habits typed at the REPL, and the hint each gets
+-- (the last line gpulab prints for the input). Runs a real REPL on piped stdin.
+local dir = arg[0]:match('^(.*)[/\\]') or '.'
+local T = dofile(dir .. '/testlib.lua')
+local run = dofile(dir .. '/repl_driver.lua')
+
+local dot = "hint: call methods with ':' in Lua: "
+local colon = 'hint: Lua blocks are `if c then ... end`, `while c do ... end`, `for ... do ... end`: no colon, no indentation'
+local tfn = 'hint: Lua writes true, false and nil'
+local habits = {
+  {'x.sum()', dot .. 'x:sum(...)'},
+  {'x.to("cpu")', dot .. 'x:to(...)'},
+  {'net.parameters()', dot .. 'net:parameters(...)'},
+  {'y = x.float()', dot .. 'x:float(...)'},
+  {'def f(x): return x', 'hint: Lua defines functions as `function f(x) ... end` (or local f = function(x) ... end)'},
+  {'f = lambda x: x * 2', 'hint: Lua writes an anonymous function as function(x) return x * 2 end'},
+  {'y = x @ x', 'hint: Lua has no @ operator: use torch.matmul(a, b) or a:matmul(b)'},
+  {'print(f"x = {x}")', "hint: Lua has no f-strings: use string.format('x = %s', x) or ('x = %s'):format(x)"},
+  {'len(x)', "hint: Lua writes #t for a table's length; for a tensor x:size(0), x.shape[0] or x:numel()"},
+  {'exit()', 'hint: leave with Ctrl-D (or os.exit())'},
+  {'quit()', 'hint: leave with Ctrl-D (or os.exit())'},
+  {'M = {}\nfunction M.f(n) return self.n end\nM.f(1)',
+   "hint: a function defined with '.' has no self: define it as function T:f(...) and call it as obj:f(...)"},
+  {'x[3]', 'hint: indices count from 0, as in PyTorch: the last of n is n - 1 (or -1); Lua tables count from 1'},
+  {'local q = 5', ''},
+  {'q', 'hint: `local q` in In[N] ended with that input: at the prompt, write q = ... without local'},
+  {'print x', 'hint: print is a function in Lua: print(x)'},
+  {'True', tfn},
+  {'None', tfn},
+  {'if x == nil: print(1)', colon},
+  {'if a then print(1) elif b then print(2) end', 'hint: Lua writes elseif'},
+  {'ok = 1 != 2', "hint: Lua writes 'not equal' as ~="},
+  {'n = 1\nn += 1', 'hint: Lua has no +=: write x = x + 1 (a tensor in place: x:add_(1))'},
+  {'ok = true && false', 'hint: Lua writes and, or, not'},
+  {'import torch', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
+  {'from torch import nn', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
+  {'sq = [i * i for i in range(3)]',
+   'hint: Lua has no comprehensions: local out = {} for i, v in ipairs(t) do out[#out + 1] = v * 2 end'},
+  {'for i in range(3) do print(i) end', 'hint: Lua counts with `for i = 0, n - 1 do ... end` (both ends included)'},
+  {'for i in range(3): print(i) end', 'hint: Lua counts with `for i = 0, n - 1 do ... end` (both ends included)'},
+  {'while true: break', colon},
+  {'y = 1  # one', 'hint: Lua comments start with --'},
+  {'y = 2 ** 3', 'hint: Lua writes powers as x ^ 2 (tensors: x:pow(2) or x ^ 2)'},
+  {'s = "%d items" % 3', "hint: Lua formats with string.format('%d', n) or ('%d'):format(n)"},
+  {'s = "a" + "b"', 'hint: Lua joins strings with ..: "a" .. "b"'},
+  {'v = x.item + 1', 'hint: x.item is the method itself: call it, x:item()'},
+  {'torch.zeroes(3)', "AttributeError: module 'torch' has no attribute 'zeroes'. Did you mean: 'zeros'?"},
+  {'t = [1, 2, 3]', 'hint: Lua tables use braces: {1, 2, 3}'},
+  {"d = {'a': 1}", "hint: Lua tables use {a = 1} or {['a b'] = 1}"},
+  {'y = x[:, 0]', "hint: slices are strings in Python's syntax: x[':, 1'], x['1:3']"},
+  {'y = x:sum(dim=0)', 'hint: Lua has no keyword arguments: options go in a trailing table, f(x, {dim=1}) or f{x, dim=1}'},
+  {'class Net(nn.Module):', "hint: subclass with local Net = nn.Module:extend('Net') and define function Net:forward(x) ... end"},
+  {'with torch.no_grad():',
+   'hint: use torch.no_grad(function() ... end), or `local _ <close> = torch.no_grad()` inside a do ... end block'},
+  {'try:\n  y = 1', 'hint: Lua catches errors with pcall: local ok, err = pcall(f, ...)'},
+  {'raise ValueError("bad")', "hint: Lua raises errors with error('message')"},
+  {'del x2', 'hint: Lua deletes a variable by setting it to nil: x = nil'},
+  {'ok = x is None', 'hint: Lua compares with == nil and ~= nil'},
+  {'y = 1 if ok else 2', 'hint: Lua writes `a if c else b` as c and a or b'},
+  {'t2 = {}\nt2.append(1)', 'hint: Lua appends with table.insert(t, v) or t[#t + 1] = v'},
+  {'s = str(1)', 'hint: Lua writes tostring(x)'},
+  {'assert x, "msg"', "hint: Lua writes assert(cond, 'message')"},
+  {'s = x.shape()', 'hint: x.shape is a field, not a method: x.shape (or x:size())'},
+  {'n = range(3)', 'hint: Lua counts with `for i = 0, n - 1 do ... end`; torch.arange(n) makes a tensor'},
+  {'import numpy as np', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
+}
+
+local inputs = {}
+for i, h in ipairs(habits) do inputs[i] = h[1] end
+local out = run(inputs, {'x = torch.ones(3)', 'net = nn.Linear(2, 2)', 'a, b = true, false'})
+
+T.test('50 Python habits and their hints', function()
+  T.eq(#habits >= 50, true, 'at least 50 habits')
+  local bad = {}
+  for i, h in ipairs(habits) do
+    local last = out[i]:match('([^\n]*)$'):gsub('In%[%d+%]', 'In[N]')
+    if last ~= h[2] then
+      bad[#bad + 1] = ('%d %q\n    want %q\n    got  %q'):format(i, h[1], h[2], out[i])
+    end
+  end
+  T.eq(table.concat(bad, '\n'), '', 'habits whose hint differs')
+end)
+
+T.finish()
