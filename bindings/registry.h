@@ -11,6 +11,7 @@ extern const Reg kLinalg[];         // torch_lib.cpp: torch.linalg
 void open_tensor_type(lua_State* L);   // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack
 void open_objects(lua_State* L);       // objects.cpp: device/dtype/Size metatables and torch.device/Size
 void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the stack
+void open_cuda_setup(lua_State* L);    // cuda_setup.cpp: use_virtual & co. into the table on the stack
 void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
 int repr(lua_State* L);                // the global repr()
 }  // namespace gl::lt

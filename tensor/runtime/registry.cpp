@@ -177,6 +177,19 @@ void configure_virtual_devices(int n, int64_t capacity_bytes) {
   reg().virtual_cap = capacity_bytes > 0 ? capacity_bytes : kDefaultVirtualCapacity;
 }
 
+bool cuda_initialized() { return reg().cuda_ready; }
+
+int configured_virtual_devices() {
+  Registry& r = reg();
+  if (r.virtual_n >= 0) return r.virtual_n;
+  int n = 0;
+  int64_t cap = 0;
+  const char* env = std::getenv("GPULAB_VIRTUAL_GPUS");
+  return env && parse_virtual_spec(env, &n, &cap) ? n : 0;
+}
+
+int physical_cuda_device_count() { return cuda::device_count(); }
+
 int cuda_device_count() { return int(cuda_slots().size()); }
 bool cuda_available() { return cuda_device_count() > 0; }
 
