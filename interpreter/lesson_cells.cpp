@@ -96,7 +96,8 @@ std::vector<Cell> split_cells(const std::string& text) {
   size_t start = 0;
   auto finish = [&cells](Cell* cell) {
     collect(cell);
-    if (!cell->code.empty()) cells.push_back(std::move(*cell));
+    bool header = cell->first_line == 1;  // its comments are the title and directives
+    if (!cell->code.empty() || (!header && !cell->prose.empty())) cells.push_back(std::move(*cell));
   };
   while (start < text.size()) {
     size_t end = text.find('\n', start);

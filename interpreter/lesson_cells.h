@@ -26,7 +26,8 @@ struct LessonHeader {
   std::vector<std::string> continues;  // "-- continues: NAME ..."
 };
 
-// Splits a lesson file into its cells; cells with no code are left out.
+// Splits a lesson file into its cells; a cell with prose and no code is a text
+// cell (shown, not run); cells with neither are left out.
 std::vector<Cell> split_cells(const std::string& text);
 
 // The header of a lesson file (see above).

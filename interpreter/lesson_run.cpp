@@ -233,7 +233,7 @@ bool run_quietly(lua_State* L, const fs::path& path, std::vector<fs::path>* done
   const std::vector<Cell> cells = split_cells(text);
   const std::string file = path.filename().string();
   bool ok = true;
-  for (size_t i = 0; i < cells.size() && ok; ++i) ok = run_cell(L, "=" + file, file, i + 1, cells.size(), cells[i]);
+  for (size_t i = 0; i < cells.size() && ok; ++i) ok = cells[i].code.empty() || run_cell(L, "=" + file, file, i + 1, cells.size(), cells[i]);
   std::fflush(stdout);
   if (saved >= 0) {
     dup2(saved, 1);
@@ -276,10 +276,11 @@ int run_lesson_in(lua_State* L, const std::string& path_text, const std::string&
     if (!options.quiet) {
       std::string out = render_heading(r, i + 1, cells.size(), cell.title) + "\n";
       out += render_prose(r, cell.prose) + render_code(r, cell.shown);
+      if (cell.code.empty() && !out.empty()) out.pop_back();  // a text cell: no blank line before the next
       std::fputs(out.c_str(), stdout);
       std::fflush(stdout);
     }
-    if (!run_cell(L, chunkname, file, i + 1, cells.size(), cell)) return 1;
+    if (!cell.code.empty() && !run_cell(L, chunkname, file, i + 1, cells.size(), cell)) return 1;
     if (options.step && i + 1 < cells.size() && !wait_for_enter(r, i + 2, cells.size(), cells[i + 1].title)) break;
   }
   std::fflush(stdout);
