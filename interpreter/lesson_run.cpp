@@ -184,10 +184,11 @@ void provide_devices(const Render& r, const LessonHeader& h, const std::string& 
   if (!s.initialised && s.virtual_devices == 0 && s.physical == 0) {
     std::string error;
     if (gl::bindings::configure_virtual(n, &error)) {
-      std::fputs(render_note(r, "this machine has no GPU, so gpulab runs this lesson on " + n + " virtual " +
-                                    (h.gpus == 1 ? "GPU" : "GPUs") + " emulated in host memory\n" +
-                                    "      (as `gpulab --virtual-gpus " + n + "` does). They print what GPUs print; their\n" +
-                                    "      timings are CPU timings. In the REPL: torch.cuda.use_virtual(" + n + ").")
+      const std::string gpus = n + " virtual " + (h.gpus == 1 ? "GPU" : "GPUs");
+      std::fputs(render_note(r, "this machine has no GPU, so this lesson runs on " + gpus + "\n" +
+                                    "      emulated in host memory (as `gpulab --virtual-gpus " + n + "` gives).\n" +
+                                    "      They print what GPUs print; their timings are CPU timings.\n" +
+                                    "      In the REPL: torch.cuda.use_virtual(" + n + ") before the first CUDA use.")
                      .c_str(),
                  stdout);
       return;

@@ -347,9 +347,10 @@ else
   [[ $(grep -c 'No GPU' "$OUT") == 1 ]] || fail "the no-GPU advice is printed once"
   run lesson 04_devices --quiet
   expect "lesson needing 2 GPUs without a GPU: two virtual ones, said once" 0 \
-"Note: this machine has no GPU, so gpulab runs this lesson on 2 virtual GPUs emulated in host memory
-      (as \`gpulab --virtual-gpus 2\` does). They print what GPUs print; their
-      timings are CPU timings. In the REPL: torch.cuda.use_virtual(2).
+"Note: this machine has no GPU, so this lesson runs on 2 virtual GPUs
+      emulated in host memory (as \`gpulab --virtual-gpus 2\` gives).
+      They print what GPUs print; their timings are CPU timings.
+      In the REPL: torch.cuda.use_virtual(2) before the first CUDA use.
 2"
   run "$FIX/lessons/04_devices.lua"
   expect_grep "a lesson file needing GPUs gets them too" 0 "$OUT" '^Note: this machine has no GPU' '^2$'
@@ -449,6 +450,23 @@ else
     tfail "terminal: REPL starts" "no prompt"
   fi
   $T kill-server 2>/dev/null
+  # --step in a terminal: pauses before each next cell, naming it; q quits.
+  if $T new-session -d -s cli -x 120 -y 60 \
+      "env TERM=xterm HOME=$HOME NO_COLOR=1 GPULAB_LESSONS=$FIX/lessons '$GPULAB' lesson 01_basics --step; echo EXITED=\$?; sleep 60" 2>/dev/null; then
+    if wait_for '^\[Enter: cell 2/5 "Statements run; print writes", q: quit\]' && ! screen | grep -q '^gpulab$'; then
+      $T send-keys -t cli Enter
+      if wait_for '^gpulab$' && wait_for '^\[Enter: cell 3/5 "A trailing semicolon hides the echo", q: quit\]'; then
+        $T send-keys -t cli q Enter
+        if wait_for '^EXITED=0$' && ! screen | grep -q '^\[3/5\]'; then pass "terminal: lesson --step pauses per cell, q quits"
+        else tfail "terminal: lesson --step pauses per cell, q quits" "q did not stop the lesson"; fi
+      else
+        tfail "terminal: lesson --step pauses per cell, q quits" "Enter did not run the next cell"
+      fi
+    else
+      tfail "terminal: lesson --step pauses per cell, q quits" "no pause naming the next cell"
+    fi
+    $T kill-server 2>/dev/null
+  fi
 fi
 
 echo "$passed passed, $failed failed"
