@@ -13,7 +13,8 @@ gpulab: PyTorch-style tensors with CUDA devices, in Lua.
   `==` on tensors is identity (Python's `is`); use x:eq(y) for values.
 
 help(torch), help(torch.cuda), help(nn), help(torch.zeros), help(x) for a tensor's methods.
-Lessons: run `gpulab lessons` in a shell.]]
+Lessons: run `gpulab lessons` in a shell. No GPU? torch.cuda.use_virtual(2) before the
+first CUDA use (or start gpulab with --virtual-gpus 2). Timing: time.timeit(f).]]
 
 local function list(t, title)
   local names = {}
