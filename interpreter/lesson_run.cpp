@@ -159,7 +159,7 @@ bool run_cell(lua_State* L, const std::string& chunkname, const std::string& fil
 }
 
 // --step: waits for Enter when stdin is a terminal. False: the learner quit.
-bool wait_for_enter(const Render& r, size_t next, size_t count, const std::string& title) {
+bool wait_for_enter(size_t next, size_t count, const std::string& title) {
   if (!is_terminal(stdin)) return true;
   std::string prompt = "\n[Enter: cell " + std::to_string(next) + "/" + std::to_string(count);
   if (!title.empty()) prompt += " \"" + title + "\"";
@@ -169,34 +169,35 @@ bool wait_for_enter(const Render& r, size_t next, size_t count, const std::strin
   int c = std::getchar();
   bool quit = c == 'q' || c == 'Q';
   while (c != '\n' && c != EOF) c = std::getchar();
-  (void)r;
   return !quit && c != EOF;
 }
 
-std::string gpus_text(int n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
+// "1 GPU", "4 virtual GPUs".
+std::string gpus_text(int n, bool is_virtual = false) {
+  return std::to_string(n) + (is_virtual ? " virtual" : "") + (n == 1 ? " GPU" : " GPUs");
+}
 
 // Gives the lesson the CUDA devices its header asks for where that can be
-// done without a GPU, and says what happens otherwise.
+// done without a GPU (virtual devices, said once), and says up front what
+// happens when it runs with fewer.
 void provide_devices(const Render& r, const LessonHeader& h, const std::string& name) {
   if (h.gpus <= 0) return;
-  gl::bindings::DeviceSupply s = gl::bindings::device_supply();
+  const gl::bindings::DeviceSupply s = gl::bindings::device_supply();
   const std::string n = std::to_string(h.gpus);
-  if (!s.initialised && s.virtual_devices == 0 && s.physical == 0) {
-    std::string error;
-    if (gl::bindings::configure_virtual(n, &error)) {
-      const std::string gpus = n + " virtual " + (h.gpus == 1 ? "GPU" : "GPUs");
-      std::fputs(render_note(r, "this machine has no GPU, so this lesson runs on " + gpus + "\n" +
-                                    "      emulated in host memory (as `gpulab --virtual-gpus " + n + "` gives).\n" +
-                                    "      They print what GPUs print; their timings are CPU timings.\n" +
-                                    "      In the REPL: torch.cuda.use_virtual(" + n + ") before the first CUDA use.")
-                     .c_str(),
-                 stdout);
-      return;
-    }
+  std::string error;
+  if (!s.initialised && s.virtual_devices == 0 && s.physical == 0 && gl::bindings::configure_virtual(n, &error)) {
+    std::fputs(render_note(r, "this machine has no GPU, so this lesson runs on " + gpus_text(h.gpus, true) + "\n" +
+                                  "      emulated in host memory (as `gpulab --virtual-gpus " + n + "` gives).\n" +
+                                  "      They print what GPUs print; their timings are CPU timings.\n" +
+                                  "      In the REPL: torch.cuda.use_virtual(" + n + ") before the first CUDA use.")
+                   .c_str(),
+               stdout);
+    return;
   }
   if (s.count >= h.gpus) return;
-  std::string have = s.count == 0 ? "no CUDA device" : gpus_text(s.count);
-  if (s.virtual_devices > 0 || (s.initialised && s.count > 0 && s.physical == 0)) have = std::to_string(s.count) + " virtual" + (s.count == 1 ? " GPU" : " GPUs");
+  // Configured virtual devices, or devices already in use on a machine without GPUs, are virtual.
+  const bool is_virtual = s.virtual_devices > 0 || (s.initialised && s.physical == 0);
+  const std::string have = s.count == 0 ? "no CUDA device" : gpus_text(s.count, is_virtual);
   std::fputs(render_note(r, "this lesson is written for " + gpus_text(h.gpus) + " and runs here with " + have +
                                 ":\n      the cells that need more say what " + n + " would show. To see it all: gpulab lesson " +
                                 name + " --virtual-gpus " + n)
@@ -282,7 +283,7 @@ int run_lesson_in(lua_State* L, const std::string& path_text, const std::string&
       std::fflush(stdout);
     }
     if (!cell.code.empty() && !run_cell(L, chunkname, file, i + 1, cells.size(), cell)) return 1;
-    if (options.step && i + 1 < cells.size() && !wait_for_enter(r, i + 2, cells.size(), cells[i + 1].title)) break;
+    if (options.step && i + 1 < cells.size() && !wait_for_enter(i + 2, cells.size(), cells[i + 1].title)) break;
   }
   std::fflush(stdout);
   return 0;
