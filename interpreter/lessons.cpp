@@ -144,7 +144,7 @@ int list_lessons() {
     std::printf("No lessons in %s\n", dir.c_str());
     return 0;
   }
-  if (std::string advice = no_gpu_advice(); !advice.empty()) std::printf("%s\n", advice.c_str());
+  if (std::string advice = no_gpu_advice(); !advice.empty()) std::printf("%s\n\n", advice.c_str());
   print_lesson_list(files);
   std::printf("\nRun one with: gpulab lesson NAME [--step] [-i] [--quiet]\n");
   return 0;
@@ -159,6 +159,10 @@ static void print_lesson_list(const std::vector<fs::path>& files) {
   for (const fs::path& p : files) {
     std::string title = lesson_title(p.string());
     std::string name = p.stem().string();
+    std::string text;
+    // Lessons written for several GPUs say so in the list, before one is run.
+    if (int gpus = read_file(p, &text) ? parse_header(text).gpus : 0; gpus > 1)
+      title += " (" + std::to_string(gpus) + " GPUs)";
     size_t mark = title.find(" § ");
     std::string this_group = mark == std::string::npos ? std::string() : title.substr(0, mark);
     if (this_group != group) {
