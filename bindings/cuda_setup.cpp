@@ -40,7 +40,7 @@ int use_virtual(lua_State* L) {
   if (!parse_virtual_spec(spec, &n, &cap) || n < 1)
     throw ValueError("use_virtual(n) needs a number of devices from 1 to 64 (or 'N:SIZE', e.g. '2:16GiB'), not '" +
                      spec + "'");
-  if (cuda_initialized()) {
+  if (cuda_initialized() && cuda_device_count() > 0) {
     // Asking again for what the session already has is harmless.
     if (configured_virtual_devices() == n && cuda_device_count() > 0 && device_info(0).is_virtual) return 0;
     throw RuntimeError("torch.cuda.use_virtual(" + spec + ") must come before the first CUDA use: this session already uses " +
@@ -121,7 +121,8 @@ void open_cuda_setup(lua_State* L) {
       {"use_virtual", use_virtual,
        "torch.cuda.use_virtual(n) (or 'N:SIZE'): switch on n virtual CUDA devices from a running session,\n"
        "as gpulab --virtual-gpus n does; only before the first CUDA use (torch.cuda.is_available(),\n"
-       "device_count(), a tensor on 'cuda', ...). Where a GPU exists they are slices of it. (gpulab only)"},
+       "device_count(), a tensor on 'cuda', ...), or after one that found no device. Where a GPU\n"
+       "exists they are slices of it. (gpulab only)"},
       {"is_emulated", is_emulated,
        "torch.cuda.is_emulated(i): is device i (default: the current one) emulated in host memory, so\n"
        "that its work runs on the CPU and its timings are CPU timings? false without CUDA devices. (gpulab only)"},

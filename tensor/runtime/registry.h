@@ -22,7 +22,8 @@ struct DeviceSlot {
   std::string name;
 };
 
-// Virtual devices: call before the first CUDA use (the CLI does).
+// Virtual devices: call before the first CUDA use (the CLI does), or after a
+// first use that found no CUDA device at all.
 void configure_virtual_devices(int n, int64_t capacity_bytes);
 // Has the first CUDA use happened (devices discovered, configuration fixed)?
 bool cuda_initialized();

@@ -355,7 +355,11 @@ else
   run "$FIX/lessons/04_devices.lua"
   expect_grep "a lesson file needing GPUs gets them too" 0 "$OUT" '^Note: this machine has no GPU' '^2$'
   run -e 'torch.ones(1, {device = "cuda"})'
-  expect_grep "no GPU, no virtual devices: the error says how" 1 "$ERR" '--virtual-gpus 2'
+  expect_grep "no GPU, no virtual devices: the error says how" 1 "$ERR" \
+    'torch\.cuda\.use_virtual\(2\) emulates two \(or start gpulab with --virtual-gpus 2\)'
+  run -e 'print(pcall(torch.ones, 1, {device = "cuda"}))' -e 'torch.cuda.use_virtual(2)' \
+    -e 'print(torch.cuda.device_count(), torch.ones(1, {device = "cuda:1"}).device)'
+  expect_grep "use_virtual after a CUDA use that found no device still works" 0 "$OUT" '^false' $'^2\tcuda:1$'
 fi
 
 # ---- use_virtual and run_with_visible_devices ----
