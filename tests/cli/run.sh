@@ -313,6 +313,8 @@ printf 'total + 1\nx_from_repl = 5\nx_from_repl\n' >"$WORK/lesson_i"
 STDIN=$WORK/lesson_i run lesson 01_basics --quiet -i
 expect "lesson -i: the REPL afterwards, with the lesson's variables" 0 \
 $'3\ngpulab\n6\n60\n\nThe lesson\'s variables are yours to try: Ctrl-D leaves.\n>>> 7\n>>> >>> 5\n>>> '
+STDIN=$WORK/lesson_i run -i "$FIX/lessons/05_continues.lua"
+expect_grep "gpulab -i LESSON_FILE: the REPL afterwards, with its variables" 0 "$OUT" '^600$' '^>>> 7$' '^>>> >>> 5$'
 printf 'print("in the REPL")\n' >"$WORK/lesson_i_err"
 STDIN=$WORK/lesson_i_err run lesson 02_error --quiet -i
 expect_grep "lesson -i after an error: the REPL still starts" 1 "$OUT" '^>>> in the REPL$'
