@@ -199,8 +199,8 @@ void provide_devices(const Render& r, const LessonHeader& h, const std::string& 
   const bool is_virtual = s.virtual_devices > 0 || (s.initialised && s.physical == 0);
   const std::string have = s.count == 0 ? "no CUDA device" : gpus_text(s.count, is_virtual);
   std::fputs(render_note(r, "this lesson is written for " + gpus_text(h.gpus) + " and runs here with " + have +
-                                ":\n      the cells that need more say what " + n + " would show. To see it all: gpulab lesson " +
-                                name + " --virtual-gpus " + n)
+                                ":\n      the cells that need more say what " + n + " would show. To see it all:\n" +
+                                "      gpulab lesson " + name + " --virtual-gpus " + n)
                  .c_str(),
              stdout);
 }
