@@ -82,8 +82,6 @@ int main(int argc, char** argv) {
     case Command::Version:
       std::printf("%s\n", kVersionLine);
       return 0;
-    case Command::Lessons:
-      return list_lessons();
     default:
       break;
   }
@@ -95,6 +93,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (cl.command == Command::Lessons) return list_lessons();  // after --virtual-gpus: no advice then
   SessionOptions session;
   session.seed = cl.seed;
   if (cl.command == Command::Lesson) {

@@ -347,6 +347,9 @@ else
     '^No GPU on this machine: the course runs on virtual GPUs emulated in host memory\.$' \
     'torch\.cuda\.use_virtual\(N\) in the REPL' '^  01_basics '
   [[ $(grep -c 'No GPU' "$OUT") == 1 ]] || fail "the no-GPU advice is printed once"
+  run lessons --virtual-gpus 2
+  expect_grep "lessons --virtual-gpus N: no advice needed" 0 "$OUT" '^  01_basics '
+  ! grep -q 'No GPU' "$OUT" || fail "lessons --virtual-gpus N: no advice needed" "the advice was printed"
   run lesson 04_devices --quiet
   expect "lesson needing 2 GPUs without a GPU: two virtual ones, said once" 0 \
 "Note: this machine has no GPU, so this lesson runs on 2 virtual GPUs
