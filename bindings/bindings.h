@@ -16,6 +16,17 @@ int open(lua_State* L);
 // "--virtual-gpus N[:SIZE]" / GPULAB_VIRTUAL_GPUS; false with *err on a bad spec.
 bool configure_virtual(const std::string& spec, std::string* err);
 
+// The CUDA devices a lesson can count on, for the lesson runner; never
+// initialises CUDA. `count`: the devices in use once initialised, else the
+// configured virtual devices, else the physical GPUs.
+struct DeviceSupply {
+  bool initialised = false;  // the first CUDA use happened: the set is fixed
+  int virtual_devices = 0;   // configured (--virtual-gpus, GPULAB_VIRTUAL_GPUS, use_virtual)
+  int physical = 0;          // GPUs the driver reports
+  int count = 0;
+};
+DeviceSupply device_supply();
+
 // One line for the REPL banner about devices, without initialising CUDA unless
 // virtual devices were asked for (real GPUs are discovered on first use).
 std::string device_banner();

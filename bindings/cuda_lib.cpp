@@ -177,6 +177,7 @@ void open_cuda(lua_State* L) {
   lua_pop(L, 1);
   lua_newtable(L);
   set_functions(L, fns);
+  open_cuda_setup(L);
 }
 
 }  // namespace gl::lt

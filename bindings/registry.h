@@ -12,6 +12,7 @@ void open_tensor_type(lua_State* L);   // tensor_object.cpp: the metatable; leav
 void open_objects(lua_State* L);       // objects.cpp: device/dtype/Size metatables and torch.device/Size
 void open_trace(lua_State* L);         // trace_lib.cpp: torch._trace table on the stack
 void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the stack
+void open_cuda_setup(lua_State* L);    // cuda_setup.cpp: use_virtual & co. into the table on the stack
 void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
 int repr(lua_State* L);                // repr.cpp: the global repr()
 void open_repr(lua_State* L);          // repr.cpp: torch._echo, torch._pyfloat into the table on the stack

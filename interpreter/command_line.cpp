@@ -59,7 +59,11 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
     std::string arg = argv[i];
     if (common_option(argc, argv, &i, cl)) continue;
     if (cl->command == Command::Lesson && arg == "--echo") {
-      cl->echo = true;
+      // The code is always shown now; --echo is kept so that old commands still run.
+    } else if (cl->command == Command::Lesson && arg == "--quiet") {
+      cl->quiet = true;
+    } else if (cl->command == Command::Lesson && arg == "-i") {
+      cl->interactive = true;
     } else if (cl->command == Command::Lesson && arg == "--step") {
       cl->step = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -131,14 +135,15 @@ CommandLine parse_command_line(int argc, char** argv) {
 std::string usage_text() {
   return R"(usage: gpulab [options] [script.lua [args]]
        gpulab lessons
-       gpulab lesson NAME [--echo] [--step] [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab lesson NAME [--step] [-i] [--quiet] [--virtual-gpus N[:SIZE]] [--seed N]
        gpulab exercise NAME
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
 '... ', as in Python; an expression echoes its value, a trailing ';' hides it,
 '!cmd' runs a shell command). The script sees its arguments in the global 'arg'
-table and in '...', as with the 'lua' program.
+table and in '...', as with the 'lua' program. A script with '-- %%' cell lines
+is a lesson: it runs as 'gpulab lesson' runs one.
 
 Options:
   -e STMT                 run the Lua statement STMT (may be repeated)
@@ -154,9 +159,12 @@ Options:
 Subcommands:
   lessons                 list the lessons and the exercises, with their titles
   lesson NAME             run a lesson (its file name, with or without .lua, or a
-                          unique prefix of it), cell by cell
-    --echo                print each cell's code before its output, like a notebook
-    --step                wait for Enter after each cell
+                          unique prefix of it) as a notebook: title, then each cell's
+                          explanation, code and output; the devices it needs are
+                          provided (virtual ones where there is no GPU)
+    --step                wait for Enter before each next cell (in a terminal)
+    -i                    then enter the REPL, with the lesson's variables
+    --quiet               print only the output of the code
   exercise NAME           copy exercise NAME's starter into the working directory as
                           NAME.lua (an existing file is never overwritten)
   check FILE              run your exercise FILE, then the checker of the exercise its

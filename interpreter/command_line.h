@@ -11,12 +11,12 @@ enum class Command { Run, Lessons, Lesson, Exercise, Check, Help, Version };
 struct CommandLine {
   Command command = Command::Run;
   std::vector<std::string> statements;       // -e STMT, in order
-  bool interactive = false;                   // -i
+  bool interactive = false;                   // -i (also after 'lesson NAME')
   std::optional<std::string> virtual_gpus;    // --virtual-gpus N[:SIZE]
   std::optional<std::string> seed;            // --seed N
   int script = 0;                             // index of the script in argv; 0: none
   std::string target;                         // lesson NAME / exercise NAME / check FILE
-  bool echo = false;                          // lesson --echo
+  bool quiet = false;                         // lesson --quiet
   bool step = false;                          // lesson --step
   std::string error;                          // non-empty: a usage error
 };

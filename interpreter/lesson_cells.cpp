@@ -1,5 +1,7 @@
 #include "interpreter/lesson_cells.h"
 
+#include <sstream>
+
 namespace gl::interp {
 namespace {
 
@@ -22,30 +24,56 @@ std::string long_comment_close(const std::string& trimmed) {
   return close;
 }
 
-// Fills cell.code: skips blank lines, "--" comment lines and long comments.
-void collect_code(Cell* cell) {
-  std::string close;  // non-empty while inside a long comment
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> lines;
   size_t start = 0;
-  const std::string& s = cell->source;
   while (start <= s.size()) {
     size_t end = s.find('\n', start);
     if (end == std::string::npos) end = s.size();
     std::string line = s.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
     start = end + 1;
+  }
+  return lines;
+}
+
+// "-- text" -> "text"; "--" -> "".
+std::string comment_text(const std::string& trimmed) {
+  std::string t = trimmed.substr(2);
+  if (!t.empty() && t[0] == ' ') t.erase(0, 1);
+  return t;
+}
+
+// Fills prose, code and shown: skips blank lines, "--" comment lines and long
+// comments for `code`; leading comment lines are the prose.
+void collect(Cell* cell) {
+  std::string close;  // non-empty while inside a long comment
+  const std::vector<std::string> lines = lines_of(cell->source);
+  size_t first_code = lines.size(), last_code = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
     std::string t = trim(line);
     if (!close.empty()) {
       if (t.find(close) != std::string::npos) close.clear();
       continue;
     }
-    if (t.empty()) continue;
+    if (t.empty()) {
+      if (first_code == lines.size() && !cell->prose.empty()) cell->prose.push_back("");
+      continue;
+    }
     if (t.rfind("--", 0) == 0) {
       std::string c = long_comment_close(t);
       if (!c.empty() && t.find(c, 3) == std::string::npos) close = c;
+      if (first_code == lines.size() && c.empty()) cell->prose.push_back(comment_text(t));
       continue;
     }
-    if (!line.empty() && line.back() == '\r') line.pop_back();
     cell->code.push_back(line);
+    if (first_code == lines.size()) first_code = i;
+    last_code = i;
   }
+  while (!cell->prose.empty() && cell->prose.back().empty()) cell->prose.pop_back();
+  for (size_t i = first_code; i <= last_code && i < lines.size(); ++i) cell->shown.push_back(lines[i]);
 }
 
 }  // namespace
@@ -55,14 +83,21 @@ bool is_cell_marker(const std::string& line) {
   return line.size() == 5 || line[5] == ' ' || line[5] == '\t' || line[5] == '\r';
 }
 
+bool has_cells(const std::string& text) {
+  for (const std::string& line : lines_of(text))
+    if (is_cell_marker(line)) return true;
+  return false;
+}
+
 std::vector<Cell> split_cells(const std::string& text) {
   std::vector<Cell> cells;
   Cell current;
   int line_number = 0;
   size_t start = 0;
   auto finish = [&cells](Cell* cell) {
-    collect_code(cell);
-    if (!cell->code.empty()) cells.push_back(std::move(*cell));
+    collect(cell);
+    bool header = cell->first_line == 1;  // its comments are the title and directives
+    if (!cell->code.empty() || (!header && !cell->prose.empty())) cells.push_back(std::move(*cell));
   };
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -81,7 +116,40 @@ std::vector<Cell> split_cells(const std::string& text) {
     current.source += line;
   }
   finish(&current);
+  // Header lines (title, directives) are not prose of a cell before the first marker.
+  if (!cells.empty() && cells[0].first_line == 1) cells[0].prose.clear();
   return cells;
+}
+
+LessonHeader parse_header(const std::string& text) {
+  LessonHeader h;
+  bool first = true;
+  for (const std::string& raw : lines_of(text)) {
+    if (is_cell_marker(raw)) break;
+    std::string t = trim(raw);
+    if (t.rfind("--", 0) != 0) {
+      first = false;
+      continue;
+    }
+    std::string c = comment_text(t);
+    if (first) {
+      h.title = c;
+      first = false;
+      continue;
+    }
+    std::istringstream words(c);
+    std::string key;
+    words >> key;
+    if (key == "needs:") {
+      int n = 0;
+      std::string unit;
+      if (words >> n >> unit && (unit == "gpus" || unit == "gpu") && n > 0) h.gpus = n;
+    } else if (key == "continues:") {
+      std::string name;
+      while (words >> name) h.continues.push_back(name);
+    }
+  }
+  return h;
 }
 
 }  // namespace gl::interp

@@ -10,8 +10,9 @@
 
 #include <lua.hpp>
 
-#include "interpreter/evaluate.h"
+#include "bindings/bindings.h"
 #include "interpreter/exercises.h"
+#include "interpreter/repl.h"
 #include "interpreter/lesson_cells.h"
 #include "interpreter/terminal.h"
 
@@ -94,28 +95,6 @@ bool read_file(const fs::path& path, std::string* text) {
   return true;
 }
 
-void print_cell_code(const Cell& cell) {
-  std::string out;
-  for (size_t i = 0; i < cell.code.size(); ++i) {
-    out += i == 0 ? ">>> " : "... ";
-    out += cell.code[i];
-    out += '\n';
-  }
-  std::fputs(out.c_str(), stdout);
-  std::fflush(stdout);
-}
-
-// --step: waits for Enter when stdin is a terminal. False: the learner quit.
-bool wait_for_enter() {
-  if (!is_terminal(stdin)) return true;
-  std::fputs(paint(stdout, kDim, "[Enter: next cell, q: quit] ").c_str(), stdout);
-  std::fflush(stdout);
-  int c = std::getchar();
-  bool quit = c == 'q' || c == 'Q';
-  while (c != '\n' && c != EOF) c = std::getchar();
-  return !quit && c != EOF;
-}
-
 }  // namespace
 
 std::string lessons_directory() {
@@ -143,6 +122,18 @@ std::string lesson_title(const std::string& path) {
   return first.substr(3);
 }
 
+// The lessons grouped by tutorial (defined below list_lessons, which reads first).
+static void print_lesson_list(const std::vector<fs::path>& files);
+
+std::string no_gpu_advice() {
+  gl::bindings::DeviceSupply s = gl::bindings::device_supply();
+  if (s.initialised || s.virtual_devices > 0 || s.physical > 0) return {};
+  return "No GPU on this machine: the course runs on virtual GPUs emulated in host memory.\n"
+         "`gpulab lesson NAME` turns on as many as the lesson needs; for your own code, start\n"
+         "gpulab with --virtual-gpus N, or call torch.cuda.use_virtual(N) in the REPL before\n"
+         "the first CUDA use.";
+}
+
 int list_lessons() {
   std::string dir = lessons_directory();
   if (dir.empty()) {
@@ -154,6 +145,14 @@ int list_lessons() {
     std::printf("No lessons in %s\n", dir.c_str());
     return 0;
   }
+  if (std::string advice = no_gpu_advice(); !advice.empty()) std::printf("%s\n\n", advice.c_str());
+  print_lesson_list(files);
+  std::printf("\nRun one with: gpulab lesson NAME [--step] [-i] [--quiet]\n");
+  list_exercises();
+  return 0;
+}
+
+static void print_lesson_list(const std::vector<fs::path>& files) {
   size_t width = 0;
   for (const fs::path& p : files) width = std::max(width, p.stem().string().size());
   // A title "Tutorial § N: Section" is listed as "§ N: Section" under a heading
@@ -162,6 +161,10 @@ int list_lessons() {
   for (const fs::path& p : files) {
     std::string title = lesson_title(p.string());
     std::string name = p.stem().string();
+    std::string text;
+    // Lessons written for several GPUs say so in the list, before one is run.
+    if (int gpus = read_file(p, &text) ? parse_header(text).gpus : 0; gpus > 1)
+      title += " (" + std::to_string(gpus) + " GPUs)";
     size_t mark = title.find(" § ");
     std::string this_group = mark == std::string::npos ? std::string() : title.substr(0, mark);
     if (this_group != group) {
@@ -176,9 +179,6 @@ int list_lessons() {
       std::printf("  %-*s  %s\n", static_cast<int>(width), name.c_str(), title.c_str());
     }
   }
-  std::printf("\nRun one with: gpulab lesson NAME [--echo] [--step]\n");
-  list_exercises();
-  return 0;
 }
 
 int run_lesson(const std::string& name, const LessonOptions& options,
@@ -199,19 +199,11 @@ int run_lesson(const std::string& name, const LessonOptions& options,
   std::string path_text = path.string();
   char* lesson_argv[] = {argv[0], path_text.data()};
   set_arg_table(L, 2, lesson_argv, 1);
-  std::string chunkname = "=";  // errors read "a4_tensors_on_gpu.lua:12: ..."
-  chunkname += path.filename().string();
-  int status = 0;
-  const std::vector<Cell> cells = split_cells(text);
-  for (size_t i = 0; i < cells.size(); ++i) {
-    const Cell& cell = cells[i];
-    if (options.echo) print_cell_code(cell);
-    if (!evaluate(L, cell.source, chunkname.c_str(), cell.first_line,
-                  echo_suppressed(cell.code.back()))) {
-      status = 1;
-      break;
-    }
-    if (options.step && i + 1 < cells.size() && !wait_for_enter()) break;
+  int status = run_lesson_in(L, path_text, text, options);
+  if (options.interactive) {
+    std::fputs(paint(stdout, kDim, "\nThe lesson's variables are yours to try: Ctrl-D leaves.\n").c_str(), stdout);
+    std::fflush(stdout);
+    run_repl(L);
   }
   lua_close(L);
   return status;

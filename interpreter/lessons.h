@@ -5,6 +5,8 @@
 
 #include "interpreter/session.h"
 
+struct lua_State;
+
 namespace gl::interp {
 
 // GPULAB_LESSONS, else <exe dir>/../lessons, else <exe dir>/lessons, else
@@ -20,13 +22,25 @@ std::string lesson_title(const std::string& path);
 int list_lessons();
 
 struct LessonOptions {
-  bool echo = false;  // print each cell's code (">>> " / "... ") before running it
-  bool step = false;  // wait for Enter after each cell (when stdin is a terminal)
+  bool quiet = false;        // only the output (no title, prose or code)
+  bool step = false;         // wait for Enter after each cell (when stdin is a terminal)
+  bool interactive = false;  // -i: the REPL afterwards, with the lesson's variables
 };
 
 // `gpulab lesson NAME`: returns the exit status (1 when a cell raised an error).
 int run_lesson(const std::string& name, const LessonOptions& options,
                const SessionOptions& session, char** argv);
+
+// Runs the lesson file `path` (its contents: `text`) in the open state `L`,
+// as a notebook (lesson_render.h): provides the devices its header asks for,
+// runs the lessons it continues, names the cell of an error. Returns the exit
+// status. Used by `gpulab lesson` and for `gpulab FILE.lua` when FILE has cells.
+int run_lesson_in(lua_State* L, const std::string& path, const std::string& text,
+                  const LessonOptions& options);
+
+// The lines `gpulab lessons` and a lesson print first when this machine has
+// no GPU and none were configured: how to run the course ("" otherwise).
+std::string no_gpu_advice();
 
 // `gpulab check FILE`: returns 0 on PASS, 1 otherwise.
 int run_check(const std::string& file, const SessionOptions& session, char** argv);

@@ -1,6 +1,8 @@
 // gpulab: the command line (modelled on Lua's lua.c). See usage_text().
 #include <clocale>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <lua.hpp>
@@ -8,6 +10,7 @@
 #include "bindings/bindings.h"
 #include "interpreter/command_line.h"
 #include "interpreter/exercises.h"
+#include "interpreter/lesson_cells.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -21,6 +24,12 @@ namespace {
 bool run_script(lua_State* L, int argc, char** argv, int script) {
   std::string name = argv[script];
   bool from_stdin = name == "-" && std::string(argv[script - 1]) != "--";
+  if (!from_stdin) {  // a file with "-- %%" cells is a lesson: run it as a notebook
+    std::ifstream in(name, std::ios::binary);
+    std::ostringstream text;
+    if (in && (text << in.rdbuf()) && has_cells(text.str()))
+      return run_lesson_in(L, name, text.str(), LessonOptions{}) == 0;
+  }
   int status = luaL_loadfile(L, from_stdin ? nullptr : name.c_str());
   if (status == LUA_OK) {
     int nargs = argc - script - 1;
@@ -74,8 +83,6 @@ int main(int argc, char** argv) {
     case Command::Version:
       std::printf("%s\n", kVersionLine);
       return 0;
-    case Command::Lessons:
-      return list_lessons();
     case Command::Exercise:
       return copy_exercise(cl.target);
     default:
@@ -89,12 +96,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (cl.command == Command::Lessons) return list_lessons();  // after --virtual-gpus: no advice then
   SessionOptions session;
   session.seed = cl.seed;
   if (cl.command == Command::Lesson) {
     LessonOptions options;
-    options.echo = cl.echo;
+    options.quiet = cl.quiet;
     options.step = cl.step;
+    options.interactive = cl.interactive;
     return run_lesson(cl.target, options, session, argv);
   }
   if (cl.command == Command::Check) return run_check(cl.target, session, argv);

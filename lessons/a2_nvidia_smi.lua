@@ -1,4 +1,5 @@
 -- Neural-network computing on the GPU (PyTorch study notes) § 2: nvidia-smi
+-- needs: 1 gpu
 -- %% Looking at the GPUs from outside
 -- NVIDIA's driver ships a command-line tool, nvidia-smi, that lists each GPU
 -- with its driver, memory in use and load, and the processes using it. You run

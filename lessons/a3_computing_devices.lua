@@ -1,4 +1,5 @@
 -- Neural-network computing on the GPU (PyTorch study notes) § 3: Computing devices
+-- needs: 1 gpu
 -- %% Where work happens by default
 -- Unless you ask for something else, every tensor is stored in host memory
 -- and every operation on it runs on the CPU.

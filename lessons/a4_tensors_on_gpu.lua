@@ -1,4 +1,5 @@
 -- Neural-network computing on the GPU (PyTorch study notes) § 4: Tensors on the GPU
+-- needs: 2 gpus
 -- %% A new tensor lives in host memory
 -- Its printout has no device suffix: the CPU is the default.
 x = torch.tensor({1, 2, 3})

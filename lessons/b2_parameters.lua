@@ -1,4 +1,5 @@
 -- PyTorch on the GPU and data parallelism § 2: Parameters
+-- needs: 1 gpu
 -- %% The sizes used in this example
 -- Each sample has 5 features and the model maps them to 2 outputs. The data
 -- set has 100 samples, served in batches of 30.

@@ -1,18 +1,10 @@
 -- PyTorch on the GPU and data parallelism § 4: A model that prints its sizes
--- %% Printing the way Python does
--- Python's print puts one space between its arguments, Lua's print a tab.
--- To print the lines the way PyTorch's example does, this helper joins them
--- with spaces.
-function pyprint(...)
-  local parts = {}
-  for i = 1, select('#', ...) do parts[i] = tostring((select(i, ...))) end
-  print(table.concat(parts, " "))
-end
-pyprint("input size", torch.Size({30, 5}))
 -- %% The model
--- One linear layer from 5 features to 2. forward prints the sizes of its
+-- One linear layer from 5 features to 2. `forward` prints the sizes of its
 -- input and output, so later we can watch what each copy of the model
--- receives when the batch is split over GPUs.
+-- receives when the batch is split over GPUs. `pyprint` prints as Python's
+-- `print` does, with one space between its arguments (Lua's `print` puts a
+-- tab), so the lines read as in PyTorch's example.
 Model = nn.Module:extend('Model')
 function Model:__init(input_size, output_size)
   self.fc = nn.Linear(input_size, output_size)
@@ -25,7 +17,7 @@ end
 model = Model(5, 2)
 print(model)
 -- %% Calling it on one batch
--- Calling the module runs forward; the batch size (dimension 0) goes
+-- Calling the module runs `forward`; the batch size (dimension 0) goes
 -- through unchanged, the feature size goes from 5 to 2.
 out = model(torch.randn{30, 5})
 -- %% The output's size

@@ -1,4 +1,5 @@
 -- Using GPUs in PyTorch (a course deck) § 1: CPU and GPU
+-- needs: 1 gpu
 -- %% Two kinds of processor
 -- A CPU spends its chip on control logic and large caches: a few strong cores
 -- that are quick at varied, branching, step-by-step work. A GPU spends it on
@@ -16,6 +17,9 @@ print(y:size(), y.device)
 -- %% Work that does not
 -- Here every step needs the result of the one before, so there is nothing to
 -- do in parallel: such code belongs on the CPU (or must be reformulated).
+-- Each step `v = 0.5 * v + 1` halves the distance from v to 2 (1, 1.5, 1.75,
+-- ...), so after 10 steps v is 2 - 2^-10 = 1.9990; no step could start
+-- before the one before it had finished.
 v = 1.0
 for step = 1, 10 do v = 0.5 * v + 1 end
 print(string.format("after 10 dependent steps: %.4f", v))

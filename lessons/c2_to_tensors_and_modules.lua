@@ -1,4 +1,5 @@
 -- Using GPUs in PyTorch (a course deck) § 2: :to() for tensors and for modules
+-- needs: 1 gpu
 -- %% :to() converts a dtype or a device
 -- tensor:to(...) and module:to(...) both accept a dtype, a device, or both.
 x = torch.ones{3, 3}

@@ -1,10 +1,8 @@
 -- Using GPUs in PyTorch (a course deck) § 3: torch.cuda helpers and CUDA_VISIBLE_DEVICES
--- gpus: 4
+-- needs: 4 gpus
 -- %% How many GPUs, and what are they?
--- This lesson is written for four GPUs (its transcript is recorded with
--- --virtual-gpus 4). With fewer, it uses the GPUs there are; with none it
--- stops here.
-assert(torch.cuda.is_available(), "this lesson needs CUDA devices: try gpulab --virtual-gpus 4")
+-- This lesson is written for four GPUs (without a GPU, gpulab gives it four
+-- virtual ones). With fewer, it uses the GPUs there are.
 print("device_count:", torch.cuda.device_count())
 for i = 0, torch.cuda.device_count() - 1 do
   print(i, torch.cuda.get_device_name(i))
@@ -41,25 +39,15 @@ print("back to", torch.cuda.current_device())
 -- process first uses CUDA, so it must be set before that: in the shell, or
 -- at the very top of a Python script (os.environ.setdefault(...) before any
 -- torch.cuda call). Setting it later changes nothing.
--- To show it, we start a second gpulab (the program running this lesson,
--- found through the arg table) with the variable set. When our GPUs are
--- virtual, the child gets as many virtual GPUs as we have. With four GPUs it
--- sees only GPUs 2 and 3; with fewer, only the last one.
-exe = arg[-1]
-i = -1
-while arg[i - 1] ~= nil do i = i - 1; exe = arg[i] end
-function run_child(visible, code)
-  local env = "CUDA_VISIBLE_DEVICES=" .. visible
-  if torch.cuda.get_device_name(0):find("emulated") then
-    env = env .. " GPULAB_VIRTUAL_GPUS=" .. torch.cuda.device_count()
-  end
-  local p = io.popen(string.format("%s '%s' -e '%s' 2>&1", env, exe, code))
-  io.write(p:read('a'))
-  p:close()
-end
-child_code = 'print("device_count :" .. torch.cuda.device_count()); '
-  .. 'for i = 0, torch.cuda.device_count() - 1 do '
-  .. 'print("  cuda:" .. i .. " is " .. torch.cuda.get_device_name(i)) end'
+-- `torch.cuda.run_with_visible_devices(visible, code)` starts a second
+-- gpulab with the variable set and prints what it prints. With four GPUs
+-- the child sees only GPUs 2 and 3, renumbered cuda:0 and cuda:1; with
+-- fewer, only the last one.
 visible = torch.cuda.device_count() >= 4 and "2,3" or tostring(torch.cuda.device_count() - 1)
-print("CUDA_VISIBLE_DEVICES :" .. visible)
-run_child(visible, child_code)
+print("CUDA_VISIBLE_DEVICES=" .. visible)
+torch.cuda.run_with_visible_devices(visible, [[
+print("device_count: " .. torch.cuda.device_count())
+for i = 0, torch.cuda.device_count() - 1 do
+  print("  cuda:" .. i .. " is " .. torch.cuda.get_device_name(i))
+end
+]])

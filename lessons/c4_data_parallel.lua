@@ -1,12 +1,11 @@
 -- Using GPUs in PyTorch (a course deck) § 4: DataParallel: scatter, compute in parallel, gather
--- gpus: 4
+-- needs: 4 gpus
 -- %% The wrapper and its arguments
 -- nn.DataParallel(module, {device_ids=, output_device=, dim=}) wraps a model.
 -- On each call it scatters the batch along dim (0 by default) over
 -- device_ids (default: every visible GPU), runs one replica of the model per
 -- GPU in parallel, and gathers the outputs on output_device (default: the
--- first of device_ids). This lesson is recorded with four (virtual) GPUs.
-assert(torch.cuda.is_available(), "this lesson needs CUDA devices: try gpulab --virtual-gpus 4")
+-- first of device_ids). This lesson is written for four GPUs.
 print("visible GPUs:", torch.cuda.device_count())
 -- %% A model that reports its batch size
 -- Three bias-free linear layers with ReLU; forward prints how many rows it got.

@@ -1,11 +1,10 @@
 -- Using GPUs in PyTorch (a course deck) § 5: Free memory per GPU, and choosing GPUs by it
--- gpus: 4
+-- needs: 4 gpus
 -- %% Querying free memory on each GPU
 -- torch.cuda.mem_get_info(i) returns the free and total bytes of device i
 -- (what nvidia-smi reports as Free and Total), without parsing nvidia-smi's
--- output. This lesson is recorded with four virtual GPUs; to make them
--- differ we first fill them unevenly (40, 120, 0 and 80 MiB).
-assert(torch.cuda.is_available(), "this lesson needs CUDA devices: try gpulab --virtual-gpus 4")
+-- output. This lesson is written for four GPUs; to make them differ we
+-- first fill them unevenly (40, 120, 0 and 80 MiB).
 blocks = {}
 for dev, mib in pairs({[0] = 40, [1] = 120, [2] = 0, [3] = 80}) do
   if mib > 0 and dev < torch.cuda.device_count() then
@@ -34,24 +33,17 @@ end)
 visible = table.concat(order, ",")
 print("CUDA_VISIBLE_DEVICES :" .. visible)
 -- %% A process started with that setting
--- The variable must be set before the process first touches CUDA, so we
--- start a second gpulab (the program running this lesson) with it. When our
--- GPUs are virtual, the child gets as many virtual GPUs as we have.
-exe = arg[-1]
-i = -1
-while arg[i - 1] ~= nil do i = i - 1; exe = arg[i] end
-env = "CUDA_VISIBLE_DEVICES=" .. visible
-if torch.cuda.get_device_name(0):find("emulated") then
-  env = env .. " GPULAB_VIRTUAL_GPUS=" .. torch.cuda.device_count()
+-- The variable must be set before the process first touches CUDA, so it
+-- takes a new process: `torch.cuda.run_with_visible_devices` starts one.
+torch.cuda.run_with_visible_devices(visible, [[
+print("device_count: " .. torch.cuda.device_count())
+for i = 0, torch.cuda.device_count() - 1 do
+  print("  cuda:" .. i .. " is " .. torch.cuda.get_device_name(i))
 end
-child_code = 'print("device_count :" .. torch.cuda.device_count()); '
-  .. 'for i = 0, torch.cuda.device_count() - 1 do '
-  .. 'print("  cuda:" .. i .. " is " .. torch.cuda.get_device_name(i)) end'
-p = io.popen(string.format("%s '%s' -e '%s' 2>&1", env, exe, child_code))
-io.write(p:read('a'))
-p:close()
-blocks = nil
+]])
 -- %% With fewer GPUs
 -- The same code works for any number of GPUs: with one there is nothing to
--- choose, and each extra GPU adds one entry to the list.
+-- choose, and each extra GPU adds one entry to the list. (Dropping `blocks`
+-- frees the memory we filled the GPUs with.)
+blocks = nil
 print("GPUs compared here:", #gpu_memory)

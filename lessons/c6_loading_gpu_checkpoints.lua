@@ -1,4 +1,5 @@
 -- Using GPUs in PyTorch (a course deck) § 6: Loading GPU checkpoints: map_location and the "module." prefix
+-- needs: 2 gpus
 -- %% A model trained on the GPU
 -- Three bias-free linear layers, trained for a few steps on cuda:0.
 FooNet = nn.Module:extend('FooNet')
@@ -26,33 +27,24 @@ path_state_dict = os.tmpname()
 torch.save(net:state_dict(), path_state_dict)
 for name, t in pairs(torch.load(path_state_dict)) do print(name, t.device) end
 -- %% Loading it on a machine without a GPU
--- We play the CPU-only machine with a second gpulab that sees no GPU at all:
--- no --virtual-gpus, and CUDA_VISIBLE_DEVICES set to the empty string, which
--- hides every GPU (a handy trick for testing CPU code paths).
-exe = arg[-1]
-i = -1
-while arg[i - 1] ~= nil do i = i - 1; exe = arg[i] end
-function run_on_cpu_machine(code)
-  local cmd = string.format("env -u GPULAB_VIRTUAL_GPUS CUDA_VISIBLE_DEVICES= '%s' -e '%s' 2>&1", exe, code)
-  local p = io.popen(cmd)
-  local out = p:read('a')
-  p:close()
-  io.write(out)
-end
-print("On the CPU-only machine, torch.load(path) as it is:")
-run_on_cpu_machine('print("cuda available:", torch.cuda.is_available()); '
-  .. 'local ok, err = pcall(torch.load, "' .. path_state_dict .. '"); '
-  .. 'print((tostring(err):match("[^\\n]*")))')
+-- We play the CPU-only machine with a second gpulab that sees no GPU:
+-- `CUDA_VISIBLE_DEVICES` set to the empty string hides every GPU (a handy
+-- trick for testing CPU code paths). As a file saved on a GPU says where
+-- its tensors were, plain `torch.load` fails there.
+code = string.format([[
+print("cuda available:", torch.cuda.is_available())
+local ok, err = pcall(torch.load, %q)
+print((tostring(err):match("[^\n]*")))
+]], path_state_dict)
+torch.cuda.run_with_visible_devices('', code)
 -- %% The fix: map_location
--- map_location tells torch.load where to put the tensors instead of the
+-- `map_location` tells `torch.load` where to put the tensors instead of the
 -- device they were saved from: 'cpu' here (a torch.device works too).
-print("On the CPU-only machine, torch.load(path, {map_location='cpu'}):")
-run_on_cpu_machine('FooNet = nn.Module:extend("FooNet"); '
-  .. 'function FooNet:__init(n, k) self.linears = nn.Sequential(); '
-  .. 'for l = 0, k - 1 do self.linears:add_module(tostring(l), nn.Linear(n, n, false)) end end; '
-  .. 'local sd = torch.load("' .. path_state_dict .. '", {map_location = "cpu"}); '
-  .. 'local net = FooNet(3, 3); print(net:load_state_dict(sd)); '
-  .. 'print("parameters on", net.linears[0].weight.device)')
+code = string.format([[
+local sd = torch.load(%q, {map_location = "cpu"})
+for name, t in pairs(sd) do print(name, t.device) end
+]], path_state_dict)
+torch.cuda.run_with_visible_devices('', code)
 -- %% map_location can also pick another GPU
 -- try_gpu(1) is cuda:1 when it exists (the CPU otherwise).
 sd_on_1 = torch.load(path_state_dict, {map_location = try_gpu(1)})
@@ -70,14 +62,9 @@ print("saved the DataParallel model's state_dict and loaded it back")
 for name in pairs(state_dict_load) do print(name) end
 -- %% Loading those keys into a plain model fails
 -- load_state_dict is strict by default: every key must match exactly.
-function error_lines(err)
-  for line in (tostring(err) .. "\n"):gmatch("([^\n]*)\n") do
-    if not line:match("^hint:") then print(line) end
-  end
-end
 plain = FooNet(3, 3)
 ok, err = pcall(function() return plain:load_state_dict(state_dict_load) end)
-error_lines(err)
+print(err)
 -- %% Fix 1: load into a DataParallel wrapper, or save model.module
 -- Wrapping the new model the same way makes the keys match; its .module is
 -- then the plain model. Better still, save dp_net.module:state_dict() in the
@@ -97,11 +84,12 @@ end
 plain = FooNet(3, 3)
 print(plain:load_state_dict(new_state_dict))
 -- %% Same weights either way
+os.remove(path_state_dict)  -- the checkpoint file is no longer needed
 print("stripped keys give the DataParallel model's weights:",
       plain.linears[0].weight.data:equal(dp_net.module.linears[0].weight.data:cpu()))
-os.remove(path_state_dict)
 -- %% In short
-print("* A checkpoint remembers the devices its tensors were on. To load it where")
-print("  those devices do not exist, pass map_location ('cpu', or another GPU).")
-print("* A model wrapped in DataParallel saves its keys as 'module.<name>'. Save")
-print("  model.module:state_dict() instead, wrap before loading, or strip the prefix.")
+-- - A checkpoint remembers the devices its tensors were on. To load it where
+--   those devices do not exist, pass `map_location` ('cpu', or another GPU).
+-- - A model wrapped in DataParallel saves its keys as `module.<name>`. Save
+--   `model.module:state_dict()` instead, wrap before loading, or strip the
+--   prefix.

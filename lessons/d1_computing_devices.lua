@@ -1,9 +1,10 @@
 -- Dive into Deep Learning, 5.6 GPUs § 5.6.1: Computing devices
+-- needs: 2 gpus
 -- %% Before we start: how many GPUs?
--- The section assumes at least two GPUs (it moves data between them). Its
--- helpers below fall back to the CPU, so every cell still runs with fewer;
--- the transcript is recorded with two virtual GPUs. `nvidia-smi` (or
--- torch.cuda.smi(), see lesson a2) lists them.
+-- The section assumes at least two GPUs (it moves data between them); without
+-- a GPU gpulab gives it two virtual ones. Its helpers fall back to the CPU,
+-- so every cell still runs with fewer. `nvidia-smi` (or `torch.cuda.smi()`,
+-- see lesson a2) lists them.
 print(torch.cuda.smi())
 -- %% Devices are values
 -- torch.device('cpu') stands for all the CPU cores and host memory together;
@@ -19,25 +20,11 @@ print(repr(gpu1))
 -- %% How many GPUs are there?
 torch.cuda.device_count()
 -- %% Helpers that still work without a GPU
--- try_gpu(i) gives cuda:i when that device exists and falls back to the CPU;
--- try_all_gpus() lists every CUDA device, or just the CPU when there is none.
--- (gpulab also predefines both, since later lessons use them everywhere.)
-function try_gpu(i)
-  i = i or 0
-  if torch.cuda.device_count() >= i + 1 then
-    return torch.device('cuda:' .. i)
-  end
-  return torch.device('cpu')
-end
-
-function try_all_gpus()
-  local devices = {}
-  for i = 0, torch.cuda.device_count() - 1 do
-    devices[#devices + 1] = torch.device('cuda:' .. i)
-  end
-  if #devices == 0 then devices[1] = torch.device('cpu') end
-  return devices
-end
--- %% Trying them: cuda:10 does not exist, so try_gpu(10) is the CPU
--- (try_all_gpus() returns a Lua list, echoed in braces where Python uses [].)
+-- d2l defines two helpers, and gpulab has them built in (`help(try_gpu)`):
+-- - `try_gpu(i)` gives cuda:i when that device exists and falls back to the
+--   CPU: `device_count() >= i + 1 and torch.device('cuda:' .. i) or cpu`.
+-- - `try_all_gpus()` lists every CUDA device, or just the CPU when there
+--   is none.
+-- cuda:10 does not exist, so `try_gpu(10)` is the CPU. (`try_all_gpus()`
+-- returns a Lua list, echoed in braces where Python uses [].)
 try_gpu(), try_gpu(10), try_all_gpus()

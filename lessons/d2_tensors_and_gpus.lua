@@ -1,9 +1,9 @@
 -- Dive into Deep Learning, 5.6 GPUs § 5.6.2: Tensors and GPUs
+-- needs: 2 gpus
 -- %% This section needs two GPUs
--- It copies data from one GPU to another. With one GPU, try_gpu(1) would
--- give the CPU and X:cuda(1) would fail (there is no cuda:1), so we stop
--- here instead: run gpulab --virtual-gpus 2 to follow along without GPUs.
-assert(torch.cuda.device_count() >= 2, "this section needs two GPUs: try gpulab --virtual-gpus 2")
+-- It copies data from one GPU to another (without a GPU, gpulab gives it two
+-- virtual ones). With one GPU, `try_gpu(1)` would give the CPU and
+-- `X:cuda(1)` would fail: there is no cuda:1.
 print("GPUs:", torch.cuda.device_count())
 -- %% Where a tensor lives
 -- By default a new tensor is created in host memory, on the CPU.

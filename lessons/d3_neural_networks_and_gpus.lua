@@ -1,4 +1,5 @@
 -- Dive into Deep Learning, 5.6 GPUs § 5.6.3: Neural networks and GPUs
+-- needs: 1 gpu
 -- %% A model on the GPU
 -- A model's parameters can be placed on a device just like tensors:
 -- net:to(device) moves them there (in place). try_gpu() picks cuda:0 when

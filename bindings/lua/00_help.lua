@@ -23,7 +23,8 @@ At the prompt:
   Ctrl-C        interrupts running code                 Ctrl-D leaves
 
 help(torch), help(torch.cuda), help(nn), help(torch.zeros), help(x) for a tensor's methods.
-Lessons: run `gpulab lessons` in a shell.
+Lessons: run `gpulab lessons` in a shell. No GPU? torch.cuda.use_virtual(2) before the
+first CUDA use (or start gpulab with --virtual-gpus 2). Timing: time.timeit(f).
 Exercises: `gpulab exercise NAME` copies one, `gpulab check FILE` grades it.]]
 
 -- Text longer than the terminal goes through $PAGER (or less -R) when stdout

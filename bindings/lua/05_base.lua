@@ -169,7 +169,17 @@ local function list_tostring(self)
   end
   return '[' .. table.concat(parts, ', ') .. ']'
 end
+-- These lists are Lua arrays, counted from 1; a Python habit of [0] gets an
+-- error that says so instead of a silent nil.
+local function list_index(self, k)
+  if k == 0 then
+    error('IndexError: index 0 of a Lua list: lists such as net:parameters() count from 1, so the\n'
+      .. 'first entry is [1] (Python\'s [0]). Tensors, dims, devices and nn.Sequential count from 0.\n'
+      .. 'hint: net:parameters()[1], or loop: for p in net:parameters() do ... end', 2)
+  end
+end
 local ItemList = {
+  __index = list_index,
   __call = function(self, _, ctrl)
     local i = ctrl == nil and 1 or cursor[self] + 1
     cursor[self] = i
@@ -179,6 +189,7 @@ local ItemList = {
 }
 local PairList = {
   __pairs_list = true,
+  __index = list_index,
   __call = function(self, _, ctrl)
     local i = ctrl == nil and 1 or cursor[self] + 1
     cursor[self] = i

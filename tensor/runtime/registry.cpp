@@ -174,9 +174,26 @@ bool parse_virtual_spec(const std::string& spec, int* n, int64_t* capacity) {
 }
 
 void configure_virtual_devices(int n, int64_t capacity_bytes) {
-  reg().virtual_n = n;
-  reg().virtual_cap = capacity_bytes > 0 ? capacity_bytes : kDefaultVirtualCapacity;
+  Registry& r = reg();
+  r.virtual_n = n;
+  r.virtual_cap = capacity_bytes > 0 ? capacity_bytes : kDefaultVirtualCapacity;
+  // A first CUDA use that found no device fixed nothing that could be in use:
+  // discover again, so that virtual devices can still be switched on then.
+  if (r.cuda_ready && r.cuda.empty() && n > 0) init_cuda();
 }
+
+bool cuda_initialized() { return reg().cuda_ready; }
+
+int configured_virtual_devices() {
+  Registry& r = reg();
+  if (r.virtual_n >= 0) return r.virtual_n;
+  int n = 0;
+  int64_t cap = 0;
+  const char* env = std::getenv("GPULAB_VIRTUAL_GPUS");
+  return env && parse_virtual_spec(env, &n, &cap) ? n : 0;
+}
+
+int physical_cuda_device_count() { return cuda::device_count(); }
 
 int cuda_device_count() { return int(cuda_slots().size()); }
 bool cuda_available() { return cuda_device_count() > 0; }
@@ -193,7 +210,7 @@ namespace {
                        "CUDA_VISIBLE_DEVICES='" + std::string(std::getenv("CUDA_VISIBLE_DEVICES") ? std::getenv("CUDA_VISIBLE_DEVICES") : "") +
                            "' hides all " + std::to_string(reg().virtual_n) + " virtual GPUs");
   throw RuntimeError(cuda_unavailable_message(),
-                     "this machine has no usable GPU: start gpulab with --virtual-gpus 2 to emulate two");
+                     "this machine has no usable GPU: torch.cuda.use_virtual(2) emulates two (or start gpulab with --virtual-gpus 2)");
 }
 }  // namespace
 

@@ -22,8 +22,17 @@ struct DeviceSlot {
   std::string name;
 };
 
-// Virtual devices: call before the first CUDA use (the CLI does).
+// Virtual devices: call before the first CUDA use (the CLI does), or after a
+// first use that found no CUDA device at all.
 void configure_virtual_devices(int n, int64_t capacity_bytes);
+// Has the first CUDA use happened (devices discovered, configuration fixed)?
+bool cuda_initialized();
+// Virtual devices configured so far (by the CLI or GPULAB_VIRTUAL_GPUS): their
+// number, or 0; never initialises CUDA.
+int configured_virtual_devices();
+// Physical GPUs the driver reports (0 without a driver or a CUDA build);
+// never initialises gpulab's devices.
+int physical_cuda_device_count();
 bool parse_virtual_spec(const std::string& spec, int* n, int64_t* capacity);  // "2", "2:16GiB"
 
 const DeviceSlot& slot_for(Device d);  // d resolved; throws for a bad ordinal

@@ -67,8 +67,8 @@ run -v
 expect_grep "-v" 0 "$OUT" '^gpulab [0-9.]+ \(Lua 5\.4\)$'
 run --help
 expect_grep "--help lists every option and subcommand" 0 "$OUT" '^usage: gpulab' ' -e STMT' ' -i ' \
-  ' --virtual-gpus N' ' --seed N' ' --version' ' --help' ' lessons ' ' lesson NAME' ' --echo' \
-  ' --step' ' check FILE' 'GPULAB_LESSONS' 'NO_COLOR'
+  ' --virtual-gpus N' ' --seed N' ' --version' ' --help' ' lessons ' ' lesson NAME' ' --quiet' \
+  ' --step' ' check FILE' 'GPULAB_LESSONS' 'NO_COLOR' 'cell lines' 'is a lesson'
 run --no-such-option
 expect_grep "unknown option: status 2" 2 "$ERR" "^gpulab: unrecognized option '--no-such-option'" "gpulab --help"
 run --seed abc -e 'print(1)'
@@ -207,57 +207,188 @@ STDIN=$WORK/repl_i run -i script_i.lua
 expect "-i enters the REPL after a script" 0 $'script_i.lua\n>>> >>> '
 
 # ---- lessons ----
-run lessons
+GPULAB_VIRTUAL_GPUS=1 run lessons
 expect "lessons: sorted, with titles, grouped by tutorial" 0 \
-"  01_basics    Basics: echo and print
-  02_error     An error stops the lesson
+"  01_basics       Basics: echo and print
+  02_error        An error stops the lesson
   03_untitled
-  10_pcall     Showing an error on purpose
+  04_devices      Devices a lesson asks for (2 GPUs)
+  05_continues    Continuing another lesson
+  06_bound_error  An error raised by the library
+  10_pcall        Showing an error on purpose
 
 Course One
-  a1_first     § 1: First steps
-  a2_next      § 2: Next steps
+  a1_first        § 1: First steps
+  a2_next         § 2: Next steps
 
 Course Two
-  b1_other     § 5.1: Elsewhere
+  b1_other        § 5.1: Elsewhere
 
-Run one with: gpulab lesson NAME [--echo] [--step]
+Run one with: gpulab lesson NAME [--step] [-i] [--quiet]
 
 Exercises (gpulab exercise NAME copies one here; gpulab check FILE grades it)
   square        Exercise: define square(x) that returns x * x, and set \`answer\` to square(7).
   twice_on_gpu  Double a tensor where it lives"
-run lesson 01_basics
-expect "lesson runs cells: echo, print, ';'" 0 $'3\ngpulab\n6\n60'
-run lesson 01_basics.lua --echo
-expect "lesson --echo prints a notebook transcript" 0 \
-">>> 1 + 2
+NOTEBOOK_01="Basics: echo and print
+======================
+
+[1/5] Expressions echo their value
+
+>>> 1 + 2
 3
+
+[2/5] Statements run; print writes
+
 >>> local s = 'gpu'   -- a comment after code stays
+... -- a comment-only line is not echoed
 ... print(s .. 'lab')
 gpulab
+
+[3/5] A trailing semicolon hides the echo
+
 >>> 40 + 2;
+
+[4/5]
+
 >>> total = 0
 ... for i = 0, 3 do
+... 
 ...   total = total + i
 ... end
 ... print(total)
 6
+
+[5/5] Globals carry over from cell to cell
+
 >>> total * 10
 60"
+run lesson 01_basics
+expect "lesson by name: a notebook of title, headings, code and output" 0 "$NOTEBOOK_01"
+run lesson 01_basics.lua --echo
+expect "lesson --echo (kept for old commands) is the notebook" 0 "$NOTEBOOK_01"
+run lesson 01_basics --quiet
+expect "lesson --quiet: only the output" 0 $'3\ngpulab\n6\n60'
+run "$FIX/lessons/01_basics.lua"
+expect "a file with cells runs as a lesson" 0 "$NOTEBOOK_01"
+printf -- '-- %%%% Cell one\nx = {device = "cuda:0"}\nx.device\n-- %%%% Cell two\nprint(#arg, arg[0])\n' >"$WORK/bare.lua"
+run bare.lua
+expect "lesson file: a bare last expression echoes (no syntax error)" 0 \
+"bare.lua
+========
+
+[1/2] Cell one
+
+>>> x = {device = \"cuda:0\"}
+... x.device
+'cuda:0'
+
+[2/2] Cell two
+
+>>> print(#arg, arg[0])
+0	bare.lua"
+run lesson 04_devices --quiet --virtual-gpus 1
+expect_grep "fewer devices than declared: said up front" 0 "$OUT" \
+  '^Note: this lesson is written for 2 GPUs and runs here with 1 virtual GPU:$' \
+  'the cells that need more say what 2 would show\. To see it all:$' '^      gpulab lesson 04_devices --virtual-gpus 2$' '^1$'
+run lesson 04_devices --virtual-gpus 3
+expect "enough devices: no note; prose with markdown, plain" 0 \
+"Devices a lesson asks for
+=========================
+
+[1/1] Counting them
+
+The runner provides *two* devices, or says what happens with fewer:
+- virtual ones where there is no GPU
+- \`--virtual-gpus N\` to choose
+
+>>> torch.cuda.device_count()
+3"
+run lesson 05_continues
+expect "continues: the other lesson runs first, its output hidden" 0 \
+"Continuing another lesson
+=========================
+Note: this lesson continues 01_basics: their code ran first (quietly),
+      so what they defined is here.
+
+[1/1] Its globals are here, its output was not shown
+
+>>> total * 100
+600"
 run lesson 01 --step
-expect "lesson by unique prefix; --step does not wait without a terminal" 0 $'3\ngpulab\n6\n60'
+expect "lesson by unique prefix; --step does not wait without a terminal" 0 "$NOTEBOOK_01"
+printf 'total + 1\nx_from_repl = 5\nx_from_repl\n' >"$WORK/lesson_i"
+STDIN=$WORK/lesson_i run lesson 01_basics --quiet -i
+expect "lesson -i: the REPL afterwards, with the lesson's variables" 0 \
+$'3\ngpulab\n6\n60\n\nThe lesson\'s variables are yours to try: Ctrl-D leaves.\n>>> 7\n>>> >>> 5\n>>> '
+STDIN=$WORK/lesson_i run -i "$FIX/lessons/05_continues.lua"
+expect_grep "gpulab -i LESSON_FILE: the REPL afterwards, with its variables" 0 "$OUT" '^600$' '^>>> 7$' '^>>> >>> 5$'
+printf 'print("in the REPL")\n' >"$WORK/lesson_i_err"
+STDIN=$WORK/lesson_i_err run lesson 02_error --quiet -i
+expect_grep "lesson -i after an error: the REPL still starts" 1 "$OUT" '^>>> in the REPL$'
 run lesson 0
-expect_grep "ambiguous lesson prefix" 1 "$ERR" "^gpulab: lesson name '0' is ambiguous: 01_basics 02_error 03_untitled$"
+expect_grep "ambiguous lesson prefix" 1 "$ERR" "^gpulab: lesson name '0' is ambiguous: 01_basics 02_error 03_untitled 04_devices 05_continues 06_bound_error$"
 run lesson nope
 expect_grep "unknown lesson" 1 "$ERR" "^gpulab: no lesson named 'nope'"
-run lesson 02_error
-expect "an error stops the lesson (line numbers of the file)" 1 'before' '02_error.lua:5: cell failed'
-run lesson 10
+run lesson 02_error --quiet
+expect "an error names its cell and the line of the file" 1 'before' \
+  $'error in cell 2/3 (02_error.lua, line 5):\ncell failed'
+run lesson 06_bound_error --quiet
+expect "an error raised in the library names the cell's title and line" 1 '' \
+  $'error in cell 2/2 "Mixing shapes" (06_bound_error.lua, line 5):\nRuntimeError: The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0'
+run "$FIX/lessons/02_error.lua"
+expect_grep "a lesson file run as a script names the cell too" 1 "$ERR" '^error in cell 2/3 \(02_error.lua, line 5\):$'
+run lesson 10 --quiet
 expect "lesson showing an error with pcall" 0 $'false\tshown on purpose\n\'still running\''
-run lesson "$FIX/lessons/03_untitled.lua"
+run lesson "$FIX/lessons/03_untitled.lua" --quiet
 expect "lesson by path; arg[0] is set" 0 $'no title line\ntrue'
 GPULAB_LESSONS=$WORK/none run lessons
 expect_grep "missing lessons directory" 1 "$ERR" '^gpulab: no lessons directory found'
+
+# ---- no GPU: the runner says how, and provides what a lesson needs ----
+run -e 'io.write(tostring(torch.cuda.is_available()))'
+if [[ $(cat "$OUT") != false ]]; then
+  echo "skip no-GPU tests: this machine has a CUDA device"
+else
+  run lessons
+  expect_grep "lessons without a GPU: how to run the course, once, up front" 0 "$OUT" \
+    '^No GPU on this machine: the course runs on virtual GPUs emulated in host memory\.$' \
+    'torch\.cuda\.use_virtual\(N\) in the REPL' '^  01_basics '
+  [[ $(grep -c 'No GPU' "$OUT") == 1 ]] || fail "the no-GPU advice is printed once"
+  run lessons --virtual-gpus 2
+  expect_grep "lessons --virtual-gpus N: no advice needed" 0 "$OUT" '^  01_basics '
+  ! grep -q 'No GPU' "$OUT" || fail "lessons --virtual-gpus N: no advice needed" "the advice was printed"
+  run lesson 04_devices --quiet
+  expect "lesson needing 2 GPUs without a GPU: two virtual ones, said once" 0 \
+"Note: this machine has no GPU, so this lesson runs on 2 virtual GPUs
+      emulated in host memory (as \`gpulab --virtual-gpus 2\` gives).
+      They print what GPUs print; their timings are CPU timings.
+      In the REPL: torch.cuda.use_virtual(2) before the first CUDA use.
+2"
+  run "$FIX/lessons/04_devices.lua"
+  expect_grep "a lesson file needing GPUs gets them too" 0 "$OUT" '^Note: this machine has no GPU' '^2$'
+  run -e 'torch.ones(1, {device = "cuda"})'
+  expect_grep "no GPU, no virtual devices: the error says how" 1 "$ERR" \
+    'torch\.cuda\.use_virtual\(2\) emulates two \(or start gpulab with --virtual-gpus 2\)'
+  run -e 'print(pcall(torch.ones, 1, {device = "cuda"}))' -e 'torch.cuda.use_virtual(2)' \
+    -e 'print(torch.cuda.device_count(), torch.ones(1, {device = "cuda:1"}).device)'
+  expect_grep "use_virtual after a CUDA use that found no device still works" 0 "$OUT" '^false' $'^2\tcuda:1$'
+fi
+
+# ---- use_virtual and run_with_visible_devices ----
+GPULAB_EMULATE_GPUS=1 run -e 'torch.cuda.use_virtual(3)' -e 'print(torch.cuda.device_count(), torch.cuda.is_virtual(2))'
+expect "torch.cuda.use_virtual(n) before the first CUDA use" 0 $'3\ttrue'
+GPULAB_EMULATE_GPUS=1 run --virtual-gpus 2 -e 'print(torch.cuda.device_count())' -e 'torch.cuda.use_virtual(4)'
+expect_grep "use_virtual after the first CUDA use: a clear error" 1 "$ERR" \
+  '^gpulab: RuntimeError: torch.cuda.use_virtual\(4\) must come before the first CUDA use: this session already uses 2 virtual GPUs$' \
+  '^hint: start a new session with gpulab --virtual-gpus 4'
+GPULAB_EMULATE_GPUS=1 run --virtual-gpus 4 -e "torch.cuda.run_with_visible_devices('2,3', 'print(torch.cuda.device_count(), torch.cuda.get_device_name(0))')"
+expect "run_with_visible_devices: a second gpulab sees only the listed GPUs, renumbered" 0 \
+  $'2\tgpulab virtual GPU 2 (emulated in host memory)'
+GPULAB_EMULATE_GPUS=1 run --virtual-gpus 2 -e "torch.cuda.run_with_visible_devices('', 'print(torch.cuda.is_available())')"
+expect "run_with_visible_devices(''): the child sees no GPU" 0 'false'
+run -e "torch.cuda.run_with_visible_devices('0', 'error(\"child failed\")')"
+expect_grep "run_with_visible_devices: a failing child is an error" 1 "$ERR" "CUDA_VISIBLE_DEVICES='0' failed \\(exit status 1\\)"
+grep -q 'child failed' "$OUT" || fail "the failing child's message is shown"
 
 # ---- check ----
 run check "$FIX/solutions/good/square.lua"
@@ -372,6 +503,26 @@ else
     tfail "terminal: REPL starts" "no prompt"
   fi
   $T kill-server 2>/dev/null
+  # --step in a terminal: pauses before each next cell, naming it; q quits.
+  T="tmux -L $SOCK-step"
+  if $T new-session -d -s cli -x 120 -y 60 \
+      "env TERM=xterm HOME=$HOME NO_COLOR=1 GPULAB_LESSONS=$FIX/lessons '$GPULAB' lesson 01_basics --step; echo EXITED=\$?; sleep 60" 2>/dev/null; then
+    if wait_for '^\[Enter: cell 2/5 "Statements run; print writes", q: quit\]' && ! screen | grep -q '^gpulab$'; then
+      $T send-keys -t cli Enter
+      if wait_for '^gpulab$' && wait_for '^\[Enter: cell 3/5 "A trailing semicolon hides the echo", q: quit\]'; then
+        $T send-keys -t cli q Enter
+        if wait_for '^EXITED=0$' && ! screen | grep -q '^\[3/5\]'; then pass "terminal: lesson --step pauses per cell, q quits"
+        else tfail "terminal: lesson --step pauses per cell, q quits" "q did not stop the lesson"; fi
+      else
+        tfail "terminal: lesson --step pauses per cell, q quits" "Enter did not run the next cell"
+      fi
+    else
+      tfail "terminal: lesson --step pauses per cell, q quits" "no pause naming the next cell"
+    fi
+    $T kill-server 2>/dev/null
+  else
+    echo "skip terminal test of --step: tmux cannot start a second session here"
+  fi
 fi
 
 echo "$passed passed, $failed failed"

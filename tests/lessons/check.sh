@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Usage: check.sh GPULAB NAME
-# Runs lesson NAME the way a learner would (two virtual GPUs, seed 0, --echo),
+# Runs lesson NAME the way a learner without a GPU would (seed 0, plain text,
+# the virtual GPUs its header asks for with "-- needs: N gpus", else one),
 # the GPUs emulated in host memory even on a machine with a real one,
 # masks run-dependent timings and compares with the golden transcript NAME.out.
-# A lesson that needs another number of GPUs says so on a line "-- gpus: N"
-# among its first five lines.
+# The devices are given with --virtual-gpus, so the runner's note about
+# turning them on is not part of the transcript.
 # With UPDATE=1 it (re)writes NAME.out instead; read the result before keeping it.
 set -u
 if [ $# -ne 2 ]; then
@@ -31,16 +32,16 @@ mask() {
     -e 's/\b[0-9]+(\.[0-9]+)?x\b/<ratio>/g'
 }
 
-gpus=2
+gpus=1
 if [ -f "$lessons/$name.lua" ]; then
-  declared=$(head -n 5 "$lessons/$name.lua" | sed -nE 's/^-- gpus: *([0-9]+) *$/\1/p' | head -n 1)
+  declared=$(head -n 5 "$lessons/$name.lua" | sed -nE 's/^-- needs: *([0-9]+) gpus? *$/\1/p' | head -n 1)
   if [ -n "$declared" ]; then gpus=$declared; fi
 fi
 
 # GPULAB_EMULATE_GPUS: the transcripts hold the emulated devices' names and
 # random numbers, also where a real GPU exists.
 actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 GPULAB_EMULATE_GPUS=1 \
-  "$gpulab" --virtual-gpus "$gpus" --seed 0 lesson "$name" --echo 2>&1)
+  "$gpulab" --virtual-gpus "$gpus" --seed 0 lesson "$name" 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
   echo "lesson $name exited with status $rc" >&2
