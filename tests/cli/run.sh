@@ -153,6 +153,7 @@ expect_grep "-e error stops with status 1" 1 "$ERR" '^gpulab: \(command line\):1
 [[ $(cat "$OUT") == before ]] || fail "-e statements after an error do not run"
 
 # ---- the REPL on piped input ----
+# As `python3 -`: no prompts, and the first error ends the input with status 1.
 cat >"$WORK/repl_in" <<'EOF'
 1 + 2
 x = 10
@@ -164,44 +165,73 @@ for i = 0, 1 do
 end
 (1 +
  2)
-error('boom')
-print('still running', x)
 local y = 1
 
 y
 return 4, 5
 !echo from the shell
-undefined_function()
-x
+error('boom')
+print('not reached')
 EOF
 STDIN=$WORK/repl_in run
-expect "REPL: echo, ';', multi-line, errors, !cmd" 0 \
-">>> 3
->>> >>> 10
->>> >>> 'abc'
->>> ... ... loop	0
+expect "REPL piped: echo, ';', multi-line, !cmd, no prompts; stops at the first error" 1 \
+"3
+10
+'abc'
+loop	0
 loop	1
->>> ... 3
->>> >>> still running	10
->>> >>> >>> nil
->>> 4
+3
+nil
+4
 5
->>> from the shell
->>> >>> 10
->>> " \
-"stdin:1: boom
-stdin:1: attempt to call a nil value (global 'undefined_function')"
+from the shell"
+expect_grep "REPL piped: the error that stopped it" 1 "$ERR" 'boom'
+printf 'x = (\n1 +\n= 2\nprint("not reached")\n' >"$WORK/repl_syntax"
+STDIN=$WORK/repl_syntax run
+expect_grep "REPL piped: a syntax error stops it too" 1 "$ERR" "unexpected symbol near '='"
+[[ ! -s $OUT ]] || fail "REPL piped: nothing runs after a syntax error"
 printf 'print("x")\nfor i = 1, 2 do\n' >"$WORK/repl_eof"
 STDIN=$WORK/repl_eof run
-expect_grep "REPL: end of input inside a statement" 0 "$ERR" "^stdin:1: 'end' expected near <eof>$"
+expect_grep "REPL: end of input inside a statement" 1 "$ERR" "'end' expected near <eof>$"
+printf 'for i = 1, 2 do\n\n\nprint("after")\nerror("second")\nprint("still")\n' >"$WORK/repl_blank"
+STDIN=$WORK/repl_blank run -i
+expect "REPL -i piped: two blank lines leave a continuation; errors do not stop -i" 0 $'after\nstill'
+expect_grep "REPL -i piped: the continuation's parse error" 0 "$ERR" "'end' expected .*near <eof>" 'second'
 printf 'x\n' >"$WORK/repl_i"
 STDIN=$WORK/repl_i run -e 'x = 42' -i
-expect "-i enters the REPL after -e" 0 $'>>> 42\n>>> '
+expect "-i enters the REPL after -e" 0 '42'
 STDIN=$WORK/repl_i run -e 'x = 42'
 expect "-e alone does not start the REPL" 0 ''
 printf 'print(arg[0])\n' >"$WORK/script_i.lua"
 STDIN=$WORK/repl_i run -i script_i.lua
-expect "-i enters the REPL after a script" 0 $'script_i.lua\n>>> nil\n>>> '
+expect "-i enters the REPL after a script" 0 $'script_i.lua\nnil'
+printf 'x = 5\nerror("script failed")\n' >"$WORK/script_fails_i.lua"
+STDIN=$WORK/repl_i run -i script_fails_i.lua
+expect "-i enters the REPL after a script error (python -i)" 0 '5'
+expect_grep "-i: the script's error is shown" 0 "$ERR" 'script failed'
+
+# ---- timing magics ----
+printf '%%time 6 * 7\n%%time y = 2;\n%%timeit for i = 1, 300 do end\n%%timing on\n1 + 1\n%%timing off\n2 + 2\n' >"$WORK/repl_time"
+STDIN=$WORK/repl_time run
+expect_grep "%time, %timeit, %timing" 0 "$OUT" \
+  '^CPU times: user [0-9.]+ (ns|µs|ms|s), sys: [0-9.]+ (ns|µs|ms|s), total: [0-9.]+ (ns|µs|ms|s)$' \
+  '^Wall time: [0-9.]+ (ns|µs|ms|s) \(monotonic clock\)$' '^42$' \
+  '^[0-9.]+ (ns|µs|ms) ± [0-9.]+ (ns|µs|ms) per loop \(mean ± std\. dev\. of 7 runs, [0-9,]+ loops each\)$' \
+  '^Timing of every command is on' '^2$' '^4$'
+[[ $(grep -c '^Wall time' "$OUT") == 3 ]] || fail "%timing on times exactly the commands while on"
+[[ $(sed -n 4p "$OUT") == CPU* && $(sed -n 6p "$OUT") == *'per loop'* ]] || fail "%time STMT; echoes nothing"
+loops=$(grep -o '[0-9,]* loops each' "$OUT" | tr -d ,)
+[[ ${loops%% *} -ge 1000 ]] || fail "%timeit of a fast statement runs many loops (got $loops)"
+printf '%%time 1\n' >"$WORK/repl_time_gpu"
+STDIN=$WORK/repl_time_gpu run --virtual-gpus 2
+expect_grep "%time says that it synchronised the devices" 0 "$OUT" \
+  '^Wall time: .* \(monotonic clock, 2 CUDA devices synchronized\)$'
+printf '%%timeit error("in timeit")\nprint("not reached")\n' >"$WORK/repl_time_err"
+STDIN=$WORK/repl_time_err run
+expect_grep "%timeit of a failing statement is an error" 1 "$ERR" 'in timeit'
+printf '%%bogus 1\n' >"$WORK/repl_magic_err"
+STDIN=$WORK/repl_magic_err run
+expect_grep "unknown magic" 1 "$ERR" "^UsageError: unknown magic '%bogus 1'"
 
 # ---- lessons ----
 run lessons
