@@ -18,6 +18,7 @@ lua_State* volatile g_coroutine = nullptr;    // the innermost coroutine resumed
 volatile std::sig_atomic_t g_pending = 0;     // a Ctrl-C not yet turned into an error
 volatile std::sig_atomic_t g_announced = 0;   // the "interrupting after..." line is out
 volatile std::sig_atomic_t g_presses = 0;     // Ctrl-C presses while pending
+volatile std::sig_atomic_t g_signalled = 0;   // any Ctrl-C since the scope began
 double g_press_time[3] = {0, 0, 0};           // the last presses' times (ring)
 sem_t g_wake;                                 // wakes the announcer thread
 bool g_announcer_started = false;
@@ -61,6 +62,7 @@ void on_sigint(int) {
     say("\nStill interrupting after the current operation\u2026 (three Ctrl-C within a second end gpulab)\n");
   }
   g_pending = 1;
+  g_signalled = 1;
   if (g_main != nullptr) lua_sethook(g_main, interrupt_hook, kHookMask, 1);
   lua_State* co = g_coroutine;
   if (co != nullptr) lua_sethook(co, interrupt_hook, kHookMask, 1);
@@ -151,6 +153,7 @@ void install_coroutine_tracking(lua_State* L) {
 InterruptScope::InterruptScope(lua_State* L) : previous_(g_main) {
   start_announcer();
   g_main = L;
+  g_signalled = 0;
   g_pending = 0;
   g_announced = 0;
   g_presses = 0;
@@ -162,9 +165,11 @@ InterruptScope::InterruptScope(lua_State* L) : previous_(g_main) {
 
 InterruptScope::~InterruptScope() {
   sigaction(SIGINT, &saved_, nullptr);
-  // A Ctrl-C that came as the code finished leaves the hook armed: disarm it
-  // so that it does not interrupt the next input.
-  if (g_pending && g_main != nullptr) lua_sethook(g_main, nullptr, 0, 0);
+  // A Ctrl-C that came as the code finished, or that a coroutine took, leaves
+  // the main thread's hook armed: disarm it so that it does not interrupt the
+  // next input.
+  if (g_signalled && g_main != nullptr) lua_sethook(g_main, nullptr, 0, 0);
+  g_signalled = 0;
   g_pending = 0;
   g_presses = 0;
   g_main = previous_;
