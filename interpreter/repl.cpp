@@ -61,9 +61,9 @@ int run_repl(lua_State* L, bool keep_going) {
   for (;;) {
     const char* prompt = !interactive ? "" : input.empty() ? kPrompt : kContinuationPrompt;
     auto got = reader.read(prompt, &line);
-    if (got == LineReader::Result::Interrupted) {  // Ctrl-C at the prompt: drop the input
-      std::fputs(input.empty() ? "\n" : "\nKeyboardInterrupt\n", stdout);
-      std::fflush(stdout);
+    if (got == LineReader::Result::Interrupted) {  // Ctrl-C at a prompt drops the input, as in Python
+      std::fputc('\n', stdout);
+      write_error("KeyboardInterrupt");
       input.clear();
       blank_lines = 0;
       continue;
