@@ -126,7 +126,8 @@ bool time_loops(lua_State* L, int fn, long long loops, double* seconds) {
   return true;
 }
 
-bool time_it(lua_State* L, const std::string& stmt, const char* chunkname) {
+// `loops` 0: chosen as IPython does.
+bool time_it(lua_State* L, const std::string& stmt, const char* chunkname, long long loops, int repeat) {
   const int top = lua_gettop(L);
   Compilation c = compile_input(L, stmt, chunkname);
   if (c.status != Compiled::Ok) {
@@ -136,14 +137,15 @@ bool time_it(lua_State* L, const std::string& stmt, const char* chunkname) {
   }
   int fn = lua_gettop(L);
   // IPython: 10^k loops, k = 0, 1, ... until one run takes at least 0.2 s.
-  long long loops = 1;
   double seconds = 0;
-  for (int k = 0; k < 10; ++k, loops *= 10) {
-    if (!time_loops(L, fn, loops, &seconds)) return lua_settop(L, top), false;
-    if (seconds >= 0.2) break;
+  if (loops == 0) {
+    loops = 1;
+    for (int k = 0; k < 10; ++k, loops *= 10) {
+      if (!time_loops(L, fn, loops, &seconds)) return lua_settop(L, top), false;
+      if (seconds >= 0.2) break;
+    }
+    if (seconds < 0.2) loops /= 10;  // the loop ran out: IPython keeps 10^9
   }
-  if (seconds < 0.2) loops /= 10;  // the loop ran out: IPython keeps 10^9
-  const int repeat = 7;
   std::vector<double> per_loop;
   for (int r = 0; r < repeat; ++r) {
     if (!time_loops(L, fn, loops, &seconds)) return lua_settop(L, top), false;
@@ -163,8 +165,9 @@ bool time_it(lua_State* L, const std::string& stmt, const char* chunkname) {
   if (worst > 4 * best && best > 0 && worst > 1e-6)
     std::printf("The slowest run took %0.2f times longer than the fastest. This could mean that an "
                 "intermediate result is being cached.\n", worst / best);
-  std::printf("%s \u00b1 %s per loop (mean \u00b1 std. dev. of %d runs, %s loop%s each)\n", format_time(mean).c_str(),
-              format_time(stdev).c_str(), repeat, thousands(loops).c_str(), loops == 1 ? "" : "s");
+  std::printf("%s \u00b1 %s per loop (mean \u00b1 std. dev. of %d run%s, %s loop%s each)\n", format_time(mean).c_str(),
+              format_time(stdev).c_str(), repeat, repeat == 1 ? "" : "s", thousands(loops).c_str(),
+              loops == 1 ? "" : "s");
   std::fputs(paint(stdout, kDim, "Clock: " + clock_note(synchronize_devices(L)) + " before each reading.").c_str(),
              stdout);
   std::fputc('\n', stdout);
@@ -236,12 +239,39 @@ bool run_magic(lua_State* L, const std::string& line, const char* chunkname, Tim
   if (name == "%time" && !rest.empty()) {
     *ok = time_once(L, rest, chunkname, !echo_suppressed(rest));
   } else if (name == "%timeit" && !rest.empty()) {
-    *ok = time_it(L, rest, chunkname);
+    // IPython's options: -n N loops, -r R runs (of 7).
+    long long loops = 0;
+    int repeat = 7;
+    for (;;) {
+      char flag = 0;
+      long long value = 0;
+      int used = 0;
+      if (std::sscanf(rest.c_str(), "-%c %lld %n", &flag, &value, &used) < 2 || used == 0 ||
+          (flag != 'n' && flag != 'r'))
+        break;
+      if (value < 1 || value > 1000000000LL) {
+        write_error(std::string("UsageError: %timeit -") + flag + " needs a count from 1 to 10^9");
+        *ok = false;
+        return true;
+      }
+      if (flag == 'n') loops = value;
+      else repeat = int(value);
+      rest = trim(rest.substr(size_t(used)));
+    }
+    if (rest.empty()) {
+      write_error("UsageError: %timeit needs a statement, e.g. %timeit x:sum()");
+      *ok = false;
+    } else {
+      *ok = time_it(L, rest, chunkname, loops, repeat);
+    }
   } else if (name == "%timing" && (rest == "on" || rest == "off" || rest.empty())) {
     if (!rest.empty()) timer->every_command = rest == "on";
     std::printf("Timing of every command is %s (wall time, %s).\n", timer->every_command ? "on" : "off",
                 clock_note(synchronize_devices(L)).c_str());
     std::fflush(stdout);
+  } else if (name == "%time" || name == "%timeit") {
+    write_error("UsageError: " + name + " needs a statement, e.g. " + name + " x:sum()");
+    *ok = false;
   } else {
     write_error("UsageError: unknown magic '" + text + "'\nhint: the magics are %time STMT, %timeit STMT and "
                 "%timing on|off");

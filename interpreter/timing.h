@@ -1,7 +1,8 @@
 // IPython's timing magics in the REPL, and th's per-command timer:
 //   %time STMT     CPU and wall time of one run (an expression's value echoes)
 //   %timeit STMT   mean ± std. dev. of 7 runs, the loop count chosen as IPython
-//                  does (10^k loops, k growing until a run takes >= 0.2 s)
+//                  does (10^k loops, k growing until a run takes >= 0.2 s);
+//                  -n N and -r R fix the loops and runs, as in IPython
 //   %timing on|off the wall time of every command after it
 // Each reading of the (monotonic) clock comes after torch.cuda.synchronize on
 // every CUDA device, so that queued device work is counted.
