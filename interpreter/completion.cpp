@@ -181,14 +181,16 @@ bool lookup_steps(lua_State* L, int obj, int key) {
     int mt = lua_gettop(L);
     if (lua_getfield(L, mt, "__class") == LUA_TTABLE) {  // a module: its class chain
       lua_replace(L, mt);
-      obj = mt;
+      if (obj > key) lua_replace(L, obj);  // a slot of our own: reuse it, the stack does not grow
+      else obj = mt;
       continue;
     }
     lua_pop(L, 1);
     int t = lua_getfield(L, mt, "__index");
     if (t == LUA_TTABLE) {
       lua_replace(L, mt);
-      obj = mt;
+      if (obj > key) lua_replace(L, obj);
+      else obj = mt;
       continue;
     }
     if (t == LUA_TFUNCTION && lua_iscfunction(L, -1) && lua_type(L, obj) == LUA_TUSERDATA) {
@@ -434,10 +436,13 @@ void value_members(lua_State* L, int idx, bool method, const std::string& partia
     if (method) {  // methods along the class chain
       lua_getmetatable(L, idx);
       lua_getfield(L, -1, "__class");
+      lua_remove(L, -2);
       for (int depth = 0; depth < 16 && lua_type(L, -1) == LUA_TTABLE; ++depth) {
         table_keys(L, -1, partial, true, out);
         if (!lua_getmetatable(L, -1)) break;
-        lua_getfield(L, -1, "__index");
+        lua_getfield(L, -1, "__index");  // the parent class
+        lua_replace(L, -3);
+        lua_pop(L, 1);
       }
     }
     lua_settop(L, top);
@@ -452,6 +457,8 @@ void value_members(lua_State* L, int idx, bool method, const std::string& partia
     lua_pop(L, 1);
     if (lua_getfield(L, mt, "__index") != LUA_TTABLE) break;
     table_keys(L, -1, partial, method, out);
+    lua_replace(L, mt - 1);  // the stack stays two deep: the __index table, then its metatable
+    lua_settop(L, mt - 1);
   }
   lua_settop(L, top);
 }
@@ -551,7 +558,7 @@ bool option_callee(lua_State* L, std::string_view s, const Scan& sc, size_t word
 Completions complete_line(lua_State* L, std::string_view s) {
   Completions result;
   const int top = lua_gettop(L);
-  if (!lua_checkstack(L, 40)) return result;
+  if (!lua_checkstack(L, 100)) return result;
   Scan sc = scan(s);
   if (sc.in_comment) return result;
   Names names;

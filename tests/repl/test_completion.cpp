@@ -153,3 +153,19 @@ TEST_CASE("file paths inside a string literal") {
   rmdir((d + "/models").c_str());
   rmdir(d.c_str());
 }
+
+TEST_CASE("long __index and class chains: bounded, and the stack stays as it was") {
+  State s;
+  s.run("deep = {}\n"
+        "local t = deep\n"
+        "for i = 1, 40 do local parent = {['f' .. i] = function() end}; setmetatable(t, {__index = parent}); t = parent end\n"
+        "local M = nn.Module:extend('M0')\n"
+        "for i = 1, 10 do M = M:extend('M' .. i) end\n"
+        "function M:__init() nn.Module.__init(self); self.fc = nn.Linear(1, 1) end\n"
+        "m = M()\n");
+  CHECK(s.offers("deep:", "deep:f1"));
+  CHECK(s.offers("deep:", "deep:f12"));
+  CHECK(s.offers("m:par", "m:parameters"));  // nn.Module's, eleven classes up
+  CHECK(s.offers("m.fc.", "m.fc.weight"));
+  CHECK(s.offers("m.fc:", "m.fc:forward"));
+}
