@@ -118,7 +118,8 @@ size_t chain_start(std::string_view s, size_t end) {
 
 // What a step of the chain gave: a real value (on the stack top), a tensor known
 // only by its type (a call's result), or nothing usable.
-enum class Kind { Value, Tensor, None };
+// Instance: an nn module made by calling its class (the class is on the stack).
+enum class Kind { Value, Tensor, Instance, None };
 
 bool is_tensor(lua_State* L, int idx) { return luaL_testudata(L, idx, kTensorMT) != nullptr; }
 
@@ -126,6 +127,18 @@ bool is_module(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return false;
   bool yes = lua_getfield(L, -1, "__is_module") == LUA_TBOOLEAN && lua_toboolean(L, -1);
   lua_pop(L, 2);
+  return yes;
+}
+
+// A class made by U.class for modules: its instances' metatable (__meta) says __is_module.
+bool is_module_class(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return false;
+  idx = lua_absindex(L, idx);
+  const int top = lua_gettop(L);
+  lua_pushliteral(L, "__meta");
+  bool yes = lua_rawget(L, idx) == LUA_TTABLE && lua_getfield(L, -1, "__is_module") == LUA_TBOOLEAN &&
+             lua_toboolean(L, -1);
+  lua_settop(L, top);
   return yes;
 }
 
@@ -304,9 +317,10 @@ Kind evaluate_chain(lua_State* L, std::string_view expr) {
           continue;
         }
         if (kind == Kind::Value && is_module(L, -1) && in_list(name, kModuleSelfMethods)) continue;
+        if (kind == Kind::Instance && in_list(name, kModuleSelfMethods)) continue;
         return fail();
       }
-      if (kind == Kind::Tensor) return fail();  // a field of a tensor we did not make
+      if (kind != Kind::Value) return fail();  // a field of an object we did not make
       lua_pushstring(L, name.c_str());
       if (!lookup(L, -2, -1)) return fail();
       lua_replace(L, top + 1);
@@ -323,6 +337,7 @@ Kind evaluate_chain(lua_State* L, std::string_view expr) {
         kind = Kind::Tensor;
         continue;
       }
+      if (kind != Kind::Value) return fail();
       if (inner.size() >= 2 && (inner.front() == '"' || inner.front() == '\'') && inner.back() == inner.front()) {
         std::string key(inner.substr(1, inner.size() - 2));
         if (key.find_first_of("\\\"'") != std::string::npos) return fail();
@@ -341,6 +356,10 @@ Kind evaluate_chain(lua_State* L, std::string_view expr) {
       size_t close = closing(expr, i);
       if (close == std::string_view::npos) return fail();
       i = close + 1;
+      if (kind == Kind::Value && is_module_class(L, -1)) {  // nn.Linear(2, 3): an instance of it
+        kind = Kind::Instance;
+        continue;
+      }
       if (kind != Kind::Value || !lua_isfunction(L, -1) || !is_tensor_factory(L)) return fail();
       lua_settop(L, top);
       kind = Kind::Tensor;
@@ -407,6 +426,21 @@ void tensor_members(lua_State* L, bool method, const std::string& partial, Names
   lua_settop(L, mt - 1);
 }
 
+// The methods of the class at idx and of its parents (U.class: a class's
+// metatable's __index is its parent).
+void class_methods(lua_State* L, int idx, const std::string& partial, Names* out) {
+  const int top = lua_gettop(L);
+  lua_pushvalue(L, idx);
+  for (int depth = 0; depth < 16 && lua_type(L, -1) == LUA_TTABLE; ++depth) {
+    table_keys(L, -1, partial, true, out);
+    if (!lua_getmetatable(L, -1)) break;
+    lua_getfield(L, -1, "__index");  // the parent class
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+  }
+  lua_settop(L, top);
+}
+
 void value_members(lua_State* L, int idx, bool method, const std::string& partial, Names* out) {
   idx = lua_absindex(L, idx);
   const int top = lua_gettop(L);
@@ -436,14 +470,7 @@ void value_members(lua_State* L, int idx, bool method, const std::string& partia
     if (method) {  // methods along the class chain
       lua_getmetatable(L, idx);
       lua_getfield(L, -1, "__class");
-      lua_remove(L, -2);
-      for (int depth = 0; depth < 16 && lua_type(L, -1) == LUA_TTABLE; ++depth) {
-        table_keys(L, -1, partial, true, out);
-        if (!lua_getmetatable(L, -1)) break;
-        lua_getfield(L, -1, "__index");  // the parent class
-        lua_replace(L, -3);
-        lua_pop(L, 1);
-      }
+      class_methods(L, -1, partial, out);
     }
     lua_settop(L, top);
     return;
@@ -547,7 +574,11 @@ bool option_callee(lua_State* L, std::string_view s, const Scan& sc, size_t word
     lua_pop(L, 1);
     return false;
   }
-  if (evaluate_chain(L, callee) != Kind::Value) return false;
+  Kind kind = evaluate_chain(L, callee);
+  if (kind != Kind::Value) {
+    if (kind == Kind::Instance) lua_pop(L, 1);
+    return false;
+  }
   if (lua_isfunction(L, -1)) return true;
   lua_pop(L, 1);
   return false;
@@ -578,6 +609,7 @@ Completions complete_line(lua_State* L, std::string_view s) {
     size_t begin = chain_start(s, word - 1);
     Kind kind = evaluate_chain(L, s.substr(begin, word - 1 - begin));
     if (kind == Kind::Tensor) tensor_members(L, sep == ':', partial, &names);
+    else if (kind == Kind::Instance && sep == ':') class_methods(L, -1, partial, &names);
     else if (kind == Kind::Value) value_members(L, -1, sep == ':', partial, &names);
   } else if (word > 0 && std::isdigit(static_cast<unsigned char>(s[word - 1]))) {
     return result;  // 1.5e<Tab>: a number

@@ -7,7 +7,8 @@
 //   lin:par  -> lin:parameters   (nn.Module methods along the class chain)
 //   net[0].  / torch.zeros(2):   (index/field chains are evaluated without calling
 //                                 any function; a call to a tensor factory or a
-//                                 tensor method is completed as a tensor)
+//                                 tensor method is completed as a tensor, a call
+//                                 of an nn class as a module of that class)
 //   "tests/c -> "tests/cli/      (file paths inside a string literal)
 //   torch.ones(2, {dev -> device= (option names from the function's doc)
 #pragma once

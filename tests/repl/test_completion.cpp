@@ -169,3 +169,18 @@ TEST_CASE("long __index and class chains: bounded, and the stack stays as it was
   CHECK(s.offers("m.fc.", "m.fc.weight"));
   CHECK(s.offers("m.fc:", "m.fc:forward"));
 }
+
+TEST_CASE("a module made by calling its class: its methods, without running the call") {
+  State s;
+  s.run("made = 0\n"
+        "Counting = nn.Module:extend('Counting')\n"
+        "function Counting:__init() nn.Module.__init(self); made = made + 1 end\n"
+        "function Counting:special() end\n");
+  CHECK(s.offers("nn.Linear(2, 3):par", "nn.Linear(2, 3):parameters"));
+  CHECK(s.offers("nn.Linear(2, 3):cuda():", "nn.Linear(2, 3):cuda():forward"));
+  CHECK(s.offers("Counting():sp", "Counting():special"));
+  CHECK(s.lines("nn.Linear(2, 3).").empty());  // its fields exist only once it is made
+  lua_getglobal(s.L, "made");
+  CHECK(lua_tointeger(s.L, -1) == 0);
+  lua_pop(s.L, 1);
+}
