@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -122,6 +123,10 @@ TEST_CASE("globals, keywords, and nothing in numbers or comments") {
   CHECK(s.lines("1.5").empty());
   CHECK(s.lines("x -- tor").empty());
   CHECK(s.offers("y = 'a' .. tor", "y = 'a' .. torch"));
+  CHECK(s.offers("name = 'abc'; name:up", "name = 'abc'; name:up") == false);  // name is not set yet
+  s.run("name = 'abc'");
+  CHECK(s.offers("name:up", "name:upper"));  // strings' methods through their metatable
+  CHECK(s.offers("torch.cuda.dev", "torch.cuda.device_count"));
 }
 
 TEST_CASE("option names inside {...} of a call, from the function's doc") {
@@ -137,9 +142,12 @@ TEST_CASE("option names inside {...} of a call, from the function's doc") {
 
 TEST_CASE("file paths inside a string literal") {
   State s;
-  char dir[] = "/tmp/gpulab-complete.XXXXXX";
-  REQUIRE(mkdtemp(dir) != nullptr);
-  std::string d = dir;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && tmp[0] != '\0' ? tmp : "/tmp") + "/gpulab-complete.XXXXXX";
+  std::vector<char> dir(pattern.begin(), pattern.end());
+  dir.push_back('\0');
+  REQUIRE(mkdtemp(dir.data()) != nullptr);
+  std::string d = dir.data();
   REQUIRE(mkdir((d + "/models").c_str(), 0700) == 0);
   std::ofstream(d + "/model.st") << "x";
   std::ofstream(d + "/.hidden") << "x";
