@@ -430,7 +430,8 @@ else
     tfail "terminal: REPL starts" "no prompt"
   fi
   $T kill-server 2>/dev/null
-  # A third Ctrl-C within a second ends gpulab, after saying so.
+  # A third Ctrl-C within a second ends gpulab, after saying so (a server of its own).
+  T="tmux -L $SOCK-b"
   if $T new-session -d -s cli -x 120 -y 40 \
       "env TERM=xterm HOME=$HOME NO_COLOR=1 '$GPULAB'; echo EXITED=\$?; sleep 60" 2>/dev/null &&
       wait_for '^>>> ?$'; then
@@ -447,6 +448,8 @@ else
     else
       tfail "terminal: a third Ctrl-C within a second ends gpulab, saying so"
     fi
+  else
+    tfail "terminal: a third Ctrl-C within a second ends gpulab, saying so" "the REPL did not start"
   fi
   $T kill-server 2>/dev/null
 fi
