@@ -175,4 +175,18 @@ InterruptScope::~InterruptScope() {
   g_main = previous_;
 }
 
+namespace {
+void ignore_sigint(int) {}
+}  // namespace
+
+QuietInterrupts::QuietInterrupts() {
+  struct sigaction action {};
+  action.sa_handler = ignore_sigint;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, &saved_);
+}
+
+QuietInterrupts::~QuietInterrupts() { sigaction(SIGINT, &saved_, nullptr); }
+
 }  // namespace gl::interp

@@ -27,4 +27,18 @@ class InterruptScope {
   struct sigaction saved_ {};
 };
 
+// While alive, a SIGINT that comes between inputs (neither at the prompt nor
+// while code runs: compiling, saving history) is ignored instead of ending the
+// session. Reads interrupted by it restart.
+class QuietInterrupts {
+ public:
+  QuietInterrupts();
+  ~QuietInterrupts();
+  QuietInterrupts(const QuietInterrupts&) = delete;
+  QuietInterrupts& operator=(const QuietInterrupts&) = delete;
+
+ private:
+  struct sigaction saved_ {};
+};
+
 }  // namespace gl::interp

@@ -8,6 +8,7 @@
 
 #include "bindings/bindings.h"
 #include "interpreter/evaluate.h"
+#include "interpreter/interrupt.h"
 #include "interpreter/line_reader.h"
 #include "interpreter/terminal.h"
 #include "interpreter/timing.h"
@@ -49,6 +50,7 @@ void print_banner(lua_State* L) {
 }
 
 int run_repl(lua_State* L, bool keep_going) {
+  QuietInterrupts quiet;
   LineReader reader(L);
   // Piped input runs as a script would (python3 -): no prompts, and the first
   // error ends it with status 1.
