@@ -67,6 +67,9 @@ void class_methods(lua_State* L, int idx, const std::string& partial, Names* out
     lua_pop(L, 1);
   }
   lua_settop(L, top);
+  // The class machinery (Module:extend('Name'), Class:new()) is no method of an instance.
+  out->erase("extend");
+  out->erase("new");
 }
 
 void value_members(lua_State* L, int idx, bool method, const std::string& partial, Names* out) {

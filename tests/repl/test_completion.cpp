@@ -83,6 +83,8 @@ TEST_CASE("a module's parameters, buffers, submodules and methods") {
   CHECK(s.lines("lin:par") == std::vector<std::string>{"lin:parameters"});
   CHECK(s.offers("lin:", "lin:named_parameters"));
   CHECK(s.offers("lin:", "lin:forward"));
+  CHECK_FALSE(s.offers("lin:", "lin:extend"));  // class machinery
+  CHECK_FALSE(s.offers("lin:", "lin:new"));
   CHECK(s.offers("bn.", "bn.running_mean"));  // a buffer
   CHECK(s.offers("net.", "net.0") == false);   // not an identifier after '.'
 }
