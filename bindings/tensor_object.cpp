@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <iterator>
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "bindings/tensor_data.h"
@@ -127,6 +128,10 @@ int grad_fn_index(lua_State* L) {
   }
   return 0;
 }
+
+// The names push_field answers, for tab completion (the metatable's __fields).
+const char* const kTensorFields[] = {"device", "dtype", "data", "shape", "is_cuda", "is_leaf", "itemsize", "is_cpu",
+                                     "requires_grad", "retains_grad", "grad", "grad_fn", "T", "ndim", "nbytes", "mT"};
 
 bool push_field(lua_State* L, const Tensor& t, const char* k) {
   switch (k[0]) {
@@ -279,6 +284,12 @@ void open_tensor_type(lua_State* L) {
   luaL_getmetatable(L, "torch.Tensor");
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "__methods");
+  lua_createtable(L, int(std::size(kTensorFields)), 0);
+  for (size_t i = 0; i < std::size(kTensorFields); ++i) {
+    lua_pushstring(L, kTensorFields[i]);
+    lua_rawseti(L, -2, lua_Integer(i + 1));
+  }
+  lua_setfield(L, -2, "__fields");
   lua_pushvalue(L, -2);
   push_closure(L, tensor_index, 1);  // the methods table is upvalue 2
   lua_setfield(L, -2, "__index");

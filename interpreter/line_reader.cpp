@@ -1,5 +1,6 @@
 #include "interpreter/line_reader.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +9,7 @@
 
 #include <editline/readline.h>
 
-#include "bindings/bindings.h"
+#include "interpreter/completion.h"
 #include "interpreter/terminal.h"
 
 namespace gl::interp {
@@ -28,11 +29,22 @@ char* next_candidate(const char*, int state) {
   return strdup(g_candidates[index++].c_str());
 }
 
-char** complete(const char* text, int, int) {
+// libedit replaces `text` (its own word, line[start, end)); the candidates
+// replace line[c.start, end): re-base them onto libedit's word.
+char** complete(const char* text, int start, int end) {
   rl_attempted_completion_over = 1;  // never fall back to file names
   g_candidates.clear();
-  if (g_completion_state != nullptr) {
-    g_candidates = gl::bindings::completions(g_completion_state, text);
+  if (g_completion_state == nullptr || rl_line_buffer == nullptr || end < start) return nullptr;
+  std::string line(rl_line_buffer, std::min<size_t>(std::strlen(rl_line_buffer), size_t(end)));
+  Completions c = complete_line(g_completion_state, line);
+  size_t word = std::min<size_t>(size_t(start), line.size());
+  for (const std::string& w : c.words) {
+    if (c.start <= word) {
+      std::string head = line.substr(c.start, word - c.start);
+      if (w.compare(0, head.size(), head) == 0) g_candidates.push_back(w.substr(head.size()));
+    } else {
+      g_candidates.push_back(line.substr(word, c.start - word) + w);
+    }
   }
   if (g_candidates.empty()) return nullptr;
   return rl_completion_matches(text, next_candidate);

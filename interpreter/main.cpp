@@ -57,9 +57,13 @@ int run(const CommandLine& cl, int argc, char** argv) {
     if (!ok) break;
   }
   if (ok && cl.script > 0) ok = run_script(L, argc, argv, cl.script);
-  if (ok && (cl.interactive || (cl.script == 0 && cl.statements.empty()))) {
-    if (is_terminal(stdin)) print_banner();
-    run_repl(L);
+  // -i enters the REPL after an error too, and its status is then the REPL's
+  // (python -i); piped input given to -i carries on after errors, as there.
+  if (cl.interactive || (ok && cl.script == 0 && cl.statements.empty())) {
+    // The banner only for a bare REPL: after a script or -e, as python -i, none.
+    if (is_terminal(stdin) && cl.script == 0 && cl.statements.empty()) print_banner(L);
+    int status = run_repl(L, cl.interactive);
+    ok = status == 0;
   }
   lua_close(L);
   return ok ? 0 : 1;

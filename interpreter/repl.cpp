@@ -8,8 +8,10 @@
 
 #include "bindings/bindings.h"
 #include "interpreter/evaluate.h"
+#include "interpreter/interrupt.h"
 #include "interpreter/line_reader.h"
 #include "interpreter/terminal.h"
+#include "interpreter/timing.h"
 #include "interpreter/version.h"
 
 namespace gl::interp {
@@ -33,35 +35,46 @@ bool is_shell_line(const std::string& line) {
 
 }  // namespace
 
-void print_banner() {
+void print_banner(lua_State* L) {
   std::string text = std::string(kVersionLine) + " \u2014 PyTorch-style tensors with CUDA devices\n";
   std::string devices = gl::bindings::device_banner();
   if (!devices.empty()) text += devices + "\n";
+  else if (synchronize_devices(L) == 0)
+    text += "No GPU found: run with --virtual-gpus 2 (or call torch.cuda.use_virtual(2)) for virtual CUDA devices.\n";
   text += "Type help() for help, Ctrl-D to exit. Indices and dims count from 0, as in PyTorch.";
   std::fputs(paint(stdout, kDim, text).c_str(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);
 }
 
-int run_repl(lua_State* L) {
+int run_repl(lua_State* L, bool keep_going) {
+  QuietInterrupts quiet;
   LineReader reader(L);
+  // Piped input runs as a script would (python3 -): no prompts, and the first
+  // error ends it with status 1.
+  const bool interactive = reader.interactive();
+  Timer timer;
   std::string input;  // the (possibly multi-line) input gathered so far
   std::string line;
   int cell = 1;  // inputs are named In[1], In[2], ... as in IPython
+  int blank_lines = 0;  // consecutive blank lines inside a continuation
+  auto failed = [&](bool ok) { return !ok && !interactive && !keep_going; };
   for (;;) {
-    auto got = reader.read(input.empty() ? kPrompt : kContinuationPrompt, &line);
-    if (got == LineReader::Result::Interrupted) {  // Ctrl-C at the prompt: drop the input
+    const char* prompt = !interactive ? "" : input.empty() ? kPrompt : kContinuationPrompt;
+    auto got = reader.read(prompt, &line);
+    if (got == LineReader::Result::Interrupted) {  // Ctrl-C at a prompt drops the input, as in Python
       std::fputc('\n', stdout);
-      std::fflush(stdout);
+      write_error("KeyboardInterrupt");
       input.clear();
+      blank_lines = 0;
       continue;
     }
     if (got == LineReader::Result::EndOfInput) {
-      std::fputc('\n', stdout);
+      if (interactive) std::fputc('\n', stdout);
       std::fflush(stdout);
       if (!input.empty()) {  // input ended inside a statement: report it as lua.c does
         reader.remember(input);
-        evaluate(L, input, cell_chunkname(cell).c_str(), 1, echo_suppressed(input));
+        if (failed(evaluate(L, input, cell_chunkname(cell).c_str(), 1, echo_suppressed(input)))) return 1;
       }
       return 0;
     }
@@ -73,8 +86,25 @@ int run_repl(lua_State* L) {
         continue;
       }
       if (auto help = help_request(line)) line = *help;  // ?name, name?
+      bool ok = true;
+      if (run_magic(L, line, cell_chunkname(cell).c_str(), &timer, &ok)) {
+        reader.remember(line);
+        ++cell;
+        if (failed(ok)) return 1;
+        continue;
+      }
       input = line;
     } else {
+      // Two blank lines in a row leave a continuation, with its parse error.
+      blank_lines = blank(line) ? blank_lines + 1 : 0;
+      if (blank_lines >= 2) {
+        reader.remember(input);
+        bool ok = evaluate(L, input, cell_chunkname(cell++).c_str(), 1, true);
+        input.clear();
+        blank_lines = 0;
+        if (failed(ok)) return 1;
+        continue;
+      }
       input += '\n';
       input += line;
     }
@@ -82,13 +112,17 @@ int run_repl(lua_State* L) {
     Compilation c = compile_input(L, input, chunkname.c_str());
     if (c.status == Compiled::Incomplete) continue;
     reader.remember(input);
+    bool ok = false;
     if (c.status == Compiled::Error) {
       write_cell_error(L, c.error, input);
     } else {
-      run_cell(L, input, chunkname.c_str(), !echo_suppressed(input));  // `return 1, 2` echoes too, as in lua.c
+      // `return 1, 2` echoes too, as in lua.c
+      ok = timed(L, timer, [&] { return run_cell(L, input, chunkname.c_str(), !echo_suppressed(input)); });
     }
     ++cell;
     input.clear();
+    blank_lines = 0;
+    if (failed(ok)) return 1;
   }
 }
 

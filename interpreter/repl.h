@@ -10,10 +10,13 @@ namespace gl::interp {
 inline constexpr const char* kPrompt = ">>> ";
 inline constexpr const char* kContinuationPrompt = "... ";
 
-// Prints the start-up banner (dim when stdout takes colour).
-void print_banner();
+// Prints the start-up banner (dim when stdout takes colour); without any CUDA
+// device, one line says how to get virtual ones.
+void print_banner(lua_State* L);
 
-// Runs the REPL on `L` until end of input (Ctrl-D). Returns the exit status (0).
-int run_repl(lua_State* L);
+// Runs the REPL on `L` until end of input (Ctrl-D). Returns the exit status:
+// 0, or 1 when piped (non-terminal) input stopped at its first error
+// (unless `keep_going`: -i, where piped input carries on as python -i does).
+int run_repl(lua_State* L, bool keep_going = false);
 
 }  // namespace gl::interp

@@ -1,34 +1,15 @@
 #include "interpreter/session.h"
 
-#include <csignal>
 #include <cstring>
 
 #include <lua.hpp>
 
 #include "bindings/bindings.h"
+#include "interpreter/interrupt.h"
 #include "interpreter/terminal.h"
 
 namespace gl::interp {
 namespace {
-
-// The state that a SIGINT interrupts (lua.c's globalL) and whether it did.
-lua_State* g_running = nullptr;
-volatile std::sig_atomic_t g_interrupted = 0;
-
-// Hook set from the signal handler: raises the error at the next Lua step.
-// A plain error value without position, so it reads "KeyboardInterrupt".
-void interrupt_hook(lua_State* L, lua_Debug*) {
-  lua_sethook(L, nullptr, 0, 0);
-  lua_pushliteral(L, "KeyboardInterrupt");
-  lua_error(L);
-}
-
-void on_sigint(int sig) {
-  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process, as in lua.c
-  g_interrupted = 1;
-  lua_sethook(g_running, interrupt_hook,
-              LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
-}
 
 // Leaves the error value at index 1 as a string on the top of the stack (no
 // C++ objects here: Lua errors longjmp).
@@ -67,6 +48,7 @@ lua_State* open_session(const SessionOptions& options) {
     lua_close(L);
     return nullptr;
   }
+  install_coroutine_tracking(L);
   if (options.seed) {
     std::string code = "torch.manual_seed(" + *options.seed + ")";
     if (!run_string(L, code, "=--seed", ErrorStyle::MessageOnly)) {
@@ -81,20 +63,11 @@ int protected_call(lua_State* L, int nargs, int nresults, ErrorStyle style) {
   int base = lua_gettop(L) - nargs;
   lua_pushcfunction(L, style == ErrorStyle::Traceback ? traceback_handler : message_handler);
   lua_insert(L, base);
-  lua_State* previous = g_running;
-  g_running = L;
-  g_interrupted = 0;
-  struct sigaction action {}, saved {};
-  action.sa_handler = on_sigint;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, &saved);
-  int status = lua_pcall(L, nargs, nresults, base);
-  sigaction(SIGINT, &saved, nullptr);
-  // A Ctrl-C that came as the code finished leaves the hook armed: disarm it
-  // so that it does not interrupt the next input.
-  if (g_interrupted) lua_sethook(L, nullptr, 0, 0);
-  g_interrupted = 0;
-  g_running = previous;
+  int status;
+  {
+    InterruptScope interrupts(L);
+    status = lua_pcall(L, nargs, nresults, base);
+  }
   lua_remove(L, base);
   return status;
 }

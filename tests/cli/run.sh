@@ -153,6 +153,7 @@ expect_grep "-e error stops with status 1" 1 "$ERR" '^gpulab: \(command line\):1
 [[ $(cat "$OUT") == before ]] || fail "-e statements after an error do not run"
 
 # ---- the REPL on piped input ----
+# As `python3 -`: no prompts, and the first error ends the input with status 1.
 cat >"$WORK/repl_in" <<'EOF'
 1 + 2
 x = 10
@@ -164,47 +165,81 @@ for i = 0, 1 do
 end
 (1 +
  2)
-error('boom')
-print('still running', x)
-local y = 1
+y = 1
 
 y
 return 4, 5
 !echo from the shell
-undefined_function()
-x
+error('boom')
+print('not reached')
 EOF
 STDIN=$WORK/repl_in run
-expect "REPL: echo, ';', multi-line, errors, !cmd" 0 \
-">>> 3
->>> >>> 10
->>> >>> 'abc'
->>> ... ... loop	0
+expect "REPL piped: echo, ';', multi-line, !cmd, no prompts; stops at the first error" 1 \
+"3
+10
+'abc'
+loop	0
 loop	1
->>> ... 3
->>> >>> still running	10
->>> >>> >>> >>> 4
+3
+1
+4
 5
->>> from the shell
->>> >>> 10
->>> " \
-"In[8]:1: boom
-NameError: name 'y' is not defined
-hint: \`local y\` in In[10] ended with that input: at the prompt, write y = ... without local
-    undefined_function()
-    ^^^^^^^^^^^^^^^^^^
-NameError: name 'undefined_function' is not defined"
+from the shell"
+expect_grep "REPL piped: the error that stopped it" 1 "$ERR" 'boom'
+printf 'x = (\n1 +\n= 2\nprint("not reached")\n' >"$WORK/repl_syntax"
+STDIN=$WORK/repl_syntax run
+expect_grep "REPL piped: a syntax error stops it too" 1 "$ERR" "unexpected symbol near '='"
+[[ ! -s $OUT ]] || fail "REPL piped: nothing runs after a syntax error"
 printf 'print("x")\nfor i = 1, 2 do\n' >"$WORK/repl_eof"
 STDIN=$WORK/repl_eof run
-expect_grep "REPL: end of input inside a statement" 0 "$ERR" "^In\\[2\\]:1: 'end' expected near <eof>$"
+expect_grep "REPL: end of input inside a statement" 1 "$ERR" "'end' expected near <eof>$"
+printf 'for i = 1, 2 do\n\n\nprint("after")\nerror("second")\nprint("still")\n' >"$WORK/repl_blank"
+STDIN=$WORK/repl_blank run -i
+expect "REPL -i piped: two blank lines leave a continuation; errors do not stop -i" 0 $'after\nstill'
+expect_grep "REPL -i piped: the continuation's parse error" 0 "$ERR" "'end' expected .*near <eof>" 'second'
 printf 'x\n' >"$WORK/repl_i"
 STDIN=$WORK/repl_i run -e 'x = 42' -i
-expect "-i enters the REPL after -e" 0 $'>>> 42\n>>> '
+expect "-i enters the REPL after -e" 0 '42'
 STDIN=$WORK/repl_i run -e 'x = 42'
 expect "-e alone does not start the REPL" 0 ''
 printf 'print(arg[0])\n' >"$WORK/script_i.lua"
 STDIN=$WORK/repl_i run -i script_i.lua
-expect "-i enters the REPL after a script" 0 $'script_i.lua\n>>> >>> '
+expect "-i enters the REPL after a script" 0 'script_i.lua'
+expect_grep "-i: the REPL's own errors (here an undefined name) do not stop it" 0 "$ERR" "^NameError: name 'x' is not defined$"
+printf 'x = 5\nerror("script failed")\n' >"$WORK/script_fails_i.lua"
+STDIN=$WORK/repl_i run -i script_fails_i.lua
+expect "-i enters the REPL after a script error (python -i)" 0 '5'
+expect_grep "-i: the script's error is shown" 0 "$ERR" 'script failed'
+
+# ---- timing magics ----
+printf '%%time 6 * 7\n%%time y = 2;\n%%timeit for i = 1, 300 do end\n%%timing on\n1 + 1\n%%timing off\n2 + 2\n' >"$WORK/repl_time"
+STDIN=$WORK/repl_time run
+expect_grep "%time, %timeit, %timing" 0 "$OUT" \
+  '^CPU times: user [0-9.]+ (ns|µs|ms|s), sys: [0-9.]+ (ns|µs|ms|s), total: [0-9.]+ (ns|µs|ms|s)$' \
+  '^Wall time: [0-9.]+ (ns|µs|ms|s) \(monotonic clock\)$' '^42$' \
+  '^[0-9.]+ (ns|µs|ms) ± [0-9.]+ (ns|µs|ms) per loop \(mean ± std\. dev\. of 7 runs, [0-9,]+ loops each\)$' \
+  '^Timing of every command is on' '^2$' '^4$'
+[[ $(grep -c '^Wall time' "$OUT") == 3 ]] || fail "%timing on times exactly the commands while on"
+[[ $(sed -n 4p "$OUT") == CPU* && $(sed -n 6p "$OUT") == *'per loop'* ]] || fail "%time STMT; echoes nothing"
+loops=$(grep -o '[0-9,]* loops each' "$OUT" | tr -d ,)
+[[ ${loops%% *} -ge 1000 ]] || fail "%timeit of a fast statement runs many loops (got $loops)"
+printf '%%time 1\n' >"$WORK/repl_time_gpu"
+STDIN=$WORK/repl_time_gpu run --virtual-gpus 2
+expect_grep "%time says that it synchronised the devices" 0 "$OUT" \
+  '^Wall time: .* \(monotonic clock, 2 CUDA devices synchronized\)$'
+printf '%%timeit error("in timeit")\nprint("not reached")\n' >"$WORK/repl_time_err"
+STDIN=$WORK/repl_time_err run
+expect_grep "%timeit of a failing statement is an error" 1 "$ERR" 'in timeit'
+printf '%%timeit -n 3 -r 2 n_calls = (n_calls or 0) + 1\nn_calls\n' >"$WORK/repl_timeit_n"
+STDIN=$WORK/repl_timeit_n run
+expect_grep "%timeit -n 3 -r 2: 3 loops in each of 2 runs" 0 "$OUT" \
+  '^.* per loop \(mean ± std\. dev\. of 2 runs, 3 loops each\)$' '^6$'
+printf '%%timeit\n' >"$WORK/repl_timeit_empty"
+STDIN=$WORK/repl_timeit_empty run
+expect_grep "%timeit without a statement" 1 "$ERR" '^UsageError: %timeit needs a statement'
+printf '%%bogus 1\n' >"$WORK/repl_magic_err"
+STDIN=$WORK/repl_magic_err run
+expect_grep "unknown magic" 1 "$ERR" "^UsageError: unknown magic '%bogus 1'"
 
 # ---- lessons ----
 GPULAB_VIRTUAL_GPUS=1 run lessons
@@ -319,12 +354,12 @@ expect "lesson by unique prefix; --step does not wait without a terminal" 0 "$NO
 printf 'total + 1\nx_from_repl = 5\nx_from_repl\n' >"$WORK/lesson_i"
 STDIN=$WORK/lesson_i run lesson 01_basics --quiet -i
 expect "lesson -i: the REPL afterwards, with the lesson's variables" 0 \
-$'3\ngpulab\n6\n60\n\nThe lesson\'s variables are yours to try: Ctrl-D leaves.\n>>> 7\n>>> >>> 5\n>>> '
+$'3\ngpulab\n6\n60\n\nThe lesson\'s variables are yours to try: Ctrl-D leaves.\n7\n5'
 STDIN=$WORK/lesson_i run -i "$FIX/lessons/05_continues.lua"
-expect_grep "gpulab -i LESSON_FILE: the REPL afterwards, with its variables" 0 "$OUT" '^600$' '^>>> 7$' '^>>> >>> 5$'
+expect_grep "gpulab -i LESSON_FILE: the REPL afterwards, with its variables" 0 "$OUT" '^600$' '^7$' '^5$'
 printf 'print("in the REPL")\n' >"$WORK/lesson_i_err"
 STDIN=$WORK/lesson_i_err run lesson 02_error --quiet -i
-expect_grep "lesson -i after an error: the REPL still starts" 1 "$OUT" '^>>> in the REPL$'
+expect_grep "lesson -i after an error: the REPL still starts" 1 "$OUT" '^in the REPL$'
 run lesson 0
 expect_grep "ambiguous lesson prefix" 1 "$ERR" "^gpulab: lesson name '0' is ambiguous: 01_basics 02_error 03_untitled 04_devices 05_continues 06_bound_error$"
 run lesson nope
@@ -450,10 +485,10 @@ else
   SOCK=gpulab-cli-$$
   T="tmux -L $SOCK"
   screen() { $T capture-pane -p -t cli 2>/dev/null; }
-  # wait_for PATTERN: polls the screen for up to 10 s.
+  # wait_for PATTERN [SECONDS]: polls the screen for up to 10 s (or SECONDS).
   wait_for() {
     local i
-    for i in $(seq 100); do
+    for i in $(seq $((${2:-10} * 10))); do
       if screen | grep -Eq -- "$1"; then return 0; fi
       sleep 0.1
     done
@@ -464,7 +499,8 @@ else
       "env TERM=xterm HOME=$HOME NO_COLOR=1 '$GPULAB'; echo EXITED=\$?; sleep 60" 2>/dev/null; then
     echo "skip terminal tests: tmux cannot start a session here"
   elif wait_for '^>>> ?$'; then
-    if screen | grep -q '^gpulab [0-9.]* (Lua 5.4)' && screen | grep -q 'Ctrl-D to exit'; then
+    if screen | grep -q '^gpulab [0-9.]* (Lua 5.4)' && screen | grep -q 'Ctrl-D to exit' &&
+        screen | grep -q '^No GPU found: run with --virtual-gpus 2'; then
       pass "terminal: banner"
     else
       tfail "terminal: banner" "no banner"
@@ -487,6 +523,70 @@ else
     else
       tfail "terminal: Ctrl-C interrupts running code" "no KeyboardInterrupt"
     fi
+    # Completion by what objects have (tests/repl tests the logic itself).
+    $T send-keys -t cli 'x = torch.ones(2, 3)' Enter
+    $T send-keys -t cli 'lin = nn.Linear(2, 3)' Enter
+    $T send-keys -t cli 'net = nn.Sequential(nn.Linear(4, 5))' Enter
+    wait_for '^>>> net = ' && sleep 0.3
+    complete_and_run() {  # complete_and_run NAME TYPED REST EXPECTED
+      $T send-keys -t cli "$2"
+      sleep 0.3
+      $T send-keys -t cli Tab
+      sleep 0.3
+      $T send-keys -t cli "$3" Enter
+      if wait_for "$4"; then pass "terminal: $1"; else tfail "terminal: $1" "no match for $4"; fi
+    }
+    complete_and_run "completes a tensor's field (x.sh -> x.shape)" 'x.sh' '' '^torch.Size\(\[2, 3\]\)$'
+    complete_and_run "completes a module's method (lin:par)" '#lin:par' '()' '^2$'
+    complete_and_run "completes through an index (net[0].w)" 'net[0].w' '.shape[0] * 111' '^555$'
+    complete_and_run "completes an option name ({dev)" 'torch.ones(3, {dev' "'cpu'})" '^tensor\(\[1\., 1\., 1\.\]\)$'
+    # Ctrl-C in a long C operation (one 6000x6000 mm: seconds even on many
+    # cores): said at once, and the session survives a second one.
+    $T send-keys -t cli 'a = torch.randn(6000, 6000)' Enter
+    $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter
+    sleep 0.5
+    $T send-keys -t cli C-c
+    sleep 0.15
+    $T send-keys -t cli C-c
+    if wait_for '^interrupting after the current operation' && wait_for '^Still interrupting' &&
+        wait_for '^KeyboardInterrupt$' 60; then
+      $T send-keys -t cli '6 * 9' Enter
+      if wait_for '^54$'; then pass "terminal: Ctrl-C twice during a long op: said at once, session kept"
+      else tfail "terminal: Ctrl-C twice during a long op" "no prompt after it"; fi
+    else
+      tfail "terminal: Ctrl-C twice during a long op" "no 'interrupting after...', 'Still interrupting' or KeyboardInterrupt"
+    fi
+    # Ctrl-C stops a loop inside a coroutine, and the next input runs normally.
+    $T send-keys -t cli 'g = coroutine.wrap(function() while true do end end)' Enter
+    $T send-keys -t cli 'g()' Enter
+    sleep 0.5
+    $T send-keys -t cli C-c
+    sleep 0.3
+    $T send-keys -t cli 'coroutine.resume(coroutine.create(function() while true do end end))' Enter
+    sleep 0.5
+    $T send-keys -t cli C-c
+    sleep 0.3
+    $T send-keys -t cli '6 * 8' Enter
+    if wait_for '^48$' && [[ $(screen | grep -c '^KeyboardInterrupt$') -ge 4 ]]; then
+      pass "terminal: Ctrl-C stops loops in coroutines (wrap and resume)"
+    else
+      tfail "terminal: Ctrl-C stops loops in coroutines (wrap and resume)"
+    fi
+    $T send-keys -t cli 'clear' Enter
+    sleep 0.3
+    $T send-keys -t cli 'for i = 1, 2 do' Enter
+    $T send-keys -t cli 'print(i)' Enter
+    wait_for '^\.\.\. print' && sleep 0.2
+    $T send-keys -t cli C-c
+    sleep 0.2
+    $T send-keys -t cli '7 * 7' Enter
+    if wait_for '^49$' && screen | grep -q '^KeyboardInterrupt$'; then pass "terminal: Ctrl-C at a continuation cancels the block"
+    else tfail "terminal: Ctrl-C at a continuation cancels the block"; fi
+    $T send-keys -t cli 'for i = 1, 3 do' Enter Enter Enter
+    sleep 0.3
+    $T send-keys -t cli '8 * 8' Enter
+    if wait_for '^64$' && screen | grep -q "'end' expected"; then pass "terminal: two blank lines leave a continuation"
+    else tfail "terminal: two blank lines leave a continuation"; fi
     $T send-keys -t cli 'this line is dropped'
     sleep 0.2
     $T send-keys -t cli C-c
@@ -523,6 +623,28 @@ else
   else
     echo "skip terminal test of --step: tmux cannot start a second session here"
   fi
+  # A third Ctrl-C within a second ends gpulab, after saying so (a server of its own).
+  T="tmux -L $SOCK-b"
+  if $T new-session -d -s cli -x 120 -y 40 \
+      "env TERM=xterm HOME=$HOME NO_COLOR=1 '$GPULAB'; echo EXITED=\$?; sleep 60" 2>/dev/null &&
+      wait_for '^>>> ?$'; then
+    $T send-keys -t cli 'a = torch.randn(6000, 6000)' Enter
+    $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter
+    sleep 0.5
+    $T send-keys -t cli C-c
+    sleep 0.1
+    $T send-keys -t cli C-c
+    sleep 0.1
+    $T send-keys -t cli C-c
+    if wait_for '^EXITED=130$' && screen | grep -q '^Third Ctrl-C within a second: gpulab stops now'; then
+      pass "terminal: a third Ctrl-C within a second ends gpulab, saying so"
+    else
+      tfail "terminal: a third Ctrl-C within a second ends gpulab, saying so"
+    fi
+  else
+    tfail "terminal: a third Ctrl-C within a second ends gpulab, saying so" "the REPL did not start"
+  fi
+  $T kill-server 2>/dev/null
 fi
 
 echo "$passed passed, $failed failed"
