@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include "tensor/core/device.h"
+#include "tensor/runtime/memory_stats.h"
 
 namespace gl {
 
@@ -24,6 +25,9 @@ class Allocator {
   virtual AllocStats stats() const = 0;
   virtual void reset_peak() = 0;
   virtual void empty_cache() {}
+  // PyTorch's full statistics (torch.cuda.memory_stats); caching allocators only.
+  virtual MemoryStats memory_stats() const { return {}; }
+  virtual void reset_accumulated() {}
 };
 
 struct Storage {
