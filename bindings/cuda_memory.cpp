@@ -105,7 +105,8 @@ int smi_tostring(lua_State* L) {
   return 1;
 }
 int smi(lua_State* L) {
-  const std::string s = smi_table();
+  std::string s = smi_table();
+  if (!s.empty() && s.back() == '\n') s.pop_back();  // print() and the REPL's echo add it
   lua_createtable(L, 0, 1);
   lua_pushlstring(L, s.data(), s.size());
   lua_setfield(L, -2, "text");

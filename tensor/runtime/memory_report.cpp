@@ -51,6 +51,13 @@ std::string format_count(int64_t cnt, double pref) {
 
 std::string pad_right(std::string s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 
+// Appends the pieces. (Not `"|" + f(...)`: GCC 12 warns falsely about a
+// const char* + std::string&& that inserts at the front.)
+template <class... Pieces>
+void put(std::string& out, const Pieces&... pieces) {
+  (out.append(pieces), ...);
+}
+
 }  // namespace
 
 std::string memory_summary_text(const MemoryStats& s, int device, bool abbreviated) {
@@ -72,9 +79,14 @@ std::string memory_summary_text(const MemoryStats& s, int device, bool abbreviat
   lines.push_back(eq);
   lines.push_back("        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ");
   auto row = [&](const char* name, const Stat& st, const Stat& pref, Formatter f) {
-    lines.push_back(" " + pad_right(name, 21) + " | " + f(st.current, double(pref.current)) + " | " +
-                    f(st.peak, double(pref.peak)) + " | " + f(st.allocated, double(pref.allocated)) + " | " +
-                    f(st.freed, double(pref.freed)) + " ");
+    std::string r = " ";
+    r += pad_right(name, 21);
+    for (const std::string& v : {f(st.current, double(pref.current)), f(st.peak, double(pref.peak)),
+                                 f(st.allocated, double(pref.allocated)), f(st.freed, double(pref.freed))}) {
+      r += " | ";
+      r += v;
+    }
+    lines.push_back(r + " ");
   };
   for (const Metric& m : metrics) {
     lines.push_back(dash);
@@ -90,7 +102,7 @@ std::string memory_summary_text(const MemoryStats& s, int device, bool abbreviat
   row("Oversize GPU segments", s.oversize_segments, s.oversize_segments, format_count);
   lines.push_back(eq);
   std::string out;
-  for (const std::string& l : lines) out += "|" + l + "|\n";
+  for (const std::string& l : lines) put(out, "|", l, "|\n");
   return out;
 }
 
@@ -144,14 +156,13 @@ std::string smi_table() {
   std::string driver = "N/A", cuda_version = "N/A";
   if (any_real) cuda::smi_versions(&driver, &cuda_version);
   const std::string rule = "+" + std::string(kInner, '-') + "+\n";
-  const std::string cols[3] = {std::string(41, '-'), std::string(24, '-'), std::string(22, '-')};
-  const std::string row_rule = "+" + cols[0] + "+" + cols[1] + "+" + cols[2] + "+\n";
+  const std::string c1(41, '-'), c2(24, '-'), c3(22, '-');
   std::string out = rule;
   const std::string title = n > 0 && !any_real ? "gpulab-smi (virtual GPUs, no driver)" : "gpulab-smi";
-  out += "| " + pad_right(pad_right(title, 37) + "Driver Version: " + pad_right(driver, 15) + "CUDA Version: " + cuda_version, kInner - 1) + "|\n";
-  out += "|" + cols[0] + "+" + cols[1] + "+" + cols[2] + "+\n";
-  out += "|" + pad_right(" GPU  Name", 41) + "|" + "           Memory-Usage " + "|" + " GPU-Util  Temp   Pwr " + "|\n";
-  out += "|" + std::string(41, '=') + "+" + std::string(24, '=') + "+" + std::string(22, '=') + "|\n";
+  put(out, "| ", pad_right(pad_right(title, 37) + "Driver Version: " + pad_right(driver, 15) + "CUDA Version: " + cuda_version, kInner - 1), "|\n");
+  put(out, "|", c1, "+", c2, "+", c3, "+\n");
+  put(out, "|", pad_right(" GPU  Name", 41), "|", "           Memory-Usage ", "|", " GPU-Util  Temp   Pwr ", "|\n");
+  put(out, "|", std::string(41, '='), "+", std::string(24, '='), "+", std::string(22, '='), "|\n");
   for (int i = 0; i < n; ++i) {
     const DeviceInfo& info = infos[i];
     const DeviceMemory m = device_memory(i);
@@ -162,19 +173,20 @@ std::string smi_table() {
     }
     if (info.is_virtual && detail.empty()) detail = "(virtual)";
     const int64_t used = info.is_virtual ? m.reserved : m.total - m.free;
-    out += "|" + fit(fmt("%4d  ", i) + name, 41) + "|" + fmt("%8lldMiB / %6lldMiB ", (long long)(used >> 20), (long long)(m.total >> 20)) +
-           "|" + fmt("%9s %5s %5s ", na_or(info.util, "%").c_str(), na_or(info.temp, "C").c_str(), na_or(info.power, "W").c_str()) +
-           "|\n";
-    if (!detail.empty()) out += "|" + fit("      " + detail, 41) + "|" + std::string(24, ' ') + "|" + std::string(22, ' ') + "|\n";
-    out += row_rule;
+    put(out, "|", fit(fmt("%4d  ", i) + name, 41), "|",
+        fmt("%8lldMiB / %6lldMiB ", (long long)(used >> 20), (long long)(m.total >> 20)), "|",
+        fmt("%9s %5s %5s ", na_or(info.util, "%").c_str(), na_or(info.temp, "C").c_str(), na_or(info.power, "W").c_str()),
+        "|\n");
+    if (!detail.empty()) put(out, "|", fit("      " + detail, 41), "|", std::string(24, ' '), "|", std::string(22, ' '), "|\n");
+    put(out, "+", c1, "+", c2, "+", c3, "+\n");
   }
-  if (n == 0) out += "| " + pad_right("No CUDA devices: " + cuda_unavailable_message(), kInner - 1) + "|\n" + rule;
+  if (n == 0) put(out, "| ", pad_right("No CUDA devices: " + cuda_unavailable_message(), kInner - 1), "|\n", rule);
   // The processes: this one, on each device where it holds memory.
-  out += "\n" + rule;
-  out += "|" + both(" Processes:", "") + "|\n";
-  out += "|" + both("  GPU   GI   CI        PID   Type   Process name", "GPU Memory ") + "|\n";
-  out += "|" + both("        ID   ID", "Usage      ") + "|\n";
-  out += "|" + std::string(kInner, '=') + "|\n";
+  put(out, "\n", rule);
+  put(out, "|", both(" Processes:", ""), "|\n");
+  put(out, "|", both("  GPU   GI   CI        PID   Type   Process name", "GPU Memory "), "|\n");
+  put(out, "|", both("        ID   ID", "Usage      "), "|\n");
+  put(out, "|", std::string(kInner, '='), "|\n");
   const std::string pname = process_name();
   bool any = false;
   for (int i = 0; i < n; ++i) {
@@ -182,9 +194,9 @@ std::string smi_table() {
     if (reserved == 0) continue;
     any = true;
     const std::string who = pname + (infos[i].is_virtual ? " (virtual GPU)" : "");
-    out += "|" + both(fmt("  %3d   N/A  N/A %10d      C   ", i, int(getpid())) + who, fmt("%lldMiB ", (long long)(reserved >> 20))) + "|\n";
+    put(out, "|", both(fmt("  %3d   N/A  N/A %10d      C   ", i, int(getpid())) + who, fmt("%lldMiB ", (long long)(reserved >> 20))), "|\n");
   }
-  if (!any) out += "|" + both("  No running processes found", "") + "|\n";
+  if (!any) put(out, "|", both("  No running processes found", ""), "|\n");
   out += rule;
   return out;
 }

@@ -164,7 +164,7 @@ local smi = [[
 +-----------------------------------------------------------------------------------------+
 ]]
 T.test('smi prints the table, echoed or printed', function()
-  local out = run('--virtual-gpus 2', 'x = torch.empty(4 * 262144, {device = "cuda"}); io.write(tostring(torch.cuda.smi()))')
+  local out = run('--virtual-gpus 2', 'x = torch.empty(4 * 262144, {device = "cuda"}); print(torch.cuda.smi())')
   out = out:gsub('N/A  N/A +%d+      C', ('N/A  N/A %10s      C'):format('PID'))
   T.eq(out, smi)
   T.truthy(getmetatable(torch.cuda.smi()).__tostring ~= nil, 'an object that prints as the table')
