@@ -194,6 +194,17 @@ stdin:1: attempt to call a nil value (global 'undefined_function')"
 printf 'print("x")\nfor i = 1, 2 do\n' >"$WORK/repl_eof"
 STDIN=$WORK/repl_eof run
 expect_grep "REPL: end of input inside a statement" 0 "$ERR" "^stdin:1: 'end' expected near <eof>$"
+# `!nvidia-smi` with no nvidia-smi on PATH shows gpulab's table; a real one runs.
+mkdir -p "$WORK/nosmi" "$WORK/fakesmi"
+printf '!nvidia-smi\n' >"$WORK/repl_smi"
+STDIN=$WORK/repl_smi PATH=$WORK/nosmi run --virtual-gpus 1
+expect_grep "REPL: !nvidia-smi without the tool shows gpulab's table" 0 "$OUT" \
+  "^>>> \(no nvidia-smi here: this is gpulab's emulation of its table" '^\| gpulab-smi \(virtual GPUs, no driver\) +Driver Version: N/A' \
+  '^\| Processes: ' '^\|  No running processes found '
+printf '#!/bin/sh\necho the real nvidia-smi\n' >"$WORK/fakesmi/nvidia-smi"
+chmod +x "$WORK/fakesmi/nvidia-smi"
+STDIN=$WORK/repl_smi PATH=$WORK/fakesmi:$PATH run --virtual-gpus 1
+expect "REPL: !nvidia-smi runs the installed tool" 0 $'>>> the real nvidia-smi\n>>> '
 printf 'x\n' >"$WORK/repl_i"
 STDIN=$WORK/repl_i run -e 'x = 42' -i
 expect "-i enters the REPL after -e" 0 $'>>> 42\n>>> '
