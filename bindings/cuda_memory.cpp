@@ -23,7 +23,12 @@ int device_at(lua_State* L, int idx) {
   return resolve_device(*d).index;
 }
 
-MemoryStats stats_at(lua_State* L, int idx) { return device_memory_stats(device_at(L, idx)); }
+// As in PyTorch, statistics read before CUDA is first used are zeros (and
+// initialise nothing: torch.cuda.use_virtual may still follow).
+MemoryStats stats_at(lua_State* L, int idx) {
+  if (!cuda_initialized()) return MemoryStats{};
+  return device_memory_stats(device_at(L, idx));
+}
 
 int memory_allocated(lua_State* L) { lua_pushinteger(L, stats_at(L, 1).allocated_bytes[kAllPools].current); return 1; }
 int max_memory_allocated(lua_State* L) { lua_pushinteger(L, stats_at(L, 1).allocated_bytes[kAllPools].peak); return 1; }
@@ -33,6 +38,7 @@ int reset_peak(lua_State* L) { reset_peak_memory(device_at(L, 1)); return 0; }
 int reset_accumulated(lua_State* L) { reset_accumulated_memory(device_at(L, 1)); return 0; }
 
 int empty_cache_(lua_State* L) {
+  if (!cuda_initialized()) return 0;
   relieve_memory_pressure();  // `big = nil; empty_cache()` gives big's segment back, as `del big` would
   for (int i = 0; i < cuda_device_count(); ++i) empty_cache(i);
   return 0;
@@ -52,6 +58,7 @@ int mem_get_info_(lua_State* L) {
 int memory_stats(lua_State* L) {
   const MemoryStats s = stats_at(L, 1);
   lua_createtable(L, 0, 128);
+  if (!cuda_initialized()) return 1;  // PyTorch: {}
   auto set = [L](const std::string& k, int64_t v) {
     lua_pushinteger(L, v);
     lua_setfield(L, -2, k.c_str());

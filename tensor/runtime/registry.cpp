@@ -179,6 +179,7 @@ void configure_virtual_devices(int n, int64_t capacity_bytes) {
 }
 
 int cuda_device_count() { return int(cuda_slots().size()); }
+bool cuda_initialized() { return reg().cuda_ready; }
 bool cuda_available() { return cuda_device_count() > 0; }
 
 std::string cuda_unavailable_message() {

@@ -31,6 +31,7 @@ Allocator& allocator_for(Device d);
 Device resolve_device(Device d);        // "cuda" -> "cuda:<current>", checks availability
 
 int cuda_device_count();                // never throws
+bool cuda_initialized();                // has anything named a CUDA device yet? (initialises nothing)
 bool cuda_available();
 std::string cuda_unavailable_message(); // for errors when CUDA was asked for and is absent
 int current_cuda_device();

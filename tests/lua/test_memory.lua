@@ -93,6 +93,12 @@ T.test('out of memory only after collecting garbage', function()
   T.truthy(out:find('\n1\t1\n'), 'one OOM after one retry: ' .. out)
 end)
 
+T.test('before CUDA is first used: zeros, as in PyTorch', function()
+  local out = run('--virtual-gpus 2', 'torch.cuda.empty_cache(); ' ..
+    'print(torch.cuda.memory_allocated(), torch.cuda.max_memory_reserved(1), next(torch.cuda.memory_stats()))')
+  T.eq(out, '0\t0\tnil\n')
+end)
+
 T.test('memory_stats keys as PyTorch names them', function()
   local s = torch.cuda.memory_stats(0)
   for _, k in ipairs({'allocated_bytes.all.current', 'allocated_bytes.small_pool.peak', 'reserved_bytes.large_pool.freed',
