@@ -13,7 +13,7 @@ struct AllocStats {
   int64_t peak_allocated = 0;  // high-water mark of `allocated`
   int64_t reserved = 0;        // bytes held from the system (allocated + cached)
   int64_t peak_reserved = 0;
-  int64_t num_allocs = 0;      // calls to allocate()
+  int64_t num_allocs = 0;      // allocations handed out
   int64_t num_os_allocs = 0;   // of which went to the system (cudaMalloc / malloc)
 };
 
