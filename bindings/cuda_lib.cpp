@@ -1,6 +1,7 @@
-// torch.cuda: device queries, seeding, synchronisation, memory statistics,
-// events and an nvidia-smi-style table.
+// torch.cuda: device queries, seeding, synchronisation and events. Memory
+// statistics and the nvidia-smi-style table are in cuda_memory.cpp.
 #include <cstdio>
+#include "bindings/cuda_memory.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
@@ -74,47 +75,6 @@ int synchronize(lua_State* L) {
   else synchronize_device(Device(Device::CUDA, device_arg(L, 1)));
   return 0;
 }
-int mem_get_info_(lua_State* L) {
-  int64_t f, t;
-  mem_get_info(device_arg(L, 1), &f, &t);
-  lua_pushinteger(L, f);
-  lua_pushinteger(L, t);
-  return 2;
-}
-int memory_allocated(lua_State* L) { lua_pushinteger(L, device_memory(device_arg(L, 1)).allocated); return 1; }
-int max_memory_allocated(lua_State* L) { lua_pushinteger(L, device_memory(device_arg(L, 1)).peak_allocated); return 1; }
-int memory_reserved(lua_State* L) { lua_pushinteger(L, device_memory(device_arg(L, 1)).reserved); return 1; }
-int max_memory_reserved(lua_State* L) { lua_pushinteger(L, device_memory(device_arg(L, 1)).peak_reserved); return 1; }
-int reset_peak(lua_State* L) { reset_peak_memory(device_arg(L, 1)); return 0; }
-int empty_cache_(lua_State* L) {
-  for (int i = 0; i < cuda_device_count(); ++i) empty_cache(i);
-  return 0;
-}
-
-int smi(lua_State* L) {
-  std::string out;
-  char line[256];
-  const int n = cuda_device_count();
-  out += "+-----+----------------------------------------------------+------------------------+------+\n";
-  out += "| GPU | Name                                               |      Memory-Usage      | Util |\n";
-  out += "+=====+====================================================+========================+======+\n";
-  for (int i = 0; i < n; ++i) {
-    DeviceInfo info = device_info(i);
-    DeviceMemory m = device_memory(i);
-    std::string name = info.name + (info.is_virtual && info.name.find("virtual") == std::string::npos ? " [virtual]" : "");
-    if (name.size() > 50) name = name.substr(0, 47) + "...";
-    int64_t used = info.is_virtual ? m.reserved : m.total - m.free;
-    std::string util = info.util >= 0 ? std::to_string(info.util) + "%" : "N/A";
-    std::snprintf(line, sizeof line, "| %3d | %-50s | %8lldMiB / %7lldMiB | %4s |\n", i, name.c_str(),
-                  (long long)(used >> 20), (long long)(m.total >> 20), util.c_str());
-    out += line;
-  }
-  out += "+-----+----------------------------------------------------+------------------------+------+\n";
-  if (n == 0) out += "No CUDA devices: " + cuda_unavailable_message() + "\n";
-  lua_pushlstring(L, out.data(), out.size());
-  return 1;
-}
-
 // ---- Event ----
 const char* kEventMT = "torch.cuda.Event";
 Event& ev(lua_State* L, int i) {
@@ -155,14 +115,6 @@ void open_cuda(lua_State* L) {
       {"manual_seed", manual_seed, "torch.cuda.manual_seed(seed): seed the current device."},
       {"manual_seed_all", manual_seed_all, "torch.cuda.manual_seed_all(seed): seed every device."},
       {"synchronize", synchronize, "torch.cuda.synchronize(device): wait for the device's queued work."},
-      {"mem_get_info", mem_get_info_, "torch.cuda.mem_get_info(i) -> free, total (bytes)."},
-      {"memory_allocated", memory_allocated, "torch.cuda.memory_allocated(i): bytes held by tensors."},
-      {"max_memory_allocated", max_memory_allocated, "torch.cuda.max_memory_allocated(i)."},
-      {"memory_reserved", memory_reserved, "torch.cuda.memory_reserved(i): bytes held by the caching allocator."},
-      {"max_memory_reserved", max_memory_reserved, "torch.cuda.max_memory_reserved(i)."},
-      {"reset_peak_memory_stats", reset_peak, "torch.cuda.reset_peak_memory_stats(i)."},
-      {"empty_cache", empty_cache_, "torch.cuda.empty_cache(): give cached blocks back to the driver."},
-      {"smi", smi, "torch.cuda.smi(): an nvidia-smi-style table of the devices (print it)."},
       {"Event", event_new, "torch.cuda.Event{enable_timing=true}: record(), synchronize(), elapsed_time(end) in ms."},
       {nullptr, nullptr, nullptr}};
   luaL_newmetatable(L, kEventMT);
@@ -178,6 +130,7 @@ void open_cuda(lua_State* L) {
   lua_newtable(L);
   set_functions(L, fns);
   open_cuda_setup(L);
+  open_cuda_memory(L);
 }
 
 }  // namespace gl::lt

@@ -10,6 +10,7 @@
 #include "interpreter/evaluate.h"
 #include "interpreter/interrupt.h"
 #include "interpreter/line_reader.h"
+#include "interpreter/nvidia_smi.h"
 #include "interpreter/terminal.h"
 #include "interpreter/timing.h"
 #include "interpreter/version.h"
@@ -23,7 +24,7 @@ bool blank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::s
 void run_shell(const std::string& line) {
   std::string command = line.substr(line.find('!') + 1);
   std::fflush(stdout);
-  if (blank(command)) return;
+  if (blank(command) || nvidia_smi_fallback(command)) return;
   int status = std::system(command.c_str());
   if (status == -1) write_error("cannot run the shell command");
 }

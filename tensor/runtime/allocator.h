@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include "tensor/core/device.h"
+#include "tensor/runtime/memory_stats.h"
 
 namespace gl {
 
@@ -12,7 +13,7 @@ struct AllocStats {
   int64_t peak_allocated = 0;  // high-water mark of `allocated`
   int64_t reserved = 0;        // bytes held from the system (allocated + cached)
   int64_t peak_reserved = 0;
-  int64_t num_allocs = 0;      // calls to allocate()
+  int64_t num_allocs = 0;      // allocations handed out
   int64_t num_os_allocs = 0;   // of which went to the system (cudaMalloc / malloc)
 };
 
@@ -24,6 +25,9 @@ class Allocator {
   virtual AllocStats stats() const = 0;
   virtual void reset_peak() = 0;
   virtual void empty_cache() {}
+  // PyTorch's full statistics (torch.cuda.memory_stats); caching allocators only.
+  virtual MemoryStats memory_stats() const { return {}; }
+  virtual void reset_accumulated() {}
 };
 
 struct Storage {

@@ -45,5 +45,7 @@ bool allow_tf32();
 // nvidia-smi's view, from NVML when libnvidia-ml can be loaded; false otherwise.
 struct SmiRow { int64_t used = 0, total = 0; int util_gpu = -1; int temp_c = -1; int power_w = -1; };
 bool smi_query(int phys, SmiRow* row);
+// The driver's version ("550.54.15") and the CUDA version it supports ("12.4").
+bool smi_versions(std::string* driver, std::string* cuda);
 
 }  // namespace gl::cuda

@@ -27,5 +27,6 @@ float event_elapsed_ms(void*, void*) { absent(); }
 void set_allow_tf32(bool) {}
 bool allow_tf32() { return false; }
 bool smi_query(int, SmiRow*) { return false; }
+bool smi_versions(std::string*, std::string*) { return false; }
 
 }  // namespace gl::cuda

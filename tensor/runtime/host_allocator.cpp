@@ -21,13 +21,12 @@ std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t
              " has a total capacity of ", format_bytes(capacity), " of which ", format_bytes(free_bytes),
              " is free. Of the allocated memory ", format_bytes(allocated),
              " is allocated by PyTorch, and ", format_bytes(reserved_unallocated),
-             " is reserved by PyTorch but unallocated.");
+             " is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting"
+             " PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for"
+             " Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)");
 }
 
 namespace {
-// Virtual devices count memory the way the CUDA caching allocator does.
-size_t rounded(size_t n) { return (n + 511) / 512 * 512; }
-
 // Size class of a block (64 << c bytes), or -1 when too large to cache.
 int size_class(size_t n) {
   size_t c = 64;
@@ -40,15 +39,12 @@ int size_class(size_t n) {
 HostAllocator::~HostAllocator() { empty_cache(); }
 
 void* HostAllocator::allocate(size_t nbytes) {
-  const size_t n = capacity_ ? rounded(nbytes) : nbytes;
+  const size_t n = nbytes;
   const int cls = size_class(n);
   const size_t real = cls >= 0 ? size_t(64) << cls : (n + 63) / 64 * 64;
   void* p = nullptr;
   {
     std::lock_guard<std::mutex> g(mu_);
-    if (capacity_ && st_.allocated + int64_t(n) > capacity_)
-      throw OutOfMemoryError(oom_message(index_, int64_t(n), capacity_, capacity_ - st_.allocated, st_.allocated,
-                                         st_.reserved - st_.allocated));
     if (cls >= 0 && !cache_[cls].empty()) {
       p = cache_[cls].back();
       cache_[cls].pop_back();
@@ -61,12 +57,9 @@ void* HostAllocator::allocate(size_t nbytes) {
     }
   }
   p = std::aligned_alloc(64, real);
-  if (!p) {
-    if (capacity_)
-      throw OutOfMemoryError(oom_message(index_, int64_t(n), capacity_, 0, st_.allocated, 0));
+  if (!p)
     throw OutOfMemoryError(cat("[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate ",
                                n, " bytes."));
-  }
   std::lock_guard<std::mutex> g(mu_);
   st_.allocated += int64_t(n);
   st_.reserved += int64_t(real);
@@ -77,7 +70,7 @@ void* HostAllocator::allocate(size_t nbytes) {
 }
 
 void HostAllocator::deallocate(void* p, size_t nbytes) {
-  const size_t n = capacity_ ? rounded(nbytes) : nbytes;
+  const size_t n = nbytes;
   const int cls = size_class(n);
   {
     std::lock_guard<std::mutex> g(mu_);

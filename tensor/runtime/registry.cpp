@@ -8,6 +8,7 @@
 #include "tensor/core/error.h"
 #include "tensor/kernels/cpu/generator.h"
 #include "tensor/runtime/cuda_api.h"
+#include "tensor/runtime/caching_allocator.h"
 #include "tensor/runtime/host_allocator.h"
 #include "tensor/runtime/trace.h"
 
@@ -27,7 +28,7 @@ struct Registry {
   int virtual_n = -1;  // -1: not configured (GPULAB_VIRTUAL_GPUS may still say)
   int64_t virtual_cap = kDefaultVirtualCapacity;
   std::vector<DeviceSlot> cuda;
-  std::vector<std::unique_ptr<HostAllocator>> owned_allocs;
+  std::vector<std::unique_ptr<CachingAllocator>> owned_allocs;
   std::vector<std::unique_ptr<CpuExec>> owned_execs;
   int current = 0;
   bool has_pending_seed = false;
@@ -116,7 +117,7 @@ void init_cuda() {
       s.is_virtual = true;
       s.host_memory = true;
       s.capacity = r.virtual_cap;
-      r.owned_allocs.push_back(std::make_unique<HostAllocator>(r.virtual_cap, i));
+      r.owned_allocs.push_back(std::make_unique<CachingAllocator>(host_segments(), r.virtual_cap, i));
       r.owned_execs.push_back(std::make_unique<CpuExec>());
       r.owned_execs.back()->gen.seed(uint64_t(v));
       s.alloc = r.owned_allocs.back().get();

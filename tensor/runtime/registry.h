@@ -25,8 +25,6 @@ struct DeviceSlot {
 // Virtual devices: call before the first CUDA use (the CLI does), or after a
 // first use that found no CUDA device at all.
 void configure_virtual_devices(int n, int64_t capacity_bytes);
-// Has the first CUDA use happened (devices discovered, configuration fixed)?
-bool cuda_initialized();
 // Virtual devices configured so far (by the CLI or GPULAB_VIRTUAL_GPUS): their
 // number, or 0; never initialises CUDA.
 int configured_virtual_devices();
@@ -40,6 +38,7 @@ Allocator& allocator_for(Device d);
 Device resolve_device(Device d);        // "cuda" -> "cuda:<current>", checks availability
 
 int cuda_device_count();                // never throws
+bool cuda_initialized();                // has anything named a CUDA device yet? (initialises nothing)
 bool cuda_available();
 std::string cuda_unavailable_message(); // for errors when CUDA was asked for and is absent
 int current_cuda_device();

@@ -197,6 +197,17 @@ printf 'for i = 1, 2 do\n\n\nprint("after")\nerror("second")\nprint("still")\n' 
 STDIN=$WORK/repl_blank run -i
 expect "REPL -i piped: two blank lines leave a continuation; errors do not stop -i" 0 $'after\nstill'
 expect_grep "REPL -i piped: the continuation's parse error" 0 "$ERR" "'end' expected .*near <eof>" 'second'
+# `!nvidia-smi` with no nvidia-smi on PATH shows gpulab's table; a real one runs.
+mkdir -p "$WORK/nosmi" "$WORK/fakesmi"
+printf '!nvidia-smi\n' >"$WORK/repl_smi"
+STDIN=$WORK/repl_smi PATH=$WORK/nosmi run --virtual-gpus 1
+expect_grep "REPL: !nvidia-smi without the tool shows gpulab's table" 0 "$OUT" \
+  "^\(no nvidia-smi here: this is gpulab's emulation of its table" '^\| gpulab-smi \(virtual GPUs, no driver\) +Driver Version: N/A' \
+  '^\| Processes: ' '^\|  No running processes found '
+printf '#!/bin/sh\necho the real nvidia-smi\n' >"$WORK/fakesmi/nvidia-smi"
+chmod +x "$WORK/fakesmi/nvidia-smi"
+STDIN=$WORK/repl_smi PATH=$WORK/fakesmi:$PATH run --virtual-gpus 1
+expect "REPL: !nvidia-smi runs the installed tool" 0 'the real nvidia-smi'
 printf 'x\n' >"$WORK/repl_i"
 STDIN=$WORK/repl_i run -e 'x = 42' -i
 expect "-i enters the REPL after -e" 0 '42'

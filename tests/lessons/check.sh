@@ -25,11 +25,14 @@ fi
 
 # Timings are always printed as a decimal number followed by " s", " ms" or
 # " us" (replaced with <time>), and ratios of timings as "N.NNx" (replaced
-# with <ratio>; "4x4" is left alone).
+# with <ratio>; "4x4" is left alone). The process id in torch.cuda.smi()'s
+# Processes rows and in list_gpu_processes() reads PID.
 mask() {
   sed -E \
     -e 's/[0-9]+(\.[0-9]+)?(e-?[0-9]+)? (s|ms|us)\b/<time>/g' \
-    -e 's/\b[0-9]+(\.[0-9]+)?x\b/<ratio>/g'
+    -e 's/\b[0-9]+(\.[0-9]+)?x\b/<ratio>/g' \
+    -e 's/(N\/A  N\/A) +[0-9]+      C /\1        PID      C /' \
+    -e 's/^process +[0-9]+ uses /process        PID uses /'
 }
 
 gpus=1

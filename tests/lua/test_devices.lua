@@ -90,7 +90,7 @@ ok(out:find('^0') ~= nil, 'a repeated ordinal in CUDA_VISIBLE_DEVICES hides all,
 out = run('CUDA_VISIBLE_DEVICES=7', '--virtual-gpus 4', 'print(select(2, pcall(torch.ones, 1, {device = "cuda"})))')
 ok(out:find('no CUDA-capable device is detected\nhint: CUDA_VISIBLE_DEVICES', 1, true) ~= nil, 'hidden virtual devices are explained: ' .. out)
 out = run('', '--virtual-gpus 2:2MiB', 'local ok, e = pcall(torch.empty, 1 << 20, {device = "cuda"}); print(e)')
-ok(out:find('CUDA out of memory. Tried to allocate 4.00 MiB. GPU 0 has a total capacity of 2.00 MiB of which 2.00 MiB is free', 1, true) ~= nil, 'capacity flag: ' .. out)
+ok(out:find('CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 2.00 MiB of which 2.00 MiB is free', 1, true) ~= nil, 'capacity flag: ' .. out)
 out = run('GPULAB_EMULATE_GPUS=1', '--virtual-gpus 2', 'print(torch.cuda.get_device_name(1))')
 ok(out:find('^gpulab virtual GPU 1 %(emulated in host memory%)') ~= nil, 'GPULAB_EMULATE_GPUS keeps virtual devices in host memory: ' .. out)
 -- With a real GPU the virtual devices above are slices of it; without one they are emulated.

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include "tensor/core/error.h"
 #include "tensor/runtime/caching_allocator.h"
+#include "tensor/runtime/memory_pressure.h"
 
 using namespace gl;
 
@@ -129,41 +130,160 @@ TEST_CASE("caching allocator: out of memory frees the cache, retries, then raise
   CHECK(q != nullptr);
   CHECK(src.frees == 1);
   CHECK(a.stats().reserved == int64_t(50 * MiB));
-  // 14 MiB free: 20 MiB cannot fit, even after releasing the (empty) cache
+  CHECK(a.memory_stats().num_alloc_retries == 1);
+  CHECK(a.memory_stats().num_device_free == 1);
+  // 14 MiB free: a 20 MiB segment cannot fit, even after releasing the (empty) cache
   void* r = nullptr;
   CHECK_THROWS_AS(r = a.allocate(20 * MiB), OutOfMemoryError);
-  void* t = a.allocate(6 * MiB);  // a 20 MiB segment doesn't fit; a 6 MiB one does
-  CHECK(t != nullptr);
-  CHECK(a.stats().reserved == int64_t(56 * MiB));
+  CHECK(a.memory_stats().num_ooms == 1);
+  // PyTorch asks for a whole 20 MiB segment for a 6 MiB request, and says so.
   try {
-    a.allocate(20 * MiB);
+    a.allocate(6 * MiB);
     FAIL("expected OutOfMemoryError");
   } catch (const OutOfMemoryError& e) {
     const std::string m = e.what();
     CHECK(m.find("CUDA out of memory. Tried to allocate 20.00 MiB. GPU 3 has a total capacity of 64.00 MiB of which "
-                 "8.00 MiB is free.") == 0);
-    CHECK(m.find("Of the allocated memory 56.00 MiB is allocated by PyTorch, and 0 bytes is reserved by PyTorch but "
-                 "unallocated.") != std::string::npos);
+                 "14.00 MiB is free. Of the allocated memory 50.00 MiB is allocated by PyTorch, and 0 bytes is "
+                 "reserved by PyTorch but unallocated. If reserved but unallocated memory is large") == 0);
   }
+  void* t = a.allocate(MiB);  // small: a 2 MiB segment fits
+  CHECK(a.stats().reserved == int64_t(52 * MiB));
   a.deallocate(q, 50 * MiB);
-  a.deallocate(t, 6 * MiB);
+  a.deallocate(t, MiB);
   (void)r;
 }
 
-TEST_CASE("caching allocator: a capacity caps reserved memory (virtual slices of one GPU)") {
+TEST_CASE("caching allocator: a capacity caps reserved memory (virtual devices, slices of one GPU)") {
   FakeSegments src(int64_t(1) << 40);
   CachingAllocator a(&src, int64_t(3 * MiB), 1);
   void* s = a.allocate(1000);  // 2 MiB small segment
   void* l = nullptr;
-  CHECK_THROWS_AS(l = a.allocate(2 * MiB), OutOfMemoryError);  // 2 + 2 > 3
+  CHECK_THROWS_AS(l = a.allocate(2 * MiB), OutOfMemoryError);  // needs a 20 MiB segment
   void* t = a.allocate(512 * 1024);  // still room in the small segment
   CHECK(a.stats().reserved == int64_t(2 * MiB));
   a.deallocate(s, 1000);
   a.deallocate(t, 512 * 1024);
-  l = a.allocate(2 * MiB + 512 * 1024);  // releases the cached small segment, takes a tight one
-  CHECK(l != nullptr);
-  CHECK(a.stats().reserved == int64_t(2 * MiB + 512 * 1024));
-  a.deallocate(l, 2 * MiB + 512 * 1024);
+  l = a.allocate(MiB);  // the cached small segment serves it
+  CHECK(src.allocs == 1);
+  a.deallocate(l, MiB);
+  CHECK_THROWS_AS(l = a.allocate(1536 * 1024), OutOfMemoryError);
+  CHECK(a.stats().reserved == 0);  // the retry released the free small segment
+  CHECK(a.memory_stats().num_alloc_retries == 2);
   a.deallocate(reinterpret_cast<void*>(0x1234), 8);  // not ours: ignored
   CHECK(a.stats().allocated == 0);
+}
+
+// The numbers below follow PyTorch's DeviceCachingAllocator step by step
+// (round_size, get_allocation_size, should_split, alloc_found_block,
+// free_block, release_cached_blocks), as torch.cuda.memory_stats() shows them.
+TEST_CASE("caching allocator: PyTorch's statistics through allocations, frees and empty_cache") {
+  FakeSegments src(int64_t(1) << 40);
+  CachingAllocator a(&src, 0, 0);
+  auto st = [&] { return a.memory_stats(); };
+  void* x = a.allocate(24);  // torch.ones(2, 3): 512 bytes of a new 2 MiB segment
+  CHECK(st().allocated_bytes[kAllPools].current == 512);
+  CHECK(st().reserved_bytes[kAllPools].current == 2097152);
+  CHECK(st().requested_bytes[kAllPools].current == 24);
+  CHECK(st().inactive_split[kSmallPool].current == 1);
+  CHECK(st().inactive_split_bytes[kSmallPool].current == 2097152 - 512);
+  void* b = a.allocate(MiB);  // still small (<= 1 MiB): the segment's rest is split again
+  CHECK(st().allocated_bytes[kSmallPool].current == 512 + 1048576);
+  CHECK(st().inactive_split_bytes[kSmallPool].current == 2097152 - 512 - 1048576);
+  CHECK(st().inactive_split[kSmallPool].current == 1);
+  CHECK(src.allocs == 1);
+  void* c = a.allocate(MiB + 1);  // large: 1049088 bytes from a new 20 MiB segment
+  CHECK(st().allocated_bytes[kLargePool].current == 1049088);
+  CHECK(st().reserved_bytes[kAllPools].current == 2097152 + 20971520);
+  CHECK(st().inactive_split_bytes[kLargePool].current == 20971520 - 1049088);
+  void* d = a.allocate(10 * MiB);  // from that segment's 19 MiB rest, split again
+  CHECK(st().inactive_split_bytes[kLargePool].current == 20971520 - 1049088 - 10485760);
+  CHECK(src.allocs == 2);
+  void* e = a.allocate(12 * MiB);  // >= 10 MiB and nothing cached fits: its own 12 MiB segment
+  CHECK(src.allocs == 3);
+  CHECK(st().reserved_bytes[kAllPools].current == 35651584);
+  CHECK(st().allocated_bytes[kAllPools].current == 25166848);
+  CHECK(st().segment[kAllPools].current == 3);
+  CHECK(st().allocation[kAllPools].current == 5);
+  CHECK(st().active_bytes[kAllPools].current == 25166848);
+  CHECK(st().requested_bytes[kAllPools].current == 24 + 1048576 + 1048577 + 10485760 + 12582912);
+  a.deallocate(d, 10 * MiB);  // merges with the free rest behind it; c still holds the segment
+  CHECK(st().allocated_bytes[kAllPools].current == 14681088);
+  CHECK(st().inactive_split_bytes[kLargePool].current == 20971520 - 1049088);
+  CHECK(st().inactive_split[kLargePool].current == 1);
+  a.deallocate(c, MiB + 1);  // the 20 MiB segment is whole and free again
+  CHECK(st().inactive_split[kLargePool].current == 0);
+  CHECK(st().inactive_split_bytes[kLargePool].current == 0);
+  CHECK(st().reserved_bytes[kAllPools].current == 35651584);  // freed blocks stay reserved
+  a.empty_cache();  // gives back the free 20 MiB segment only
+  CHECK(st().reserved_bytes[kAllPools].current == 2097152 + 12582912);
+  CHECK(st().segment[kAllPools].current == 2);
+  CHECK(st().num_device_free == 1);
+  a.deallocate(x, 24);
+  a.deallocate(b, MiB);
+  CHECK(st().inactive_split[kSmallPool].current == 0);
+  CHECK(st().allocated_bytes[kAllPools].current == 12582912);
+  CHECK(st().allocated_bytes[kAllPools].peak == 25166848);
+  CHECK(st().reserved_bytes[kAllPools].peak == 35651584);
+  CHECK(st().allocation[kAllPools].allocated == 5);
+  CHECK(st().allocation[kAllPools].freed == 4);
+  CHECK(st().allocated_bytes[kAllPools].freed == 25166848 - 12582912);
+  a.reset_peak();
+  CHECK(st().allocated_bytes[kAllPools].peak == 12582912);
+  CHECK(st().reserved_bytes[kAllPools].peak == 14680064);
+  a.empty_cache();
+  CHECK(st().reserved_bytes[kAllPools].current == 12582912);
+  a.deallocate(e, 12 * MiB);
+  a.empty_cache();
+  CHECK(st().reserved_bytes[kAllPools].current == 0);
+  CHECK(st().reserved_bytes[kAllPools].peak == 14680064);
+  CHECK(st().num_sync_all_streams == 3);
+  a.reset_accumulated();
+  CHECK(st().allocation[kAllPools].allocated == 0);
+  CHECK(st().num_device_free == 0);
+}
+
+namespace {
+// Stands in for the Lua collector: a tensor dropped but not yet collected.
+struct Pending {
+  CachingAllocator* a = nullptr;
+  void* p = nullptr;
+  size_t n = 0;
+  int runs = 0;
+};
+void collect_pending(void* ctx) {
+  auto* g = static_cast<Pending*>(ctx);
+  g->runs++;
+  if (g->p) g->a->deallocate(g->p, g->n);
+  g->p = nullptr;
+}
+}  // namespace
+
+TEST_CASE("caching allocator: garbage is collected before a new segment, and before out of memory") {
+  FakeSegments src(int64_t(1) << 40);
+  CachingAllocator a(&src, int64_t(40 * MiB), 0);
+  Pending g{&a};
+  add_memory_pressure_hook(collect_pending, &g);
+  void* x = a.allocate(4 * MiB);  // a 20 MiB segment
+  CHECK(g.runs == 1);             // nothing was cached: the hook ran, then the device was asked
+  void* y = a.allocate(MiB + 512);  // fits the cached rest: no collection
+  CHECK(g.runs == 1);
+  a.deallocate(y, MiB + 512);
+  g.p = x;  // `x = nil`: dropped, not yet collected
+  g.n = 4 * MiB;
+  void* z = a.allocate(17 * MiB);  // nothing cached fits until x is collected; then the whole segment does
+  CHECK(g.runs == 2);
+  CHECK(z == x);
+  CHECK(src.allocs == 1);
+  CHECK(a.stats().reserved == int64_t(20 * MiB));
+  // At the capacity: a second 20 MiB segment would not fit, but collecting z frees the first.
+  g.p = z;
+  g.n = 17 * MiB;
+  void* w = a.allocate(30 * MiB);  // 20 + 30 > 40: only after collecting and releasing
+  CHECK(w != nullptr);
+  CHECK(g.runs == 3);
+  CHECK(a.stats().reserved == int64_t(30 * MiB));
+  CHECK(a.memory_stats().num_ooms == 0);
+  remove_memory_pressure_hook(&g);
+  CHECK_FALSE(relieve_memory_pressure());
+  a.deallocate(w, 30 * MiB);
 }

@@ -2,6 +2,7 @@
 // emulated in host memory (configured once per process by ut::devices()).
 #include <doctest/doctest.h>
 #include <unordered_set>
+#include "tensor/runtime/caching_allocator.h"
 #include "tensor/runtime/host_allocator.h"
 #include "unit_util.h"
 
@@ -148,25 +149,32 @@ TEST_CASE("device: memory stats rise and fall on a virtual device") {
 
 TEST_CASE("device: out-of-memory message on a virtual device") {
   ut::devices();
-  // PyTorch's format_size prints 1 GiB as "1024.00 MiB" (<= 2^30 is MiB). The process-wide devices hold 1 GiB each: asking for 1.5 GiB fails before touching malloc.
+  // PyTorch's format_size prints 1 GiB as "1024.00 MiB" (<= 2^30 is MiB). The
+  // process-wide devices hold 1 GiB each: asking for 1.5 GiB fails after the
+  // cache is released, and the message reports the state after that release.
   Allocator& a = allocator_for(ut::cuda(1));
-  AllocStats s = a.stats();
   std::string msg = error_of([] { empty({int64_t(3) << 27}, ut::opts(DType::Float32, ut::cuda(1))); });
+  AllocStats s = a.stats();
+  const std::string tail = " If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF="
+                           "expandable_segments:True to avoid fragmentation.  See documentation for Memory Management "
+                           " (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
   CHECK(msg == "CUDA out of memory. Tried to allocate 1.50 GiB. GPU 1 has a total capacity of 1024.00 MiB of which " +
-                   format_bytes((int64_t(1) << 30) - s.allocated) + " is free. Of the allocated memory " +
+                   format_bytes((int64_t(1) << 30) - s.reserved) + " is free. Of the allocated memory " +
                    format_bytes(s.allocated) + " is allocated by PyTorch, and " +
-                   format_bytes(s.reserved - s.allocated) + " is reserved by PyTorch but unallocated.");
+                   format_bytes(s.reserved - s.allocated) + " is reserved by PyTorch but unallocated." + tail);
   CHECK_THROWS_AS(empty({int64_t(3) << 27}, ut::opts(DType::Float32, ut::cuda(1))), OutOfMemoryError);
   CHECK(a.stats().allocated == s.allocated);  // the failed request left no trace
 
-  // A small-capacity allocator of its own (the registry's capacity is fixed per process).
-  HostAllocator small(int64_t(1) << 20, 3);
-  void* p = small.allocate(600 << 10);  // 600 KiB
+  // A small-capacity device of its own (the registry's capacity is fixed per
+  // process). "Tried to allocate" names the segment PyTorch asked the device
+  // for: a 1.5 MiB tensor needs a 20 MiB one.
+  CachingAllocator small(host_segments(), int64_t(4) << 20, 3);
+  void* p = small.allocate(600 << 10);  // 600 KiB, in a 2 MiB small segment
   CHECK(small.stats().allocated == 600 << 10);
-  std::string m2 = error_of([&] { small.allocate(500 << 10); });
-  CHECK(m2 == "CUDA out of memory. Tried to allocate 500.00 KiB. GPU 3 has a total capacity of 1024.00 KiB of which "
-              "424.00 KiB is free. Of the allocated memory 600.00 KiB is allocated by PyTorch, and 0 bytes is "
-              "reserved by PyTorch but unallocated.");
+  std::string m2 = error_of([&] { small.allocate(1536 << 10); });
+  CHECK(m2 == "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 3 has a total capacity of 4.00 MiB of which "
+              "2.00 MiB is free. Of the allocated memory 600.00 KiB is allocated by PyTorch, and 1.41 MiB is "
+              "reserved by PyTorch but unallocated." + tail);
   small.deallocate(p, 600 << 10);
   CHECK(small.stats().allocated == 0);
   void* q = small.allocate(1000);  // rounded to 512-byte blocks

@@ -30,6 +30,8 @@ struct Nvml {
   nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
   nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned int*) = nullptr;
   nvmlReturn_t (*power)(nvmlDevice_t, unsigned int*) = nullptr;
+  nvmlReturn_t (*driver_version)(char*, unsigned int) = nullptr;
+  nvmlReturn_t (*cuda_version)(int*) = nullptr;
 };
 
 template <class F>
@@ -49,6 +51,8 @@ const Nvml& nvml() {
               sym(lib, "nvmlDeviceGetUtilizationRates", &n.utilization) &&
               sym(lib, "nvmlDeviceGetTemperature", &n.temperature) && sym(lib, "nvmlDeviceGetPowerUsage", &n.power);
     sym(lib, "nvmlDeviceGetHandleByUUID", &n.by_uuid);  // optional
+    sym(lib, "nvmlSystemGetDriverVersion", &n.driver_version);
+    sym(lib, "nvmlSystemGetCudaDriverVersion", &n.cuda_version);
     if (!ok || n.init() != 0) return;  // the library stays loaded: it is process-wide state
     n.ok = true;
   });
@@ -88,6 +92,17 @@ bool smi_query(int phys, SmiRow* row) {
   } catch (...) {
     return false;
   }
+}
+
+bool smi_versions(std::string* driver, std::string* cuda) {
+  const Nvml& n = nvml();
+  if (!n.ok || !n.driver_version || !n.cuda_version) return false;
+  char buf[96] = {};
+  int v = 0;
+  if (n.driver_version(buf, sizeof buf) != 0 || n.cuda_version(&v) != 0) return false;
+  *driver = buf;
+  *cuda = std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);  // 12040 -> "12.4"
+  return true;
 }
 
 }  // namespace gl::cuda
