@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
       std::fputs(usage_text().c_str(), stdout);
       return 0;
     case Command::Version:
-      std::printf("%s\n", kVersionLine);
+      std::fputs(version_report().c_str(), stdout);
       return 0;
     case Command::Lessons:
       return list_lessons();

@@ -62,9 +62,10 @@ expect_grep() {
 
 # ---- version, help, bad options ----
 run --version
-expect_grep "--version" 0 "$OUT" '^gpulab [0-9]+\.[0-9]+\.[0-9]+ \(Lua 5\.4\)$'
+expect_grep "--version" 0 "$OUT" '^gpulab [0-9]+\.[0-9]+\.[0-9]+$' '^Lua 5\.4\.[0-9]+$' \
+  '^BLAS: OpenBLAS [0-9]+\.[0-9]+' '^CUDA: (not compiled in|compiled in \(CUDA runtime [0-9]+\.[0-9]+\); )'
 run -v
-expect_grep "-v" 0 "$OUT" '^gpulab [0-9.]+ \(Lua 5\.4\)$'
+expect_grep "-v" 0 "$OUT" '^gpulab [0-9.]+$' '^CUDA: '
 run --help
 expect_grep "--help lists every option and subcommand" 0 "$OUT" '^usage: gpulab' ' -e STMT' ' -i ' \
   ' --virtual-gpus N' ' --seed N' ' --version' ' --help' ' lessons ' ' lesson NAME' ' --echo' \

@@ -1,0 +1,24 @@
+#include "tensor/runtime/build_info.h"
+
+#include <cblas.h>
+#include "tensor/runtime/cuda_api.h"
+
+namespace gl::runtime {
+
+std::string blas_description() {
+  // "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY USE_OPENMP Cooperlake
+  // MAX_THREADS=64": version, threading variant and the CPU kernel chosen now.
+  std::string config = openblas_get_config();
+  while (!config.empty() && config.back() == ' ') config.pop_back();
+  return config;
+}
+
+std::string cuda_description() {
+  if (!cuda::compiled()) return "not compiled in (CPU and virtual devices only)";
+  std::string text = "compiled in (CUDA runtime " + cuda::toolkit_version() + "); ";
+  int v = cuda::driver_version();
+  if (v == 0) return text + "no NVIDIA driver found (libcuda.so.1): CPU and virtual devices only";
+  return text + "driver supports CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+}  // namespace gl::runtime
