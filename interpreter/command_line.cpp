@@ -161,6 +161,8 @@ Environment:
   GPULAB_EMULATE_GPUS=1   keep virtual devices in host memory even on a machine with
                           a GPU (the lesson transcripts are recorded that way)
   GPULAB_LESSONS          the lessons directory (default: the one installed with gpulab)
+  GPULAB_DATA             gpulab's data directory, holding lessons/ (default:
+                          ../share/gpulab beside the directory of the gpulab binary)
   NO_COLOR                no coloured output
   HOME                    the REPL keeps its history in $HOME/.gpulab_history
 )";

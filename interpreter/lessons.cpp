@@ -121,11 +121,18 @@ std::string lessons_directory() {
   if (const char* env = std::getenv("GPULAB_LESSONS"); env != nullptr && env[0] != '\0') {
     return is_dir(env) ? std::string(env) : std::string();
   }
+  if (const char* env = std::getenv("GPULAB_DATA"); env != nullptr && env[0] != '\0') {
+    fs::path lessons = fs::path(env) / "lessons";
+    return is_dir(lessons) ? lessons.string() : std::string();
+  }
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
+    // Installed: PREFIX/bin/gpulab finds PREFIX/share/gpulab/lessons, wherever
+    // PREFIX is (/usr, /usr/local, an unpacked .deb). Then a build directory.
     fs::path dir = exe.parent_path();
-    for (const fs::path& candidate : {dir.parent_path() / "lessons", dir / "lessons"}) {
+    for (const fs::path& candidate : {dir.parent_path() / "share" / "gpulab" / "lessons",
+                                      dir.parent_path() / "lessons", dir / "lessons"}) {
       if (is_dir(candidate)) return candidate.lexically_normal().string();
     }
   }

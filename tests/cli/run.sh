@@ -252,6 +252,13 @@ run lesson "$FIX/lessons/03_untitled.lua"
 expect "lesson by path; arg[0] is set" 0 $'no title line\ntrue'
 GPULAB_LESSONS=$WORK/none run lessons
 expect_grep "missing lessons directory" 1 "$ERR" '^gpulab: no lessons directory found'
+# GPULAB_DATA names the data directory (lessons/ inside it); an installed binary
+# finds PREFIX/share/gpulab/lessons (tests/package/check.sh tests that).
+mkdir -p "$WORK/data" && cp -r "$FIX/lessons" "$WORK/data/lessons"
+GPULAB_LESSONS= GPULAB_DATA=$WORK/data run lesson nope
+expect_grep "GPULAB_DATA" 1 "$ERR" "^gpulab: no lesson named 'nope' in $WORK/data/lessons "
+GPULAB_LESSONS= GPULAB_DATA=$WORK/data run lesson 01
+expect_grep "GPULAB_DATA: runs a lesson" 0 "$OUT" '.'
 
 # ---- check ----
 run check "$FIX/solutions/good/square.lua"
