@@ -8,6 +8,8 @@ pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-ope
 tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 # Debian's pip only where no python3 with pip exists (pyenv or a venv bring their own).
+# lintian: tests/package/check.sh checks the .deb with it.
+if [ $tests = 1 ]; then pkgs+=(lintian); fi
 if [ $tests = 1 ] && ! python3 -m pip --version >/dev/null 2>&1; then pkgs+=(python3 python3-pip); fi
 missing=()
 for p in "${pkgs[@]}"; do
