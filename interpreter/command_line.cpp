@@ -62,9 +62,11 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
       cl->echo = true;
     } else if (cl->command == Command::Lesson && arg == "--step") {
       cl->step = true;
+    } else if (cl->command == Command::Doctor && arg == "--json") {
+      cl->json = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       cl->error = "unrecognized option '" + arg + "' for '" + name + "'";
-    } else if (cl->command != Command::Lessons && cl->target.empty()) {
+    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor && cl->target.empty()) {
       cl->target = arg;
     } else {
       cl->error = "unexpected argument '" + arg + "' for '" + name + "'";
@@ -111,10 +113,11 @@ CommandLine parse_command_line(int argc, char** argv) {
       }
     } else if (arg[0] == '-') {
       cl.error = "unrecognized option '" + arg + "'";
-    } else if (arg == "lessons" || arg == "lesson" || arg == "check") {
-      cl.command = arg == "lessons" ? Command::Lessons
+    } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "doctor") {
+      cl.command = arg == "lessons"  ? Command::Lessons
                    : arg == "lesson" ? Command::Lesson
-                                     : Command::Check;
+                   : arg == "check"  ? Command::Check
+                                     : Command::Doctor;
       parse_subcommand(argc, argv, i + 1, &cl);
       return cl;
     } else {
@@ -130,6 +133,7 @@ std::string usage_text() {
        gpulab lessons
        gpulab lesson NAME [--echo] [--step] [--virtual-gpus N[:SIZE]] [--seed N]
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab doctor [--json] [--virtual-gpus N[:SIZE]]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
 '... ', as in Python; an expression echoes its value, a trailing ';' hides it,
@@ -155,6 +159,10 @@ Subcommands:
     --step                wait for Enter after each cell
   check FILE              run your exercise FILE, then its checker (FILE.check.lua, or
                           the one in lessons/exercises); print PASS or what failed
+  doctor                  check this installation: driver, devices, CUDA libraries,
+                          every kernel family on each device against the CPU, and
+                          the lessons; exit status 1 on any failure
+    --json                the same report as one JSON object
 
 Environment:
   GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus

@@ -6,7 +6,7 @@
 
 namespace gl::interp {
 
-enum class Command { Run, Lessons, Lesson, Check, Help, Version };
+enum class Command { Run, Lessons, Lesson, Check, Doctor, Help, Version };
 
 struct CommandLine {
   Command command = Command::Run;
@@ -18,6 +18,7 @@ struct CommandLine {
   std::string target;                         // lesson NAME / check FILE
   bool echo = false;                          // lesson --echo
   bool step = false;                          // lesson --step
+  bool json = false;                          // doctor --json
   std::string error;                          // non-empty: a usage error
 };
 

@@ -7,6 +7,7 @@
 
 #include "bindings/bindings.h"
 #include "interpreter/command_line.h"
+#include "interpreter/doctor.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -95,5 +96,6 @@ int main(int argc, char** argv) {
     return run_lesson(cl.target, options, session, argv);
   }
   if (cl.command == Command::Check) return run_check(cl.target, session, argv);
+  if (cl.command == Command::Doctor) return run_doctor(cl.json, cl.virtual_gpus.has_value(), session);
   return run(cl, argc, argv);
 }

@@ -21,4 +21,21 @@ std::string cuda_description() {
   return text + "driver supports CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
+std::string cuda_runtime_version() { return cuda::toolkit_version(); }
+
+std::string cuda_driver_version() {
+  int v = cuda::driver_version();
+  return v == 0 ? std::string() : std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::vector<LibraryInfo> cuda_libraries() {
+  std::vector<LibraryInfo> out;
+  for (const cuda::Library& l : cuda::libraries()) {
+    out.push_back(LibraryInfo{l.purpose, l.file, l.version, l.error, l.found});
+  }
+  return out;
+}
+
+int physical_gpu_count() { return cuda::compiled() ? cuda::device_count() : 0; }
+
 }  // namespace gl::runtime

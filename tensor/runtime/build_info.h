@@ -2,6 +2,7 @@
 // Nothing here initialises CUDA (Note [Lazy CUDA]): --version stays instant.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace gl::runtime {
 
@@ -12,5 +13,18 @@ std::string blas_description();
 // "compiled in (CUDA runtime 13.0); driver 13.0 (libcuda.so.1)", or why not:
 // loads libcuda.so.1 to ask its version, but never initialises CUDA.
 std::string cuda_description();
+
+// For `gpulab doctor`: the CUDA runtime compiled in ("" without CUDA), the
+// driver's CUDA version ("" without one), and the libraries gpulab loads at run
+// time, each looked for now (this loads cuBLAS).
+struct LibraryInfo {
+  std::string purpose, file, version, error;
+  bool found = false;
+};
+std::string cuda_runtime_version();
+std::string cuda_driver_version();
+std::vector<LibraryInfo> cuda_libraries();
+// GPUs the driver reports (initialises CUDA); 0 without a driver or a GPU.
+int physical_gpu_count();
 
 }  // namespace gl::runtime

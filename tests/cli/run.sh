@@ -260,6 +260,26 @@ expect_grep "GPULAB_DATA" 1 "$ERR" "^gpulab: no lesson named 'nope' in $WORK/dat
 GPULAB_LESSONS= GPULAB_DATA=$WORK/data run lesson 01
 expect_grep "GPULAB_DATA: runs a lesson" 0 "$OUT" '.'
 
+# ---- doctor ----
+run doctor --virtual-gpus 2
+expect_grep "doctor: every kernel family on each device, then a verdict" 0 "$OUT" \
+  '^cuda:1: .*\(virtual\)$' '^  elementwise +ok' '^  reduction +ok' '^  matmul +ok' '^  copy +ok' '^  random +ok' \
+  "^Lessons: [0-9]+ in $FIX/lessons, 1 exercises$" '^Verdict: OK: 2 devices checked, 10 kernel checks passed'
+[[ $(grep -c ' ok (' "$OUT") == 10 ]] && pass "doctor: 5 families x 2 devices" || fail "doctor: 5 families x 2 devices" "$(grep -c ' ok (' "$OUT") checks"
+GPULAB_LESSONS=$WORK/none run doctor
+expect_grep "doctor: no lessons is a failure (exit 1)" 1 "$OUT" '^Lessons: not found$' '^Verdict: FAILED: 1 problem; first: no lessons directory'
+run doctor --json
+if [[ $RC == 0 ]] && command -v python3 >/dev/null &&
+   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ok"] and len(r["devices"])>0 and len(r["checks"])==5*len(r["devices"]) and all(c["ok"] for c in r["checks"]) and r["lessons"]>0' "$OUT"; then
+  pass "doctor --json: one JSON object (one virtual device without a GPU)"
+else
+  fail "doctor --json" "exit $RC, or not the JSON expected"
+fi
+GPULAB_LESSONS=$WORK/none run doctor --json
+expect_grep "doctor --json: a failure" 1 "$OUT" '"ok": false' '"failures": \["no lessons directory'
+run doctor extra
+expect_grep "doctor takes no argument" 2 "$ERR" "unexpected argument 'extra' for 'doctor'"
+
 # ---- check ----
 run check "$FIX/solutions/good/square.lua"
 expect "check: PASS" 0 $'computed\t49\nPASS'

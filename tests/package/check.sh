@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package, as a lab machine gets it: packs BUILD_DIR (already built;
 # default build/) with CPack, unpacks the .deb with `dpkg -x` into a temporary
-# root, and runs the unpacked gpulab there (--version, lessons, a lesson, with
+# root, and runs the unpacked gpulab there (--version, lessons, a lesson, doctor, with
 # no GPULAB_LESSONS/GPULAB_DATA: the lookup relative to the binary must find
 # its own share/gpulab); then lintian, which must report no errors (warnings
 # are listed). About 25 s, most of it lintian. Says SKIPPED when a tool is missing.
@@ -58,6 +58,12 @@ if run lesson a1_summary --virtual-gpus 2 && [ -s "$WORK/out" ]; then
   ok "gpulab lesson a1_summary"
 else
   bad "gpulab lesson a1_summary" "$(cat "$WORK/out")"
+fi
+
+if run doctor && grep -q '^Verdict: OK' "$WORK/out"; then
+  ok "gpulab doctor: $(grep '^Verdict' "$WORK/out")"
+else
+  bad "gpulab doctor" "$(cat "$WORK/out")"
 fi
 
 if command -v lintian >/dev/null; then
