@@ -11,6 +11,7 @@
 #include "interpreter/line_reader.h"
 #include "interpreter/terminal.h"
 #include "interpreter/version.h"
+#include "tensor/runtime/build_info.h"
 
 namespace gl::interp {
 namespace {
@@ -38,6 +39,7 @@ bool is_shell_line(const std::string& line) {
 void print_banner() {
   std::string text = std::string(kVersionLine) + " \u2014 PyTorch-style tensors with CUDA devices\n";
   std::string devices = gl::bindings::device_banner();
+  if (devices.empty()) devices = gl::runtime::cuda_banner_line();  // no virtual devices asked for
   if (!devices.empty()) text += devices + "\n";
   text += "Type help() for help, Ctrl-D to exit. Indices and dims count from 0, as in PyTorch.";
   std::fputs(paint(stdout, kDim, text).c_str(), stdout);

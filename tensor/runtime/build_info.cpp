@@ -21,6 +21,14 @@ std::string cuda_description() {
   return text + "driver supports CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
+std::string cuda_banner_line() {
+  // One line under 80 columns, as the rest of the banner.
+  if (!cuda::compiled()) return "CUDA: not compiled in: CPU only (--virtual-gpus N emulates GPUs)";
+  std::string driver = cuda_driver_version();
+  if (driver.empty()) return "CUDA: no NVIDIA driver: CPU only (--virtual-gpus N emulates GPUs)";
+  return "CUDA: NVIDIA driver for CUDA " + driver + ": real GPUs ('gpulab doctor' checks them)";
+}
+
 std::string cuda_runtime_version() { return cuda::toolkit_version(); }
 
 std::string cuda_driver_version() {

@@ -14,6 +14,10 @@ std::string blas_description();
 // loads libcuda.so.1 to ask its version, but never initialises CUDA.
 std::string cuda_description();
 
+// The REPL banner's line when no virtual devices were asked for: real GPUs or
+// CPU only, from the driver's presence alone (cheap: CUDA stays uninitialised).
+std::string cuda_banner_line();
+
 // For `gpulab doctor`: the CUDA runtime compiled in ("" without CUDA), the
 // driver's CUDA version ("" without one), and the libraries gpulab loads at run
 // time, each looked for now (this loads cuBLAS).
