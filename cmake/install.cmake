@@ -27,11 +27,12 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/lessons/ DESTINATION ${CMAKE_INSTALL_DATAD
 find_program(GPULAB_GZIP gzip)
 set(GPULAB_DOC_OUT ${CMAKE_BINARY_DIR}/doc)
 file(MAKE_DIRECTORY ${GPULAB_DOC_OUT})
+configure_file(${CMAKE_SOURCE_DIR}/doc/gpulab.1 ${GPULAB_DOC_OUT}/gpulab.1 @ONLY)  # the version
 add_custom_command(
   OUTPUT ${GPULAB_DOC_OUT}/gpulab.1.gz ${GPULAB_DOC_OUT}/changelog.gz
-  COMMAND ${GPULAB_GZIP} -9n -c ${CMAKE_SOURCE_DIR}/doc/gpulab.1 > ${GPULAB_DOC_OUT}/gpulab.1.gz
+  COMMAND ${GPULAB_GZIP} -9n -c ${GPULAB_DOC_OUT}/gpulab.1 > ${GPULAB_DOC_OUT}/gpulab.1.gz
   COMMAND ${GPULAB_GZIP} -9n -c ${CMAKE_SOURCE_DIR}/doc/changelog > ${GPULAB_DOC_OUT}/changelog.gz
-  DEPENDS ${CMAKE_SOURCE_DIR}/doc/gpulab.1 ${CMAKE_SOURCE_DIR}/doc/changelog)
+  DEPENDS ${GPULAB_DOC_OUT}/gpulab.1 ${CMAKE_SOURCE_DIR}/doc/changelog)
 add_custom_target(gpulab_docs ALL DEPENDS ${GPULAB_DOC_OUT}/gpulab.1.gz ${GPULAB_DOC_OUT}/changelog.gz)
 install(FILES ${GPULAB_DOC_OUT}/gpulab.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/LICENSE ${GPULAB_DOC_OUT}/changelog.gz
