@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <lua.hpp>
+#include <unistd.h>
 
 #include "bindings/bindings.h"
 #include "interpreter/doctor_checks.lua.h"
@@ -35,7 +36,7 @@ struct Check {
   double ms = 0;
 };
 struct Report {
-  std::string version, lua, blas, cuda_runtime, driver, cuda_error, lessons_dir;
+  std::string host, version, lua, blas, cuda_runtime, driver, cuda_error, lessons_dir;
   std::vector<gl::runtime::LibraryInfo> libraries;
   int physical_gpus = 0;
   std::vector<Device> devices;
@@ -112,6 +113,9 @@ int count_files(const fs::path& dir, bool exercises) {
 
 Report collect(const SessionOptions& session, bool virtual_given) {
   Report r;
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);  // which of the lab's machines, in collected reports
+  r.host = host;
   r.version = GPULAB_VERSION;
   r.lua = LUA_RELEASE;
   r.blas = gl::runtime::blas_description();
@@ -161,8 +165,8 @@ std::string json_string(const std::string& s) {
 }
 
 void print_json(const Report& r) {
-  std::string o = "{\"gpulab\": " + json_string(r.version) + ", \"lua\": " + json_string(r.lua) +
-                  ", \"blas\": " + json_string(r.blas) + ", \"cuda_runtime\": " + json_string(r.cuda_runtime) +
+  std::string o = "{\"host\": " + json_string(r.host) + ", \"gpulab\": " + json_string(r.version) +
+                  ", \"lua\": " + json_string(r.lua) + ", \"blas\": " + json_string(r.blas) + ", \"cuda_runtime\": " + json_string(r.cuda_runtime) +
                   ", \"driver\": " + json_string(r.driver) + ", \"gpus\": " + std::to_string(r.physical_gpus) +
                   ",\n \"libraries\": [";
   for (size_t i = 0; i < r.libraries.size(); ++i) {
