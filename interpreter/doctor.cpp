@@ -166,7 +166,8 @@ std::string json_string(const std::string& s) {
 
 void print_json(const Report& r) {
   std::string o = "{\"host\": " + json_string(r.host) + ", \"gpulab\": " + json_string(r.version) +
-                  ", \"lua\": " + json_string(r.lua) + ", \"blas\": " + json_string(r.blas) + ", \"cuda_runtime\": " + json_string(r.cuda_runtime) +
+                  ", \"lua\": " + json_string(r.lua) + ", \"blas\": " + json_string(r.blas) +
+                  ", \"cuda_runtime\": " + json_string(r.cuda_runtime) +
                   ", \"driver\": " + json_string(r.driver) + ", \"gpus\": " + std::to_string(r.physical_gpus) +
                   ",\n \"libraries\": [";
   for (size_t i = 0; i < r.libraries.size(); ++i) {
