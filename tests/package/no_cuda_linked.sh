@@ -20,3 +20,27 @@ out=$(env -u GPULAB_VIRTUAL_GPUS GPULAB_EMULATE_GPUS=1 NO_COLOR=1 "$G" --virtual
       -e 'print((torch.ones(2, 3, {device="cuda:1"}) * 2):sum())' 2>&1)
 if [ "$out" != "tensor(12., device='cuda:1')" ]; then echo "FAIL: virtual devices: $out"; exit 1; fi
 echo "ok   the CUDA build runs on virtual devices"
+
+# The CUDA libraries hidden (a private mount namespace puts an empty directory
+# over each directory holding cuBLAS): doctor says cuBLAS is missing, and the
+# binary still runs a lesson on virtual devices.
+dirs=$(ldconfig -p | sed -n 's/.*libcublas\(Lt\)\?\.so.* => \(.*\)\/[^/]*$/\2/p' | sort -u)
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do [ -d "$d" ] && dirs+=$'\n'$(readlink -f "$d"); done
+dirs=$(sort -u <<<"$dirs" | sed '/^$/d')
+if [ -z "$dirs" ]; then
+  echo "SKIPPED hiding cuBLAS: it is not installed here (so it is hidden already)"
+  hide=""
+elif [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+  hide="for d in $(tr '\n' ' ' <<<"$dirs"); do mount -t tmpfs none \"\$d\" || exit 99; done;"
+else
+  echo "SKIPPED hiding cuBLAS: needs root and unshare (mount namespaces)"; exit 0
+fi
+script="$hide env -u GPULAB_VIRTUAL_GPUS GPULAB_EMULATE_GPUS=1 NO_COLOR=1 '$G' doctor; echo DOCTOR=\$?;
+  env -u GPULAB_VIRTUAL_GPUS GPULAB_EMULATE_GPUS=1 NO_COLOR=1 '$G' --virtual-gpus 2 lesson a1_summary >/dev/null; echo LESSON=\$?"
+if [ -n "$hide" ]; then out=$(unshare -m bash -c "$script" 2>&1); else out=$(bash -c "$script" 2>&1); fi
+if grep -q 'cuBLAS .* not found' <<<"$out" && grep -q '^Verdict: OK' <<<"$out" && grep -q '^DOCTOR=0' <<<"$out" &&
+   grep -q '^LESSON=0' <<<"$out"; then
+  echo "ok   with cuBLAS hidden: doctor says so and passes, a lesson runs"
+else
+  echo "FAIL: with cuBLAS hidden:"; echo "$out"; exit 1
+fi
