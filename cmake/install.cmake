@@ -55,7 +55,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # cuBLAS and the NVIDIA driver are optional at run time (`gpulab doctor` says
-# which were found), so they are suggestions, not dependencies.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nvidia-driver, libcublas12 | libcublas13")
+# which were found), so they are suggestions, not dependencies: Debian's
+# driver, or NVIDIA's repository (cuda-drivers, libcublas-MAJOR-MINOR).
+if(GPULAB_HAVE_CUDA)
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+      "nvidia-driver | cuda-drivers, libcublas-${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR}")
+endif()
 set(CPACK_STRIP_FILES ON)
 include(CPack)
