@@ -58,7 +58,7 @@ bool resolve_lesson(const std::string& name, fs::path* out, std::string* error) 
   }
   std::string dir = lessons_directory();
   if (dir.empty()) {
-    *error = "no lessons directory found (set GPULAB_LESSONS)";
+    *error = "no lessons directory found (set GPULAB_DATA or GPULAB_LESSONS)";
     return false;
   }
   std::vector<fs::path> matches;
@@ -152,7 +152,7 @@ std::string lesson_title(const std::string& path) {
 int list_lessons() {
   std::string dir = lessons_directory();
   if (dir.empty()) {
-    write_cli_error("no lessons directory found (set GPULAB_LESSONS)");
+    write_cli_error("no lessons directory found (set GPULAB_DATA or GPULAB_LESSONS)");
     return 1;
   }
   std::vector<fs::path> files = lesson_files(dir);
