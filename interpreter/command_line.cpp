@@ -66,9 +66,11 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
       cl->interactive = true;
     } else if (cl->command == Command::Lesson && arg == "--step") {
       cl->step = true;
+    } else if (cl->command == Command::Doctor && arg == "--json") {
+      cl->json = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       cl->error = "unrecognized option '" + arg + "' for '" + name + "'";
-    } else if (cl->command != Command::Lessons && cl->target.empty()) {
+    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor && cl->target.empty()) {
       cl->target = arg;
     } else {
       cl->error = "unexpected argument '" + arg + "' for '" + name + "'";
@@ -117,11 +119,13 @@ CommandLine parse_command_line(int argc, char** argv) {
       }
     } else if (arg[0] == '-') {
       cl.error = "unrecognized option '" + arg + "'";
-    } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "exercise") {
+    } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "exercise" ||
+               arg == "doctor") {
       cl.command = arg == "lessons"    ? Command::Lessons
                    : arg == "lesson"   ? Command::Lesson
                    : arg == "exercise" ? Command::Exercise
-                                       : Command::Check;
+                   : arg == "check"    ? Command::Check
+                                       : Command::Doctor;
       parse_subcommand(argc, argv, i + 1, &cl);
       return cl;
     } else {
@@ -138,6 +142,7 @@ std::string usage_text() {
        gpulab lesson NAME [--step] [-i] [--quiet] [--virtual-gpus N[:SIZE]] [--seed N]
        gpulab exercise NAME
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab doctor [--json] [--virtual-gpus N[:SIZE]]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
 '... ', as in Python; an expression echoes its value, a trailing ';' hides it,
@@ -170,12 +175,18 @@ Subcommands:
   check FILE              run your exercise FILE, then the checker of the exercise its
                           first line names ('-- exercise: NAME'); print PASS or what
                           failed, with a hint
+  doctor                  check this installation: driver, devices, CUDA libraries,
+                          every kernel family on each device against the CPU, and
+                          the lessons; exit status 1 on any failure
+    --json                the same report as one JSON object
 
 Environment:
   GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus
   GPULAB_EMULATE_GPUS=1   keep virtual devices in host memory even on a machine with
                           a GPU (the lesson transcripts are recorded that way)
   GPULAB_LESSONS          the lessons directory (default: the one installed with gpulab)
+  GPULAB_DATA             gpulab's data directory, holding lessons/ (default:
+                          ../share/gpulab beside the directory of the gpulab binary)
   NO_COLOR                no coloured output
   HOME                    the REPL keeps its history in $HOME/.gpulab_history
 )";

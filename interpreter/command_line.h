@@ -6,7 +6,7 @@
 
 namespace gl::interp {
 
-enum class Command { Run, Lessons, Lesson, Exercise, Check, Help, Version };
+enum class Command { Run, Lessons, Lesson, Exercise, Check, Doctor, Help, Version };
 
 struct CommandLine {
   Command command = Command::Run;
@@ -18,6 +18,7 @@ struct CommandLine {
   std::string target;                         // lesson NAME / exercise NAME / check FILE
   bool quiet = false;                         // lesson --quiet
   bool step = false;                          // lesson --step
+  bool json = false;                          // doctor --json
   std::string error;                          // non-empty: a usage error
 };
 

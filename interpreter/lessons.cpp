@@ -60,7 +60,7 @@ bool resolve_lesson(const std::string& name, fs::path* out, std::string* error) 
   }
   std::string dir = lessons_directory();
   if (dir.empty()) {
-    *error = "no lessons directory found (set GPULAB_LESSONS)";
+    *error = "no lessons directory found (set GPULAB_DATA or GPULAB_LESSONS)";
     return false;
   }
   std::vector<fs::path> matches;
@@ -101,11 +101,18 @@ std::string lessons_directory() {
   if (const char* env = std::getenv("GPULAB_LESSONS"); env != nullptr && env[0] != '\0') {
     return is_dir(env) ? std::string(env) : std::string();
   }
+  if (const char* env = std::getenv("GPULAB_DATA"); env != nullptr && env[0] != '\0') {
+    fs::path lessons = fs::path(env) / "lessons";
+    return is_dir(lessons) ? lessons.string() : std::string();
+  }
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
+    // Installed: PREFIX/bin/gpulab finds PREFIX/share/gpulab/lessons, wherever
+    // PREFIX is (/usr, /usr/local, an unpacked .deb). Then a build directory.
     fs::path dir = exe.parent_path();
-    for (const fs::path& candidate : {dir.parent_path() / "lessons", dir / "lessons"}) {
+    for (const fs::path& candidate : {dir.parent_path() / "share" / "gpulab" / "lessons",
+                                      dir.parent_path() / "lessons", dir / "lessons"}) {
       if (is_dir(candidate)) return candidate.lexically_normal().string();
     }
   }
@@ -137,7 +144,7 @@ std::string no_gpu_advice() {
 int list_lessons() {
   std::string dir = lessons_directory();
   if (dir.empty()) {
-    write_cli_error("no lessons directory found (set GPULAB_LESSONS)");
+    write_cli_error("no lessons directory found (set GPULAB_DATA or GPULAB_LESSONS)");
     return 1;
   }
   std::vector<fs::path> files = lesson_files(dir);

@@ -9,7 +9,8 @@ struct lua_State;
 
 namespace gl::interp {
 
-// GPULAB_LESSONS, else <exe dir>/../lessons, else <exe dir>/lessons, else
+// GPULAB_LESSONS, else $GPULAB_DATA/lessons, else <exe dir>/../share/gpulab/lessons
+// (installed), else <exe dir>/../lessons, else <exe dir>/lessons, else
 // GPULAB_SOURCE_DIR/lessons; the first that is a directory ("" if none is).
 std::string lessons_directory();
 

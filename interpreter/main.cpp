@@ -11,6 +11,7 @@
 #include "interpreter/command_line.h"
 #include "interpreter/exercises.h"
 #include "interpreter/lesson_cells.h"
+#include "interpreter/doctor.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
       std::fputs(usage_text().c_str(), stdout);
       return 0;
     case Command::Version:
-      std::printf("%s\n", kVersionLine);
+      std::fputs(version_report().c_str(), stdout);
       return 0;
     case Command::Exercise:
       return copy_exercise(cl.target);
@@ -111,5 +112,6 @@ int main(int argc, char** argv) {
     return run_lesson(cl.target, options, session, argv);
   }
   if (cl.command == Command::Check) return run_check(cl.target, session, argv);
+  if (cl.command == Command::Doctor) return run_doctor(cl.json, cl.virtual_gpus.has_value(), session);
   return run(cl, argc, argv);
 }

@@ -14,6 +14,7 @@
 #include "interpreter/terminal.h"
 #include "interpreter/timing.h"
 #include "interpreter/version.h"
+#include "tensor/runtime/build_info.h"
 
 namespace gl::interp {
 namespace {
@@ -39,9 +40,8 @@ bool is_shell_line(const std::string& line) {
 void print_banner(lua_State* L) {
   std::string text = std::string(kVersionLine) + " \u2014 PyTorch-style tensors with CUDA devices\n";
   std::string devices = gl::bindings::device_banner();
+  if (devices.empty()) devices = gl::runtime::cuda_banner_line();  // no virtual devices asked for
   if (!devices.empty()) text += devices + "\n";
-  else if (synchronize_devices(L) == 0)
-    text += "No GPU found: run with --virtual-gpus 2 (or call torch.cuda.use_virtual(2)) for virtual CUDA devices.\n";
   text += "Type help() for help, Ctrl-D to exit. Indices and dims count from 0, as in PyTorch.";
   std::fputs(paint(stdout, kDim, text).c_str(), stdout);
   std::fputc('\n', stdout);

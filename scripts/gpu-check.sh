@@ -5,7 +5,7 @@
 #
 #   build     configure and build build-gpu/ (Release, CUDA on, sm_90 unless
 #             CMAKE_CUDA_ARCHITECTURES says otherwise)
-#   test      ctest in build-gpu/: the CUDA unit tests and the Lua tests run on
+#   test      gpulab doctor, then ctest in build-gpu/: the CUDA unit tests and the Lua tests run on
 #             the GPU (--virtual-gpus 4 slices it), the lesson transcripts on
 #             emulated devices (tests/lessons/check.sh)
 #   sanitize  the CUDA unit tests and one Lua test under compute-sanitizer
@@ -68,6 +68,9 @@ test_stage() {
   build-gpu/gpulab -e 'for i = 0, torch.cuda.device_count() - 1 do print(i, torch.cuda.get_device_name(i)) end' \
     >> "$out/devices.log" 2>&1
   cat "$out/devices.log"
+  # What a teacher runs after installing: every kernel family on the real GPUs
+  # against the CPU, and cuBLAS (loaded at run time) found and used.
+  step doctor 300 build-gpu/gpulab doctor
   step unit 600 build-gpu/tests/unit_tests
   (cd build-gpu && step ctest 900 ctest --output-on-failure -j"$jobs" --timeout 300)
 }

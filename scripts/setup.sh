@@ -10,6 +10,8 @@ tests=0
 # tmux: the CLI tests drive the REPL in a real terminal (completion, Ctrl-C).
 if [ $tests = 1 ]; then pkgs+=(tmux); fi
 # Debian's pip only where no python3 with pip exists (pyenv or a venv bring their own).
+# lintian: tests/package/check.sh checks the .deb with it.
+if [ $tests = 1 ]; then pkgs+=(lintian); fi
 if [ $tests = 1 ] && ! python3 -m pip --version >/dev/null 2>&1; then pkgs+=(python3 python3-pip); fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 #include "tensor/kernels/kernels.h"
 #include "tensor/runtime/allocator.h"
 
@@ -47,5 +48,19 @@ struct SmiRow { int64_t used = 0, total = 0; int util_gpu = -1; int temp_c = -1;
 bool smi_query(int phys, SmiRow* row);
 // The driver's version ("550.54.15") and the CUDA version it supports ("12.4").
 bool smi_versions(std::string* driver, std::string* cuda);
+
+// What is installed, for --version, the banner and `gpulab doctor`. These load
+// libraries with dlopen but never initialise CUDA (no cuInit, no context).
+std::string toolkit_version();      // the CUDA runtime compiled in ("13.0"); "" without CUDA
+int driver_version();               // cuDriverGetVersion (13000), 0 without libcuda.so.1
+struct Library {
+  std::string purpose;              // "driver", "cuBLAS", "NVML"
+  std::string file;                 // the soname looked for ("libcublas.so.13")
+  bool found = false;
+  std::string version;              // "13.1.0" where the library tells it
+  std::string error;                // dlerror() when not found
+};
+// The CUDA libraries gpulab uses, each loaded (or looked for) now. Empty without CUDA.
+std::vector<Library> libraries();
 
 }  // namespace gl::cuda

@@ -62,9 +62,10 @@ expect_grep() {
 
 # ---- version, help, bad options ----
 run --version
-expect_grep "--version" 0 "$OUT" '^gpulab [0-9]+\.[0-9]+\.[0-9]+ \(Lua 5\.4\)$'
+expect_grep "--version" 0 "$OUT" '^gpulab [0-9]+\.[0-9]+\.[0-9]+$' '^Lua 5\.4\.[0-9]+$' \
+  '^BLAS: OpenBLAS [0-9]+\.[0-9]+' '^CUDA: (not compiled in|compiled in \(CUDA runtime [0-9]+\.[0-9]+\); )'
 run -v
-expect_grep "-v" 0 "$OUT" '^gpulab [0-9.]+ \(Lua 5\.4\)$'
+expect_grep "-v" 0 "$OUT" '^gpulab [0-9.]+$' '^CUDA: '
 run --help
 expect_grep "--help lists every option and subcommand" 0 "$OUT" '^usage: gpulab' ' -e STMT' ' -i ' \
   ' --virtual-gpus N' ' --seed N' ' --version' ' --help' ' lessons ' ' lesson NAME' ' --quiet' \
@@ -389,6 +390,33 @@ run lesson "$FIX/lessons/03_untitled.lua" --quiet
 expect "lesson by path; arg[0] is set" 0 $'no title line\ntrue'
 GPULAB_LESSONS=$WORK/none run lessons
 expect_grep "missing lessons directory" 1 "$ERR" '^gpulab: no lessons directory found'
+# GPULAB_DATA names the data directory (lessons/ inside it); an installed binary
+# finds PREFIX/share/gpulab/lessons (tests/package/check.sh tests that).
+mkdir -p "$WORK/data" && cp -r "$FIX/lessons" "$WORK/data/lessons"
+GPULAB_LESSONS= GPULAB_DATA=$WORK/data run lesson nope
+expect_grep "GPULAB_DATA" 1 "$ERR" "^gpulab: no lesson named 'nope' in $WORK/data/lessons "
+GPULAB_LESSONS= GPULAB_DATA=$WORK/data run lesson 01
+expect_grep "GPULAB_DATA: runs a lesson" 0 "$OUT" '.'
+
+# ---- doctor ----
+run doctor --virtual-gpus 2
+expect_grep "doctor: every kernel family on each device, then a verdict" 0 "$OUT" \
+  '^cuda:1: .*\(virtual\)$' '^  elementwise +ok' '^  reduction +ok' '^  matmul +ok' '^  copy +ok' '^  random +ok' \
+  "^Lessons: [0-9]+ in $FIX/lessons, 2 exercises$" '^Verdict: OK: 2 devices checked, 10 kernel checks passed'
+[[ $(grep -c ' ok (' "$OUT") == 10 ]] && pass "doctor: 5 families x 2 devices" || fail "doctor: 5 families x 2 devices" "$(grep -c ' ok (' "$OUT") checks"
+GPULAB_LESSONS=$WORK/none run doctor
+expect_grep "doctor: no lessons is a failure (exit 1)" 1 "$OUT" '^Lessons: not found$' '^Verdict: FAILED: 1 problem; first: no lessons directory'
+run doctor --json
+if [[ $RC == 0 ]] && command -v python3 >/dev/null &&
+   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ok"] and len(r["devices"])>0 and len(r["checks"])==5*len(r["devices"]) and all(c["ok"] for c in r["checks"]) and r["lessons"]>0' "$OUT"; then
+  pass "doctor --json: one JSON object (one virtual device without a GPU)"
+else
+  fail "doctor --json" "exit $RC, or not the JSON expected"
+fi
+GPULAB_LESSONS=$WORK/none run doctor --json
+expect_grep "doctor --json: a failure" 1 "$OUT" '"ok": false' '"failures": \["no lessons directory'
+run doctor extra
+expect_grep "doctor takes no argument" 2 "$ERR" "unexpected argument 'extra' for 'doctor'"
 
 # ---- no GPU: the runner says how, and provides what a lesson needs ----
 run -e 'io.write(tostring(torch.cuda.is_available()))'
@@ -511,7 +539,7 @@ else
     echo "skip terminal tests: tmux cannot start a session here"
   elif wait_for '^>>> ?$'; then
     if screen | grep -q '^gpulab [0-9.]* (Lua 5.4)' && screen | grep -q 'Ctrl-D to exit' &&
-        screen | grep -q '^No GPU found: run with --virtual-gpus 2'; then
+        screen | grep -q '^No GPU found (no NVIDIA driver): run with --virtual-gpus 2'; then
       pass "terminal: banner"
     else
       tfail "terminal: banner" "no banner"

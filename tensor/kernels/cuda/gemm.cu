@@ -11,6 +11,7 @@
 #include "tensor/kernels/cuda/gemm_args.h"
 #include "tensor/kernels/cuda/gemm_int.cuh"
 #include "tensor/kernels/cuda/launch.cuh"
+#include "tensor/runtime/cuda/cublas_loader.h"
 #include "tensor/runtime/cuda_api.h"
 
 namespace gl::cuda {
@@ -18,7 +19,7 @@ namespace gl::cuda {
 namespace {
 
 [[noreturn]] void throw_cublas(cublasStatus_t st, const char* call) {
-  std::string msg = cat("CUDA error: ", cublasGetStatusString(st), " when calling `", call, "`");
+  std::string msg = cat("CUDA error: ", cublas().status_string(st), " when calling `", call, "`");
   if (st == CUBLAS_STATUS_ALLOC_FAILED) throw OutOfMemoryError(msg);  // cuBLAS's own workspace
   throw RuntimeError(msg);
 }
@@ -33,11 +34,12 @@ cublasHandle_t blas_handle(Exec* ex) {
   std::lock_guard<std::mutex> g(ex->mu);
   if (!ex->blas) {
     set_device(ex->device);
+    const CublasApi& api = cublas();  // loads cuBLAS on the first matmul; throws if absent
     cublasHandle_t h = nullptr;
-    GL_CUBLAS(cublasCreate(&h));
-    cublasStatus_t st = cublasSetStream(h, ex->stream);
+    GL_CUBLAS(api.create(&h));
+    cublasStatus_t st = api.set_stream(h, ex->stream);
     if (st != CUBLAS_STATUS_SUCCESS) {
-      cublasDestroy(h);
+      api.destroy(h);
       throw_cublas(st, "cublasSetStream(handle, stream)");
     }
     ex->blas = h;
@@ -99,7 +101,7 @@ void gemm_blas(Exec* ex, const GemmSpec& s) {
   const long long sb = b.stride_first, sa = b.stride_second, sc = b.stride_c;
   if (s.dtype == DType::Float64) {
     const double alpha = s.alpha, beta = s.beta;
-    GL_CUBLAS(cublasDgemmStridedBatched(h, opb, opa, n, m, k, &alpha, reinterpret_cast<const double*>(s.b), ldb, sb,
+    GL_CUBLAS(cublas().dgemm_strided_batched(h, opb, opa, n, m, k, &alpha, reinterpret_cast<const double*>(s.b), ldb, sb,
                                         reinterpret_cast<const double*>(s.a), lda, sa, &beta,
                                         reinterpret_cast<double*>(s.c), ldc, sc, batch));
     return;
@@ -110,7 +112,7 @@ void gemm_blas(Exec* ex, const GemmSpec& s) {
   else if (s.dtype == DType::BFloat16) t = CUDA_R_16BF;
   else if (s.allow_tf32 || allow_tf32()) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   const float alpha = float(s.alpha), beta = float(s.beta);
-  GL_CUBLAS(cublasGemmStridedBatchedEx(h, opb, opa, n, m, k, &alpha, s.b, t, ldb, sb, s.a, t, lda, sa, &beta, s.c, t,
+  GL_CUBLAS(cublas().gemm_strided_batched_ex(h, opb, opa, n, m, k, &alpha, s.b, t, ldb, sb, s.a, t, lda, sa, &beta, s.c, t,
                                        ldc, sc, batch, compute, CUBLAS_GEMM_DEFAULT));
 }
 

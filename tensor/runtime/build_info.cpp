@@ -1,0 +1,50 @@
+#include "tensor/runtime/build_info.h"
+
+#include <cblas.h>
+#include "tensor/runtime/cuda_api.h"
+
+namespace gl::runtime {
+
+std::string blas_description() {
+  // "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY USE_OPENMP Cooperlake
+  // MAX_THREADS=64": version, threading variant and the CPU kernel chosen now.
+  std::string config = openblas_get_config();
+  while (!config.empty() && config.back() == ' ') config.pop_back();
+  return config;
+}
+
+std::string cuda_description() {
+  if (!cuda::compiled()) return "not compiled in (CPU and virtual devices only)";
+  std::string text = "compiled in (CUDA runtime " + cuda::toolkit_version() + "); ";
+  int v = cuda::driver_version();
+  if (v == 0) return text + "no NVIDIA driver found (libcuda.so.1): CPU and virtual devices only";
+  return text + "driver supports CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string cuda_banner_line() {
+  // One line under 80 columns, as the rest of the banner.
+  const char* how = ": run with --virtual-gpus 2 (or call torch.cuda.use_virtual(2)) for virtual CUDA devices.";
+  if (!cuda::compiled()) return std::string("No GPU (CUDA not compiled in)") + how;
+  std::string driver = cuda_driver_version();
+  if (driver.empty()) return std::string("No GPU found (no NVIDIA driver)") + how;
+  return "CUDA: NVIDIA driver for CUDA " + driver + ": real GPUs ('gpulab doctor' checks them)";
+}
+
+std::string cuda_runtime_version() { return cuda::toolkit_version(); }
+
+std::string cuda_driver_version() {
+  int v = cuda::driver_version();
+  return v == 0 ? std::string() : std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::vector<LibraryInfo> cuda_libraries() {
+  std::vector<LibraryInfo> out;
+  for (const cuda::Library& l : cuda::libraries()) {
+    out.push_back(LibraryInfo{l.purpose, l.file, l.version, l.error, l.found});
+  }
+  return out;
+}
+
+int physical_gpu_count() { return cuda::compiled() ? cuda::device_count() : 0; }
+
+}  // namespace gl::runtime
