@@ -40,7 +40,12 @@ bool is_shell_line(const std::string& line) {
 void print_banner(lua_State* L) {
   std::string text = std::string(kVersionLine) + " \u2014 PyTorch-style tensors with CUDA devices\n";
   std::string devices = gl::bindings::device_banner();
-  if (devices.empty()) devices = gl::runtime::cuda_banner_line();  // no virtual devices asked for
+  if (devices.empty()) {  // no virtual devices asked for: a driver means real GPUs
+    devices = gl::runtime::cuda_driver_version().empty()
+                  ? "No GPU found: run with --virtual-gpus 2 (or call torch.cuda.use_virtual(2)) for "
+                    "virtual CUDA devices."
+                  : gl::runtime::cuda_banner_line();
+  }
   if (!devices.empty()) text += devices + "\n";
   text += "Type help() for help, Ctrl-D to exit. Indices and dims count from 0, as in PyTorch.";
   std::fputs(paint(stdout, kDim, text).c_str(), stdout);

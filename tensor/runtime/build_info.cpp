@@ -23,10 +23,9 @@ std::string cuda_description() {
 
 std::string cuda_banner_line() {
   // One line under 80 columns, as the rest of the banner.
-  const char* how = ": run with --virtual-gpus 2 (or call torch.cuda.use_virtual(2)) for virtual CUDA devices.";
-  if (!cuda::compiled()) return std::string("No GPU (CUDA not compiled in)") + how;
+  if (!cuda::compiled()) return "CUDA: not compiled in: CPU only (--virtual-gpus N emulates GPUs)";
   std::string driver = cuda_driver_version();
-  if (driver.empty()) return std::string("No GPU found (no NVIDIA driver)") + how;
+  if (driver.empty()) return "CUDA: no NVIDIA driver: CPU only (--virtual-gpus N emulates GPUs)";
   return "CUDA: NVIDIA driver for CUDA " + driver + ": real GPUs ('gpulab doctor' checks them)";
 }
 

@@ -20,7 +20,8 @@ return function(inputs, setup)
   end
   f:write("print('@@end')\n")
   f:close()
-  local p = assert(io.popen('NO_COLOR=1 ' .. shell_quote(binary()) .. ' < ' .. shell_quote(path) .. ' 2>&1'))
+  -- -i: piped input goes on after an error (as python -i), so every input is seen.
+  local p = assert(io.popen('NO_COLOR=1 ' .. shell_quote(binary()) .. ' -i < ' .. shell_quote(path) .. ' 2>&1'))
   local text = p:read('a')
   p:close()
   os.remove(path)
