@@ -189,17 +189,22 @@ local function nil_argument()
   return 'help: the argument is nil (an undefined name?); help() explains the conventions'
 end
 
--- The function's example (90_docs.lua), run now: its output is this build's.
+-- The example of a function or class (90_docs.lua, 92_doc_examples.lua), run
+-- now so that its output is this build's; those that would draw random
+-- numbers or have effects are shown with the reason they are not run.
 local function example_of(fn)
-  local code = torch._util and torch._util.examples and torch._util.examples[fn]
+  local U = torch._util
+  local code = U and U.examples and U.examples[fn]
   if not code then return '' end
+  local why = U.examples_not_run and U.examples_not_run[fn]
+  if why then return '\n\nExample (' .. why .. '):\n>>> ' .. code end
   local chunk = load('return ' .. code, '=example')
   local ok, text = false, nil
   if chunk then
     local res = table.pack(pcall(chunk))
     if res[1] then ok, text = pcall(torch._echo, table.unpack(res, 2, res.n)) end
   end
-  return '\n\nExample:\n>>> ' .. code .. (ok and ('\n' .. text) or '')
+  return '\n\nExample:\n>>> ' .. code .. (ok and text ~= '' and ('\n' .. text) or '')
 end
 
 function help(...)
@@ -219,7 +224,7 @@ function help(...)
   elseif type(x) == 'table' then
     local mt = getmetatable(x)
     local text = mt and mt.__doc and (mt.__doc .. '\n') or ''
-    show(text .. list(x, 'Contents:'))
+    show(text .. list(x, 'Contents:') .. example_of(x))
   else
     print('help: no documentation for a ' .. type(x))
   end
