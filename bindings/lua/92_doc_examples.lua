@@ -81,7 +81,7 @@ local written = {
   ['torch.Tensor.reshape_as'] = 'torch.arange(6):reshape_as(torch.zeros(3, 2))',
   ['torch.Tensor.type_as'] = 'torch.tensor({1, 2}):type_as(torch.zeros(1))',
   ['torch.Tensor.unbind'] = 'torch.arange(4):reshape(2, 2):unbind(1)',
-  ['torch.Tensor.repeat'] = 'torch.tensor({1, 2}):repeat(2)',
+  ['torch.Tensor.repeat'] = "torch.tensor({1, 2})['repeat'](torch.tensor({1, 2}), 2)",
   ['torch.Tensor.new_ones'] = 'torch.zeros(1, {dtype=torch.int32}):new_ones(2)',
   ['torch.Tensor.new_empty'] = 'torch.zeros(1):new_empty(2, 3).shape',
   ['torch.Tensor.new_full'] = 'torch.zeros(1):new_full({2}, 5)',
