@@ -167,6 +167,23 @@ local module = {
 }
 for k, v in pairs(module) do ex['nn.Module.' .. k] = v end
 
+-- Classes: help(nn.Linear), ?torch.optim.SGD show one as well.
+local classes = {
+  ['nn.Linear'] = 'nn.Linear(4, 2, {bias=false})', ['nn.Sequential'] = 'nn.Sequential(nn.Linear(2, 4), nn.ReLU())',
+  ['nn.ReLU'] = 'nn.ReLU()(torch.tensor({-1., 2}))', ['nn.Sigmoid'] = 'nn.Sigmoid()(torch.zeros(1))',
+  ['nn.Tanh'] = 'nn.Tanh()(torch.zeros(1))', ['nn.Softmax'] = 'nn.Softmax(0)(torch.zeros(2))',
+  ['nn.LogSoftmax'] = 'nn.LogSoftmax(0)(torch.zeros(2))', ['nn.Identity'] = 'nn.Identity()(torch.ones(1))',
+  ['nn.Flatten'] = 'nn.Flatten()(torch.zeros(2, 3, 4)).shape', ['nn.Dropout'] = 'nn.Dropout(0.1):eval()(torch.ones(2))',
+  ['nn.MSELoss'] = "nn.MSELoss({reduction='sum'})(torch.zeros(2), torch.ones(2))",
+  ['nn.CrossEntropyLoss'] = 'nn.CrossEntropyLoss()(torch.tensor({{2., 0}}), torch.tensor({0}))',
+  ['torch.optim.SGD'] = 'torch.optim.SGD(nn.Linear(2, 1):parameters(), {lr=0.1, momentum=0.9})',
+  ['torch.optim.Adam'] = 'torch.optim.Adam(nn.Linear(2, 1):parameters(), {lr=1e-3})',
+  ['torch.optim.AdamW'] = 'torch.optim.AdamW(nn.Linear(2, 1):parameters(), {weight_decay=0.01})',
+  ['torch.utils.data.TensorDataset'] = '#torch.utils.data.TensorDataset(torch.zeros(5, 2), torch.zeros(5))',
+  ['torch.utils.data.DataLoader'] = '#torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.zeros(5, 2)), {batch_size=2})',
+  ['torch.utils.data.Subset'] = '#torch.utils.data.Subset(torch.utils.data.TensorDataset(torch.zeros(5)), {0, 2})',
+}
+
 local function lookup(path)
   local v = _G
   for part in path:gmatch('[^.]+') do
@@ -188,4 +205,8 @@ for name, code in pairs(ex) do
       U.examples_not_run[fn] = not_run[name]
     end
   end
+end
+for name, code in pairs(classes) do
+  local cls = lookup(name)
+  if type(cls) == 'table' then U.examples[cls] = code end
 end
