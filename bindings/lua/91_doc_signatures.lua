@@ -207,7 +207,7 @@ local cpp = {
   ['new_empty'] = {true, 'size..., {dtype=nil, device=nil}'},
   ['new_full'] = {true, 'size, fill_value, {dtype=nil, device=nil}'},
   ['new_tensor'] = {true, 'data, {dtype=nil, device=nil, requires_grad=false}'},
-  ['tensor'] = {false, 'data, {dtype=nil, device=nil, requires_grad=false, pin_memory=false}'},
+  ['tensor'] = {false, 'data, {dtype=nil, device=nil, requires_grad=false}'},
   ['empty'] = {false, 'size..., {dtype=nil, device=nil, requires_grad=false, pin_memory=false}'},
   ['zeros'] = {false, 'size..., {dtype=nil, device=nil, requires_grad=false, pin_memory=false}'},
   ['ones'] = {false, 'size..., {dtype=nil, device=nil, requires_grad=false, pin_memory=false}'},
@@ -283,7 +283,6 @@ local lua = {
   ['torch.cuda.run_with_visible_devices'] = 'torch.cuda.run_with_visible_devices(visible, code)',
   ['time.perf_counter'] = 'time.perf_counter()',
   ['time.timeit'] = 'time.timeit(f, {number=1, repeat=3, warmup=1})',
-  ['nn.Module.register_module'] = 'm:register_module(name, module)',
   ['nn.Module.float'] = 'm:float()', ['nn.Module.double'] = 'm:double()', ['nn.Module.half'] = 'm:half()',
   ['nn.Module.extend'] = "nn.Module:extend(name)",
   ['nn.Module.new'] = 'cls:new(...)',
@@ -323,17 +322,22 @@ local function description(doc)
     if depth == 0 then close = i break end
   end
   if not close then return doc end
-  local rest = doc:sub(close + 1):gsub('^%s*%->%s*[^:.]*', ''):gsub('^[:.]?%s*', '')
+  local rest = doc:sub(close + 1)
+  local returns = rest:match('^%s*%->%s*([%w_.%[%], ]-)[:.;]') or rest:match('^%s*%->%s*([%w_.%[%], ]-)$')
+  if returns then rest = rest:gsub('^%s*%->%s*[%w_.%[%], ]*', '')
+  elseif rest:match('^%s*%->') then return doc end  -- a return described in prose: kept whole
   -- an old doc listing several call forms keeps them: "x:size() -> Size; x:size(dim) -> int"
-  if rest:match('^[;,] ') or rest:match('^or ') then return doc end
-  return rest
+  if rest:match('^[;,] ') or rest:match('^%s*or ') then return doc end
+  rest = rest:gsub('^[:.]?%s*', '')
+  return rest, returns
 end
 
 local function set(fn, sig)
   if type(fn) ~= 'function' then return end
   local old = torch._doc(fn) or ''
   if old:sub(1, #sig) == sig then return end  -- already applied (the same function under two names)
-  local rest = description(old)
+  local rest, returns = description(old)
+  if returns then sig = sig .. ' -> ' .. returns end
   if rest == '' then torch._set_doc(fn, sig)
   elseif #sig + #rest < 120 and not rest:find('\n') then torch._set_doc(fn, sig .. ': ' .. rest)
   else torch._set_doc(fn, sig .. '\n' .. rest) end
