@@ -199,12 +199,21 @@ local function example_of(fn)
   local why = U.examples_not_run and U.examples_not_run[fn]
   if why then return '\n\nExample (' .. why .. '):\n>>> ' .. code end
   local chunk = load('return ' .. code, '=example')
-  local ok, text = false, nil
+  local ok, text, printed = false, nil, {}
   if chunk then
+    local print0 = print  -- what the example prints goes under it, not above the doc
+    print = function(...)
+      local parts = table.pack(...)
+      for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+      printed[#printed + 1] = table.concat(parts, '\t', 1, parts.n)
+    end
     local res = table.pack(pcall(chunk))
+    print = print0
     if res[1] then ok, text = pcall(torch._echo, table.unpack(res, 2, res.n)) end
   end
-  return '\n\nExample:\n>>> ' .. code .. (ok and text ~= '' and ('\n' .. text) or '')
+  if ok and text ~= '' then printed[#printed + 1] = text end
+  local out = table.concat(printed, '\n')
+  return '\n\nExample:\n>>> ' .. code .. (out ~= '' and ('\n' .. out) or '')
 end
 
 function help(...)

@@ -100,7 +100,7 @@ local written = {
   ['torch.cuda.max_memory_allocated'] = 'torch.cuda.max_memory_allocated(0)',
   ['torch.cuda.memory_reserved'] = 'torch.cuda.memory_reserved(0)',
   ['torch.cuda.max_memory_reserved'] = 'torch.cuda.max_memory_reserved(0)',
-  ['torch.cuda.smi'] = 'torch.cuda.smi()',
+  ['torch.cuda.smi'] = 'print(torch.cuda.smi())',
   ['torch.randperm'] = 'torch.randperm(4, {generator=torch.Generator():manual_seed(0)})',
   ['torch.Generator'] = 'torch.Generator():manual_seed(0):initial_seed()',
   ['torch.cuda.Event'] = 'torch.cuda.Event{enable_timing=true}:query()',
@@ -138,7 +138,7 @@ local effect = {
   ['torch.cuda.run_with_visible_devices'] = {"torch.cuda.run_with_visible_devices('', 'print(torch.cuda.device_count())')",
     'not run here: it starts a second gpulab'},
   ['torch.save'] = {"torch.save({w=torch.ones(2)}, 'w.safetensors')", 'not run here: it writes a file'},
-  ['torch.load'] = {"torch.load('w.safetensors', {map_location='cpu'})", 'not run here: it reads a file (written by torch.save)'},
+  ['torch.load'] = {"torch.load('w.safetensors', {map_location='cpu'})", 'not run here: it reads the file that torch.save wrote'},
 }
 for k, v in pairs(effect) do ex[k] = v[1]; not_run[k] = v[2] end
 
