@@ -190,8 +190,9 @@ local function nil_argument()
 end
 
 -- The example of a function or class (90_docs.lua, 92_doc_examples.lua), run
--- now so that its output is this build's; those that would draw random
--- numbers or have effects are shown with the reason they are not run.
+-- now so that its output is this build's (random draws under a saved and
+-- restored CPU generator); those with effects are shown with the reason they
+-- are not run.
 local function example_of(fn)
   local U = torch._util
   local code = U and U.examples and U.examples[fn]
@@ -207,7 +208,10 @@ local function example_of(fn)
       for i = 1, parts.n do parts[i] = tostring(parts[i]) end
       printed[#printed + 1] = table.concat(parts, '\t', 1, parts.n)
     end
+    -- an example that draws random numbers leaves the learner's stream where it was
+    local state = torch._rng_state and torch._rng_state()
     local res = table.pack(pcall(chunk))
+    if state then torch._rng_state(state) end
     print = print0
     if res[1] then ok, text = pcall(torch._echo, table.unpack(res, 2, res.n)) end
   end

@@ -288,6 +288,22 @@ local lua = {
   ['nn.Module.half'] = "m:half(): cast floating parameters and buffers to float16; returns m",
   ['nn.Module.extend'] = "nn.Module:extend(name): a subclass of nn.Module named name: define its __init and forward",
   ['nn.Module.new'] = "cls:new(...): make an instance (what calling the class does)",
+  ['torch.optim.Optimizer.step'] = 'opt:step(closure=nil): update every parameter from its .grad; returns closure() when given',
+  ['torch.optim.Optimizer.zero_grad'] = "opt:zero_grad(set_to_none=true): clear the .grad of the optimizer's parameters",
+  ['torch.optim.Optimizer.add_param_group'] = 'opt:add_param_group(group): add {params=..., lr=...}; unset options take the defaults',
+  ['torch.optim.Optimizer.extend'] = 'torch.optim.Optimizer:extend(name): a subclass, for an optimizer of your own',
+  ['torch.optim.Optimizer.new'] = 'cls:new(...): make an instance (what calling the class does)',
+  ['torch.utils.data.DataLoader.iter'] = 'loader:iter(): an iterator over the batches (what `for batch in loader` uses)',
+  ['torch.utils.data.DataLoader.enumerate'] = 'loader:enumerate(): an iterator of (i, batch), i from 0',
+  ['torch.utils.data.DataLoader.extend'] = 'DataLoader:extend(name): a subclass',
+  ['torch.utils.data.DataLoader.new'] = 'cls:new(...): make an instance (what calling the class does)',
+  ['torch.utils.data.Dataset.get'] = 'ds:get(i): item i (0-based); a subclass defines this or __getitem',
+  ['torch.utils.data.Dataset.len'] = 'ds:len(): the number of items; a subclass defines this or __len',
+  ['torch.utils.data.Dataset.extend'] = "Dataset:extend(name): a dataset class of your own (define __getitem and __len)",
+  ['torch.utils.data.Dataset.new'] = 'cls:new(...): make an instance (what calling the class does)',
+  ['nn.Linear.reset_parameters'] = 'lin:reset_parameters(): draw weight and bias again, as at construction',
+  ['nn.Sequential.append'] = 'net:append(module): add a module at the end; returns net',
+  ['nn.DataParallel.replicate'] = 'nn.DataParallel.replicate(module, devices): one copy of module per device',
   ['nn.Module.register_parameter'] = "m:register_parameter(name, param): a Parameter (or nil) under name; assigning m.name = nn.Parameter(t) does the same",
   ['nn.Module.register_buffer'] = "m:register_buffer(name, tensor, persistent=true): a tensor saved in state_dict (unless persistent=false) and moved by :to(), not trained",
   ['nn.Module.add_module'] = "m:add_module(name, module): a submodule under name (also register_module); assigning m.name = module does the same",
@@ -372,3 +388,20 @@ for name, sig in pairs(lua) do
   set(v, sig)
 end
 U.doc_signatures = {cpp = cpp, lua = lua}
+
+-- A layer's own forward and extra_repr (nn.Linear:forward, ...): documented
+-- as the nn.Module methods they override, under the layer's name.
+local loss_class = {MSELoss = true, CrossEntropyLoss = true}
+for name, cls in pairs(nn) do
+  if type(cls) == 'table' and rawget(cls, '__name') and cls ~= nn.Module then
+    local fwd = rawget(cls, 'forward')
+    if type(fwd) == 'function' and (torch._doc(fwd) or '') == '' then
+      local args = loss_class[name] and 'input, target' or (name == 'DataParallel' and 'input, ...' or 'input')
+      torch._set_doc(fwd, ('nn.%s:forward(%s): what calling the module runs: m(%s)'):format(name, args, args))
+    end
+    local er = rawget(cls, 'extra_repr')
+    if type(er) == 'function' and (torch._doc(er) or '') == '' then
+      torch._set_doc(er, ('nn.%s:extra_repr(): the text inside the parentheses when the module prints'):format(name))
+    end
+  end
+end
