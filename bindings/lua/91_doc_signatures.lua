@@ -343,7 +343,10 @@ local function description(doc)
   local rest = doc:sub(close + 1)
   local returns = rest:match('^%s*%->%s*([%w_.%[%], ]-)[:.;]') or rest:match('^%s*%->%s*([%w_.%[%], ]-)$')
   if returns then rest = rest:gsub('^%s*%->%s*[%w_.%[%], ]*', '')
-  elseif rest:match('^%s*%->') then return doc end  -- a return described in prose: kept whole
+  elseif rest:match('^%s*%->') then  -- a return described in prose: "-> free, total (bytes)."
+    if rest:find(';', 1, true) or rest:find('\n', 1, true) then return doc end
+    return '', (rest:gsub('^%s*%->%s*', ''):gsub('%.$', ''))
+  end
   -- an old doc listing several call forms keeps them: "x:size() -> Size; x:size(dim) -> int"
   if rest:match('^[;,] ') or rest:match('^%s*or ') then return doc end
   rest = rest:gsub('^[:.]?%s*', '')
