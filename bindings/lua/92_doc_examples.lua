@@ -112,14 +112,14 @@ for k, v in pairs(written) do ex[k] = v end
 -- Shown, not run by help: why, by name.
 local random = 'random'  -- run by help under a saved and restored generator
 local effect = {
-  ['torch.rand'] = {'torch.rand(2, 3).shape', random},
-  ['torch.randn'] = {'torch.randn(2, 3, {dtype=torch.float64}).shape', random},
-  ['torch.rand_like'] = {'torch.rand_like(torch.zeros(2, 2)).shape', random},
-  ['torch.randn_like'] = {'torch.randn_like(torch.zeros(2, 2)).shape', random},
-  ['torch.randint'] = {'torch.randint(0, 10, {3}).dtype', random},
-  ['torch.randint_like'] = {'torch.randint_like(torch.zeros(3), 0, 10).shape', random},
-  ['torch.Tensor.uniform_'] = {'torch.empty(3):uniform_(-1, 1):abs():le(1):all()', random},
-  ['torch.Tensor.normal_'] = {'torch.empty(3):normal_(0, 0.1).shape', random},
+  ['torch.rand'] = {'torch.rand(2, 3)', random},
+  ['torch.randn'] = {'torch.randn(2, 3, {dtype=torch.float64})', random},
+  ['torch.rand_like'] = {'torch.rand_like(torch.zeros(2, 2))', random},
+  ['torch.randn_like'] = {'torch.randn_like(torch.zeros(2, 2))', random},
+  ['torch.randint'] = {'torch.randint(0, 10, {3})', random},
+  ['torch.randint_like'] = {'torch.randint_like(torch.zeros(3), 0, 10)', random},
+  ['torch.Tensor.uniform_'] = {'torch.empty(3):uniform_(-1, 1)', random},
+  ['torch.Tensor.normal_'] = {'torch.empty(3):normal_(0, 0.1)', random},
   ['nn.init.uniform_'] = {'nn.init.uniform_(torch.empty(2, 3), -0.1, 0.1).shape', random},
   ['nn.init.normal_'] = {'nn.init.normal_(torch.empty(2, 3), 0, 0.02).shape', random},
   ['nn.init.xavier_uniform_'] = {'nn.init.xavier_uniform_(torch.empty(2, 3)).shape', random},
