@@ -11,6 +11,7 @@
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/core/format.h"
+#include "tensor/runtime/generator_state.h"
 #include "tensor/ops/ops.h"
 #include "tensor/runtime/event.h"
 #include "tensor/runtime/registry.h"
@@ -50,6 +51,20 @@ int doc(lua_State* L) {
   if (d) lua_pushstring(L, d);
   else lua_pushnil(L);
   return 1;
+}
+
+// torch._rng_state() / torch._rng_state(s): the CPU generator's state, read and
+// restored around a help() example that draws random numbers.
+int rng_state(lua_State* L) {
+  if (lua_gettop(L) == 0) {
+    const std::string s = cpu_generator_state();
+    lua_pushlstring(L, s.data(), s.size());
+    return 1;
+  }
+  size_t n = 0;
+  const char* s = luaL_checklstring(L, 1, &n);
+  set_cpu_generator_state(std::string(s, n));
+  return 0;
 }
 
 int set_doc(lua_State* L) {
@@ -92,6 +107,8 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "_doc");
   lt::push_function(L, set_doc, "internal: torch._set_doc(fn, text) documents a function written in Lua");
   lua_setfield(L, -2, "_set_doc");
+  lt::push_function(L, rng_state, "internal: torch._rng_state() reads the CPU generator's state, torch._rng_state(s) restores it");
+  lua_setfield(L, -2, "_rng_state");
   lt::push_function(L, set_parameter, "internal: mark a tensor as an nn.Parameter (prints 'Parameter containing:')");
   lua_setfield(L, -2, "_set_parameter");
   lt::push_function(L, rename_grad_fn, "internal: rename a tensor's grad_fn (DataParallel's GatherBackward)");

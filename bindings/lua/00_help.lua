@@ -189,17 +189,35 @@ local function nil_argument()
   return 'help: the argument is nil (an undefined name?); help() explains the conventions'
 end
 
--- The function's example (90_docs.lua), run now: its output is this build's.
+-- The example of a function or class (90_docs.lua, 92_doc_examples.lua), run
+-- now so that its output is this build's (random draws under a saved and
+-- restored CPU generator); those with effects are shown with the reason they
+-- are not run.
 local function example_of(fn)
-  local code = torch._util and torch._util.examples and torch._util.examples[fn]
+  local U = torch._util
+  local code = U and U.examples and U.examples[fn]
   if not code then return '' end
+  local why = U.examples_not_run and U.examples_not_run[fn]
+  if why then return '\n\nExample (' .. why .. '):\n>>> ' .. code end
   local chunk = load('return ' .. code, '=example')
-  local ok, text = false, nil
+  local ok, text, printed = false, nil, {}
   if chunk then
+    local print0 = print  -- what the example prints goes under it, not above the doc
+    print = function(...)
+      local parts = table.pack(...)
+      for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+      printed[#printed + 1] = table.concat(parts, '\t', 1, parts.n)
+    end
+    -- an example that draws random numbers leaves the learner's stream where it was
+    local state = torch._rng_state and torch._rng_state()
     local res = table.pack(pcall(chunk))
+    if state then torch._rng_state(state) end
+    print = print0
     if res[1] then ok, text = pcall(torch._echo, table.unpack(res, 2, res.n)) end
   end
-  return '\n\nExample:\n>>> ' .. code .. (ok and ('\n' .. text) or '')
+  if ok and text ~= '' then printed[#printed + 1] = text end
+  local out = table.concat(printed, '\n')
+  return '\n\nExample:\n>>> ' .. code .. (out ~= '' and ('\n' .. out) or '')
 end
 
 function help(...)
@@ -219,7 +237,7 @@ function help(...)
   elseif type(x) == 'table' then
     local mt = getmetatable(x)
     local text = mt and mt.__doc and (mt.__doc .. '\n') or ''
-    show(text .. list(x, 'Contents:'))
+    show(text .. list(x, 'Contents:') .. example_of(x))
   else
     print('help: no documentation for a ' .. type(x))
   end

@@ -4,9 +4,11 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <vector>
 #include "tensor/core/error.h"
 #include "tensor/kernels/cpu/generator.h"
+#include "tensor/runtime/generator_state.h"
 #include "tensor/runtime/cuda_api.h"
 #include "tensor/runtime/caching_allocator.h"
 #include "tensor/runtime/host_allocator.h"
@@ -274,6 +276,28 @@ void copy_bytes(void* dst, Device dd, const void* src, Device sd, size_t n) {
 }
 
 void manual_seed_cpu(uint64_t seed) { reg().cpu.kernels->seed(reg().cpu.exec, seed); }
+
+std::string cpu_generator_state() {
+  CpuGenerator& g = reg().cpu_exec.gen;
+  std::lock_guard<std::mutex> lock(g.mu);
+  std::ostringstream out;
+  out << g.engine << ' ' << g.has_next_normal << ' ' << std::hexfloat << g.next_normal;
+  return out.str();
+}
+
+void set_cpu_generator_state(const std::string& state) {
+  CpuGenerator& g = reg().cpu_exec.gen;
+  std::lock_guard<std::mutex> lock(g.mu);
+  std::istringstream in(state);
+  std::mt19937 engine;
+  bool has = false;
+  std::string next;
+  in >> engine >> has >> next;
+  GL_CHECK(!in.fail(), "set_cpu_generator_state: not a state that cpu_generator_state() returned");
+  g.engine = engine;
+  g.has_next_normal = has;
+  g.next_normal = std::strtod(next.c_str(), nullptr);  // hexfloat: operator>> does not read it
+}
 
 void manual_seed_cuda(int device, uint64_t seed) {
   const DeviceSlot& s = slot_for(Device(Device::CUDA, device));

@@ -10,6 +10,7 @@
 // randn has two code paths in PyTorch (size < 16: scalar Box-Muller; size >= 16:
 // blocks of 16), both covered.
 #include <doctest/doctest.h>
+#include "tensor/runtime/generator_state.h"
 #include "unit_util.h"
 
 using namespace gl;
@@ -120,4 +121,17 @@ TEST_CASE("random: reseeding repeats, errors, virtual devices have their own gen
   CHECK(vals(rand({4}, ut::opts(DType::Float32, ut::cuda(1)))) == g1);
   CHECK(vals(rand({4}, O(DType::Float32))) == c1);
   CHECK(rand({4}, ut::opts(DType::Float32, ut::cuda(1))).device() == ut::cuda(1));
+}
+
+TEST_CASE("random: the CPU generator's state is saved and restored, cached normal included") {
+  manual_seed_cpu(0);
+  randn({1}, O(DType::Float64));  // an odd count of normals: one may wait in the cache
+  const std::string state = cpu_generator_state();
+  auto a = vals(randn({3}, O(DType::Float64)));
+  auto b = vals(rand({2}, O(DType::Float32)));
+  set_cpu_generator_state(state);
+  CHECK(vals(randn({3}, O(DType::Float64))) == a);
+  CHECK(vals(rand({2}, O(DType::Float32))) == b);
+  CHECK_THROWS_WITH(set_cpu_generator_state("not a state"),
+                    "set_cpu_generator_state: not a state that cpu_generator_state() returned");
 }
