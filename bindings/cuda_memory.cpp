@@ -37,14 +37,14 @@ int max_memory_reserved(lua_State* L) { lua_pushinteger(L, stats_at(L, 1).reserv
 int reset_peak(lua_State* L) { reset_peak_memory(device_at(L, 1)); return 0; }
 int reset_accumulated(lua_State* L) { reset_accumulated_memory(device_at(L, 1)); return 0; }
 
-int empty_cache_(lua_State* L) {
+int l_empty_cache(lua_State* L) {
   if (!cuda_initialized()) return 0;
   relieve_memory_pressure();  // `big = nil; empty_cache()` gives big's segment back, as `del big` would
   for (int i = 0; i < cuda_device_count(); ++i) empty_cache(i);
   return 0;
 }
 
-int mem_get_info_(lua_State* L) {
+int l_mem_get_info(lua_State* L) {
   const int d = device_at(L, 1);
   relieve_memory_pressure();
   int64_t f, t;
@@ -89,7 +89,7 @@ int memory_stats(lua_State* L) {
   return 1;
 }
 
-int memory_summary_(lua_State* L) {
+int l_memory_summary(lua_State* L) {
   Args a(L, 1, "memory_summary");
   const int d = device_at(L, a.at(0, "device"));
   const bool abbreviated = a.boolean(1, "abbreviated", false);
@@ -135,16 +135,16 @@ int unhook(lua_State* L) {
 
 void open_cuda_memory(lua_State* L) {
   static const Reg fns[] = {
-      {"mem_get_info", mem_get_info_, "torch.cuda.mem_get_info(i) -> free, total (bytes)."},
+      {"mem_get_info", l_mem_get_info, "torch.cuda.mem_get_info(i) -> free, total (bytes)."},
       {"memory_allocated", memory_allocated, "torch.cuda.memory_allocated(i): bytes held by tensors (in 512-byte blocks)."},
       {"max_memory_allocated", max_memory_allocated, "torch.cuda.max_memory_allocated(i): the peak of memory_allocated."},
       {"memory_reserved", memory_reserved, "torch.cuda.memory_reserved(i): bytes held by the caching allocator (whole segments)."},
       {"max_memory_reserved", max_memory_reserved, "torch.cuda.max_memory_reserved(i): the peak of memory_reserved."},
       {"reset_peak_memory_stats", reset_peak, "torch.cuda.reset_peak_memory_stats(i): peaks start again from the current values."},
       {"reset_accumulated_memory_stats", reset_accumulated, "torch.cuda.reset_accumulated_memory_stats(i): zero the allocated/freed totals and counters."},
-      {"empty_cache", empty_cache_, "torch.cuda.empty_cache(): give wholly free cached segments back to the driver."},
+      {"empty_cache", l_empty_cache, "torch.cuda.empty_cache(): give wholly free cached segments back to the driver."},
       {"memory_stats", memory_stats, "torch.cuda.memory_stats(i): the caching allocator's statistics, keyed as in PyTorch."},
-      {"memory_summary", memory_summary_, "torch.cuda.memory_summary(device, abbreviated): PyTorch's memory table (print it)."},
+      {"memory_summary", l_memory_summary, "torch.cuda.memory_summary(device, abbreviated): PyTorch's memory table (print it)."},
       {"list_gpu_processes", list_gpu_processes, "torch.cuda.list_gpu_processes(i): the processes using the GPU and their memory."},
       {"smi", smi, "torch.cuda.smi(): an nvidia-smi-style table of the devices and this process's memory."},
       {nullptr, nullptr, nullptr}};
