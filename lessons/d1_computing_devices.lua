@@ -26,5 +26,5 @@ torch.cuda.device_count()
 -- - `try_all_gpus()` lists every CUDA device, or just the CPU when there
 --   is none.
 -- cuda:10 does not exist, so `try_gpu(10)` is the CPU. (`try_all_gpus()`
--- returns a Lua list, echoed in braces where Python uses [].)
+-- returns a Lua list; the echo shows it as Python shows a list.)
 try_gpu(), try_gpu(10), try_all_gpus()
