@@ -13,10 +13,11 @@ print(torch.cuda.smi())
 block = torch.empty{16 * 1024 * 1024, device = 'cuda:0'}
 print(torch.cuda.smi())
 -- %% Freeing it
--- Dropping the last reference frees the tensor. On a real GPU PyTorch (and
--- gpulab) keep freed blocks in a cache for reuse, and nvidia-smi counts them
--- as used until torch.cuda.empty_cache() returns them to the driver.
+-- Dropping the last reference frees the tensor: `memory_allocated` falls to 0
+-- at once. But PyTorch (and gpulab) keep the freed block in a cache for
+-- reuse: `memory_reserved` still counts it, and so does nvidia-smi, until
+-- torch.cuda.empty_cache() gives it back to the driver.
 block = nil
-collectgarbage()
+print(torch.cuda.memory_allocated(0), torch.cuda.memory_reserved(0))
 torch.cuda.empty_cache()
 print(torch.cuda.smi())
