@@ -7,6 +7,7 @@
 #include "bindings/bindings.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "bindings/udata.h"
 #include "tensor/core/error.h"
 #include "tensor/core/format.h"
 
@@ -64,7 +65,7 @@ void table_repr(lua_State* L, int idx, std::string& out, int depth) {
 void repr_into(lua_State* L, int idx, std::string& out, int depth) {
   idx = lua_absindex(L, idx);
   if (Tensor* t = to_tensor(L, idx)) { out += tensor_repr(*t); return; }
-  if (auto* d = static_cast<Device*>(luaL_testudata(L, idx, "torch.device"))) { out += d->repr(); return; }
+  if (auto* d = ud_test<Device>(L, idx, UdTag::Device)) { out += d->repr(); return; }
   switch (lua_type(L, idx)) {
     case LUA_TSTRING: out += py_str_repr(lua_tostring(L, idx)); return;
     case LUA_TTABLE:
