@@ -82,6 +82,7 @@ void open_torch(lua_State* L) {
   lt::open_cuda(L);
   lua_setfield(L, -2, "cuda");
   lt::open_io(L);
+  lt::open_grad_scope(L);
   lua_newtable(L);
   lt::set_functions(L, lt::kLinalg);
   lua_setfield(L, -2, "linalg");

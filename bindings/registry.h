@@ -12,5 +12,6 @@ void open_tensor_type(lua_State* L);   // tensor_object.cpp: the metatable; leav
 void open_objects(lua_State* L);       // objects.cpp: device/dtype/Size metatables and torch.device/Size
 void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the stack
 void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
+void open_grad_scope(lua_State* L);    // grad_scope.cpp: torch._with_grad_mode, torch._grad_guard
 int repr(lua_State* L);                // the global repr()
 }  // namespace gl::lt
