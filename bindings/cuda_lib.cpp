@@ -4,6 +4,7 @@
 #include "bindings/cuda_memory.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "bindings/udata.h"
 #include "tensor/core/error.h"
 #include "tensor/runtime/event.h"
 #include "tensor/runtime/registry.h"
@@ -78,21 +79,19 @@ int synchronize(lua_State* L) {
 // ---- Event ----
 const char* kEventMT = "torch.cuda.Event";
 Event& ev(lua_State* L, int i) {
-  auto* e = static_cast<Event**>(luaL_testudata(L, i, kEventMT));
+  auto* e = ud_test<Event*>(L, i, UdTag::Event);
   if (!e || !*e) throw TypeError("expected a torch.cuda.Event");
   return **e;
 }
 int event_new(lua_State* L) {
   Args a(L, 1, "Event");
   bool timing = a.boolean(0, "enable_timing", false);
-  auto** p = static_cast<Event**>(lua_newuserdatauv(L, sizeof(Event*), 0));
-  *p = nullptr;
-  luaL_setmetatable(L, kEventMT);
+  Event** p = ud_push<Event*>(L, UdTag::Event, kEventMT, nullptr);
   *p = new Event(timing);
   return 1;
 }
 int event_gc(lua_State* L) {
-  if (auto** p = static_cast<Event**>(luaL_testudata(L, 1, kEventMT)); p && *p) { delete *p; *p = nullptr; }
+  if (auto** p = ud_test<Event*>(L, 1, UdTag::Event); p && *p) { delete *p; *p = nullptr; }
   return 0;
 }
 int event_record(lua_State* L) { ev(L, 1).record(Device(Device::CUDA)); return 0; }

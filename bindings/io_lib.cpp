@@ -68,7 +68,18 @@ int save_tensors(lua_State* L) {
     lua_pop(L, 2);
     GL_CHECK_T(TypeError, ok, fname, "(): entry ", i, " is not a (string, Tensor) pair");
   }
-  io::save_checkpoint(path, tensors, string_map(L, 4, fname, "metadata"));
+  // Note [Interrupted save]: Ctrl-C arms a Lua hook (the interpreter's) that
+  // raises KeyboardInterrupt as this returns (a return hook). One armed before
+  // the rename abandons the save (the old file stays, the temporary goes) and
+  // is reported from it. One armed after the rename must not say the save
+  // failed: it becomes a count hook only, which first strikes at the next Lua
+  // instruction, in torch.save's caller (torch.save tail-calls this), so the
+  // interrupt lands after a save that happened.
+  const lua_Hook hook = lua_gethook(L);
+  const int mask = lua_gethookmask(L);
+  auto armed = [&] { return lua_gethook(L) != hook || lua_gethookmask(L) != mask; };
+  if (io::save_checkpoint(path, tensors, string_map(L, 4, fname, "metadata"), armed) && armed())
+    lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include "bindings/udata.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 
@@ -43,16 +44,26 @@ int trampoline(lua_State* L) {
   return lua_error(L);  // Note [Trampoline]: nothing C++ is alive here
 }
 
+// Note [Userdata tags]. A __gc called by hand leaves the userdata reachable,
+// so its identity entry goes too (a later impl at the same address must get a
+// userdata of its own); a collected one's entry is gone already or is a newer
+// userdata's, which stays.
 int tensor_gc(lua_State* L) {
-  if (auto* t = static_cast<Tensor*>(luaL_testudata(L, 1, kTensorMT))) t->~Tensor();
+  Tensor* t = ud_test<Tensor>(L, 1, UdTag::Tensor);
+  if (!t) return 0;
+  const void* key = t->impl.get();
+  ud_destroy<Tensor>(L, 1, UdTag::Tensor);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kIdentityKey);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_rawgetp(L, -1, key);
+    if (lua_rawequal(L, -1, 1)) {
+      lua_pushnil(L);
+      lua_rawsetp(L, -3, key);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   return 0;
-}
-
-template <class T>
-T* new_ud(lua_State* L, const char* mt) {
-  void* p = lua_newuserdatauv(L, sizeof(T), 0);
-  luaL_setmetatable(L, mt);
-  return static_cast<T*>(p);
 }
 
 }  // namespace
@@ -139,8 +150,7 @@ void push_tensor(lua_State* L, const Tensor& t) {
     return;
   }
   lua_pop(L, 1);
-  Tensor* ud = new_ud<Tensor>(L, kTensorMT);
-  new (ud) Tensor(t);
+  ud_push<Tensor>(L, UdTag::Tensor, kTensorMT, t);
   // Lua's collector only sees the small userdata, not the storage behind it:
   // report storages the host allocator does not cache (over 64 KiB) as
   // allocation debt, so that dead tensors are freed promptly and malloc hands
@@ -155,7 +165,11 @@ void push_tensor(lua_State* L, const Tensor& t) {
 // Index 0 means "argument absent" (Args::at): never a stack slot (Lua would
 // read the top of the stack there).
 Tensor* to_tensor(lua_State* L, int idx) {
-  return idx == 0 ? nullptr : static_cast<Tensor*>(luaL_testudata(L, idx, kTensorMT));
+  if (idx == 0) return nullptr;
+  if (Tensor* t = ud_test<Tensor>(L, idx, UdTag::Tensor)) return t;
+  if (ud_dead<Tensor>(L, idx) && luaL_testudata(L, idx, kTensorMT))
+    throw RuntimeError("this Tensor was already finalized (its __gc ran) and cannot be used");
+  return nullptr;
 }
 
 Tensor& check_tensor(lua_State* L, int idx, const char* what) {
@@ -164,11 +178,11 @@ Tensor& check_tensor(lua_State* L, int idx, const char* what) {
   return *t;
 }
 
-void push_device(lua_State* L, Device d) { *new_ud<Device>(L, kDeviceMT) = d; }
+void push_device(lua_State* L, Device d) { ud_push<Device>(L, UdTag::Device, kDeviceMT, d); }
 
 std::optional<Device> to_device(lua_State* L, int idx) {
   if (idx == 0) return std::nullopt;
-  if (auto* d = static_cast<Device*>(luaL_testudata(L, idx, kDeviceMT))) return *d;
+  if (auto* d = ud_test<Device>(L, idx, UdTag::Device)) return *d;
   if (lua_type(L, idx) == LUA_TSTRING) return Device::parse(lua_tostring(L, idx));
   if (lua_isinteger(L, idx)) {
     lua_Integer i = lua_tointeger(L, idx);
@@ -178,11 +192,11 @@ std::optional<Device> to_device(lua_State* L, int idx) {
   return std::nullopt;
 }
 
-void push_dtype(lua_State* L, DType d) { *new_ud<DType>(L, kDTypeMT) = d; }
+void push_dtype(lua_State* L, DType d) { ud_push<DType>(L, UdTag::DType, kDTypeMT, d); }
 
 std::optional<DType> to_dtype(lua_State* L, int idx) {
   if (idx == 0) return std::nullopt;
-  if (auto* d = static_cast<DType*>(luaL_testudata(L, idx, kDTypeMT))) return *d;
+  if (auto* d = ud_test<DType>(L, idx, UdTag::DType)) return *d;
   if (lua_type(L, idx) == LUA_TSTRING) {
     DType d;
     if (dtype_from_name(lua_tostring(L, idx), &d)) return d;
@@ -191,7 +205,7 @@ std::optional<DType> to_dtype(lua_State* L, int idx) {
   return std::nullopt;
 }
 
-void push_size(lua_State* L, const Shape& s) { new (new_ud<Shape>(L, kSizeMT)) Shape(s); }
+void push_size(lua_State* L, const Shape& s) { ud_push<Shape>(L, UdTag::Size, kSizeMT, s); }
 
 void push_scalar(lua_State* L, Scalar s) {
   if (s.kind == Scalar::Bool) lua_pushboolean(L, s.i != 0);
@@ -213,9 +227,9 @@ std::optional<Scalar> to_scalar(lua_State* L, int idx) {
 std::string type_name(lua_State* L, int idx) {
   if (idx == 0 || lua_isnone(L, idx)) return "nothing";
   if (to_tensor(L, idx)) return "Tensor";
-  if (luaL_testudata(L, idx, kDeviceMT)) return "torch.device";
-  if (luaL_testudata(L, idx, kDTypeMT)) return "torch.dtype";
-  if (luaL_testudata(L, idx, kSizeMT)) return "torch.Size";
+  if (ud_test<Device>(L, idx, UdTag::Device)) return "torch.device";
+  if (ud_test<DType>(L, idx, UdTag::DType)) return "torch.dtype";
+  if (ud_test<Shape>(L, idx, UdTag::Size)) return "torch.Size";
   if (lua_type(L, idx) == LUA_TNUMBER) return lua_isinteger(L, idx) ? "int" : "float";
   return luaL_typename(L, idx);
 }
@@ -412,8 +426,8 @@ int64_t size_entry(lua_State* L, int idx, const char* fname, const char* name) {
 Shape Args::shape_from(int from, const char* name) {
   Shape s;
   int idx = at(from, name);
-  if (idx && (lua_type(L, idx) == LUA_TTABLE || luaL_testudata(L, idx, kSizeMT))) {
-    if (auto* sz = static_cast<Shape*>(luaL_testudata(L, idx, kSizeMT))) return *sz;
+  if (idx && (lua_type(L, idx) == LUA_TTABLE || ud_test<Shape>(L, idx, UdTag::Size))) {
+    if (auto* sz = ud_test<Shape>(L, idx, UdTag::Size)) return *sz;
     const int n = int(lua_rawlen(L, idx));
     for (int k = 1; k <= n; ++k) {
       lua_rawgeti(L, idx, k);

@@ -2,6 +2,7 @@
 #include <cstring>
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "bindings/udata.h"
 #include "tensor/core/error.h"
 #include "tensor/runtime/registry.h"
 
@@ -10,7 +11,7 @@ namespace gl::lt {
 namespace {
 
 Device& dev(lua_State* L, int i) {
-  auto* d = static_cast<Device*>(luaL_testudata(L, i, "torch.device"));
+  auto* d = ud_test<Device>(L, i, UdTag::Device);
   if (!d) throw TypeError("expected a torch.device");
   return *d;
 }
@@ -32,8 +33,8 @@ int device_new(lua_State* L) {
 }
 int device_tostring(lua_State* L) { lua_pushstring(L, dev(L, 1).str().c_str()); return 1; }
 int device_eq(lua_State* L) {
-  auto* a = static_cast<Device*>(luaL_testudata(L, 1, "torch.device"));
-  auto* b = static_cast<Device*>(luaL_testudata(L, 2, "torch.device"));
+  auto* a = ud_test<Device>(L, 1, UdTag::Device);
+  auto* b = ud_test<Device>(L, 2, UdTag::Device);
   lua_pushboolean(L, a && b && *a == *b);
   return 1;
 }
@@ -47,14 +48,14 @@ int device_index(lua_State* L) {
 }
 
 DType& dt(lua_State* L, int i) {
-  auto* d = static_cast<DType*>(luaL_testudata(L, i, "torch.dtype"));
+  auto* d = ud_test<DType>(L, i, UdTag::DType);
   if (!d) throw TypeError("expected a torch.dtype");
   return *d;
 }
 int dtype_tostring(lua_State* L) { lua_pushstring(L, dtype_repr(dt(L, 1)).c_str()); return 1; }
 int dtype_eq(lua_State* L) {
-  auto* a = static_cast<DType*>(luaL_testudata(L, 1, "torch.dtype"));
-  auto* b = static_cast<DType*>(luaL_testudata(L, 2, "torch.dtype"));
+  auto* a = ud_test<DType>(L, 1, UdTag::DType);
+  auto* b = ud_test<DType>(L, 2, UdTag::DType);
   lua_pushboolean(L, a && b && *a == *b);
   return 1;
 }
@@ -68,8 +69,9 @@ int dtype_index(lua_State* L) {
 }
 
 Shape& sz(lua_State* L, int i) {
-  auto* s = static_cast<Shape*>(luaL_testudata(L, i, "torch.Size"));
-  if (!s) throw TypeError("expected a torch.Size");
+  auto* s = ud_test<Shape>(L, i, UdTag::Size);
+  if (!s) throw TypeError(ud_dead<Shape>(L, i) ? "this torch.Size was already finalized (its __gc ran) and cannot be used"
+                                               : "expected a torch.Size");
   return *s;
 }
 int size_new(lua_State* L) {
@@ -78,14 +80,14 @@ int size_new(lua_State* L) {
   return 1;
 }
 int size_gc(lua_State* L) {
-  if (auto* s = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"))) s->~Shape();
+  ud_destroy<Shape>(L, 1, UdTag::Size);  // Note [Userdata tags]
   return 0;
 }
 int size_tostring(lua_State* L) { lua_pushstring(L, size_repr(sz(L, 1)).c_str()); return 1; }
 int size_len(lua_State* L) { lua_pushinteger(L, lua_Integer(sz(L, 1).size())); return 1; }
 int size_eq(lua_State* L) {
-  auto* a = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"));
-  auto* b = static_cast<Shape*>(luaL_testudata(L, 2, "torch.Size"));
+  auto* a = ud_test<Shape>(L, 1, UdTag::Size);
+  auto* b = ud_test<Shape>(L, 2, UdTag::Size);
   lua_pushboolean(L, a && b && *a == *b);
   return 1;
 }
@@ -101,7 +103,7 @@ int size_index(lua_State* L) {
   const char* k = lua_tostring(L, 2);
   if (k && !std::strcmp(k, "numel")) {
     lua_pushcfunction(L, [](lua_State* L) -> int {
-      auto* s = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"));
+      auto* s = ud_test<Shape>(L, 1, UdTag::Size);
       lua_pushinteger(L, s ? numel_of(*s) : 0);
       return 1;
     });
@@ -109,7 +111,7 @@ int size_index(lua_State* L) {
   }
   if (k && !std::strcmp(k, "totable")) {
     lua_pushcfunction(L, [](lua_State* L) -> int {
-      auto* s = static_cast<Shape*>(luaL_testudata(L, 1, "torch.Size"));
+      auto* s = ud_test<Shape>(L, 1, UdTag::Size);
       lua_newtable(L);
       if (s) for (size_t i = 0; i < s->size(); ++i) { lua_pushinteger(L, (*s)[i]); lua_rawseti(L, -2, lua_Integer(i + 1)); }
       return 1;

@@ -100,6 +100,7 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "_trace");
   lt::open_io(L);
   lt::open_repr(L);
+  lt::open_grad_scope(L);
   lua_newtable(L);
   lt::set_functions(L, lt::kLinalg);
   lua_setfield(L, -2, "linalg");

@@ -17,6 +17,7 @@
 #include "bindings/bindings.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "bindings/udata.h"
 #include "tensor/core/format.h"
 
 namespace gl::lt {
@@ -225,7 +226,7 @@ void repr_into(lua_State* L, int idx, std::string& out, Ctx& ctx) {
     }
     return;
   }
-  if (auto* d = static_cast<Device*>(luaL_testudata(L, idx, "torch.device"))) { out += d->repr(); return; }
+  if (auto* d = ud_test<Device>(L, idx, UdTag::Device)) { out += d->repr(); return; }
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) out += std::to_string(lua_tointeger(L, idx));

@@ -6,6 +6,7 @@
 #include "bindings/bindings.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "bindings/udata.h"
 #include "tensor/core/error.h"
 #include "tensor/core/format.h"
 

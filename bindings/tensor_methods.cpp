@@ -184,6 +184,15 @@ int repeat(lua_State* L) {
   Tensor t = self(L);
   GL_CHECK(int64_t(reps.size()) >= t.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
   while (t.dim() < int64_t(reps.size())) t = unsqueeze(t, 0);
+  // The result's shape is checked before any copy is planned (a count of
+  // copies past what memory could hold is an error, not a vector's length_error).
+  Shape out_shape = t.sizes();
+  for (size_t d = 0; d < reps.size(); ++d) {
+    GL_CHECK(reps[d] >= 0, "Trying to create tensor with negative dimension ", reps[d], ": ", shape_str(reps));
+    GL_CHECK(!__builtin_mul_overflow(out_shape[d], reps[d], &out_shape[d]), "repeat: repeating a tensor of size ",
+             shape_str(t.sizes()), " by ", shape_str(reps), " gives a size past int64");
+  }
+  check_new_shape(out_shape, t.dtype());
   for (size_t d = 0; d < reps.size(); ++d) {
     std::vector<Tensor> copies(size_t(std::max<int64_t>(reps[d], 0)), t);
     if (copies.empty()) { Shape s = t.sizes(); s[d] = 0; t = empty_on(s, t.dtype(), t.device()); continue; }

@@ -7,6 +7,7 @@
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "bindings/tensor_data.h"
+#include "bindings/udata.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/core/format.h"
@@ -20,19 +21,16 @@ const char* kGradFnMT = "torch.GradFn";
 
 void push_grad_fn(lua_State* L, const std::shared_ptr<Node>& n) {
   if (!n) { lua_pushnil(L); return; }
-  void* p = lua_newuserdatauv(L, sizeof(std::shared_ptr<Node>), 0);
-  new (p) std::shared_ptr<Node>(n);
-  luaL_setmetatable(L, kGradFnMT);
+  ud_push<std::shared_ptr<Node>>(L, UdTag::GradFn, kGradFnMT, n);
 }
 
 int grad_fn_gc(lua_State* L) {
-  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
-  if (p) p->~shared_ptr<Node>();
+  ud_destroy<std::shared_ptr<Node>>(L, 1, UdTag::GradFn);
   return 0;
 }
 
 int grad_fn_tostring(lua_State* L) {
-  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
+  auto* p = ud_test<std::shared_ptr<Node>>(L, 1, UdTag::GradFn);
   if (!p) return 0;
   char buf[160];
   std::snprintf(buf, sizeof buf, "<%s object at %p>", (*p)->name.c_str(), static_cast<void*>(p->get()));
@@ -42,7 +40,8 @@ int grad_fn_tostring(lua_State* L) {
 
 // grad_fn:name(), a method as in PyTorch (y.grad_fn.name()).
 int grad_fn_name(lua_State* L) {
-  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_checkudata(L, 1, kGradFnMT));
+  auto* p = ud_test<std::shared_ptr<Node>>(L, 1, UdTag::GradFn);
+  if (!p) return luaL_typeerror(L, 1, kGradFnMT);  // not trampolined: nothing C++ is alive
   lua_pushstring(L, (*p)->name.c_str());
   return 1;
 }
@@ -55,6 +54,7 @@ const char* kEdgesMT = "torch.next_functions";
 const char* kEdgeMT = "torch.next_function";
 
 std::string edge_repr(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return "?";  // an entry replaced from Lua
   std::string s = "(";
   if (lua_rawgeti(L, idx, 1) == LUA_TNIL) {
     s += "None";
@@ -108,14 +108,14 @@ void push_next_functions(lua_State* L, const Node& n) {
 // Two lookups of one node give two userdata; == compares the nodes, as
 // Python's `is` does for the one object PyTorch keeps per node.
 int grad_fn_eq(lua_State* L) {
-  auto* a = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
-  auto* b = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 2, kGradFnMT));
+  auto* a = ud_test<std::shared_ptr<Node>>(L, 1, UdTag::GradFn);
+  auto* b = ud_test<std::shared_ptr<Node>>(L, 2, UdTag::GradFn);
   lua_pushboolean(L, a && b && a->get() == b->get());
   return 1;
 }
 
 int grad_fn_index(lua_State* L) {
-  auto* p = static_cast<std::shared_ptr<Node>*>(luaL_testudata(L, 1, kGradFnMT));
+  auto* p = ud_test<std::shared_ptr<Node>>(L, 1, UdTag::GradFn);
   const char* k = lua_tostring(L, 2);
   if (!p || !k) return 0;
   if (!std::strcmp(k, "name")) { lua_pushcfunction(L, grad_fn_name); return 1; }
@@ -197,6 +197,41 @@ int tensor_index(lua_State* L) {
   return 1;
 }
 
+// The C++ type names PyTorch's messages print for a dtype (caffe2::TypeMeta).
+const char* type_meta_name(DType d) {
+  switch (d) {
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Float16: return "c10::Half";
+    case DType::BFloat16: return "c10::BFloat16";
+    case DType::Int64: return "long int";
+    case DType::Int32: return "int";
+    case DType::Int16: return "short int";
+    case DType::Int8: return "signed char";
+    case DType::UInt8: return "unsigned char";
+    case DType::Bool: return "bool";
+  }
+  return "?";
+}
+
+// PyTorch's checks on `x.grad = g` (THPVariable_set_grad), in its order.
+void check_assigned_grad(const Tensor& t, const Tensor& g) {
+  GL_CHECK(!t.is_same(g), "can't assign Variable as its own grad");
+  GL_CHECK(g.dtype() == t.dtype(), "attempting to assign a gradient with dtype '", type_meta_name(g.dtype()),
+           "' to a tensor with dtype '", type_meta_name(t.dtype()),
+           "'. Please ensure that the gradient and the tensor have the same dtype");
+  auto type = [](Device d) { return d.is_cpu() ? "cpu" : "cuda"; };
+  GL_CHECK(g.device().is_cpu() == t.device().is_cpu(), "attempting to assign a gradient with device type '",
+           type(g.device()), "' to a tensor with device type '", type(t.device()),
+           "'. Please ensure that the gradient and the tensor are on the same device");
+  GL_CHECK(g.device() == t.device(), "attempting to assign a gradient located on device with index '", g.device().index,
+           "' to a tensor located on device with index '", t.device().index,
+           "'. Please ensure that the gradient and the tensor are on the same device");
+  GL_CHECK(g.sizes() == t.sizes(), "attempting to assign a gradient of size '", shape_str(g.sizes()),
+           "' to a tensor of size '", shape_str(t.sizes()),
+           "'. Please ensure that the gradient and the tensor are the same size");
+}
+
 int tensor_newindex(lua_State* L) {
   Tensor& t = check_tensor(L, 1, "self");
   if (lua_type(L, 2) == LUA_TSTRING && !std::strpbrk(lua_tostring(L, 2), ":,.0123456789-")) {
@@ -207,13 +242,17 @@ int tensor_newindex(lua_State* L) {
     } else if (k == "grad") {
       if (lua_isnil(L, 3)) t.impl->grad.reset();
       else {
-        Tensor& g = check_tensor(L, 3, "grad");
-        GL_CHECK(g.sizes() == t.sizes(), "assigned grad has data of a different size");
-        GL_CHECK(g.device() == t.device(), "assigned grad has data located on a different device");
-        t.set_grad(g);
+        Tensor* g = to_tensor(L, 3);
+        GL_CHECK_T(TypeError, g, "assigned grad expected to be a Tensor or None but got grad of type ", type_name(L, 3));
+        check_assigned_grad(t, *g);
+        t.set_grad(*g);
       }
     } else if (k == "data") {
-      Tensor& d = check_tensor(L, 3, "data");
+      Tensor* dp = to_tensor(L, 3);
+      GL_CHECK_T(TypeError, dp, "Variable data has to be a tensor, but got ", type_name(L, 3));
+      Tensor& d = *dp;
+      GL_CHECK(!t.requires_grad() || is_floating(d.dtype()),
+               "data set to a tensor that requires gradients must be floating point or complex dtype");
       t.impl->storage = d.impl->storage;
       t.impl->sizes = d.sizes();
       t.impl->strides = d.strides();

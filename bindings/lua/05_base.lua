@@ -7,27 +7,20 @@ torch._util = U
 
 -- ---- grad mode -------------------------------------------------------------
 -- Runs fn(...) with grad mode set to `mode`, restoring the previous mode even
--- when fn raises (the error is re-raised unchanged).
-local function with_grad_mode(mode, fn, ...)
-  local prev = torch.is_grad_enabled()
-  torch.set_grad_enabled(mode)
-  local res = table.pack(pcall(fn, ...))
-  torch.set_grad_enabled(prev)
-  if not res[1] then error(res[2], 0) end
-  return table.unpack(res, 2, res.n)
-end
+-- when fn raises (the error is re-raised unchanged). Both are C functions
+-- (bindings/grad_scope.cpp): no Lua instruction, so no interrupt, falls
+-- between switching the mode and the protected call or its restore.
+local with_grad_mode = torch._with_grad_mode
 U.with_grad_mode = with_grad_mode
 
 -- torch.no_grad(fn, ...) runs fn without recording autograd graphs.
 -- torch.no_grad() with no function returns a to-be-closed guard:
 --   do local _ <close> = torch.no_grad(); ... end
 local function grad_scope(mode)
+  local name = mode and 'enable_grad' or 'no_grad'
   return function(fn, ...)
     if fn ~= nil then return with_grad_mode(mode, fn, ...) end
-    local prev = torch.is_grad_enabled()
-    torch.set_grad_enabled(mode)
-    return setmetatable({}, {__close = function() torch.set_grad_enabled(prev) end,
-                             __name = mode and 'enable_grad' or 'no_grad'})
+    return torch._grad_guard(mode, name)
   end
 end
 if torch.no_grad == nil then torch.no_grad = grad_scope(false) end

@@ -121,7 +121,8 @@ function torch.save(obj, f)
   end
   acc.meta['gpulab.kind'] = kind
   if #acc.tables > 0 then acc.meta['gpulab.tables'] = table.concat(acc.tables, '\n') end
-  save_tensors(f, acc.names, acc.tensors, acc.meta)
+  -- a tail call: see Note [Interrupted save] in io_lib.cpp
+  return save_tensors(f, acc.names, acc.tensors, acc.meta)
 end
 
 -- map_location: nil, 'cpu' / 'cuda:1' / torch.device, or a table mapping locations.

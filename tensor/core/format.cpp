@@ -31,17 +31,39 @@ namespace {
 // The tensor's values on the host, row-major, as doubles (exact for every
 // dtype gpulab prints except int64 beyond 2^53, kept separately).
 struct Values {
-  Shape shape;
-  Shape strides;
+  Shape shape;    // the tensor's
+  Shape strides;  // into f / i, which hold only the gathered values
+  Shape cut;      // per dim: how many middle items the summary left out
+  int64_t edge = 0;
+  // Where item k of dim d (one the printer shows) sits among the gathered ones.
+  int64_t at(size_t d, int64_t k) const { return cut[d] && k >= edge ? k - cut[d] : k; }
   bool floating = false, boolean = false;
   std::vector<double> f;
   std::vector<int64_t> i;
 };
 
-Values read_values(const Tensor& t) {
+// The items a summary shows: `e` at each end of every dim longer than 2e,
+// sliced as views and copied once, so that printing a huge tensor (or a
+// huge expanded view of a small one) reads only what it prints.
+Tensor gather_edges(const Tensor& t, int64_t d, int64_t e) {
+  if (d == t.dim()) return t;
+  const int64_t n = t.size(d);
+  if (n <= 2 * e) return gather_edges(t, d + 1, e);
+  return cat({gather_edges(slice(t, d, 0, e, 1), d + 1, e), gather_edges(slice(t, d, n - e, n, 1), d + 1, e)}, d);
+}
+
+Values read_values(const Tensor& full, bool summarize, int64_t edge) {
   Values v;
-  v.shape = t.sizes();
-  v.strides = contiguous_strides(v.shape);
+  v.shape = full.sizes();
+  v.edge = edge;
+  v.cut.assign(v.shape.size(), 0);
+  Tensor t = full;
+  if (summarize) {
+    NoGradGuard no_grad;
+    t = gather_edges(full, 0, edge);
+    for (size_t d = 0; d < v.shape.size(); ++d) v.cut[d] = v.shape[d] - t.sizes()[d];
+  }
+  v.strides = contiguous_strides(t.sizes());
   v.floating = is_floating(t.dtype());
   v.boolean = t.dtype() == DType::Bool;
   trace::SyncReason why("print");
@@ -156,9 +178,9 @@ struct Printer {
       std::vector<std::string> data;
       if (summarize && o.edgeitems == 0) data.push_back("...");
       else if (summarize && n > 2 * o.edgeitems) {
-        for (int64_t k = 0; k < o.edgeitems; ++k) data.push_back(val(off + k * stride));
+        for (int64_t k = 0; k < o.edgeitems; ++k) data.push_back(val(off + v.at(d, k) * stride));
         data.push_back(" ...");
-        for (int64_t k = n - o.edgeitems; k < n; ++k) data.push_back(val(off + k * stride));
+        for (int64_t k = n - o.edgeitems; k < n; ++k) data.push_back(val(off + v.at(d, k) * stride));
       } else {
         for (int64_t k = 0; k < n; ++k) data.push_back(val(off + k * stride));
       }
@@ -171,9 +193,9 @@ struct Printer {
     }
     std::vector<std::string> slices;
     if (summarize && n > 2 * o.edgeitems) {
-      for (int64_t k = 0; k < o.edgeitems; ++k) slices.push_back(str(off + k * stride, d + 1, indent + 1));
+      for (int64_t k = 0; k < o.edgeitems; ++k) slices.push_back(str(off + v.at(d, k) * stride, d + 1, indent + 1));
       slices.push_back("...");
-      for (int64_t k = n - o.edgeitems; k < n; ++k) slices.push_back(str(off + k * stride, d + 1, indent + 1));
+      for (int64_t k = n - o.edgeitems; k < n; ++k) slices.push_back(str(off + v.at(d, k) * stride, d + 1, indent + 1));
     } else {
       for (int64_t k = 0; k < n; ++k) slices.push_back(str(off + k * stride, d + 1, indent + 1));
     }
@@ -189,8 +211,8 @@ struct Printer {
     const int64_t n = v.shape[d], stride = v.strides[d];
     if (summarize && o.edgeitems == 0 && d + 1 < v.shape.size()) return;
     if (summarize && n > 2 * o.edgeitems) {
-      for (int64_t k = 0; k < o.edgeitems; ++k) collect(off + k * stride, d + 1, offs);
-      for (int64_t k = n - o.edgeitems; k < n; ++k) collect(off + k * stride, d + 1, offs);
+      for (int64_t k = 0; k < o.edgeitems; ++k) collect(off + v.at(d, k) * stride, d + 1, offs);
+      for (int64_t k = n - o.edgeitems; k < n; ++k) collect(off + v.at(d, k) * stride, d + 1, offs);
     } else {
       for (int64_t k = 0; k < n; ++k) collect(off + k * stride, d + 1, offs);
     }
@@ -237,8 +259,8 @@ std::string tensor_repr(const Tensor& t) {
   } else {
     if (o.edgeitems == 0) suffixes.push_back("size=" + tuple_str(t.sizes()));
     if (!(dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool)) suffixes.push_back("dtype=" + dtype_repr(dt));
-    Values v = read_values(t);
     const bool summarize = t.numel() > o.threshold;
+    Values v = read_values(t, summarize, o.edgeitems);
     Formatter f;
     f.floating = v.floating;
     f.boolean = v.boolean;

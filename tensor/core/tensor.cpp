@@ -84,7 +84,18 @@ std::string shape_str(const Shape& s) {
 }
 std::string size_repr(const Shape& s) { return "torch.Size(" + shape_str(s) + ")"; }
 
+void check_shape(const Shape& sizes) {
+  GL_CHECK(sizes.size() <= size_t(kMaxDims), "gpulab supports tensors of at most ", kMaxDims,
+           " dimensions, but got ", sizes.size());
+  for (auto s : sizes)
+    GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
+  int64_t n = 1;
+  for (auto s : sizes)
+    GL_CHECK(!__builtin_mul_overflow(n, s, &n), "numel: integer multiplication overflow");
+}
+
 Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
+  check_shape(sizes);
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = t.impl->storage;
   impl->numel = numel_of(sizes);
@@ -95,7 +106,9 @@ Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
   return Tensor(std::move(impl));
 }
 
-Tensor empty_on(const Shape& sizes, DType dtype, Device device) {
+int64_t check_new_shape(const Shape& sizes, DType dtype) {
+  GL_CHECK(sizes.size() <= size_t(kMaxDims), "gpulab supports tensors of at most ", kMaxDims,
+           " dimensions, but got ", sizes.size());
   for (auto s : sizes)
     GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
   int64_t n = 1;
@@ -104,6 +117,11 @@ Tensor empty_on(const Shape& sizes, DType dtype, Device device) {
   // Refuse sizes whose byte count overflows before asking any allocator.
   GL_CHECK(n >= 0 && n < (int64_t(1) << 48) / int64_t(itemsize(dtype)),
         "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
+  return n;
+}
+
+Tensor empty_on(const Shape& sizes, DType dtype, Device device) {
+  const int64_t n = check_new_shape(sizes, dtype);
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<Storage>(size_t(n) * itemsize(dtype), device, &allocator_for(device));
   impl->sizes = sizes;

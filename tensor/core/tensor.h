@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 #include "tensor/core/dtype.h"
+#include "tensor/core/limits.h"
 #include "tensor/runtime/allocator.h"
 
 namespace gl {
@@ -75,8 +76,14 @@ int64_t wrap_dim(int64_t d, int64_t ndim);  // negative dims, IndexError when ou
 std::string shape_str(const Shape& s);       // "[2, 3]"
 std::string size_repr(const Shape& s);       // "torch.Size([2, 3])"
 
+// Throws unless `sizes` has at most kMaxDims dims, none negative, and a
+// product that fits int64 (an expanded view may be far larger than its
+// storage, but its numel must still be exact).
+void check_shape(const Shape& sizes);
 // A new view of t's storage (no autograd; see ops for the tracked versions).
 Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset);
+// empty_on's checks without the allocation; returns the numel.
+int64_t check_new_shape(const Shape& sizes, DType dtype);
 // Uninitialised storage on an already-resolved device.
 Tensor empty_on(const Shape& sizes, DType dtype, Device device);
 

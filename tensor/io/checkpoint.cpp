@@ -38,12 +38,13 @@ Device restore_location(const std::string& location, const std::string& what) {
   return Device(Device::CUDA, index);
 }
 
-void save_checkpoint(const std::string& path, const NamedTensors& tensors, Metadata metadata) {
+bool save_checkpoint(const std::string& path, const NamedTensors& tensors, Metadata metadata,
+                     const std::function<bool()>& abandon) {
   for (const auto& [name, t] : tensors) {
     GL_CHECK(t.defined(), "torch.save: tensor ", quoted_name(name), " is undefined");
     metadata.emplace_back(kDeviceKeyPrefix + name, t.device().str());
   }
-  save_safetensors(path, tensors, metadata);
+  return save_safetensors(path, tensors, metadata, abandon);
 }
 
 Checkpoint load_checkpoint(const std::string& path, const MapLocation& map) {

@@ -27,8 +27,10 @@ struct Checkpoint {
   Metadata metadata;     // everything but the gpulab.device.* keys
 };
 
-// Adds the gpulab.device.* keys to `metadata` and writes atomically.
-void save_checkpoint(const std::string& path, const NamedTensors& tensors, Metadata metadata);
+// Adds the gpulab.device.* keys to `metadata` and writes atomically; false
+// when `abandon` (see save_safetensors) said to leave the old file.
+bool save_checkpoint(const std::string& path, const NamedTensors& tensors, Metadata metadata,
+                     const std::function<bool()>& abandon = {});
 // Checks every tensor's destination before reading any data.
 Checkpoint load_checkpoint(const std::string& path, const MapLocation& map);
 

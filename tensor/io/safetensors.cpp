@@ -226,7 +226,10 @@ void read_exact(int fd, uint64_t off, void* buf, uint64_t n, const std::string& 
 }  // namespace
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  GL_CHECK_T(ValueError, path.find('\0') == std::string::npos, "embedded null byte");
+  // O_NONBLOCK: opening a FIFO for reading would wait for a writer; the
+  // S_ISREG check below refuses it instead. (Regular files ignore the flag.)
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd_ < 0) {
     const int e = errno;
     if (e == ENOENT) throw FileNotFoundError(cat("[Errno 2] No such file or directory: '", path, "'"));

@@ -15,6 +15,7 @@
 // So every read below stays inside the file, and no allocation is larger
 // than the file itself. Errors are RuntimeErrors naming what is wrong.
 #pragma once
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -88,6 +89,9 @@ class SafetensorsFile {
 std::vector<char> to_safetensors_bytes(const NamedTensors& tensors, const Metadata& metadata);
 // Atomic: writes `path.tmp.<pid>`, fsyncs, renames over `path`. On any
 // failure the temporary is removed and an existing `path` is left untouched.
-void save_safetensors(const std::string& path, const NamedTensors& tensors, const Metadata& metadata);
+// `abandon`, when given, is asked before the file is replaced: true leaves the
+// old file as it was (the temporary removed) and returns false.
+bool save_safetensors(const std::string& path, const NamedTensors& tensors, const Metadata& metadata,
+                      const std::function<bool()>& abandon = {});
 
 }  // namespace gl::io

@@ -1,6 +1,8 @@
 // Writing safetensors: the header, the data in alignment order, and the
 // atomic file write (temporary + fsync + rename).
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
@@ -77,6 +79,26 @@ Plan plan(const NamedTensors& ts, const Metadata& md) {
   return p;
 }
 
+// A save killed before its rename (SIGKILL, a crash) leaves its temporary
+// behind; the next save beside it removes those whose process is gone.
+void remove_stale_temporaries(const std::string& target) {
+  const auto slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
+  const std::string prefix = (slash == std::string::npos ? target : target.substr(slash + 1)) + ".tmp.";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = pid_t(std::stol(digits));
+    if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH)
+      ::unlink((dir + "/" + name).c_str());
+  }
+  ::closedir(d);
+}
+
 // The temporary beside the target; removed unless commit() renamed it.
 class TempFile {
  public:
@@ -97,11 +119,14 @@ class TempFile {
       n -= size_t(w);
     }
   }
-  void commit() {
+  // False, with the target untouched, when `abandon` says so once the data
+  // is on disk (the last moment before the rename).
+  bool commit(const std::function<bool()>& abandon) {
     if (::fsync(fd_) != 0) fail("cannot sync", path_);
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) fail("cannot close", path_);
+    if (abandon && abandon()) return false;
     if (::rename(path_.c_str(), target_.c_str()) != 0) fail("cannot replace", target_);
     done_ = true;
     // Make the rename itself durable (best effort: some filesystems refuse).
@@ -112,6 +137,7 @@ class TempFile {
       ::fsync(dfd);
       ::close(dfd);
     }
+    return true;
   }
 
  private:
@@ -135,23 +161,28 @@ std::vector<char> to_safetensors_bytes(const NamedTensors& tensors, const Metada
   return out;
 }
 
-void save_safetensors(const std::string& path, const NamedTensors& tensors, const Metadata& metadata) {
+bool save_safetensors(const std::string& path, const NamedTensors& tensors, const Metadata& metadata,
+                      const std::function<bool()>& abandon) {
   Plan p = plan(tensors, metadata);  // every check before the disk is touched
+  GL_CHECK_T(ValueError, path.find('\0') == std::string::npos, "embedded null byte");
   const auto slash = path.rfind('/');
   if (slash != std::string::npos && slash > 0) {
     const std::string dir = path.substr(0, slash);
     struct stat st;
-    GL_CHECK(::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode), "Parent directory ", dir, " does not exist.");
+    GL_CHECK(::stat(dir.c_str(), &st) == 0, "Parent directory ", dir, " does not exist.");
+    GL_CHECK(S_ISDIR(st.st_mode), "Parent directory ", dir, " is not a directory.");
   }
   struct stat st;
   GL_CHECK(!(::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)), "torch.save: '", path, "' is a directory");
+  remove_stale_temporaries(path);
   TempFile tmp(path);
   tmp.write(p.header.data(), p.header.size());
   for (size_t i : p.order) {
+    if (abandon && abandon()) return false;
     const std::vector<char> b = to_host_bytes(tensors[i].second);
     tmp.write(b.data(), b.size());
   }
-  tmp.commit();
+  return tmp.commit(abandon);
 }
 
 }  // namespace gl::io

@@ -3,10 +3,9 @@
 #pragma once
 #include <cstdint>
 #include "tensor/core/dtype.h"
+#include "tensor/core/limits.h"
 
 namespace gl {
-
-constexpr int kMaxDims = 16;
 
 struct ArgSpec {
   char* data = nullptr;  // points at element 0 (storage offset applied)

@@ -43,7 +43,7 @@ Device common_device(const std::vector<const Tensor*>& ts) {
 LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts) {
   LoopSpec s;
   const int nd = int(shape.size());
-  GL_CHECK(nd <= kMaxDims, "gpulab supports tensors of at most ", kMaxDims, " dimensions");
+  GL_CHECK(nd <= kMaxDims, "gpulab supports tensors of at most ", kMaxDims, " dimensions, but got ", nd);
   s.nargs = int(ts.size());
   s.numel = numel_of(shape);
   // Broadcast strides, then drop size-1 dims and merge dims that are

@@ -52,6 +52,8 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
   s.out.dtype = out_dtype;
   s.out_numel = 1;
   s.red_numel = 1;
+  // Shapes are checked where made (check_shape); the spec's arrays rely on it.
+  GL_CHECK(t.dim() <= kMaxDims, "gpulab supports tensors of at most ", kMaxDims, " dimensions, but got ", t.dim());
   for (int64_t i = 0; i < t.dim(); ++i) {
     bool red = std::find(dims.begin(), dims.end(), i) != dims.end();
     int64_t size = t.sizes()[size_t(i)], stride = t.strides()[size_t(i)];

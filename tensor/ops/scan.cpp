@@ -24,6 +24,7 @@ Tensor scan_raw(ScanOp op, const Tensor& in, int64_t d, bool reverse) {
   s.in.dtype = in.dtype();
   s.len = 1;  // a 0-d tensor is one line of one element
   s.lines = 1;
+  GL_CHECK(in.dim() <= kMaxDims, "gpulab supports tensors of at most ", kMaxDims, " dimensions, but got ", in.dim());
   for (int64_t i = 0; i < in.dim(); ++i) {
     const int64_t size = in.sizes()[size_t(i)];
     if (i == d) {

@@ -581,7 +581,8 @@ else
     complete_and_run "completes an option name ({dev)" 'torch.ones(3, {dev' "'cpu'})" '^tensor\(\[1\., 1\., 1\.\]\)$'
     # Ctrl-C in a long C operation (one 6000x6000 mm: seconds even on many
     # cores): said at once, and the session survives a second one.
-    $T send-keys -t cli 'a = torch.randn(6000, 6000)' Enter
+    $T send-keys -t cli 'a = torch.randn(6000, 6000); print("ready" .. "-a")' Enter
+    wait_for '^ready-a$' 30
     $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter
     sleep 0.5
     $T send-keys -t cli C-c
@@ -667,7 +668,8 @@ else
   if $T new-session -d -s cli -x 120 -y 40 \
       "env TERM=xterm HOME=$HOME NO_COLOR=1 '$GPULAB'; echo EXITED=\$?; sleep 60" 2>/dev/null &&
       wait_for '^>>> ?$'; then
-    $T send-keys -t cli 'a = torch.randn(6000, 6000)' Enter
+    $T send-keys -t cli 'a = torch.randn(6000, 6000); print("ready" .. "-a")' Enter
+    wait_for '^ready-a$' 30
     $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter
     sleep 0.5
     $T send-keys -t cli C-c

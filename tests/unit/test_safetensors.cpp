@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cstring>
 #include <filesystem>
@@ -293,4 +294,40 @@ TEST_CASE("safetensors: the fuzz corpus loads or fails cleanly") {
     ++n;
   }
   CHECK(n >= 5);
+}
+
+TEST_CASE("safetensors: an abandoned save, stale temporaries, bad paths, FIFOs") {
+  TempDir dir;
+  const float v[] = {1, 2};
+  io::NamedTensors small = {{"a", from_host(v, {2}, DType::Float32, {})}};
+  const std::string target = dir / "ck.st";
+  CHECK(io::save_safetensors(target, small, {}));
+  const std::string before = slurp(target);
+  // Abandoned (an interrupt): the old file stays and no temporary is left.
+  const float w[] = {3, 4};
+  io::NamedTensors other = {{"a", from_host(w, {2}, DType::Float32, {})}};
+  int asked = 0;
+  CHECK_FALSE(io::save_safetensors(target, other, {}, [&] { return ++asked >= 2; }));
+  CHECK(asked == 2);
+  CHECK(slurp(target) == before);
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
+  // Temporaries of processes that are gone go; a live process's stays.
+  const std::string stale = target + ".tmp.999999999", live = target + ".tmp." + std::to_string(getppid());
+  std::ofstream(stale) << "x";
+  std::ofstream(live) << "x";
+  CHECK(io::save_safetensors(target, other, {}));
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(live));
+  fs::remove(live);
+  CHECK(slurp(target) != before);
+  // Paths: an embedded NUL, a parent that is a file.
+  CHECK_THROWS_WITH_AS(io::save_safetensors(target + std::string(1, '\0') + "junk", small, {}), "embedded null byte",
+                       ValueError);
+  CHECK_THROWS_WITH_AS(io::SafetensorsFile(target + std::string(1, '\0') + "junk"), "embedded null byte", ValueError);
+  CHECK_THROWS_WITH_AS(io::save_safetensors(target + "/x.st", small, {}),
+                       ("Parent directory " + target + " is not a directory.").c_str(), RuntimeError);
+  // A FIFO is refused, not waited on.
+  const std::string fifo = dir / "fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH_AS(io::SafetensorsFile{fifo}, doctest::Contains("not a regular file"), RuntimeError);
 }

@@ -235,3 +235,17 @@ TEST_CASE("views: copy_ between partially overlapping views is refused, as in Py
     CHECK(vals(x) == std::vector<double>{3, 4, 2, 3, 4});
   }
 }
+
+TEST_CASE("views: the dim limit and numel overflow are checked where a shape is made") {
+  Shape at_limit(size_t(kMaxDims), 1);
+  CHECK(view(ar(1), at_limit).dim() == kMaxDims);
+  CHECK(error_of([&] { unsqueeze(view(ar(1), at_limit), 0); }) ==
+        "gpulab supports tensors of at most 16 dimensions, but got 17");
+  CHECK(error_of([&] { empty_on(Shape(34, 1), DType::Float32, Device(Device::CPU)); }) ==
+        "gpulab supports tensors of at most 16 dimensions, but got 34");
+  CHECK(error_of([&] { expand(view(ar(1), {1, 1}), {int64_t(1) << 62, 2}); }) ==
+        "numel: integer multiplication overflow");
+  CHECK(expand(view(ar(1), {1, 1}), {int64_t(1) << 31, int64_t(1) << 31}).numel() == int64_t(1) << 62);
+  CHECK(error_of([&] { check_new_shape({int64_t(1) << 62, 4}, DType::Float32); }).find("which is too large") !=
+        std::string::npos);
+}
