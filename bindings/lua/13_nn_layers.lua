@@ -21,7 +21,8 @@ U.doc(Linear, 'nn.Linear(in_features, out_features, {bias=true, device=, dtype=}
   .. 'weight and bias start U(-1/sqrt(in_features), 1/sqrt(in_features)), as in PyTorch.')
 
 function Linear:__init(...)
-  local a = U.parse('Linear.__init__', {'in_features', 'out_features', 'bias', 'device', 'dtype'}, {bias = true}, ...)
+  local a = U.parse('Linear.__init__', {'in_features:int!', 'out_features:int!', 'bias:bool', 'device', 'dtype'},
+                    {bias = true}, ...)
   Module.__init(self)
   self.in_features, self.out_features = a.in_features, a.out_features
   -- Only pass options that were given (the C++ parser reads {} as a size).
@@ -45,7 +46,9 @@ function Linear:reset_parameters()
   end
 end
 
-function Linear:forward(input) return F.linear(input, self.weight, self.bias) end
+function Linear:forward(...)
+  return F.linear(U.parse('Linear.forward', {'input:Tensor!'}, nil, ...).input, self.weight, self.bias)
+end
 
 function Linear:extra_repr()
   return ('in_features=%d, out_features=%d, bias=%s'):format(self.in_features, self.out_features, pybool(self.bias ~= nil))
@@ -61,6 +64,14 @@ U.doc(Sequential, 'nn.Sequential(m1, m2, ...): applies the modules in order. net
 function Sequential:__init(...)
   Module.__init(self)
   local first = ...
+  for i = 1, select('#', ...) do  -- modules only: a keywords table is a mistake, not a module
+    local m = select(i, ...)
+    if U.is_plain_table(m) then
+      for k in pairs(m) do
+        if type(k) == 'string' then error(("TypeError: Sequential.__init__() got an unexpected keyword argument '%s'"):format(k), 0) end
+      end
+    end
+  end
   if select('#', ...) == 1 and U.is_od(first) then
     for name, m in pairs(first) do self:add_module(name, m) end
   else
@@ -68,7 +79,8 @@ function Sequential:__init(...)
   end
 end
 
-function Sequential:forward(input)
+function Sequential:forward(...)
+  local input = U.parse('Sequential.forward', {'input'}, nil, ...).input
   for _, m in pairs(self._modules) do input = m(input) end
   return input
 end
@@ -124,7 +136,9 @@ local function simple(name, forward, extra_names, defaults, extra_repr)
     Module.__init(self)
     for _, k in ipairs(extra_names or {}) do self[k] = a[k] end
   end
-  cls.forward = forward
+  function cls:forward(...)
+    return forward(self, U.parse(name .. '.forward', {'input:Tensor!'}, nil, ...).input)
+  end
   if extra_repr then cls.extra_repr = extra_repr end
   return cls
 end
@@ -187,7 +201,9 @@ local function loss(name, fn, names, passed)
     end
     self.reduction = a.reduction
   end
-  function cls:forward(input, target)
+  function cls:forward(...)
+    local a = U.parse(name .. '.forward', {'input:Tensor!', 'target:Tensor!'}, nil, ...)
+    local input, target = a.input, a.target
     local opts = {reduction = self.reduction}
     for _, k in ipairs(passed) do opts[k] = self[k] end
     return fn(input, target, opts)
