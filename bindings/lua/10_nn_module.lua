@@ -209,19 +209,19 @@ end
 local function values(pairs_) local out = {} for i, e in ipairs(pairs_) do out[i] = e[2] end return U.items(out) end
 
 function Module:named_parameters(...)
-  local a = U.parse('named_parameters', {'prefix', 'recurse'}, {prefix = '', recurse = true}, ...)
+  local a = U.parse('named_parameters', {'prefix:str', 'recurse:bool'}, {prefix = '', recurse = true}, ...)
   return U.pairs_list(named_members(self, '_parameters', a.prefix, a.recurse))
 end
 function Module:parameters(...)
-  local a = U.parse('parameters', {'recurse'}, {recurse = true}, ...)
+  local a = U.parse('parameters', {'recurse:bool'}, {recurse = true}, ...)
   return values(named_members(self, '_parameters', '', a.recurse))
 end
 function Module:named_buffers(...)
-  local a = U.parse('named_buffers', {'prefix', 'recurse'}, {prefix = '', recurse = true}, ...)
+  local a = U.parse('named_buffers', {'prefix:str', 'recurse:bool'}, {prefix = '', recurse = true}, ...)
   return U.pairs_list(named_members(self, '_buffers', a.prefix, a.recurse))
 end
 function Module:buffers(...)
-  local a = U.parse('buffers', {'recurse'}, {recurse = true}, ...)
+  local a = U.parse('buffers', {'recurse:bool'}, {recurse = true}, ...)
   return values(named_members(self, '_buffers', '', a.recurse))
 end
 function Module:named_children()
@@ -234,7 +234,7 @@ function Module:named_children()
 end
 function Module:children() return values(self:named_children()) end
 function Module:named_modules(...)
-  local a = U.parse('named_modules', {'memo', 'prefix'}, {prefix = ''}, ...)
+  local a = U.parse('named_modules', {'memo', 'prefix:str'}, {prefix = ''}, ...)
   return U.pairs_list(walk(self, a.prefix, a.memo or {}, {}))
 end
 function Module:modules() return values(walk(self, '', {}, {})) end
@@ -258,7 +258,7 @@ function Module:requires_grad_(...)
 end
 
 function Module:zero_grad(...)
-  local a = U.parse('zero_grad', {'set_to_none'}, {set_to_none = true}, ...)
+  local a = U.parse('zero_grad', {'set_to_none:bool'}, {set_to_none = true}, ...)
   for _, p in ipairs(self:parameters()) do
     local g = p.grad
     if g ~= nil then

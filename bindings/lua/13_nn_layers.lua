@@ -134,7 +134,10 @@ local function simple(name, forward, extra_names, defaults, extra_repr)
   function cls:__init(...)
     local a = U.parse(name .. '.__init__', extra_names or {}, defaults, ...)
     Module.__init(self)
-    for _, k in ipairs(extra_names or {}) do self[k] = a[k] end
+    for _, spec in ipairs(extra_names or {}) do
+      local k = spec:match('^[^:!]+')
+      self[k] = a[k]
+    end
   end
   function cls:forward(...)
     return forward(self, U.parse(name .. '.forward', {'input:Tensor!'}, nil, ...).input)
@@ -144,12 +147,12 @@ local function simple(name, forward, extra_names, defaults, extra_repr)
 end
 
 simple('ReLU', function(self, x) return self.inplace and x:relu_() or torch.relu(x) end,
-  {'inplace'}, {inplace = false}, function(self) return self.inplace and 'inplace=True' or '' end)
+  {'inplace:bool'}, {inplace = false}, function(self) return self.inplace and 'inplace=True' or '' end)
 simple('Sigmoid', function(_, x) return torch.sigmoid(x) end)
 simple('Tanh', function(_, x) return torch.tanh(x) end)
 
 simple('Flatten', function(self, x) return x:flatten(self.start_dim, self.end_dim) end,
-  {'start_dim', 'end_dim'}, {start_dim = 1, end_dim = -1},
+  {'start_dim:int', 'end_dim:int'}, {start_dim = 1, end_dim = -1},
   function(self) return ('start_dim=%d, end_dim=%d'):format(self.start_dim, self.end_dim) end)
 
 -- PyTorch's legacy choice when Softmax is built without dim.
@@ -159,11 +162,11 @@ local function softmax_dim(self, x)
   return (nd == 0 or nd == 1 or nd == 3) and 0 or 1
 end
 local function dim_repr(self) return 'dim=' .. (self.dim == nil and 'None' or tostring(self.dim)) end
-simple('Softmax', function(self, x) return torch.softmax(x, softmax_dim(self, x)) end, {'dim'}, nil, dim_repr)
-simple('LogSoftmax', function(self, x) return torch.log_softmax(x, softmax_dim(self, x)) end, {'dim'}, nil, dim_repr)
+simple('Softmax', function(self, x) return torch.softmax(x, softmax_dim(self, x)) end, {'dim:int'}, nil, dim_repr)
+simple('LogSoftmax', function(self, x) return torch.log_softmax(x, softmax_dim(self, x)) end, {'dim:int'}, nil, dim_repr)
 
 local Dropout = simple('Dropout', function(self, x) return F.dropout(x, self.p, self.training) end,
-  {'p', 'inplace'}, {p = 0.5, inplace = false},
+  {'p:float', 'inplace:bool'}, {p = 0.5, inplace = false},
   function(self) return ('p=%s, inplace=%s'):format(U.pyfloat(self.p), pybool(self.inplace)) end)
 local dropout_init = Dropout.__init
 function Dropout:__init(...)
@@ -211,9 +214,9 @@ local function loss(name, fn, names, passed)
   return cls
 end
 
-loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction'}, {})
+loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction:str'}, {})
 loss('CrossEntropyLoss', function(...) return F.cross_entropy(...) end,
-  {'weight', 'size_average', 'ignore_index', 'reduce', 'reduction', 'label_smoothing'},
+  {'weight:Tensor', 'size_average', 'ignore_index:int', 'reduce', 'reduction:str', 'label_smoothing:float'},
   {'weight', 'ignore_index', 'label_smoothing'})
 local ce_init = nn.CrossEntropyLoss.__init
 function nn.CrossEntropyLoss:__init(...)
