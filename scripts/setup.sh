@@ -7,6 +7,8 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-openmp-dev libedit-dev)
 tests=0
 [ "${1:-}" = "--tests" ] && tests=1
+# With --fuzz, clang and its libFuzzer/sanitizer runtimes and OpenMP (scripts/fuzz.sh).
+[ "${1:-}" = "--fuzz" ] && pkgs+=(clang libclang-rt-14-dev libomp-dev)
 # Debian's pip only where no python3 with pip exists (pyenv or a venv bring their own).
 if [ $tests = 1 ] && ! python3 -m pip --version >/dev/null 2>&1; then pkgs+=(python3 python3-pip); fi
 missing=()
