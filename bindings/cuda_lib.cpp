@@ -123,11 +123,11 @@ void open_cuda(lua_State* L) {
   static const Reg methods[] = {{"record", event_record, "e:record()"}, {"synchronize", event_synchronize, "e:synchronize()"},
                                 {"query", event_query, "e:query()"}, {"elapsed_time", event_elapsed, "start:elapsed_time(end) -> ms"},
                                 {nullptr, nullptr, nullptr}};
-  set_functions(L, methods);
+  set_functions(L, methods, "Event.", true);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
   lua_newtable(L);
-  set_functions(L, fns);
+  set_functions(L, fns, "cuda.");
   open_cuda_setup(L);
   open_cuda_memory(L);
 }

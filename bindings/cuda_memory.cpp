@@ -148,7 +148,7 @@ void open_cuda_memory(lua_State* L) {
       {"list_gpu_processes", list_gpu_processes, "torch.cuda.list_gpu_processes(i): the processes using the GPU and their memory."},
       {"smi", smi, "torch.cuda.smi(): an nvidia-smi-style table of the devices and this process's memory."},
       {nullptr, nullptr, nullptr}};
-  set_functions(L, fns);
+  set_functions(L, fns, "cuda.");
   // A userdata kept in the registry: its __gc runs when the state closes.
   add_memory_pressure_hook(collect, L);
   lua_newuserdatauv(L, 0, 0);

@@ -132,7 +132,7 @@ void open_cuda_setup(lua_State* L) {
        "is read once, at a process's first CUDA use, so it needs a new process. Virtual devices of this\n"
        "session are passed on. (gpulab only; in Python: CUDA_VISIBLE_DEVICES=2,3 python script.py)"},
       {nullptr, nullptr, nullptr}};
-  set_functions(L, fns);
+  set_functions(L, fns, "cuda.");
 }
 
 }  // namespace gl::lt

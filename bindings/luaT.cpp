@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include "bindings/udata.h"
+#include "bindings/signatures.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 
@@ -37,6 +38,20 @@ void push_error(lua_State* L, std::exception_ptr ep) {
 int trampoline(lua_State* L) {
   Fn fn = reinterpret_cast<Fn>(lua_touserdata(L, lua_upvalueindex(1)));
   try {
+    return fn(L);
+  } catch (...) {
+    push_error(L, std::current_exception());
+  }
+  return lua_error(L);  // Note [Trampoline]: nothing C++ is alive here
+}
+
+// A trampoline that first checks the call against the function's signature
+// (upvalue 2; Note [Strict arguments]).
+int checked_trampoline(lua_State* L) {
+  Fn fn = reinterpret_cast<Fn>(lua_touserdata(L, lua_upvalueindex(1)));
+  const auto* sig = static_cast<const Signature*>(lua_touserdata(L, lua_upvalueindex(2)));
+  try {
+    check_call(L, *sig);
     return fn(L);
   } catch (...) {
     push_error(L, std::current_exception());
@@ -86,11 +101,33 @@ void push_closure(lua_State* L, Fn fn, int nup) {
   lua_pushcclosure(L, trampoline, nup + 1);
 }
 
-void set_functions(lua_State* L, const Reg* regs) {
+void push_checked(lua_State* L, Fn fn, const char* doc, const std::string& sig_key, bool method) {
+  const Signature* sig = signature_for(sig_key, method);
+  if (!sig) return push_function(L, fn, doc);  // reported by test_arg_strictness.lua
+  lua_pushlightuserdata(L, reinterpret_cast<void*>(fn));
+  lua_pushlightuserdata(L, const_cast<Signature*>(sig));
+  lua_pushcclosure(L, checked_trampoline, 2);
+  if (doc) set_doc(L, -1, doc);
+}
+
+void set_functions(lua_State* L, const Reg* regs, const char* sig_prefix, bool method) {
   for (; regs->name; ++regs) {
-    push_function(L, regs->fn, regs->doc);
+    if (sig_prefix) push_checked(L, regs->fn, regs->doc, std::string(sig_prefix) + regs->name, method);
+    else push_function(L, regs->fn, regs->doc);
     lua_setfield(L, -2, regs->name);
   }
+}
+
+const char* signature_of(lua_State* L, int idx) {
+  if (lua_tocfunction(L, idx) != checked_trampoline || !lua_getupvalue(L, idx, 2)) return nullptr;
+  const auto* sig = static_cast<const Signature*>(lua_touserdata(L, -1));
+  lua_pop(L, 1);
+  return sig ? sig->text.c_str() : nullptr;
+}
+
+void throw_too_many(const char* fname, int max_positional, int given) {
+  throw TypeError(cat(fname, "() takes ", max_positional, " positional argument", max_positional == 1 ? "" : "s",
+                      " but ", given, given == 1 ? " was" : " were", " given"));
 }
 
 const char* doc_of(lua_State* L, int idx) {
@@ -473,9 +510,7 @@ std::vector<Tensor> Args::tensor_list(int i, const char* name) {
 }
 
 void Args::finish(int max_positional) {
-  if (n() > max_positional)
-    throw TypeError(cat(fname, "() takes ", max_positional, " positional argument", max_positional == 1 ? "" : "s",
-                        " but ", n(), " were given"));
+  if (n() > max_positional) throw_too_many(fname, max_positional, n());
   if (!kw_) return;
   lua_pushnil(L);
   while (lua_next(L, kw_)) {

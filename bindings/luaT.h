@@ -25,8 +25,16 @@ void push_function(lua_State* L, Fn fn, const char* doc);
 // Like push_function, with the `nup` values on top of the stack as upvalues
 // 2..nup+1 (upvalue 1 holds fn).
 void push_closure(lua_State* L, Fn fn, int nup);
-// Sets each entry as a field of the table at the top of the stack.
-void set_functions(lua_State* L, const Reg* regs);
+// Sets each entry as a field of the table at the top of the stack. With a
+// sig_prefix, each call is first checked against the signature registered as
+// sig_prefix + name (Note [Strict arguments]); `method`: called as x:f(...).
+void set_functions(lua_State* L, const Reg* regs, const char* sig_prefix = nullptr, bool method = false);
+// push_function, checked against the signature registered as sig_key.
+void push_checked(lua_State* L, Fn fn, const char* doc, const std::string& sig_key, bool method = false);
+// The signature text of a bound function at idx ("sum(input, dim=None, ...)"), or nullptr.
+const char* signature_of(lua_State* L, int idx);
+// PyTorch's TypeError for too many positionals: "f() takes 2 positional arguments but 3 were given".
+[[noreturn]] void throw_too_many(const char* fname, int max_positional, int given);
 // The doc string of a function value at idx, or nullptr.
 const char* doc_of(lua_State* L, int idx);
 // Attaches a doc string to the function at idx (for functions written in Lua).
@@ -74,6 +82,8 @@ class Args {
   void finish(int max_positional);
   // Whether the call ended in an empty `{}` taken as the options table.
   bool empty_options() const { return empty_options_; }
+  // Stack index of the keywords table, 0 when the call has none.
+  int kw_index() const { return kw_; }
   lua_State* L;
   const char* fname;
 

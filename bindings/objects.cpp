@@ -141,9 +141,9 @@ void open_objects(lua_State* L) {
   set_functions(L, size_meta);
   lua_pop(L, 1);
   // Into the torch table at the top of the stack.
-  push_function(L, device_new, "torch.device('cuda:1'), torch.device('cuda', 1): where a tensor lives.");
+  push_checked(L, device_new, "torch.device('cuda:1'), torch.device('cuda', 1): where a tensor lives.", "device");
   lua_setfield(L, -2, "device");
-  push_function(L, size_new, "torch.Size{2, 3}: a shape.");
+  push_checked(L, size_new, "torch.Size{2, 3}: a shape.", "Size");
   lua_setfield(L, -2, "Size");
   static const std::pair<const char*, DType> dtypes[] = {
       {"float32", DType::Float32}, {"float", DType::Float32},   {"float64", DType::Float64}, {"double", DType::Float64},

@@ -67,6 +67,13 @@ int rng_state(lua_State* L) {
   return 0;
 }
 
+int signature(lua_State* L) {
+  const char* s = lt::signature_of(L, 1);
+  if (s) lua_pushstring(L, s);
+  else lua_pushnil(L);
+  return 1;
+}
+
 int set_doc(lua_State* L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
   lt::set_doc(L, 1, luaL_checkstring(L, 2));
@@ -89,8 +96,8 @@ int rename_grad_fn(lua_State* L) {
 void open_torch(lua_State* L) {
   lt::register_types(L);
   lua_newtable(L);  // torch
-  lt::set_functions(L, lt::kTorchFunctions);
-  lt::set_functions(L, lt::kTensorOps);
+  lt::set_functions(L, lt::kTorchFunctions, "");
+  lt::set_functions(L, lt::kTensorOps, "");
   lt::open_objects(L);
   lt::open_tensor_type(L);
   lua_setfield(L, -2, "Tensor");
@@ -102,10 +109,12 @@ void open_torch(lua_State* L) {
   lt::open_repr(L);
   lt::open_grad_scope(L);
   lua_newtable(L);
-  lt::set_functions(L, lt::kLinalg);
+  lt::set_functions(L, lt::kLinalg, "linalg.");
   lua_setfield(L, -2, "linalg");
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
+  lt::push_function(L, signature, "internal: torch._signature(fn): the signature a bound function's calls are checked against");
+  lua_setfield(L, -2, "_signature");
   lt::push_function(L, set_doc, "internal: torch._set_doc(fn, text) documents a function written in Lua");
   lua_setfield(L, -2, "_set_doc");
   lt::push_function(L, rng_state, "internal: torch._rng_state() reads the CPU generator's state, torch._rng_state(s) restores it");
@@ -129,7 +138,7 @@ void open_torch(lua_State* L) {
   // nn and nn.functional (the Lua chunks fill in the rest).
   lua_newtable(L);
   lua_newtable(L);
-  lt::set_functions(L, lt::kFunctional);
+  lt::set_functions(L, lt::kFunctional, "F.");
   lua_setfield(L, -2, "functional");
   lua_pushvalue(L, -1);
   lua_setglobal(L, "nn");

@@ -318,8 +318,8 @@ void open_tensor_type(lua_State* L) {
   lua_pop(L, 1);
 
   lua_newtable(L);  // methods: the torch.Tensor class table
-  set_functions(L, kTensorOps);
-  set_functions(L, kTensorMethods);
+  set_functions(L, kTensorOps, "", true);
+  set_functions(L, kTensorMethods, "", true);
   luaL_getmetatable(L, "torch.Tensor");
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "__methods");

@@ -9,6 +9,8 @@ tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 # tmux: the CLI tests drive the REPL in a real terminal (completion, Ctrl-C).
 if [ $tests = 1 ]; then pkgs+=(tmux); fi
+# With --fuzz, clang and its libFuzzer/sanitizer runtimes and OpenMP (scripts/fuzz.sh).
+[ "${1:-}" = "--fuzz" ] && pkgs+=(clang libclang-rt-14-dev libomp-dev)
 # Debian's pip only where no python3 with pip exists (pyenv or a venv bring their own).
 # lintian: tests/package/check.sh checks the .deb with it.
 if [ $tests = 1 ]; then pkgs+=(lintian); fi

@@ -17,10 +17,11 @@ U.with_grad_mode = with_grad_mode
 -- torch.no_grad() with no function returns a to-be-closed guard:
 --   do local _ <close> = torch.no_grad(); ... end
 local function grad_scope(mode)
-  local name = mode and 'enable_grad' or 'no_grad'
+  local fname = mode and 'enable_grad' or 'no_grad'
   return function(fn, ...)
+    U.check_callable(fname, fn)
     if fn ~= nil then return with_grad_mode(mode, fn, ...) end
-    return torch._grad_guard(mode, name)
+    return torch._grad_guard(mode, fname)
   end
 end
 if torch.no_grad == nil then torch.no_grad = grad_scope(false) end
@@ -47,12 +48,60 @@ local function has_string_key(t)
   return false
 end
 
+-- The name the C++ bindings give a value's type in their errors (luaT.cpp type_name).
+function U.type_name(v)
+  local k = U.kind(v)
+  if k == 'torch.Tensor' then return 'Tensor' end
+  if k == 'number' then return math.type(v) == 'integer' and 'int' or 'float' end
+  return k
+end
+
+-- The TypeErrors of the C++ bindings (Note [Strict arguments]), same wording.
+function U.too_many(fname, max, given)
+  error(('TypeError: %s() takes %d positional argument%s but %d %s given'):format(
+    fname, max, max == 1 and '' or 's', given, given == 1 and 'was' or 'were'), 0)
+end
+function U.type_error(fname, arg, expected, v)
+  error(("TypeError: %s(): argument '%s' must be %s, not %s"):format(fname, arg, expected, U.type_name(v)), 0)
+end
+
+-- Type checks for U.parse names 'name:Type' and U.check: a nil value passes
+-- (absent arguments are the caller's defaults or its own error).
+local checks = {
+  Tensor = U.is_tensor,
+  int = function(v) return math.type(v) == 'integer' end,
+  float = function(v) return type(v) == 'number' end,
+  bool = function(v) return type(v) == 'boolean' end,
+  str = function(v) return type(v) == 'string' end,
+  Module = function(v) return type(v) == 'table' and type(v.forward) == 'function' end,
+}
+function U.check(fname, arg, expected, v)
+  if v ~= nil and not checks[expected](v) then U.type_error(fname, arg, expected, v) end
+  return v
+end
+-- f(fn, ...): fn must be callable; a keywords table in its place is refused as one.
+function U.check_callable(fname, fn, arg)
+  if fn == nil or type(fn) == 'function' or (getmetatable(fn) or {}).__call then return end
+  if U.is_plain_table(fn) then
+    for k in pairs(fn) do
+      if type(k) == 'string' then error(("TypeError: %s() got an unexpected keyword argument '%s'"):format(fname, k), 0) end
+    end
+  end
+  U.type_error(fname, arg or 'fn', 'callable', fn)
+end
+function U.required(fname, arg, v)
+  if v == nil then error(('TypeError: %s() missing 1 required positional arguments: "%s"'):format(fname, arg), 0) end
+  return v
+end
+
 -- U.parse(fname, names, defaults, ...) reads calls the way the C++ bindings
 -- do and returns {name = value}: a trailing plain table with only string keys
 -- (or an empty one) holds keywords, f(a, b, {k=v}); a lone table mixing array
 -- items and string keys is the one-table form, f{a, b, k=v}; any other table
 -- is a positional value (so f({x, y}) passes a list). Unknown keywords and too
--- many positionals raise PyTorch's TypeError.
+-- many positionals raise PyTorch's TypeError, as the C++ trampoline does. A
+-- name may carry a type, 'tensor:Tensor' (see `checks`); a '!' after it makes
+-- the argument required: 'tensor:Tensor!'. Names after '*' are keyword-only.
 function U.parse(fname, names, defaults, ...)
   local n = select('#', ...)
   local pos, kw = {...}, nil
@@ -66,23 +115,35 @@ function U.parse(fname, names, defaults, ...)
       for i = 1, n do pos[i] = last[i] end
     end
   end
-  if n > #names then
-    error(('TypeError: %s() takes %d positional arguments but %d were given'):format(fname, #names, n), 0)
+  -- The shape of the call first (as PyTorch's parser): counts, then keywords, then types.
+  local specs, known, npos, kw_only = {}, {}, 0, false
+  for _, spec in ipairs(names) do
+    if spec == '*' then
+      kw_only = true
+    else
+      local name, ty, req = spec:match('^([^:!]+):?([^!]*)(!?)$')
+      known[name] = true
+      if not kw_only then npos = npos + 1 end
+      specs[#specs + 1] = {name, ty, req, not kw_only and npos or nil}
+    end
   end
-  local r, known = {}, {}
-  for i, name in ipairs(names) do
-    known[name] = true
-    local v = pos[i]
-    if v == nil and kw then v = kw[name] end
-    if v == nil and defaults then v = defaults[name] end
-    r[name] = v
-  end
+  if n > npos then U.too_many(fname, npos, n) end
   if kw then
     for k in pairs(kw) do
       if type(k) == 'string' and not known[k] then
         error(("TypeError: %s() got an unexpected keyword argument '%s'"):format(fname, k), 0)
       end
     end
+  end
+  local r = {}
+  for _, sp in ipairs(specs) do
+    local name, ty, req, at = sp[1], sp[2], sp[3], sp[4]
+    local v = at and pos[at]
+    if v == nil and kw then v = kw[name] end
+    if v == nil and defaults then v = defaults[name] end
+    if req == '!' then U.required(fname, name, v) end
+    if ty ~= '' then U.check(fname, name, ty, v) end
+    r[name] = v
   end
   return r
 end

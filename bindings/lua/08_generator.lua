@@ -71,7 +71,8 @@ function Generator:seed()
 end
 Generator.__tostring = function() return '<torch._C.Generator object>' end
 
-function torch.Generator(device)
+function torch.Generator(...)
+  local device = U.parse('Generator', {'device'}, nil, ...).device
   if device ~= nil and tostring(device) ~= 'cpu' then
     error('NotImplementedError: gpulab: torch.Generator supports only the CPU', 0)
   end
@@ -105,7 +106,8 @@ end
 -- generator is given.
 local c_randperm = torch.randperm
 function torch.randperm(...)
-  local last = select(select('#', ...), ...)
+  local n = select('#', ...)
+  local last = n > 0 and select(n, ...) or nil
   if not (U.is_plain_table(last) and last.generator ~= nil) then return c_randperm(...) end
   local a = U.parse('randperm', {'n', 'generator', 'dtype', 'device', 'requires_grad'}, {}, ...)
   if not U.is_generator(a.generator) then

@@ -25,7 +25,7 @@ local OrderedDict = U.OrderedDict
 nn._is_param = nn._is_param or setmetatable({}, {__mode = 'k'})
 
 function nn.Parameter(...)
-  local a = U.parse('Parameter', {'data', 'requires_grad'}, {requires_grad = true}, ...)
+  local a = U.parse('Parameter', {'data:Tensor', 'requires_grad:bool'}, {requires_grad = true}, ...)
   local p = (a.data or torch.empty(0)):detach()
   p.requires_grad = a.requires_grad
   nn._is_param[p] = true
@@ -135,7 +135,10 @@ function Module.new(cls, ...)
 end
 
 -- Calling it again (or never: new() already did) is harmless.
-function Module:__init() init_internals(self) end
+function Module:__init(...)
+  U.parse('Module.__init__', {}, nil, ...)
+  init_internals(self)
+end
 
 function Module:forward()
   error(('NotImplementedError: Module [%s] is missing the required "forward" function'):format(self:_get_name()), 0)
@@ -144,7 +147,9 @@ end
 function Module:_get_name() return U.class_of(self).__name end
 function Module:extra_repr() return '' end
 
-function Module:register_parameter(name, param)
+function Module:register_parameter(...)
+  local a = U.parse('register_parameter', {'name:str!', 'param'}, nil, ...)
+  local name, param = a.name, a.param
   init_internals(self)
   assert(type(name) == 'string' and name ~= '' and not name:find('.', 1, true), 'invalid parameter name')
   if param ~= nil and not nn._is_param[param] then
@@ -155,13 +160,15 @@ function Module:register_parameter(name, param)
 end
 
 function Module:register_buffer(...)
-  local a = U.parse('register_buffer', {'name', 'tensor', 'persistent'}, {persistent = true}, ...)
+  local a = U.parse('register_buffer', {'name:str!', 'tensor', 'persistent'}, {persistent = true}, ...)
   init_internals(self)
   self._buffers[a.name] = a.tensor
   self._non_persistent[a.name] = (not a.persistent) or nil
 end
 
-function Module:add_module(name, module)
+function Module:add_module(...)
+  local a = U.parse('add_module', {'name:str!', 'module'}, nil, ...)
+  local name, module = a.name, a.module
   init_internals(self)
   if module ~= nil and not is_module(module) then
     error(('TypeError: %s is not a Module subclass'):format(pytype(module)), 0)
@@ -202,19 +209,19 @@ end
 local function values(pairs_) local out = {} for i, e in ipairs(pairs_) do out[i] = e[2] end return U.items(out) end
 
 function Module:named_parameters(...)
-  local a = U.parse('named_parameters', {'prefix', 'recurse'}, {prefix = '', recurse = true}, ...)
+  local a = U.parse('named_parameters', {'prefix:str', 'recurse:bool'}, {prefix = '', recurse = true}, ...)
   return U.pairs_list(named_members(self, '_parameters', a.prefix, a.recurse))
 end
 function Module:parameters(...)
-  local a = U.parse('parameters', {'recurse'}, {recurse = true}, ...)
+  local a = U.parse('parameters', {'recurse:bool'}, {recurse = true}, ...)
   return values(named_members(self, '_parameters', '', a.recurse))
 end
 function Module:named_buffers(...)
-  local a = U.parse('named_buffers', {'prefix', 'recurse'}, {prefix = '', recurse = true}, ...)
+  local a = U.parse('named_buffers', {'prefix:str', 'recurse:bool'}, {prefix = '', recurse = true}, ...)
   return U.pairs_list(named_members(self, '_buffers', a.prefix, a.recurse))
 end
 function Module:buffers(...)
-  local a = U.parse('buffers', {'recurse'}, {recurse = true}, ...)
+  local a = U.parse('buffers', {'recurse:bool'}, {recurse = true}, ...)
   return values(named_members(self, '_buffers', '', a.recurse))
 end
 function Module:named_children()
@@ -227,28 +234,31 @@ function Module:named_children()
 end
 function Module:children() return values(self:named_children()) end
 function Module:named_modules(...)
-  local a = U.parse('named_modules', {'memo', 'prefix'}, {prefix = ''}, ...)
+  local a = U.parse('named_modules', {'memo', 'prefix:str'}, {prefix = ''}, ...)
   return U.pairs_list(walk(self, a.prefix, a.memo or {}, {}))
 end
 function Module:modules() return values(walk(self, '', {}, {})) end
 
 -- ---- state -----------------------------------------------------------------
-function Module:train(mode)
-  if mode == nil then mode = true end
+function Module:train(...)
+  local mode = U.parse('train', {'mode'}, {mode = true}, ...).mode
   if type(mode) ~= 'boolean' then error('ValueError: training mode is expected to be boolean', 0) end
   for _, m in ipairs(self:modules()) do rawset(m, 'training', mode) end
   return self
 end
-function Module:eval() return self:train(false) end
+function Module:eval(...)
+  U.parse('eval', {}, nil, ...)
+  return self:train(false)
+end
 
-function Module:requires_grad_(requires_grad)
-  if requires_grad == nil then requires_grad = true end
+function Module:requires_grad_(...)
+  local requires_grad = U.parse('requires_grad_', {'requires_grad:bool'}, {requires_grad = true}, ...).requires_grad
   for _, p in ipairs(self:parameters()) do p.requires_grad = requires_grad end
   return self
 end
 
 function Module:zero_grad(...)
-  local a = U.parse('zero_grad', {'set_to_none'}, {set_to_none = true}, ...)
+  local a = U.parse('zero_grad', {'set_to_none:bool'}, {set_to_none = true}, ...)
   for _, p in ipairs(self:parameters()) do
     local g = p.grad
     if g ~= nil then
@@ -257,7 +267,9 @@ function Module:zero_grad(...)
   end
 end
 
-function Module:apply(fn)
+function Module:apply(...)
+  local fn = U.parse('apply', {'fn!'}, nil, ...).fn
+  if not (type(fn) == 'function' or (getmetatable(fn) or {}).__call) then U.type_error('apply', 'fn', 'callable', fn) end
   for _, m in ipairs(self:children()) do m:apply(fn) end
   fn(self)
   return self
@@ -296,6 +308,11 @@ local function parse_to(...)
       if U.kind(torch[v]) == 'torch.dtype' then dt = torch[v] else dev = torch.device(v) end
     elseif math.type(v) == 'integer' then dev = torch.device('cuda', v)
     elseif U.is_plain_table(v) then
+      for key in pairs(v) do
+        if type(key) == 'string' and key ~= 'device' and key ~= 'dtype' and key ~= 'non_blocking' then
+          error(("TypeError: to() got an unexpected keyword argument '%s'"):format(key), 0)
+        end
+      end
       for _, x in ipairs(v) do take(x) end
       if v.device ~= nil then take(v.device) end
       if v.dtype ~= nil then take(v.dtype) end
@@ -321,12 +338,14 @@ function Module:to(...)
     return t
   end)
 end
-function Module:cuda(device)
+function Module:cuda(...)
+  local device = U.parse('cuda', {'device'}, nil, ...).device
   return self:_apply(function(t) if device == nil then return t:cuda() end return t:cuda(device) end)
 end
-function Module:cpu() return self:_apply(function(t) return t:cpu() end) end
+function Module:cpu(...) U.parse('cpu', {}, nil, ...) return self:_apply(function(t) return t:cpu() end) end
 local function float_cast(method)
-  return function(self)
+  return function(self, ...)
+    U.parse(method, {}, nil, ...)
     return self:_apply(function(t) return t.dtype.is_floating_point and t[method](t) or t end)
   end
 end

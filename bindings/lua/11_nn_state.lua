@@ -5,7 +5,10 @@ local Module = torch.nn.Module
 local OrderedDict, init_internals, pytype = U.OrderedDict, U.init_module, U.pytype
 
 function Module:state_dict(...)
-  local a = U.parse('state_dict', {'destination', 'prefix', 'keep_vars'}, {prefix = '', keep_vars = false}, ...)
+  local a = U.parse('state_dict', {'destination', 'prefix:str', 'keep_vars:bool'}, {prefix = '', keep_vars = false}, ...)
+  if a.destination ~= nil and type(a.destination) ~= 'table' then
+    U.type_error('state_dict', 'destination', 'dict', a.destination)
+  end
   local dest = a.destination or OrderedDict()
   local function save(m, prefix)
     init_internals(m)
@@ -33,7 +36,7 @@ local function strip_kind(msg) return (tostring(msg):gsub('^%a*Error: ', '')) en
 -- The state dict is always the first argument (a plain table of string keys
 -- would otherwise read as keywords): load_state_dict(sd, {strict=false}).
 function Module:load_state_dict(state_dict, ...)
-  local a = U.parse('load_state_dict', {'strict'}, {strict = true}, ...)
+  local a = U.parse('load_state_dict', {'strict:bool'}, {strict = true}, ...)
   a.state_dict = state_dict
   if type(state_dict) ~= 'table' then
     error(('TypeError: Expected state_dict to be dict-like, got %s.'):format(pytype(state_dict)), 0)

@@ -10,7 +10,9 @@ local function no_grad(fn, ...) return U.with_grad_mode(false, fn, ...) end
 local linear_fns = {linear = true, conv1d = true, conv2d = true, conv3d = true, conv_transpose1d = true,
                     conv_transpose2d = true, conv_transpose3d = true, sigmoid = true}
 
-function init.calculate_gain(nonlinearity, param)
+function init.calculate_gain(...)
+  local a = U.parse('calculate_gain', {'nonlinearity!', 'param'}, nil, ...)
+  local nonlinearity, param = a.nonlinearity, a.param
   if linear_fns[nonlinearity] then return 1 end
   if nonlinearity == 'tanh' then return 5.0 / 3 end
   if nonlinearity == 'relu' then return math.sqrt(2.0) end
@@ -44,21 +46,30 @@ local function correct_fan(t, mode)
 end
 
 function init.uniform_(...)
-  local a = U.parse('uniform_', {'tensor', 'a', 'b'}, {a = 0.0, b = 1.0}, ...)
+  local a = U.parse('uniform_', {'tensor:Tensor!', 'a:float', 'b:float'}, {a = 0.0, b = 1.0}, ...)
   return no_grad(function() return a.tensor:uniform_(a.a, a.b) end)
 end
 
 function init.normal_(...)
-  local a = U.parse('normal_', {'tensor', 'mean', 'std'}, {mean = 0.0, std = 1.0}, ...)
+  local a = U.parse('normal_', {'tensor:Tensor!', 'mean:float', 'std:float'}, {mean = 0.0, std = 1.0}, ...)
   return no_grad(function() return a.tensor:normal_(a.mean, a.std) end)
 end
 
-function init.constant_(t, val) return no_grad(function() return t:fill_(val) end) end
-function init.zeros_(t) return no_grad(function() return t:zero_() end) end
-function init.ones_(t) return no_grad(function() return t:fill_(1) end) end
+function init.constant_(...)
+  local a = U.parse('constant_', {'tensor:Tensor!', 'val!'}, nil, ...)
+  return no_grad(function() return a.tensor:fill_(a.val) end)
+end
+function init.zeros_(...)
+  local a = U.parse('zeros_', {'tensor:Tensor!'}, nil, ...)
+  return no_grad(function() return a.tensor:zero_() end)
+end
+function init.ones_(...)
+  local a = U.parse('ones_', {'tensor:Tensor!'}, nil, ...)
+  return no_grad(function() return a.tensor:fill_(1) end)
+end
 
 function init.xavier_uniform_(...)
-  local a = U.parse('xavier_uniform_', {'tensor', 'gain'}, {gain = 1.0}, ...)
+  local a = U.parse('xavier_uniform_', {'tensor:Tensor!', 'gain:float'}, {gain = 1.0}, ...)
   local fan_in, fan_out = init._calculate_fan_in_and_fan_out(a.tensor)
   local std = a.gain * math.sqrt(2.0 / (fan_in + fan_out))
   local bound = math.sqrt(3.0) * std
@@ -66,13 +77,13 @@ function init.xavier_uniform_(...)
 end
 
 function init.xavier_normal_(...)
-  local a = U.parse('xavier_normal_', {'tensor', 'gain'}, {gain = 1.0}, ...)
+  local a = U.parse('xavier_normal_', {'tensor:Tensor!', 'gain:float'}, {gain = 1.0}, ...)
   local fan_in, fan_out = init._calculate_fan_in_and_fan_out(a.tensor)
   local std = a.gain * math.sqrt(2.0 / (fan_in + fan_out))
   return no_grad(function() return a.tensor:normal_(0, std) end)
 end
 
-local kaiming_args = {'tensor', 'a', 'mode', 'nonlinearity'}
+local kaiming_args = {'tensor:Tensor!', 'a:float', 'mode:str', 'nonlinearity:str'}
 local kaiming_defaults = {a = 0, mode = 'fan_in', nonlinearity = 'leaky_relu'}
 
 -- nn.Linear uses kaiming_uniform_(w, a=sqrt(5)): bound = 1/sqrt(fan_in).
@@ -91,7 +102,8 @@ function init.kaiming_normal_(...)
   return no_grad(function() return a.tensor:normal_(0, std) end)
 end
 
-function init.eye_(t)
+function init.eye_(...)
+  local t = U.parse('eye_', {'tensor:Tensor!'}, nil, ...).tensor
   if t:dim() ~= 2 then error('ValueError: Only tensors with 2 dimensions are supported', 0) end
   return no_grad(function() return t:copy_(torch.eye(t:size(0), t:size(1))) end)
 end
@@ -138,7 +150,7 @@ local function trunc_by_acceptance(t, mean, std, a, b)
 end
 
 function init.trunc_normal_(...)
-  local o = U.parse('trunc_normal_', {'tensor', 'mean', 'std', 'a', 'b'}, {mean = 0.0, std = 1.0, a = -2.0, b = 2.0}, ...)
+  local o = U.parse('trunc_normal_', {'tensor:Tensor!', 'mean:float', 'std:float', 'a:float', 'b:float'}, {mean = 0.0, std = 1.0, a = -2.0, b = 2.0}, ...)
   local t, mean, std, a, b = o.tensor, o.mean, o.std, o.a, o.b
   if mean < a - 2 * std or mean > b + 2 * std then
     io.stderr:write('UserWarning: mean is more than 2 std from [a, b] in nn.init.trunc_normal_. '
@@ -155,7 +167,7 @@ end
 -- (transposed to be tall), Q's columns signed by R's diagonal so that Q is
 -- uniform over orthogonal matrices, trailing dims flattened.
 function init.orthogonal_(...)
-  local o = U.parse('orthogonal_', {'tensor', 'gain'}, {gain = 1}, ...)
+  local o = U.parse('orthogonal_', {'tensor:Tensor!', 'gain:float'}, {gain = 1}, ...)
   local t = o.tensor
   if t:dim() < 2 then error('ValueError: Only tensors with 2 or more dimensions are supported', 0) end
   if t:numel() == 0 then return t end

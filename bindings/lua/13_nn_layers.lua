@@ -21,7 +21,8 @@ U.doc(Linear, 'nn.Linear(in_features, out_features, {bias=true, device=, dtype=}
   .. 'weight and bias start U(-1/sqrt(in_features), 1/sqrt(in_features)), as in PyTorch.')
 
 function Linear:__init(...)
-  local a = U.parse('Linear.__init__', {'in_features', 'out_features', 'bias', 'device', 'dtype'}, {bias = true}, ...)
+  local a = U.parse('Linear.__init__', {'in_features:int!', 'out_features:int!', 'bias:bool', 'device', 'dtype'},
+                    {bias = true}, ...)
   Module.__init(self)
   self.in_features, self.out_features = a.in_features, a.out_features
   -- Only pass options that were given (the C++ parser reads {} as a size).
@@ -45,7 +46,9 @@ function Linear:reset_parameters()
   end
 end
 
-function Linear:forward(input) return F.linear(input, self.weight, self.bias) end
+function Linear:forward(...)
+  return F.linear(U.parse('Linear.forward', {'input:Tensor!'}, nil, ...).input, self.weight, self.bias)
+end
 
 function Linear:extra_repr()
   return ('in_features=%d, out_features=%d, bias=%s'):format(self.in_features, self.out_features, pybool(self.bias ~= nil))
@@ -61,6 +64,14 @@ U.doc(Sequential, 'nn.Sequential(m1, m2, ...): applies the modules in order. net
 function Sequential:__init(...)
   Module.__init(self)
   local first = ...
+  for i = 1, select('#', ...) do  -- modules only: a keywords table is a mistake, not a module
+    local m = select(i, ...)
+    if U.is_plain_table(m) then
+      for k in pairs(m) do
+        if type(k) == 'string' then error(("TypeError: Sequential.__init__() got an unexpected keyword argument '%s'"):format(k), 0) end
+      end
+    end
+  end
   if select('#', ...) == 1 and U.is_od(first) then
     for name, m in pairs(first) do self:add_module(name, m) end
   else
@@ -68,7 +79,8 @@ function Sequential:__init(...)
   end
 end
 
-function Sequential:forward(input)
+function Sequential:forward(...)
+  local input = U.parse('Sequential.forward', {'input'}, nil, ...).input
   for _, m in pairs(self._modules) do input = m(input) end
   return input
 end
@@ -122,20 +134,25 @@ local function simple(name, forward, extra_names, defaults, extra_repr)
   function cls:__init(...)
     local a = U.parse(name .. '.__init__', extra_names or {}, defaults, ...)
     Module.__init(self)
-    for _, k in ipairs(extra_names or {}) do self[k] = a[k] end
+    for _, spec in ipairs(extra_names or {}) do
+      local k = spec:match('^[^:!]+')
+      self[k] = a[k]
+    end
   end
-  cls.forward = forward
+  function cls:forward(...)
+    return forward(self, U.parse(name .. '.forward', {'input:Tensor!'}, nil, ...).input)
+  end
   if extra_repr then cls.extra_repr = extra_repr end
   return cls
 end
 
 simple('ReLU', function(self, x) return self.inplace and x:relu_() or torch.relu(x) end,
-  {'inplace'}, {inplace = false}, function(self) return self.inplace and 'inplace=True' or '' end)
+  {'inplace:bool'}, {inplace = false}, function(self) return self.inplace and 'inplace=True' or '' end)
 simple('Sigmoid', function(_, x) return torch.sigmoid(x) end)
 simple('Tanh', function(_, x) return torch.tanh(x) end)
 
 simple('Flatten', function(self, x) return x:flatten(self.start_dim, self.end_dim) end,
-  {'start_dim', 'end_dim'}, {start_dim = 1, end_dim = -1},
+  {'start_dim:int', 'end_dim:int'}, {start_dim = 1, end_dim = -1},
   function(self) return ('start_dim=%d, end_dim=%d'):format(self.start_dim, self.end_dim) end)
 
 -- PyTorch's legacy choice when Softmax is built without dim.
@@ -145,11 +162,11 @@ local function softmax_dim(self, x)
   return (nd == 0 or nd == 1 or nd == 3) and 0 or 1
 end
 local function dim_repr(self) return 'dim=' .. (self.dim == nil and 'None' or tostring(self.dim)) end
-simple('Softmax', function(self, x) return torch.softmax(x, softmax_dim(self, x)) end, {'dim'}, nil, dim_repr)
-simple('LogSoftmax', function(self, x) return torch.log_softmax(x, softmax_dim(self, x)) end, {'dim'}, nil, dim_repr)
+simple('Softmax', function(self, x) return torch.softmax(x, softmax_dim(self, x)) end, {'dim:int'}, nil, dim_repr)
+simple('LogSoftmax', function(self, x) return torch.log_softmax(x, softmax_dim(self, x)) end, {'dim:int'}, nil, dim_repr)
 
 local Dropout = simple('Dropout', function(self, x) return F.dropout(x, self.p, self.training) end,
-  {'p', 'inplace'}, {p = 0.5, inplace = false},
+  {'p:float', 'inplace:bool'}, {p = 0.5, inplace = false},
   function(self) return ('p=%s, inplace=%s'):format(U.pyfloat(self.p), pybool(self.inplace)) end)
 local dropout_init = Dropout.__init
 function Dropout:__init(...)
@@ -187,7 +204,9 @@ local function loss(name, fn, names, passed)
     end
     self.reduction = a.reduction
   end
-  function cls:forward(input, target)
+  function cls:forward(...)
+    local a = U.parse(name .. '.forward', {'input:Tensor!', 'target:Tensor!'}, nil, ...)
+    local input, target = a.input, a.target
     local opts = {reduction = self.reduction}
     for _, k in ipairs(passed) do opts[k] = self[k] end
     return fn(input, target, opts)
@@ -195,9 +214,9 @@ local function loss(name, fn, names, passed)
   return cls
 end
 
-loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction'}, {})
+loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction:str'}, {})
 loss('CrossEntropyLoss', function(...) return F.cross_entropy(...) end,
-  {'weight', 'size_average', 'ignore_index', 'reduce', 'reduction', 'label_smoothing'},
+  {'weight:Tensor', 'size_average', 'ignore_index:int', 'reduce', 'reduction:str', 'label_smoothing:float'},
   {'weight', 'ignore_index', 'label_smoothing'})
 local ce_init = nn.CrossEntropyLoss.__init
 function nn.CrossEntropyLoss:__init(...)

@@ -21,22 +21,38 @@ end
 
 -- params: an array of tensors (e.g. model:parameters()) or of param groups
 -- {params = {...}, lr = ...}; defaults fill what a group leaves out.
-function Optimizer:__init(params, defaults)
+function Optimizer:__init(params, defaults, ...)
+  if select('#', ...) > 0 then U.too_many('Optimizer.__init__', 2, 2 + select('#', ...)) end
+  if defaults == nil and U.is_plain_table(params) and #params == 0 then  -- Optimizer{junk=1}: keywords
+    for k in pairs(params) do
+      if k ~= 'params' and k ~= 'defaults' then
+        error(("TypeError: Optimizer.__init__() got an unexpected keyword argument '%s'"):format(k), 0)
+      end
+    end
+    params, defaults = params.params, params.defaults
+  end
   if type(params) ~= 'table' then
     error(('TypeError: params argument given to the optimizer should be an iterable of Tensors or dicts, but got %s')
       :format(U.kind(params)), 0)
   end
   self.defaults, self.state, self.param_groups = defaults, {}, {}
   if #params == 0 then error('ValueError: optimizer got an empty parameter list', 0) end
-  if U.is_tensor(params[1]) then params = {{params = params}} end
+  if not U.is_plain_table(params[1]) then params = {{params = params}} end  -- a list of tensors, not of groups
   for _, g in ipairs(params) do self:add_param_group(g) end
 end
 
 function Optimizer:add_param_group(group)
+  if type(group) ~= 'table' or U.is_tensor(group) then U.type_error('add_param_group', 'param_group', 'dict', group) end
   local g = {}
   for k, v in pairs(group) do g[k] = v end
   local ps = U.is_tensor(group.params) and {group.params} or group.params
+  if type(ps) ~= 'table' then U.type_error('add_param_group', 'params', 'an iterable of Tensors', ps) end
   g.params = table.move(ps, 1, #ps, 1, {})
+  for _, p in ipairs(g.params) do
+    if not U.is_tensor(p) then
+      error('TypeError: optimizer can only optimize Tensors, but one of the params is ' .. U.type_name(p), 0)
+    end
+  end
   for k, v in pairs(self.defaults) do
     if g[k] == nil then g[k] = v end
   end
@@ -63,7 +79,9 @@ function Optimizer:zero_grad(...)
 end
 
 -- step(closure): closure re-evaluates the model and returns the loss.
-function Optimizer:step(closure)
+function Optimizer:step(...)
+  local closure = U.parse('step', {'closure'}, nil, ...).closure
+  if closure ~= nil then U.check_callable('step', closure, 'closure') end
   local loss
   if closure ~= nil then loss = U.with_grad_mode(true, closure) end
   U.with_grad_mode(false, function()
@@ -126,8 +144,8 @@ SGD._print_keys = {'dampening', 'differentiable', 'foreach', 'fused', 'lr', 'max
                    'weight_decay'}
 
 function SGD:__init(...)
-  local params, a = parse('SGD', {'lr', 'momentum', 'dampening', 'weight_decay', 'nesterov', 'maximize', 'foreach',
-                                  'differentiable', 'fused'},
+  local params, a = parse('SGD', {'lr:float', 'momentum:float', 'dampening:float', 'weight_decay:float',
+                                  'nesterov:bool', 'maximize:bool', 'foreach', 'differentiable:bool', 'fused'},
     {lr = 1e-3, momentum = 0, dampening = 0, weight_decay = 0, nesterov = false, maximize = false,
      differentiable = false}, ...)
   check(a.lr >= 0, 'Invalid learning rate', a.lr)
@@ -168,11 +186,14 @@ optim.Adam = Adam
 U.doc(Adam, 'torch.optim.Adam(params, {lr=1e-3, betas={0.9, 0.999}, eps=1e-8, weight_decay=0, amsgrad=false}).')
 Adam._print_keys = {'amsgrad', 'betas', 'capturable', 'decoupled_weight_decay', 'differentiable', 'eps', 'foreach',
                     'fused', 'lr', 'maximize', 'weight_decay'}
-local adam_names = {'lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'foreach', 'maximize', 'capturable',
-                    'differentiable', 'fused', 'decoupled_weight_decay'}
+local adam_names = {'lr:float', 'betas', 'eps:float', 'weight_decay:float', 'amsgrad:bool', 'foreach', 'maximize:bool',
+                    'capturable:bool', 'differentiable:bool', 'fused', 'decoupled_weight_decay:bool'}
 
 local function adam_init(self, name, defaults, ...)
   local params, a = parse(name, adam_names, defaults, ...)
+  if type(a.betas) ~= 'table' or type(a.betas[1]) ~= 'number' or type(a.betas[2]) ~= 'number' then
+    U.type_error(name, 'betas', 'a pair of floats', a.betas)
+  end
   check(a.lr >= 0, 'Invalid learning rate', a.lr)
   check(a.eps >= 0, 'Invalid epsilon value', a.eps)
   check(a.betas[1] >= 0 and a.betas[1] < 1, 'Invalid beta parameter at index 0', a.betas[1])

@@ -52,7 +52,7 @@ function Dataset.new(cls, ...)
   self:__init(...)
   return self
 end
-function Dataset:__init() end
+function Dataset:__init(...) U.parse('Dataset.__init__', {}, nil, ...) end
 function Dataset:__tostring() return ('<%s object>'):format(U.class_of(self).__name) end
 Dataset.__getitem, Dataset.get, Dataset.__len, Dataset.len = base_item, base_item, base_length, base_length
 
@@ -62,6 +62,13 @@ local TensorDataset = Dataset:extend('TensorDataset')
 data.TensorDataset = TensorDataset
 function TensorDataset:__init(...)
   self.tensors = {...}
+  for i = 1, select('#', ...) do
+    local t = self.tensors[i]
+    if U.is_plain_table(t) and next(t) ~= nil and #t == 0 then  -- TensorDataset(a, {junk=1})
+      for k in pairs(t) do error(("TypeError: TensorDataset() got an unexpected keyword argument '%s'"):format(k), 0) end
+    end
+    if not U.is_tensor(t) then U.type_error('TensorDataset', 'tensors', 'Tensor', t) end
+  end
   local n = self.tensors[1] and self.tensors[1]:size(0)
   for _, t in ipairs(self.tensors) do
     if t:size(0) ~= n then error('AssertionError: Size mismatch between tensors', 0) end
@@ -77,9 +84,12 @@ function TensorDataset:__len() return self.tensors[1]:size(0) end
 -- Subset(dataset, indices): the items of `dataset` at `indices` (0-based).
 local Subset = Dataset:extend('Subset')
 data.Subset = Subset
-function Subset:__init(dataset, indices)
-  self.dataset = dataset
-  self.indices = U.is_tensor(indices) and indices:tolist() or indices
+function Subset:__init(...)
+  local a = U.parse('Subset', {'dataset!', 'indices!'}, nil, ...)
+  if type(a.dataset) ~= 'table' or U.is_tensor(a.dataset) then U.type_error('Subset', 'dataset', 'Dataset', a.dataset) end
+  if type(a.indices) ~= 'table' then U.type_error('Subset', 'indices', 'a sequence of ints', a.indices) end
+  self.dataset = a.dataset
+  self.indices = U.is_tensor(a.indices) and a.indices:tolist() or a.indices
 end
 function Subset:__getitem(i) return self.dataset[self.indices[i + 1]] end
 function Subset:__len() return #self.indices end
@@ -88,7 +98,9 @@ function Subset:__len() return #self.indices end
 -- Tensors stack along a new dim 0; Lua integers make an int64 tensor and
 -- floats a float64 one (as Python ints/floats do); tables collate field by
 -- field; strings stay a list.
-function data.default_collate(batch)
+function data.default_collate(...)
+  local batch = U.parse('default_collate', {'batch!'}, nil, ...).batch
+  if type(batch) ~= 'table' or U.is_tensor(batch) then U.type_error('default_collate', 'batch', 'a list of samples', batch) end
   local first = batch[1]
   if U.is_tensor(first) then return torch.stack(batch, 0) end
   local t = type(first)
@@ -147,6 +159,19 @@ function DataLoader.new(cls, ...)
                                    'multiprocessing_context', 'generator'},
                     {batch_size = 1, shuffle = false, num_workers = 0, pin_memory = false, drop_last = false}, ...)
   if a.dataset == nil then error("TypeError: DataLoader() missing 1 required positional argument: 'dataset'", 0) end
+  -- A dataset is anything indexable with a length (a Dataset, a Lua array of samples).
+  if type(a.dataset) ~= 'table' or U.is_tensor(a.dataset) then U.type_error('DataLoader', 'dataset', 'Dataset', a.dataset) end
+  if a.batch_size ~= false and math.type(a.batch_size) ~= 'integer' then
+    U.type_error('DataLoader', 'batch_size', 'int', a.batch_size)
+  end
+  if a.batch_size and a.batch_size <= 0 then
+    error(('ValueError: batch_size should be a positive integer value, but got batch_size=%d'):format(a.batch_size), 0)
+  end
+  U.check('DataLoader', 'shuffle', 'bool', a.shuffle)
+  U.check('DataLoader', 'drop_last', 'bool', a.drop_last)
+  if a.collate_fn ~= nil and type(a.collate_fn) ~= 'function' then
+    U.type_error('DataLoader', 'collate_fn', 'callable', a.collate_fn)
+  end
   if a.sampler ~= nil or a.batch_sampler ~= nil then
     error('NotImplementedError: gpulab: DataLoader supports batch_size, shuffle, drop_last and collate_fn', 0)
   end

@@ -32,7 +32,10 @@ end
 local function device_of(i) return i < 0 and torch.device('cpu') or torch.device('cuda', i) end
 
 function DataParallel:__init(...)
-  local a = U.parse('DataParallel.__init__', {'module', 'device_ids', 'output_device', 'dim'}, {dim = 0}, ...)
+  local a = U.parse('DataParallel.__init__', {'module:Module!', 'device_ids', 'output_device', 'dim:int'}, {dim = 0}, ...)
+  if a.device_ids ~= nil and type(a.device_ids) ~= 'table' then
+    U.type_error('DataParallel.__init__', 'device_ids', 'a list of device ids', a.device_ids)
+  end
   Module.__init(self)
   self.module = a.module
   self.dim = a.dim

@@ -105,7 +105,24 @@ local function flatten(obj, prefix, acc, active)
   return kind
 end
 
-function torch.save(obj, f)
+local save_keywords = {obj = true, f = true, pickle_module = true, pickle_protocol = true,
+                       _use_new_zipfile_serialization = true}
+function torch.save(obj, f, ...)
+  if f == nil and U.is_plain_table(obj) and #obj == 0 and next(obj) ~= nil then  -- torch.save{obj=, f=}
+    for k in pairs(obj) do
+      if not save_keywords[k] then fail('TypeError', "save() got an unexpected keyword argument '%s'", tostring(k)) end
+    end
+    obj, f = obj.obj, obj.f
+  end
+  local n = select('#', ...)
+  local last = n > 0 and select(n, ...) or nil
+  if n == 1 and U.is_plain_table(last) and #last == 0 then  -- torch.save(obj, f, {pickle_protocol=})
+    for k in pairs(last) do
+      if not save_keywords[k] then fail('TypeError', "save() got an unexpected keyword argument '%s'", tostring(k)) end
+    end
+  elseif n > 0 then
+    U.too_many('save', 2, 2 + n)
+  end
   if type(f) ~= 'string' then
     fail('TypeError', 'torch.save(obj, f): f must be a file path (a string), got %s', typename(f))
   end
@@ -201,6 +218,8 @@ function torch.load(f, ...)
   while n > 0 and pos[n] == nil do n = n - 1 end
   if U.is_plain_table(f) and f[1] ~= nil then  -- torch.load{path, map_location=...}
     kw, f, pos, n = f, f[1], {f[2]}, f[2] ~= nil and 1 or 0
+  elseif U.is_plain_table(f) and next(f) ~= nil then  -- torch.load{f=path, map_location=...}
+    kw, f, pos, n = f, f.f, {}, 0
   elseif n >= 1 and is_options(pos[n]) then
     kw, n = pos[n], n - 1
   end
@@ -208,7 +227,7 @@ function torch.load(f, ...)
   local map = pos[1]
   if kw then
     for k in pairs(kw) do
-      if type(k) == 'string' and not load_keywords[k] then
+      if type(k) == 'string' and not load_keywords[k] and k ~= 'f' then
         fail('TypeError', "load() got an unexpected keyword argument '%s'", k)
       end
     end

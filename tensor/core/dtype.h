@@ -57,11 +57,17 @@ struct Scalar {
   enum Kind : uint8_t { Bool, Int, Float } kind = Int;
   double f = 0;
   int64_t i = 0;
-  static Scalar from_double(double v) { Scalar s; s.kind = Float; s.f = v; s.i = int64_t(v); return s; }
+  // double -> int64 truncating, as x86's cvttsd2si (what PyTorch's casts give
+  // there): NaN and values out of range become INT64_MIN. A plain int64_t(v)
+  // is undefined behaviour for them (found by tests/fuzz/fuzz_lua).
+  static int64_t trunc_int(double v) {
+    return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? int64_t(v) : INT64_MIN;
+  }
+  static Scalar from_double(double v) { Scalar s; s.kind = Float; s.f = v; s.i = trunc_int(v); return s; }
   static Scalar from_int(int64_t v) { Scalar s; s.kind = Int; s.i = v; s.f = double(v); return s; }
   static Scalar from_bool(bool v) { Scalar s; s.kind = Bool; s.i = v; s.f = v; return s; }
   double to_double() const { return kind == Float ? f : double(i); }
-  int64_t to_int() const { return kind == Float ? int64_t(f) : i; }
+  int64_t to_int() const { return kind == Float ? trunc_int(f) : i; }
 };
 
 }  // namespace gl

@@ -1,0 +1,250 @@
+// The signature of every bound C++ function, in PyTorch's notation, and the
+// check the trampoline runs before the function itself (Note [Strict
+// arguments]). Keys are the names the functions are registered under, with a
+// prefix for the tables whose names would clash ("cuda.", "Event.", "F.",
+// "linalg."). A function registered without a signature here is reported by
+// tests/lua/test_arg_strictness.lua.
+//
+// Notation: `name(a, b=None, *rest, *, kw=None)`: a parameter with `=` may be
+// left out; `*rest` takes any number of positionals (sizes given one by one);
+// names after a lone `*` are keyword-only; names before a `/` are positional-only
+// (a function with no keyword at all takes a trailing table as a positional). Every name may also be given as a
+// keyword (f{input=x}), as the bindings' Args accept.
+#include "bindings/signatures.h"
+
+#include <cstring>
+#include <deque>
+#include <unordered_map>
+
+#include "tensor/core/error.h"
+#include "tensor/core/format.h"
+
+namespace gl::lt {
+namespace {
+
+#define UNARY(n) {#n, #n "(input)"}, {#n "_", #n "_(self)"}
+#define BINARY(n) {#n, #n "(input, other)"}, {#n "_", #n "_(self, other)"}
+#define REDUCE(n) {#n, #n "(input, dim=None, keepdim=False)"}
+
+const std::unordered_map<std::string, const char*>& table() {
+  static const std::unordered_map<std::string, const char*> t = {
+      // ---- tensor ops: torch functions and methods (tensor_ops.cpp) ----
+      {"add", "add(input, other, *, alpha=1)"}, {"add_", "add_(self, other, *, alpha=1)"},
+      {"sub", "sub(input, other, *, alpha=1)"}, {"sub_", "sub_(self, other, *, alpha=1)"},
+      {"div", "div(input, other, *, rounding_mode=None)"}, {"div_", "div_(self, other, *, rounding_mode=None)"},
+      {"true_divide", "true_divide(input, other)"},
+      {"mul", "mul(input, other)"}, {"mul_", "mul_(self, other)"},
+      {"pow", "pow(input, exponent)"}, {"pow_", "pow_(self, exponent)"},
+      BINARY(remainder), BINARY(floor_divide), BINARY(maximum), BINARY(minimum), BINARY(atan2),
+      BINARY(eq), BINARY(ne), BINARY(lt), BINARY(le), BINARY(gt), BINARY(ge),
+      BINARY(logical_and), BINARY(logical_or), BINARY(logical_xor),
+      BINARY(bitwise_and), BINARY(bitwise_or), BINARY(bitwise_xor),
+      UNARY(logical_not), UNARY(neg), {"negative", "negative(input)"}, UNARY(abs), UNARY(exp), UNARY(log),
+      UNARY(log2), UNARY(log1p), UNARY(expm1), UNARY(sqrt), UNARY(rsqrt), UNARY(sin), UNARY(cos), UNARY(tan),
+      UNARY(tanh), UNARY(sigmoid), UNARY(relu), UNARY(sign), UNARY(floor), UNARY(ceil), UNARY(round),
+      UNARY(trunc), UNARY(reciprocal), UNARY(square), UNARY(erf), UNARY(erfinv), UNARY(isnan), UNARY(isinf),
+      UNARY(isfinite),
+      {"clamp", "clamp(input, min=None, max=None)"}, {"clip", "clip(input, min=None, max=None)"},
+      {"clamp_", "clamp_(self, min=None, max=None)"},
+      {"where", "where(condition, input, other)"},
+      {"masked_fill", "masked_fill(input, mask, value)"},
+      {"sum", "sum(input, dim=None, keepdim=False, *, dtype=None)"},
+      {"mean", "mean(input, dim=None, keepdim=False, *, dtype=None)"},
+      REDUCE(prod), REDUCE(amax), REDUCE(amin), REDUCE(argmax), REDUCE(argmin), REDUCE(any), REDUCE(all),
+      {"max", "max(input, dim=None, keepdim=False)"}, {"min", "min(input, dim=None, keepdim=False)"},
+      {"norm", "norm(input, p=2, dim=None, keepdim=False)"},
+      {"var", "var(input, dim=None, unbiased=True, keepdim=False)"},
+      {"std", "std(input, dim=None, unbiased=True, keepdim=False)"},
+      {"cumsum", "cumsum(input, dim, *, dtype=None)"}, {"cumprod", "cumprod(input, dim, *, dtype=None)"},
+      {"index_select", "index_select(input, dim, index)"},
+      {"matmul", "matmul(input, other)"}, {"mm", "mm(input, mat2)"}, {"bmm", "bmm(input, mat2)"},
+      {"dot", "dot(input, tensor)"}, {"addmm", "addmm(input, mat1, mat2, *, beta=1, alpha=1)"},
+      {"softmax", "softmax(input, dim, dtype=None)"}, {"log_softmax", "log_softmax(input, dim, dtype=None)"},
+      // ---- tensor methods only (tensor_methods.cpp) ----
+      {"size", "size(self, dim=None)"}, {"stride", "stride(self, dim=None)"},
+      {"dim", "dim(self)"}, {"ndimension", "ndimension(self)"}, {"numel", "numel(input)"},
+      {"nelement", "nelement(self)"}, {"element_size", "element_size(self)"},
+      {"is_contiguous", "is_contiguous(self)"}, {"is_floating_point", "is_floating_point(self)"},
+      {"contiguous", "contiguous(self)"}, {"clone", "clone(self)"}, {"detach", "detach(self)"},
+      {"item", "item(self)"}, {"tolist", "tolist(self)"},
+      {"to", "to(self, device=None, dtype=None, non_blocking=False, copy=False)"},
+      {"cuda", "cuda(self, device=None)"}, {"cpu", "cpu(self)"},
+      {"type", "type(self, dtype=None)"}, {"type_as", "type_as(self, other)"},
+      {"get_device", "get_device(self)"},
+      {"float", "float(self)"}, {"double", "double(self)"}, {"half", "half(self)"}, {"bfloat16", "bfloat16(self)"},
+      {"long", "long(self)"}, {"int", "int(self)"}, {"short", "short(self)"}, {"char", "char(self)"},
+      {"byte", "byte(self)"}, {"bool", "bool(self)"},
+      {"view", "view(self, *size)"}, {"reshape", "reshape(self, *shape)"},
+      {"view_as", "view_as(self, other)"}, {"reshape_as", "reshape_as(self, other)"},
+      {"expand", "expand(self, *size)"}, {"expand_as", "expand_as(self, other)"},
+      {"t", "t(self)"}, {"transpose", "transpose(self, dim0, dim1)"}, {"permute", "permute(self, *dims)"},
+      {"unsqueeze", "unsqueeze(self, dim)"}, {"squeeze", "squeeze(self, dim=None)"},
+      {"flatten", "flatten(self, start_dim=0, end_dim=-1)"},
+      {"narrow", "narrow(self, dim, start, length)"}, {"select", "select(self, dim, index)"},
+      {"chunk", "chunk(self, chunks, dim=0)"}, {"split", "split(self, split_size_or_sections, dim=0)"},
+      {"unbind", "unbind(self, dim=0)"}, {"masked_select", "masked_select(self, mask)"},
+      {"repeat", "repeat(self, *repeats)"},
+      {"copy_", "copy_(self, src)"}, {"fill_", "fill_(self, value)"}, {"zero_", "zero_(self)"},
+      {"uniform_", "uniform_(self, from=0, to=1)"},
+      {"normal_", "normal_(self, mean=0, std=1)"},
+      {"requires_grad_", "requires_grad_(self, requires_grad=True)"}, {"retain_grad", "retain_grad(self)"},
+      {"backward", "backward(self, gradient=None, retain_graph=None)"},
+      {"equal", "equal(self, other)"}, {"allclose", "allclose(self, other, rtol=1e-05, atol=1e-08)"},
+      {"new_zeros", "new_zeros(self, *size, dtype=None, device=None)"},
+      {"new_ones", "new_ones(self, *size, dtype=None, device=None)"},
+      {"new_empty", "new_empty(self, *size, dtype=None, device=None)"},
+      {"new_full", "new_full(self, size, fill_value, *, dtype=None, device=None)"},
+      {"new_tensor", "new_tensor(self, data, *, dtype=None, device=None, requires_grad=False)"},
+      // ---- torch (torch_lib.cpp) ----
+      {"tensor", "tensor(data, *, dtype=None, device=None, requires_grad=False)"},
+      {"empty", "empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"zeros", "zeros(*size, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"ones", "ones(*size, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"rand", "rand(*size, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"randn", "randn(*size, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"empty_like", "empty_like(input, *, dtype=None, device=None, requires_grad=False)"},
+      {"zeros_like", "zeros_like(input, *, dtype=None, device=None, requires_grad=False)"},
+      {"ones_like", "ones_like(input, *, dtype=None, device=None, requires_grad=False)"},
+      {"rand_like", "rand_like(input, *, dtype=None, device=None, requires_grad=False)"},
+      {"randn_like", "randn_like(input, *, dtype=None, device=None, requires_grad=False)"},
+      {"full", "full(size, fill_value, *, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"full_like", "full_like(input, fill_value, *, dtype=None, device=None)"},
+      {"arange", "arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"linspace", "linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"eye", "eye(n, m=None, *, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"randint", "randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"randint_like", "randint_like(input, low, high=None)"},
+      {"randperm", "randperm(n, *, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
+      {"cat", "cat(tensors, dim=0)"}, {"concat", "concat(tensors, dim=0)"}, {"stack", "stack(tensors, dim=0)"},
+      {"manual_seed", "manual_seed(seed)"}, {"is_tensor", "is_tensor(obj, /)"},
+      {"is_grad_enabled", "is_grad_enabled()"}, {"set_grad_enabled", "set_grad_enabled(mode)"},
+      {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, *, profile=None, sci_mode=None)"},
+      {"get_default_dtype", "get_default_dtype()"}, {"promote_types", "promote_types(type1, type2)"},
+      {"device", "device(type, index=None)"}, {"Size", "Size(sizes=())"},
+      // ---- torch.nn.functional, torch.linalg ----
+      {"F.linear", "linear(input, weight, bias=None)"},
+      {"F.mse_loss", "mse_loss(input, target, *, reduction='mean')"},
+      {"F.cross_entropy", "cross_entropy(input, target, weight=None, *, ignore_index=-100, reduction='mean', label_smoothing=0.0)"},
+      {"F.dropout", "dropout(input, p=0.5, training=True)"},
+      {"linalg.qr", "qr(A, mode='reduced')"},
+      // ---- torch.cuda (cuda_lib.cpp) ----
+      {"cuda.is_available", "is_available()"}, {"cuda.device_count", "device_count()"},
+      {"cuda.current_device", "current_device()"}, {"cuda.set_device", "set_device(device)"},
+      {"cuda.get_device_name", "get_device_name(device=None)"},
+      {"cuda.get_device_properties", "get_device_properties(device)"},
+      {"cuda.get_device_capability", "get_device_capability(device=None)"},
+      {"cuda.is_virtual", "is_virtual(device=None)"},
+      {"cuda.manual_seed", "manual_seed(seed)"}, {"cuda.manual_seed_all", "manual_seed_all(seed)"},
+      {"cuda.synchronize", "synchronize(device=None)"}, {"cuda.mem_get_info", "mem_get_info(device=None)"},
+      {"cuda.memory_allocated", "memory_allocated(device=None)"},
+      {"cuda.max_memory_allocated", "max_memory_allocated(device=None)"},
+      {"cuda.memory_reserved", "memory_reserved(device=None)"},
+      {"cuda.max_memory_reserved", "max_memory_reserved(device=None)"},
+      {"cuda.reset_peak_memory_stats", "reset_peak_memory_stats(device=None)"},
+      {"cuda.empty_cache", "empty_cache()"}, {"cuda.smi", "smi()"},
+      {"cuda.memory_stats", "memory_stats(device=None)"},
+      {"cuda.memory_summary", "memory_summary(device=None, abbreviated=False)"},
+      {"cuda.list_gpu_processes", "list_gpu_processes(device=None)"},
+      {"cuda.reset_accumulated_memory_stats", "reset_accumulated_memory_stats(device=None)"},
+      {"cuda.use_virtual", "use_virtual(n)"}, {"cuda.is_emulated", "is_emulated(device=None)"},
+      {"cuda.run_with_visible_devices", "run_with_visible_devices(visible, code)"},
+      {"cuda.Event", "Event(enable_timing=False)"},
+      {"Event.record", "record(self)"}, {"Event.synchronize", "synchronize(self)"},
+      {"Event.query", "query(self)"}, {"Event.elapsed_time", "elapsed_time(self, end_event)"},
+  };
+  return t;
+}
+
+#undef UNARY
+#undef BINARY
+#undef REDUCE
+
+Signature parse(const char* text, bool method) {
+  Signature s;
+  s.text = text;
+  s.method = method;
+  const char* open = std::strchr(text, '(');
+  s.name.assign(text, open);
+  std::string params(open + 1, std::strchr(text, ')'));
+  bool kw_only = false;
+  int index = 0;
+  size_t at = 0;
+  while (at < params.size()) {
+    size_t end = params.find(',', at);
+    if (end == std::string::npos) end = params.size();
+    std::string p = params.substr(at, end - at);
+    at = end + 1;
+    while (!p.empty() && p.front() == ' ') p.erase(0, 1);
+    if (p.empty()) continue;
+    if (p == "*") { kw_only = true; continue; }
+    if (p == "/") {  // the names so far are positional-only
+      s.keywords.clear();
+      s.no_keywords = true;
+      continue;
+    }
+    if (p.front() == '*') {  // sizes one by one: no limit on positionals
+      s.varargs = true;
+      kw_only = true;
+      s.keywords.push_back(p.substr(1));
+      continue;
+    }
+    const size_t eq = p.find('=');
+    const std::string name = p.substr(0, eq);
+    if (index++ == 0 && method) continue;  // self: not counted, never a keyword
+    s.keywords.push_back(name);
+    if (!kw_only) ++s.max_positional;
+  }
+  s.no_keywords = s.no_keywords && s.keywords.empty();
+  return s;
+}
+
+}  // namespace
+
+const Signature* signature_for(const std::string& key, bool method) {
+  static std::deque<Signature> parsed;  // stable addresses, kept for the process
+  static std::unordered_map<std::string, const Signature*> cache[2];
+  auto hit = cache[method].find(key);
+  if (hit != cache[method].end()) return hit->second;
+  auto it = table().find(key);
+  const Signature* s = nullptr;
+  if (it != table().end()) {
+    parsed.push_back(parse(it->second, method));
+    s = &parsed.back();
+  }
+  cache[method][key] = s;
+  return s;
+}
+
+void check_call(lua_State* L, const Signature& sig) {
+  const int top = lua_gettop(L);
+  const int first = sig.method ? 2 : 1;
+  // Nothing to check: no options table possible and few enough positionals.
+  if (top < first || (lua_type(L, top) != LUA_TTABLE && (sig.varargs || top - first + 1 <= sig.max_positional)))
+    return;
+  if (sig.no_keywords) {  // every argument is a positional, tables included: is_tensor({a = 1})
+    int n = top - first + 1;
+    while (n > 0 && lua_isnil(L, first + n - 1)) --n;
+    if (n > sig.max_positional) throw_too_many(sig.name.c_str(), sig.max_positional, n);
+    return;
+  }
+  Args a(L, first, sig.name.c_str());  // the same split of positionals and keywords as the function's own
+  std::string unknown;
+  if (a.kw_index()) {
+    lua_pushnil(L);
+    while (lua_next(L, a.kw_index())) {
+      lua_pop(L, 1);
+      if (lua_type(L, -1) != LUA_TSTRING || !unknown.empty()) continue;
+      std::string key = lua_tostring(L, -1);
+      bool known = false;
+      for (const auto& k : sig.keywords) known = known || k == key;
+      if (!known) unknown = key;
+    }
+  }
+  int n = a.n();
+  while (n > 0 && a.at(n - 1) == 0) --n;  // trailing nils do not count: f(a, nil) is f(a), as in U.parse
+  lua_settop(L, top);  // the one-table form pushed its items
+  if (!sig.varargs && n > sig.max_positional) throw_too_many(sig.name.c_str(), sig.max_positional, n);
+  if (!unknown.empty()) throw TypeError(cat(sig.name, "() got an unexpected keyword argument '", unknown, "'"));
+}
+
+}  // namespace gl::lt

@@ -1,0 +1,33 @@
+// Note [Strict arguments]: PyTorch raises TypeError for an extra positional
+// argument or an unknown keyword, and so do we, for every bound function:
+// set_functions looks up the function's signature (signatures.cpp) and the
+// trampoline checks each call against it before the function runs, so a
+// learner's typo in an option name never passes unnoticed and nothing has
+// happened when the error is raised. The Lua half of the library checks its
+// calls with the same rules and wording (05_base.lua, U.parse).
+#pragma once
+#include <string>
+#include <vector>
+#include "bindings/luaT.h"
+
+namespace gl::lt {
+
+struct Signature {
+  std::string text;                   // "sum(input, dim=None, keepdim=False, *, dtype=None)"
+  std::string name;                   // "sum"
+  std::vector<std::string> keywords;  // every name a keyword may take
+  int max_positional = 0;             // self not counted for methods
+  bool varargs = false;               // sizes one by one: view(2, 3)
+  bool method = false;                // called as x:f(...): argument 1 is self
+  bool no_keywords = false;           // every argument is positional: is_tensor(obj, /)
+};
+
+// The signature registered under key ("sum", "cuda.synchronize"), or nullptr.
+// For a method the first parameter (self / input) is not counted.
+const Signature* signature_for(const std::string& key, bool method);
+
+// Throws TypeError when the call on L's stack has too many positionals or an
+// unknown keyword. Leaves the stack as it was.
+void check_call(lua_State* L, const Signature& sig);
+
+}  // namespace gl::lt

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang, ASan and UBSan (build-fuzz/) and
+# runs each for a bounded time from its seed corpus (tests/fuzz/README.md).
+# Any crash, sanitizer report, leak of a Lua error out of a call, or hang fails
+# it. FUZZ_SECONDS (default 120) bounds each target's run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --fuzz
+if ! command -v clang++ >/dev/null 2>&1; then
+  echo "gpulab fuzz: SKIPPED: clang++ is not installed (scripts/setup.sh --fuzz could not install it)"
+  exit 0
+fi
+secs="${FUZZ_SECONDS:-120}"
+# -O1 with line tables: the whole library is instrumented, so this build is the
+# long part of the script on CI's 2 cores; stack traces still name file:line.
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
+  -DGPULAB_CUDA=OFF -DGPULAB_FUZZ=ON >/dev/null
+cmake --build build-fuzz --target fuzz_safetensors fuzz_lua -j"$(nproc)"
+work="$(mktemp -d)"  # new inputs; crash reproducers go to build-fuzz/artifacts/
+trap 'rm -rf "$work"' EXIT
+mkdir -p build-fuzz/artifacts
+export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0
+mkdir -p "$work/st" "$work/lua"
+echo "gpulab fuzz: fuzz_safetensors for ${secs}s"
+build-fuzz/tests/fuzz_safetensors -max_total_time="$secs" -max_len=4096 -rss_limit_mb=2048 -timeout=10 \
+  -print_final_stats=1 -dict=tests/fuzz/safetensors.dict -artifact_prefix=build-fuzz/artifacts/ "$work/st" tests/fuzz/corpus
+echo "gpulab fuzz: fuzz_lua for ${secs}s"
+build-fuzz/tests/fuzz_lua -max_total_time="$secs" -max_len=512 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
+  -timeout=20 -close_fd_mask=1 -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/ "$work/lua" tests/fuzz/corpus_lua

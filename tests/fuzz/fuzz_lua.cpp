@@ -1,0 +1,77 @@
+// libFuzzer target for the whole Lua surface (see README.md beside this file).
+// One Lua state holds the library and the driver (fuzz_lua_driver.lua), which
+// reads each input as a sequence of calls over every function and method
+// taken from the live tables. A Lua error is a clean refusal; a crash, a
+// sanitizer report, an uncaught C++ exception or a hang is a finding.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+#include <lua.hpp>
+
+#include "bindings/bindings.h"
+
+namespace {
+
+lua_State* g_L = nullptr;
+int g_steps = 0;
+
+// A fresh state every so often keeps one input's leftovers (grad mode, the
+// default dtype, seeds) from steering the next for long, while the library's
+// load time (~ms) is paid rarely. Reproducing a finding runs the one input in
+// a fresh state.
+constexpr int kInputsPerState = 256;
+
+void fail(const char* what, lua_State* L) {
+  std::fprintf(stderr, "fuzz_lua: %s: %s\n", what, lua_tostring(L, -1));
+  std::abort();
+}
+
+lua_State* new_state() {
+  lua_State* L = luaL_newstate();
+  luaL_openlibs(L);
+  lua_pushcfunction(L, gl::bindings::open);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) fail("cannot open the library", L);
+  static std::string dir = [] {
+    std::string d = "/tmp/fuzz_lua." + std::to_string(getpid());
+    std::string cmd = "mkdir -p " + d;
+    if (std::system(cmd.c_str()) != 0) std::abort();
+    return d;
+  }();
+  // FUZZ_LUA_DRIVER in the environment runs another driver (a variant that
+  // steers around a known finding while it is being fixed).
+  const char* driver = std::getenv("FUZZ_LUA_DRIVER");
+  if (luaL_loadfile(L, driver ? driver : FUZZ_LUA_DRIVER) != LUA_OK) fail("cannot load the driver", L);
+  lua_pushstring(L, dir.c_str());
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) fail("the driver failed", L);
+  return L;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  setenv("OMP_NUM_THREADS", "1", 1);     // one core: the run is nice'd beside other work
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  std::string err;
+  if (!gl::bindings::configure_virtual("2:256MiB", &err)) {
+    std::fprintf(stderr, "fuzz_lua: %s\n", err.c_str());
+    std::abort();
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (g_L == nullptr || ++g_steps % kInputsPerState == 0) {
+    if (g_L) lua_close(g_L);
+    g_L = new_state();
+  }
+  lua_getglobal(g_L, "FUZZ_RUN");
+  lua_pushlstring(g_L, reinterpret_cast<const char*>(data), size);
+  // The driver pcalls every call itself: an error here is the driver's own bug
+  // or a C++ exception that escaped the trampoline.
+  if (lua_pcall(g_L, 1, 0, 0) != LUA_OK) fail("error outside a call", g_L);
+  lua_settop(g_L, 0);
+  return 0;
+}

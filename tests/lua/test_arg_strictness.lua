@@ -1,0 +1,160 @@
+-- Note [Strict arguments]: every function of the surface, taken from the live
+-- tables (not a hand list), refuses an extra positional argument and an unknown
+-- keyword with PyTorch's TypeError, before doing anything.
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+
+-- Functions that take any number of positionals (PyTorch's *args): only the
+-- unknown keyword is checked for them. Bound C++ functions say so in their
+-- signature (`*size`); these are the Lua ones.
+local VARARGS = {
+  ['nn.Sequential'] = 'nn.Sequential(*modules)',
+  ['torch.utils.data.TensorDataset'] = 'TensorDataset(*tensors)',
+  ['torch.no_grad'] = 'no_grad(fn, *args) passes the rest to fn',
+  ['torch.enable_grad'] = 'enable_grad(fn, *args) passes the rest to fn',
+}
+-- Functions that take anything, as in PyTorch: not checked.
+local ANYARGS = {
+  ['nn.Identity'] = 'Identity(*args, **kwargs) ignores its arguments, as in PyTorch',
+}
+
+-- Not functions of the surface: internal helpers and classes used only as bases.
+local function public(name) return not name:match('%._') and not name:match('^_') end
+
+local spaces = {{'torch', torch}, {'torch.cuda', torch.cuda}, {'nn', nn}, {'nn.functional', nn.functional},
+                {'nn.init', nn.init}, {'torch.optim', torch.optim}, {'torch.utils.data', torch.utils.data},
+                {'torch.linalg', torch.linalg}}
+
+local function callable(v)
+  if type(v) == 'function' then return true end
+  local mt = getmetatable(v)
+  return type(v) == 'table' and mt ~= nil and mt.__call ~= nil
+end
+
+local entries = {}
+for _, s in ipairs(spaces) do
+  for k, v in pairs(s[2]) do
+    local name = s[1] .. '.' .. k
+    if type(k) == 'string' and public(k) and callable(v) and not ANYARGS[name] then entries[#entries + 1] = {name, v, k} end
+  end
+end
+local x = torch.ones(2, 2)
+local methods = getmetatable(x).__methods
+for k, v in pairs(methods) do
+  if type(k) == 'string' and public(k) and callable(v) then entries[#entries + 1] = {'Tensor.' .. k, v, k, true} end
+end
+table.sort(entries, function(a, b) return a[1] < b[1] end)
+
+local function short(name) return name:match('([^.]+)$') end
+local junk = {}
+for i = 1, 20 do junk[i] = 'junk' end  -- more than any function takes
+
+T.test('the surface is enumerated', function()
+  T.truthy(#entries > 300, 'expected the whole surface, got ' .. #entries .. ' functions')
+end)
+
+for _, e in ipairs(entries) do
+  local name, f, key, method = e[1], e[2], e[3], e[4]
+  local sig = type(f) == 'function' and torch._signature(f) or nil
+  local varargs = VARARGS[name] or (sig and sig:match('%*%a') ~= nil)
+  -- Bound functions are checked against a signature; a missing one is a gap.
+  if type(f) == 'function' and debug.getinfo(f, 'S').what == 'C' then
+    T.test(name .. ' has a signature', function() T.truthy(sig, name .. ': no signature registered') end)
+  end
+  local function call(...)
+    if method then return pcall(f, x, ...) end
+    return pcall(f, ...)
+  end
+  -- The name in the message: the signature's, or the Lua function's; a class
+  -- says Name.__init__ as Python does.
+  local fname = sig and sig:match('^([%w_]+)%(') or short(name)
+  local function named(err)
+    local n = err:match('^TypeError: ([%w_.]+)%(%)')
+    return n == fname or n == fname .. '.__init__'
+  end
+  if not varargs then
+    T.test(name .. ' refuses an extra positional', function()
+      local ok, err = call(table.unpack(junk))
+      T.eq(ok, false, name .. ' accepted 20 positionals')
+      err = tostring(err)
+      local counts = err:match('%(%) takes %d+ positional arguments? but 2%d were given$')
+        or err:match('%(%) takes from %d+ to %d+ positional arguments but 2%d were given$')
+      T.truthy(named(err) and counts, name .. ': ' .. err)
+    end)
+  end
+  -- A positional-only function (`obj, /`) takes a table as its argument: is_tensor({a = 1}).
+  if not (sig and sig:match('/')) then T.test(name .. ' refuses an unknown keyword', function()
+    local ok, err = call({junk_kw = 1})
+    T.eq(ok, false, name .. ' accepted junk_kw')
+    err = tostring(err)
+    T.truthy(named(err) and err:match("%(%) got an unexpected keyword argument 'junk_kw'$"), name .. ': ' .. err)
+  end) end
+end
+
+-- The checks run before the function: nothing has happened when they raise.
+T.test('an in-place op with a bad keyword leaves its tensor alone', function()
+  local y = torch.zeros(3)
+  local ok, err = pcall(y.add_, y, 1, {alpah = 2})
+  T.eq(ok, false)
+  T.eq(err, "TypeError: add_() got an unexpected keyword argument 'alpah'")
+  T.eq(y:sum():item(), 0.0)
+end)
+
+T.test("PyTorch's wording", function()
+  local y = torch.ones(2, 3)
+  T.eq(select(2, pcall(y.transpose, y, 0, 1, 'junk')), 'TypeError: transpose() takes 2 positional arguments but 3 were given')
+  T.eq(select(2, pcall(y.exp, y, {out = y})), "TypeError: exp() got an unexpected keyword argument 'out'")
+  T.eq(select(2, pcall(y.round, y, {decimals = 2})), "TypeError: round() got an unexpected keyword argument 'decimals'")
+  T.eq(select(2, pcall(torch.exp, y, 1)), 'TypeError: exp() takes 1 positional argument but 2 were given')
+  T.eq(select(2, pcall(y.exp, y, 1)), 'TypeError: exp() takes 0 positional arguments but 1 was given')
+  T.eq(select(2, pcall(torch.sum, {y, 0, true, 'junk', dtype = torch.float64})),
+       'TypeError: sum() takes 3 positional arguments but 4 were given')
+  T.eq(select(2, pcall(torch.sum, {y, dim = 0, dtpye = torch.float64})),
+       "TypeError: sum() got an unexpected keyword argument 'dtpye'")
+end)
+
+-- Lua-side functions name the argument and what was expected, never a raw
+-- Lua error from inside the library (the outside fuzzer's cases).
+T.test('Lua-side functions check their arguments', function()
+  local function err(f, ...) return select(2, pcall(f, ...)) end
+  T.eq(err(nn.Flatten(), 1e9), "TypeError: Flatten.forward(): argument 'input' must be Tensor, not float")
+  T.eq(err(nn.init.ones_, 1), "TypeError: ones_(): argument 'tensor' must be Tensor, not int")
+  T.eq(err(nn.init.zeros_), 'TypeError: zeros_() missing 1 required positional arguments: "tensor"')
+  T.eq(err(torch.randperm), "TypeError: randperm(): argument 'n' must be int, not nothing")
+  local p = {nn.Parameter(torch.ones(2))}
+  T.eq(err(torch.optim.SGD, p, {lr = torch.tensor(0.1)}), "TypeError: SGD(): argument 'lr' must be float, not Tensor")
+  T.eq(err(torch.optim.Adam, p, {betas = 0.9}), "TypeError: Adam(): argument 'betas' must be a pair of floats, not float")
+  T.eq(err(torch.optim.SGD, {1, 2}), 'TypeError: optimizer can only optimize Tensors, but one of the params is int')
+  T.eq(err(torch.utils.data.DataLoader, 5), "TypeError: DataLoader(): argument 'dataset' must be Dataset, not int")
+  local ds = torch.utils.data.TensorDataset(torch.ones(4, 2))
+  T.eq(err(torch.utils.data.DataLoader, ds, {batch_size = 0.5}),
+       "TypeError: DataLoader(): argument 'batch_size' must be int, not float")
+  T.eq(err(torch.utils.data.DataLoader, ds, {batchsize = 2}), "TypeError: DataLoader() got an unexpected keyword argument 'batchsize'")
+  T.eq(err(torch.utils.data.TensorDataset, 3), "TypeError: TensorDataset(): argument 'tensors' must be Tensor, not int")
+  T.eq(err(nn.Linear(2, 3), 'x'), "TypeError: Linear.forward(): argument 'input' must be Tensor, not string")
+  T.eq(err(nn.MSELoss(), torch.ones(2), 3), "TypeError: MSELoss.forward(): argument 'target' must be Tensor, not int")
+  T.eq(err(nn.ReLU(), torch.ones(2), torch.ones(2)), 'TypeError: ReLU.forward() takes 1 positional argument but 2 were given')
+  T.eq(err(nn.Linear(2, 3).train, nn.Linear(2, 3), true, 1), 'TypeError: train() takes 1 positional argument but 2 were given')
+  T.eq(err(nn.Linear(2, 3).to, nn.Linear(2, 3), {devcie = 'cpu'}), "TypeError: to() got an unexpected keyword argument 'devcie'")
+  T.eq(err(torch.no_grad, 'x'), "TypeError: no_grad(): argument 'fn' must be callable, not string")
+  T.eq(err(torch.save, torch.ones(1), 'x.st', 'junk'), 'TypeError: save() takes 2 positional arguments but 3 were given')
+end)
+
+T.test('a positional-only argument may be any table', function()
+  T.eq(torch.is_tensor({a = 1}), false)
+  T.eq(torch.is_tensor(nn.init), false)
+  T.eq(select(2, pcall(torch.is_tensor, 1, 2)), 'TypeError: is_tensor() takes 1 positional argument but 2 were given')
+end)
+
+T.test('valid calls with options still work', function()
+  local y = torch.ones(2, 3)
+  T.eq(y:sum{dim = 0}:tolist()[1], 2.0)
+  T.eq(torch.sum{y, dim = 1, keepdim = true}.shape[1], 1)
+  T.eq(torch.zeros{2, 3, dtype = torch.int64}.dtype, torch.int64)
+  T.eq(torch.ones(2, 3, {}):numel(), 6)
+  T.eq(y:view{3, 2}.shape[0], 3)
+  T.eq(y:add(y, {alpha = 2}):sum():item(), 18.0)
+  T.eq(y:to{dtype = torch.float64}.dtype, torch.float64)
+  T.eq(torch.cat({y, y}, {dim = 0}).shape[0], 4)
+end)
+
+T.finish()
