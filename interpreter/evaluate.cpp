@@ -100,6 +100,25 @@ int cell_runner(lua_State* L) {
   return lua_gettop(L) - 1;
 }
 
+// After a chunk ran from stack slot base + 1: echoes its results (when echo
+// and it succeeded) or reports its error; leaves the stack at base.
+bool finish_call(lua_State* L, int base, int status, bool echo) {
+  if (status == LUA_OK && echo && lua_gettop(L) > base) {
+    const int n = lua_gettop(L) - base;
+    lua_pushcfunction(L, print_results);
+    lua_insert(L, base + 1);
+    status = protected_call(L, n, 0, ErrorStyle::MessageOnly);
+  }
+  if (status != LUA_OK) {
+    std::string message = pop_error(L);
+    // The terminal echoed "^C" on the current line: start the message below it.
+    if (message == "KeyboardInterrupt" && is_terminal(stdin)) std::fputc('\n', stdout);
+    write_error(message);
+  }
+  lua_settop(L, base);
+  return status == LUA_OK;
+}
+
 }  // namespace
 
 std::string cell_chunkname(int n) { return "=In[" + std::to_string(n) + "]"; }
@@ -145,19 +164,7 @@ bool run_cell(lua_State* L, const std::string& input, const char* chunkname, boo
       return false;
     }
   }
-  if (status == LUA_OK && echo && lua_gettop(L) > base) {
-    const int n = lua_gettop(L) - base;
-    lua_pushcfunction(L, print_results);
-    lua_insert(L, base + 1);
-    status = protected_call(L, n, 0, ErrorStyle::MessageOnly);
-  }
-  if (status != LUA_OK) {
-    std::string message = pop_error(L);
-    if (message == "KeyboardInterrupt" && is_terminal(stdin)) std::fputc('\n', stdout);
-    write_error(message);
-  }
-  lua_settop(L, base);
-  return status == LUA_OK;
+  return finish_call(L, base, status, echo);
 }
 
 Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname,
@@ -202,20 +209,7 @@ bool echo_suppressed(const std::string& input) {
 bool run_compiled(lua_State* L, bool echo) {
   int base = lua_gettop(L) - 1;  // below the chunk
   int status = protected_call(L, 0, LUA_MULTRET, ErrorStyle::MessageOnly);
-  if (status == LUA_OK && echo && lua_gettop(L) > base) {
-    int n = lua_gettop(L) - base;
-    lua_pushcfunction(L, print_results);
-    lua_insert(L, base + 1);
-    status = protected_call(L, n, 0, ErrorStyle::MessageOnly);
-  }
-  if (status != LUA_OK) {
-    std::string message = pop_error(L);
-    // The terminal echoed "^C" on the current line: start the message below it.
-    if (message == "KeyboardInterrupt" && is_terminal(stdin)) std::fputc('\n', stdout);
-    write_error(message);
-  }
-  lua_settop(L, base);
-  return status == LUA_OK;
+  return finish_call(L, base, status, echo);
 }
 
 bool evaluate(lua_State* L, const std::string& input, const char* chunkname, int first_line,

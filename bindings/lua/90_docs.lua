@@ -37,6 +37,8 @@ local init = {
   orthogonal_ = 'orthogonal_(tensor, {gain=1}): a (semi-)orthogonal matrix, from the QR of a normal matrix\n'
     .. '(trailing dims flattened), times gain, in place.',
 }
+-- The value at a dotted path from the globals ('torch.cuda.smi'), without
+-- running any __index; nil when a part is missing. Also used by 92_doc_examples.
 local function lookup(path)
   local v = _G
   for part in path:gmatch('[^.]+') do
@@ -45,6 +47,7 @@ local function lookup(path)
   end
   return v
 end
+torch._util.lookup_path = lookup
 for name, text in pairs(docs) do
   local fn = lookup(name)
   if type(fn) == 'function' then torch._set_doc(fn, text) end

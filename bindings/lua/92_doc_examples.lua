@@ -215,14 +215,7 @@ local classes = {
   ['torch.utils.data.Subset'] = '#torch.utils.data.Subset(torch.utils.data.TensorDataset(torch.zeros(5)), {0, 2})',
 }
 
-local function lookup(path)
-  local v = _G
-  for part in path:gmatch('[^.]+') do
-    if type(v) ~= 'table' then return nil end
-    v = rawget(v, part)
-  end
-  return v
-end
+local lookup = U.lookup_path
 U.examples_not_run = setmetatable({}, {__mode = 'k'})
 for name, code in pairs(ex) do
   local bare = name:match('[^.]+$')
