@@ -4,21 +4,12 @@
 #include <cstring>
 #include <new>
 #include "bindings/udata.h"
-#include "bindings/signatures.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 
 namespace gl::lt {
 
-namespace {
-
-const char* kTensorMT = "torch.Tensor";
-const char* kDeviceMT = "torch.device";
-const char* kDTypeMT = "torch.dtype";
-const char* kSizeMT = "torch.Size";
-const char kIdentityKey = 0;  // registry key of the impl -> userdata weak table
-const char kDocsKey = 0;      // registry key of the function -> doc weak table
-
+// Note [Trampoline]: the message of a C++ exception, as PyTorch words it.
 void push_error(lua_State* L, std::exception_ptr ep) {
   try {
     std::rethrow_exception(ep);
@@ -35,23 +26,18 @@ void push_error(lua_State* L, std::exception_ptr ep) {
   }
 }
 
+namespace {
+
+const char* kTensorMT = "torch.Tensor";
+const char* kDeviceMT = "torch.device";
+const char* kDTypeMT = "torch.dtype";
+const char* kSizeMT = "torch.Size";
+const char kIdentityKey = 0;  // registry key of the impl -> userdata weak table
+const char kDocsKey = 0;      // registry key of the function -> doc weak table
+
 int trampoline(lua_State* L) {
   Fn fn = reinterpret_cast<Fn>(lua_touserdata(L, lua_upvalueindex(1)));
   try {
-    return fn(L);
-  } catch (...) {
-    push_error(L, std::current_exception());
-  }
-  return lua_error(L);  // Note [Trampoline]: nothing C++ is alive here
-}
-
-// A trampoline that first checks the call against the function's signature
-// (upvalue 2; Note [Strict arguments]).
-int checked_trampoline(lua_State* L) {
-  Fn fn = reinterpret_cast<Fn>(lua_touserdata(L, lua_upvalueindex(1)));
-  const auto* sig = static_cast<const Signature*>(lua_touserdata(L, lua_upvalueindex(2)));
-  try {
-    check_call(L, *sig);
     return fn(L);
   } catch (...) {
     push_error(L, std::current_exception());
@@ -101,15 +87,6 @@ void push_closure(lua_State* L, Fn fn, int nup) {
   lua_pushcclosure(L, trampoline, nup + 1);
 }
 
-void push_checked(lua_State* L, Fn fn, const char* doc, const std::string& sig_key, bool method) {
-  const Signature* sig = signature_for(sig_key, method);
-  if (!sig) return push_function(L, fn, doc);  // reported by test_arg_strictness.lua
-  lua_pushlightuserdata(L, reinterpret_cast<void*>(fn));
-  lua_pushlightuserdata(L, const_cast<Signature*>(sig));
-  lua_pushcclosure(L, checked_trampoline, 2);
-  if (doc) set_doc(L, -1, doc);
-}
-
 void set_functions(lua_State* L, const Reg* regs, const char* sig_prefix, bool method) {
   for (; regs->name; ++regs) {
     if (sig_prefix) push_checked(L, regs->fn, regs->doc, std::string(sig_prefix) + regs->name, method);
@@ -118,17 +95,6 @@ void set_functions(lua_State* L, const Reg* regs, const char* sig_prefix, bool m
   }
 }
 
-const char* signature_of(lua_State* L, int idx) {
-  if (lua_tocfunction(L, idx) != checked_trampoline || !lua_getupvalue(L, idx, 2)) return nullptr;
-  const auto* sig = static_cast<const Signature*>(lua_touserdata(L, -1));
-  lua_pop(L, 1);
-  return sig ? sig->text.c_str() : nullptr;
-}
-
-void throw_too_many(const char* fname, int max_positional, int given) {
-  throw TypeError(cat(fname, "() takes ", max_positional, " positional argument", max_positional == 1 ? "" : "s",
-                      " but ", given, given == 1 ? " was" : " were", " given"));
-}
 
 const char* doc_of(lua_State* L, int idx) {
   idx = lua_absindex(L, idx);

@@ -10,6 +10,7 @@
 // and only then calls lua_error.
 #pragma once
 #include <lua.hpp>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ void push_checked(lua_State* L, Fn fn, const char* doc, const std::string& sig_k
 const char* signature_of(lua_State* L, int idx);
 // PyTorch's TypeError for too many positionals: "f() takes 2 positional arguments but 3 were given".
 [[noreturn]] void throw_too_many(const char* fname, int max_positional, int given);
+// Pushes the text of a C++ exception as a Lua error value ("TypeError: ...\nhint: ...").
+void push_error(lua_State* L, std::exception_ptr ep);
 // The doc string of a function value at idx, or nullptr.
 const char* doc_of(lua_State* L, int idx);
 // Attaches a doc string to the function at idx (for functions written in Lua).
