@@ -297,7 +297,7 @@ Tensor binary_ts(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first, Te
   s.b_is_scalar = true;
   s.scalar_first = scalar_first;
   s.b_f = sc.to_double();
-  s.b_i = sc.kind == Scalar::Float ? int64_t(sc.f) : sc.i;
+  s.b_i = sc.to_int();
   s.loop = make_loop(a.sizes(), {&out, &a});
   const DeviceSlot& sl = slot_of(a);
   trace::op(trace::op_name(op), a.device());
