@@ -29,8 +29,12 @@ GL_HD inline D cast_to(S v) {
     return cast_to<D>(float(v));
   } else if constexpr (std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>) {
     return D(float(v));
-  } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D> && sizeof(D) < 8) {
-    return D(int64_t(v));  // wraps like PyTorch's CPU casts
+  } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
+    // Through int64, wrapping like PyTorch's CPU casts; NaN and values out of
+    // int64's range become INT64_MIN, as x86's cvttsd2si gives (a plain
+    // int64_t(v) is undefined behaviour for them: found by tests/fuzz/fuzz_lua).
+    const double d = double(v);
+    return D(d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? int64_t(d) : INT64_MIN);
   } else {
     return D(v);
   }

@@ -464,7 +464,10 @@ Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
 
 Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi) {
   GL_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  auto sc = [&](double v) { return is_floating(a.dtype()) || v != std::floor(v) ? Scalar::from_double(v) : Scalar::from_int(int64_t(v)); };
+  auto sc = [&](double v) {
+    const bool integral = v == std::floor(v) && std::fabs(v) < 9.2e18;  // int64_t(v) defined
+    return is_floating(a.dtype()) || !integral ? Scalar::from_double(v) : Scalar::from_int(int64_t(v));
+  };
   Tensor r;
   {
     NoGradGuard ng;

@@ -272,9 +272,15 @@ Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
 
 namespace {
 std::vector<Tensor> split_named(const Tensor& x, const Shape& sizes, int64_t dim, const char* node) {
+  GL_CHECK(x.dim() > 0, "split expects at least a 1-dimensional tensor");
   dim = wrap_dim(dim, x.dim());
   int64_t total = 0;
-  for (auto s : sizes) total += s;
+  for (auto s : sizes) {
+    GL_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=",
+             shape_str(sizes));
+    GL_CHECK(!__builtin_add_overflow(total, s, &total), "split_with_sizes expects split_sizes to sum exactly to ",
+             x.sizes()[size_t(dim)], " (input tensor's size at dimension ", dim, "), but got split_sizes=", shape_str(sizes));
+  }
   GL_CHECK(total == x.sizes()[size_t(dim)], "split_with_sizes expects split_sizes to sum exactly to ", x.sizes()[size_t(dim)],
         " (input tensor's size at dimension ", dim, "), but got split_sizes=", shape_str(sizes));
   std::vector<Tensor> out;

@@ -357,4 +357,19 @@ T.test('.data = and .grad = check what PyTorch checks', function()
   T.eq(p.grad, nil)
 end)
 
+-- ---- found by fuzz_lua: out-of-range floats to integers, splits of scalars ---
+T.test('float -> int64 of NaN, inf, 1e30 is INT64_MIN (x86), never undefined', function()
+  local x = torch.tensor({1e30, -1e30, 0 / 0, 1 / 0, -2.5}):long()
+  T.eq(table.concat(x:tolist(), ','), table.concat({math.mininteger, math.mininteger, math.mininteger, math.mininteger, -2}, ','))
+end)
+T.test('binary op and clamp with a scalar out of int64 range', function()
+  T.eq(tostring(torch.tensor({3, 4}) + (-1e30)), 'tensor([-1.0000e+30, -1.0000e+30])')
+  T.eq(tostring(torch.tensor({1, 2}):clamp(nil, 1e30)), 'tensor([1., 2.])')
+end)
+T.test('split of a 0-d tensor, negative split sizes: errors as PyTorch', function()
+  T.raises(function() return torch.tensor(1.0):split({1}) end, 'RuntimeError: split expects at least a 1-dimensional tensor')
+  T.raises(function() return torch.ones(4):split({5, -1}) end,
+           'RuntimeError: split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=[5, -1]')
+end)
+
 T.finish()
