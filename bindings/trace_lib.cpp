@@ -22,6 +22,25 @@ void set_str(lua_State* L, const char* key, const std::string& v) {
   lua_setfield(L, -2, key);
 }
 
+// Sets field `list` of the table on top to { {<first>=, device=, count=}, ... }
+// from a (first, device) -> count map; returns the total count.
+int64_t push_counts(lua_State* L, const std::map<std::pair<std::string, std::string>, int64_t>& counts,
+                    const char* first, const char* list) {
+  lua_newtable(L);
+  int i = 0;
+  int64_t total = 0;
+  for (const auto& [key, n] : counts) {
+    total += n;
+    lua_newtable(L);
+    set_str(L, first, key.first);
+    set_str(L, "device", key.second);
+    set_int(L, "count", n);
+    lua_rawseti(L, -2, ++i);
+  }
+  lua_setfield(L, -2, list);
+  return total;
+}
+
 void push_record(lua_State* L, const trace::Record& r) {
   lua_newtable(L);
   trace::Count h2d, d2h, d2d;
@@ -46,29 +65,8 @@ void push_record(lua_State* L, const trace::Record& r) {
     set_int(L, "bytes", c.bytes);
     lua_setfield(L, -2, name);
   }
-  lua_newtable(L);
-  i = 0;
-  int64_t nsyncs = 0;
-  for (const auto& [key, n] : r.syncs) {
-    nsyncs += n;
-    lua_newtable(L);
-    set_str(L, "what", key.first);
-    set_str(L, "device", key.second);
-    set_int(L, "count", n);
-    lua_rawseti(L, -2, ++i);
-  }
-  lua_setfield(L, -2, "syncs");
-  set_int(L, "nsyncs", nsyncs);
-  lua_newtable(L);
-  i = 0;
-  for (const auto& [key, n] : r.ops) {
-    lua_newtable(L);
-    set_str(L, "name", key.first);
-    set_str(L, "device", key.second);
-    set_int(L, "count", n);
-    lua_rawseti(L, -2, ++i);
-  }
-  lua_setfield(L, -2, "ops");
+  set_int(L, "nsyncs", push_counts(L, r.syncs, "what", "syncs"));
+  push_counts(L, r.ops, "name", "ops");
 }
 
 int start(lua_State*) {

@@ -63,20 +63,16 @@ local function device_matches(device, want)
   if want == 'cuda' then return device:sub(1, 4) == 'cuda' end
   return device == tostring(want)
 end
-function lib.ops(trace, name, device)
+-- The count of the entries of list whose `field` is value (any when nil) on device.
+local function count(list, field, value, device)
   local n = 0
-  for _, op in ipairs(trace.ops) do
-    if (name == nil or op.name == name) and device_matches(op.device, device) then n = n + op.count end
+  for _, e in ipairs(list) do
+    if (value == nil or e[field] == value) and device_matches(e.device, device) then n = n + e.count end
   end
   return n
 end
-function lib.syncs(trace, what, device)
-  local n = 0
-  for _, s in ipairs(trace.syncs) do
-    if (what == nil or s.what == what) and device_matches(s.device, device) then n = n + s.count end
-  end
-  return n
-end
+function lib.ops(trace, name, device) return count(trace.ops, 'name', name, device) end
+function lib.syncs(trace, what, device) return count(trace.syncs, 'what', what, device) end
 local seed_counter = 0
 function lib.fresh_seed()
   seed_counter = seed_counter + 1
