@@ -116,9 +116,9 @@ void open_cuda(lua_State* L) {
       {"synchronize", synchronize, "torch.cuda.synchronize(device): wait for the device's queued work."},
       {"Event", event_new, "torch.cuda.Event{enable_timing=true}: record(), synchronize(), elapsed_time(end) in ms."},
       {nullptr, nullptr, nullptr}};
+  ud_set_finalizer(UdTag::Event, event_gc);
   luaL_newmetatable(L, kEventMT);
-  static const Reg meta[] = {{"__gc", event_gc, nullptr}, {nullptr, nullptr, nullptr}};
-  set_functions(L, meta);
+  ud_set_gc(L, -1);  // Note [One finalizer]
   lua_newtable(L);
   static const Reg methods[] = {{"record", event_record, "e:record()"}, {"synchronize", event_synchronize, "e:synchronize()"},
                                 {"query", event_query, "e:query()"}, {"elapsed_time", event_elapsed, "start:elapsed_time(end) -> ms"},

@@ -67,6 +67,11 @@ int tensor_gc(lua_State* L) {
   return 0;
 }
 
+int size_gc(lua_State* L) {
+  ud_destroy<Shape>(L, 1, UdTag::Size);
+  return 0;
+}
+
 }  // namespace
 
 void push_function(lua_State* L, Fn fn, const char* doc) {
@@ -129,15 +134,15 @@ void register_types(lua_State* L) {
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kDocsKey);
-  luaL_newmetatable(L, kTensorMT);
-  lua_pushcfunction(L, tensor_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pop(L, 1);
-  luaL_newmetatable(L, kDeviceMT);
-  lua_pop(L, 1);
-  luaL_newmetatable(L, kDTypeMT);
-  lua_pop(L, 1);
+  ud_set_finalizer(UdTag::Tensor, tensor_gc);
+  ud_set_finalizer(UdTag::Size, size_gc);
+  for (const char* mt : {kTensorMT, kDeviceMT, kDTypeMT}) {
+    luaL_newmetatable(L, mt);
+    ud_set_gc(L, -1);  // Note [One finalizer]
+    lua_pop(L, 1);
+  }
   luaL_newmetatable(L, kSizeMT);
+  ud_set_gc(L, -1);
   lua_pop(L, 1);
 }
 

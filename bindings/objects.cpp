@@ -79,10 +79,6 @@ int size_new(lua_State* L) {
   push_size(L, a.shape_from(0, "sizes"));
   return 1;
 }
-int size_gc(lua_State* L) {
-  ud_destroy<Shape>(L, 1, UdTag::Size);  // Note [Userdata tags]
-  return 0;
-}
 int size_tostring(lua_State* L) { lua_pushstring(L, size_repr(sz(L, 1)).c_str()); return 1; }
 int size_len(lua_State* L) { lua_pushinteger(L, lua_Integer(sz(L, 1).size())); return 1; }
 int size_eq(lua_State* L) {
@@ -130,7 +126,7 @@ void open_objects(lua_State* L) {
                                    {"__index", dtype_index, nullptr}, {nullptr, nullptr, nullptr}};
   static const Reg size_meta[] = {{"__tostring", size_tostring, nullptr}, {"__len", size_len, nullptr},
                                   {"__eq", size_eq, nullptr}, {"__index", size_index, nullptr},
-                                  {"__gc", size_gc, nullptr}, {nullptr, nullptr, nullptr}};
+                                  {nullptr, nullptr, nullptr}};
   luaL_getmetatable(L, "torch.device");
   set_functions(L, device_meta);
   lua_pop(L, 1);

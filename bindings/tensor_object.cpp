@@ -296,9 +296,9 @@ int tensor_bnot(lua_State* L) {
 }  // namespace
 
 void open_tensor_type(lua_State* L) {
+  ud_set_finalizer(UdTag::GradFn, grad_fn_gc);
   luaL_newmetatable(L, kGradFnMT);
-  lua_pushcfunction(L, grad_fn_gc);
-  lua_setfield(L, -2, "__gc");
+  ud_set_gc(L, -1);  // Note [One finalizer]
   lua_pushcfunction(L, grad_fn_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pushcfunction(L, grad_fn_index);

@@ -6,6 +6,10 @@
 // C++ type, checked (with the block's size) before the value is touched; a
 // finalizer destroys the value once and leaves the tag Dead, so a second
 // __gc does nothing and any later use is a clear error.
+// Note [One finalizer]: every metatable of the bindings has the same __gc,
+// ud_gc, which finalizes by the tag, not by the metatable: a userdata whose
+// metatable was swapped for another of ours (even one of a type with nothing
+// to finalize) is still destroyed once, by its own type's finalizer.
 #pragma once
 #include <lua.hpp>
 #include <cstdint>
@@ -21,6 +25,13 @@ struct UdBox {
   UdTag tag;
   T value;
 };
+
+// The finalizer of the values tagged `tag` (Note [One finalizer]).
+void ud_set_finalizer(UdTag tag, lua_CFunction fn);
+// The __gc of every metatable of the bindings.
+int ud_gc(lua_State* L);
+// Sets __gc = ud_gc on the table at `idx` (a metatable).
+void ud_set_gc(lua_State* L, int idx);
 
 // Pushes a new userdata holding T(args...) with the metatable named `mt`.
 template <class T, class... A>

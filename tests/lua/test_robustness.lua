@@ -184,14 +184,39 @@ T.test('every userdata with every other metatable', function()
         for _, probe in ipairs(probes) do pcall(probe, v) end
         local gc = mts[j].__gc
         if gc then gc(v) gc(v) end
-        -- A userdata left with another type's metatable is never finalized
-        -- by its own __gc (a leak, not a crash): give it back for collection.
-        debug.setmetatable(v, mts[i])
+        -- left with the other metatable: collected by its own finalizer
+        -- (Note [One finalizer])
       end
     end
   end
   collectgarbage()
   collectgarbage()
+end)
+
+T.test('a userdata with another type\'s metatable is still finalized', function()
+  collectgarbage()
+  collectgarbage()
+  local base = torch.cuda.memory_allocated(0)
+  for _, other in ipairs({torch.device('cpu'), torch.float32, torch.Size{1}}) do
+    local x = torch.ones(1000, {device = 'cuda:0'})
+    T.eq(torch.cuda.memory_allocated(0), base + 4096)
+    debug.setmetatable(x, getmetatable(other))
+    x = nil
+    collectgarbage()
+    collectgarbage()
+    T.eq(torch.cuda.memory_allocated(0), base, 'tensor freed under ' .. tostring(other))
+  end
+  -- and a grad_fn under the tensor metatable frees the graph it holds
+  local y = torch.ones(1000, {device = 'cuda:0', requires_grad = true}):exp()  -- saves its result
+  local g = y.grad_fn
+  y = nil
+  debug.setmetatable(g, getmetatable(torch.ones(1)))
+  collectgarbage()
+  T.truthy(torch.cuda.memory_allocated(0) > base, 'the graph keeps its saved tensors')
+  g = nil
+  collectgarbage()
+  collectgarbage()
+  T.eq(torch.cuda.memory_allocated(0), base)
 end)
 
 -- ---- grad mode restored however the scope ends -----------------------------
