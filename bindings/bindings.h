@@ -36,4 +36,10 @@ std::string device_banner();
 // e.g. "torch.cu", "x:ad", "pri". Returns whole replacement words.
 std::vector<std::string> completions(lua_State* L, const std::string& prefix);
 
+// Note [Guard window]: whether a grad-mode guard (`local _ <close> =
+// torch.no_grad()`) was just made and may not yet be registered as
+// to-be-closed; clears the mark. An interrupt arriving then waits two Lua
+// instructions, so that the guard's <close> is in place and restores the mode.
+bool take_guard_window(lua_State* L);
+
 }  // namespace gl::bindings

@@ -3,12 +3,15 @@
 // switching the mode and entering the protected call, nor between leaving it
 // and switching back: an interrupt or an error raised by a debug hook can
 // only land inside the call, where the restore still runs.
+#include "bindings/bindings.h"
 #include "bindings/registry.h"
 #include "tensor/autograd/node.h"
 
 namespace gl::lt {
 
 namespace {
+
+const char kGuardWindowKey = 0;  // registry: a guard was just made (Note [Guard window])
 
 // Note [Trampoline]: these are plain lua_CFunctions (they raise with
 // lua_error and yield through lua_pcallk), so no C++ object is alive in them.
@@ -48,6 +51,8 @@ int grad_guard(lua_State* L) {
   lua_pushstring(L, name ? name : "grad_mode");
   lua_setfield(L, -2, "__name");
   lua_setmetatable(L, -2);
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kGuardWindowKey);
   GradMode::set(mode);
   return 1;
 }
@@ -62,3 +67,18 @@ void open_grad_scope(lua_State* L) {
 }
 
 }  // namespace gl::lt
+
+namespace gl::bindings {
+
+bool take_guard_window(lua_State* L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lt::kGuardWindowKey);
+  const bool open = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (open) {
+    lua_pushboolean(L, 0);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lt::kGuardWindowKey);
+  }
+  return open;
+}
+
+}  // namespace gl::bindings

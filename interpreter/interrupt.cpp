@@ -8,6 +8,8 @@
 
 #include <lua.hpp>
 
+#include "bindings/bindings.h"
+
 namespace gl::interp {
 namespace {
 
@@ -41,6 +43,10 @@ double now() {
 // Raises the error at the next Lua step of the thread it was set on. A plain
 // error value without position, so it reads "KeyboardInterrupt".
 void interrupt_hook(lua_State* L, lua_Debug*) {
+  if (bindings::take_guard_window(L)) {  // Note [Guard window]
+    lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 2);
+    return;
+  }
   lua_sethook(L, nullptr, 0, 0);
   g_pending = 0;
   g_presses = 0;
