@@ -149,16 +149,14 @@ local function epoch_line(epoch, train_l, train_acc, test_acc, examples, seconds
     train_acc, test_acc, examples / math.max(seconds, 1e-9), tostring(device or 'cpu'))
 end
 
--- d2l's train_ch3, on `device` (nil: where the data are), printing a line per epoch.
+-- d2l's train_ch3, on `device` (nil: where the data are), printing a line per
+-- epoch. Returns nothing, as d2l's (a lesson's cell would echo it).
 function d2l.train_ch3(net, train_iter, test_iter, loss, num_epochs, updater, device)
-  local train_l, train_acc, test_acc
   for epoch = 1, num_epochs do
-    local n, seconds
-    train_l, train_acc, n, seconds = d2l.train_epoch_ch3(net, train_iter, loss, updater, device)
-    test_acc = d2l.evaluate_accuracy_gpu(net, test_iter, device)
+    local train_l, train_acc, n, seconds = d2l.train_epoch_ch3(net, train_iter, loss, updater, device)
+    local test_acc = d2l.evaluate_accuracy_gpu(net, test_iter, device)
     print(epoch_line(epoch, train_l, train_acc, test_acc, n, seconds, device))
   end
-  return train_l, train_acc, test_acc
 end
 
 -- d2l's train_ch6: Xavier-initialised weights, SGD with learning rate `lr`,
@@ -168,10 +166,10 @@ function d2l.train_ch6(net, train_iter, test_iter, num_epochs, lr, device)
     local cls = U.class_of(m)
     if cls == nn.Linear or (nn.Conv2d ~= nil and cls == nn.Conv2d) then nn.init.xavier_uniform_(m.weight) end
   end)
-  print('training on', device)
+  pyprint('training on', device)
   net:to(device)
   local optimizer = torch.optim.SGD(net:parameters(), {lr = lr})
-  return d2l.train_ch3(net, train_iter, test_iter, nn.CrossEntropyLoss(), num_epochs, optimizer, device)
+  d2l.train_ch3(net, train_iter, test_iter, nn.CrossEntropyLoss(), num_epochs, optimizer, device)
 end
 
 -- ---- Fashion-MNIST ---------------------------------------------------------------
