@@ -3,6 +3,7 @@
 #include "tensor/io/idx.h"
 #include <zlib.h>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 #include "tensor/core/error.h"
@@ -73,10 +74,29 @@ Tensor read_idx(const std::string& path) {
     throw RuntimeError(cat("cannot open '", path, "': ", e != 0 ? std::strerror(e) : "out of memory"));
   }
   gzbuffer(file.f, 1 << 20);
-  // Read it all, growing with what is really there (never by the header's word).
+  // Read it all, growing with what is really there (never by the header's
+  // word), and no further than one byte past what the header declares: a
+  // file that never ends (/dev/zero) is an error, not all of memory.
   std::vector<unsigned char> bytes;
-  size_t used = 0;
-  for (size_t chunk = 1 << 20;; chunk = std::min<size_t>(chunk * 2, size_t(1) << 28)) {
+  size_t used = 0, limit = SIZE_MAX;
+  for (size_t chunk = 1 << 16;; chunk = std::min<size_t>(chunk * 2, size_t(1) << 28)) {
+    if (limit == SIZE_MAX && used >= 4) {
+      const size_t header = 4 + 4 * size_t(bytes[3]);
+      const IdxType* type = nullptr;
+      for (const IdxType& t : kTypes)
+        if (t.code == bytes[2]) type = &t;
+      if (bytes[0] != 0 || bytes[1] != 0 || type == nullptr || bytes[3] < 1 || bytes[3] > kMaxIdxDims)
+        return parse_idx(bytes.data(), used, "'" + path + "'");  // throws, naming what is wrong
+      if (used >= header) {
+        uint64_t total = type->size;
+        for (size_t d = 0; d < bytes[3]; ++d)
+          if (__builtin_mul_overflow(total, uint64_t(big_endian32(bytes.data() + 4 + 4 * d)), &total))
+            return parse_idx(bytes.data(), used, "'" + path + "'");  // throws: too large
+        limit = size_t(std::min<uint64_t>(total + header + 1, SIZE_MAX - 1));
+      }
+    }
+    if (used >= limit) break;
+    chunk = std::min(chunk, limit - used);
     bytes.resize(used + chunk);
     const int n = gzread(file.f, bytes.data() + used, unsigned(chunk));
     if (n < 0) {
@@ -92,6 +112,9 @@ Tensor read_idx(const std::string& path) {
   const char* msg = gzerror(file.f, &code);
   if (code != Z_OK && code != Z_BUF_ERROR) throw RuntimeError(cat("cannot read '", path, "': ", msg));
   if (code == Z_BUF_ERROR) throw RuntimeError(cat("cannot read '", path, "': the gzip stream is cut short"));
+  if (used >= limit)
+    throw RuntimeError(cat("'", path, "': the file holds more than the ", limit - 1 - (4 + 4 * size_t(bytes[3])),
+                           " bytes of data its IDX header declares"));
   return parse_idx(bytes.data(), used, "'" + path + "'");
 }
 

@@ -113,8 +113,15 @@ TEST_CASE("idx: gzip and plain files read the same; missing and damaged files ar
   }
   fs::path cut = temp_file("cut", zipped.substr(0, zipped.size() / 2), false);
   CHECK_THROWS_WITH_AS(io::read_idx(cut.string()), doctest::Contains("cannot read"), RuntimeError);
+  // Data past the declared size: read no further than one byte beyond it.
+  fs::path longer = temp_file("longer", bytes + std::string(100000, 'x'), true);
+  CHECK_THROWS_WITH_AS(io::read_idx(longer.string()),
+                       ("'" + longer.string() + "': the file holds more than the 12 bytes of data its IDX header declares").c_str(),
+                       RuntimeError);
+  // A file that never ends is an error, not all of memory.
+  CHECK_THROWS_WITH_AS(io::read_idx("/dev/zero"), "'/dev/zero': unknown IDX element type 0x0", RuntimeError);
   fs::path missing = fs::temp_directory_path() / "gpulab_test_idx_no_such_file";
   const std::string want = "cannot open '" + missing.string() + "': No such file or directory";
   CHECK_THROWS_WITH_AS(io::read_idx(missing.string()), want.c_str(), RuntimeError);
-  for (const fs::path& p : {plain, gz, cut}) fs::remove(p);
+  for (const fs::path& p : {plain, gz, cut, longer}) fs::remove(p);
 }
