@@ -239,17 +239,20 @@ T.test('d2l: train_ch3 prints a line per epoch and learns', function()
   local it = torch.utils.data.DataLoader(ds, {batch_size = 20, shuffle = true})
   local net = nn.Sequential(nn.Linear(2, 2))
   local lines = {}
-  local print0 = print
-  print = function(...)
-    local parts = table.pack(...)
-    for i = 1, parts.n do parts[i] = tostring(parts[i]) end
-    lines[#lines + 1] = table.concat(parts, '\t')
+  local print0, pyprint0 = print, pyprint
+  local function capture(sep)
+    return function(...)
+      local parts = table.pack(...)
+      for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+      lines[#lines + 1] = table.concat(parts, sep)
+    end
   end
+  print, pyprint = capture('\t'), capture(' ')
   local ok, err = pcall(d2l.train_ch6, net, it, it, 3, 0.5, torch.device('cuda:0'))
-  print = print0
+  print, pyprint = print0, pyprint0
   assert(ok, err)
   T.eq(#lines, 4)
-  T.eq(lines[1], 'training on\tcuda:0')
+  T.eq(lines[1], 'training on cuda:0')
   T.truthy(lines[4]:match('^epoch 3, loss %d%.%d%d%d, train acc %d%.%d%d%d, test acc %d%.%d%d%d, %d+%.%d examples/sec on cuda:0$'),
            lines[4])
   T.truthy(tonumber(lines[4]:match('test acc ([%d.]+)')) > 0.9, lines[4])
