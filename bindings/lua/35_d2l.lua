@@ -49,6 +49,7 @@ local Accumulator = U.class('Accumulator', nil, function(cls)
       end
       return cls[k]
     end,
+    __tostring = function(self) return 'Accumulator(' .. U.repr(self.data) .. ')' end,
   }
 end)
 d2l.Accumulator = Accumulator
