@@ -106,6 +106,7 @@ void open_torch(lua_State* L) {
   lt::open_trace(L);
   lua_setfield(L, -2, "_trace");
   lt::open_io(L);
+  lt::open_idx(L);
   lt::open_repr(L);
   lt::open_grad_scope(L);
   lua_newtable(L);

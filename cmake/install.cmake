@@ -61,5 +61,7 @@ if(GPULAB_HAVE_CUDA)
   set(CPACK_DEBIAN_PACKAGE_SUGGESTS
       "nvidia-driver | cuda-drivers, libcublas-${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR}")
 endif()
+# The d2l lessons read Fashion-MNIST from Debian's package (torchvision.datasets.FashionMNIST).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS dataset-fashion-mnist)
 set(CPACK_STRIP_FILES ON)
 include(CPack)

@@ -13,11 +13,15 @@
 # The packages are Debian 12's; their libraries need glibc 2.36 or newer, so
 # they also run on newer distributions. Only what gpulab's CMakeLists.txt asks
 # for is fetched: Lua 5.4, OpenBLAS (OpenMP variant), libedit, doctest, and
-# pkg-config itself; the compiler, CMake and the CUDA toolkit must be there.
+# pkg-config itself, and the Fashion-MNIST data the d2l lessons read (found
+# there through GPULAB_DATASETS); the compiler, CMake, zlib's headers
+# (zlib1g-dev: Debian's libz.so link is absolute, so an unpacked copy would
+# point at the system's zlib anyway) and the CUDA toolkit must be there.
 set -euo pipefail
 
 pkgs=(liblua5.4-dev liblua5.4-0 libopenblas-openmp-dev libopenblas0-openmp libgfortran5
-      libedit-dev libedit2 libbsd0 libmd0 doctest-dev pkgconf-bin libpkgconf3)
+      libedit-dev libedit2 libbsd0 libmd0 doctest-dev pkgconf-bin libpkgconf3
+      dataset-fashion-mnist)
 
 usage() { echo "usage: $0 fetch DIR | env DIR" >&2; exit 2; }
 [ $# -eq 2 ] || usage
@@ -49,6 +53,7 @@ export PKG_CONFIG_LIBDIR="$lib/openblas-openmp/pkgconfig:$lib/pkgconfig:$root/us
 export PKG_CONFIG_SYSROOT_DIR="$root"
 export CMAKE_PREFIX_PATH="$root/usr\${CMAKE_PREFIX_PATH:+:\$CMAKE_PREFIX_PATH}"
 export LD_LIBRARY_PATH="$lib:$lib/openblas-openmp\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+export GPULAB_DATASETS="$root/usr/share/datasets"
 EOF
     ;;
   *) usage ;;

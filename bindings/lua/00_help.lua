@@ -25,7 +25,9 @@ At the prompt:
 help(torch), help(torch.cuda), help(nn), help(torch.zeros), help(x) for a tensor's methods.
 Lessons: run `gpulab lessons` in a shell. No GPU? torch.cuda.use_virtual(2) before the
 first CUDA use (or start gpulab with --virtual-gpus 2). Timing: time.timeit(f).
-Exercises: `gpulab exercise NAME` copies one, `gpulab check FILE` grades it.]]
+Exercises: `gpulab exercise NAME` copies one, `gpulab check FILE` grades it.
+Data: help(torchvision.datasets.FashionMNIST), help(torchvision.transforms); the d2l book's
+helpers: help(d2l).]]
 
 -- Text longer than the terminal goes through $PAGER (or less -R) when stdout
 -- is a terminal; piped output is printed plainly.

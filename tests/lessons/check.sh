@@ -24,13 +24,15 @@ if [ "$update" != 1 ] && [ ! -f "$golden" ]; then
 fi
 
 # Timings are always printed as a decimal number followed by " s", " ms" or
-# " us" (replaced with <time>), and ratios of timings as "N.NNx" (replaced
-# with <ratio>; "4x4" is left alone). The process id in torch.cuda.smi()'s
-# Processes rows and in list_gpu_processes() reads PID.
+# " us" (replaced with <time>), ratios of timings as "N.NNx" (replaced
+# with <ratio>; "4x4" is left alone), and speeds as "N examples/sec"
+# (<rate>). The process id in torch.cuda.smi()'s Processes rows and in
+# list_gpu_processes() reads PID.
 mask() {
   sed -E \
     -e 's/[0-9]+(\.[0-9]+)?(e-?[0-9]+)? (s|ms|us)\b/<time>/g' \
     -e 's/\b[0-9]+(\.[0-9]+)?x\b/<ratio>/g' \
+    -e 's/\b[0-9]+(\.[0-9]+)? examples\/sec\b/<rate> examples\/sec/g' \
     -e 's/(N\/A  N\/A) +[0-9]+      C /\1        PID      C /' \
     -e 's/^process +[0-9]+ uses /process        PID uses /'
 }
@@ -42,8 +44,9 @@ if [ -f "$lessons/$name.lua" ]; then
 fi
 
 # GPULAB_EMULATE_GPUS: the transcripts hold the emulated devices' names and
-# random numbers, also where a real GPU exists.
-actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 GPULAB_EMULATE_GPUS=1 \
+# random numbers, also where a real GPU exists. GPULAB_QUICK=1: the lessons
+# that train on Fashion-MNIST take a slice of it for a few epochs (d2l.quick()).
+actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 \
   "$gpulab" --virtual-gpus "$gpus" --seed 0 lesson "$name" 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then

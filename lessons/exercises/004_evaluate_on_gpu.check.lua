@@ -1,0 +1,79 @@
+-- Checker for 004_evaluate_on_gpu.lua: a small net on the last GPU records,
+-- at each call, its mode, the grad mode and where its input is; the data
+-- (a last batch smaller than the others, some labels wrong on purpose) say
+-- what the accuracy must be; the trace counts the host's reads.
+-- needs: 1 GPU
+local evaluate = need_function('evaluate_accuracy_gpu')
+if not evaluate then return end
+fresh_seed()
+local device = torch.device('cuda:' .. (gpus() - 1))
+local calls = {}
+local Probe = nn.Module:extend('Probe')
+function Probe:__init(n_in, n_out) self.lin = nn.Linear(n_in, n_out) end
+function Probe:forward(x)
+  calls[#calls + 1] = {training = self.training, grad = torch.is_grad_enabled(), device = tostring(x.device)}
+  return self.lin(x)
+end
+local n, batch_size = 50 + math.random(0, 20), 16
+if n % batch_size == 0 then n = n + 3 end
+local net = Probe(6, 4):to(device)
+local X = torch.randn(n, 6)
+local labels = net(X:to(device)):argmax(1):cpu():tolist()
+-- k labels made wrong: the accuracy is (n - k) / n.
+local k = 5 + math.random(0, 5)
+for _, i in ipairs(torch.randperm(n)['0:' .. k]:tolist()) do labels[i + 1] = (labels[i + 1] + 1) % 4 end
+local y = torch.tensor(labels)
+local expected = (n - k) / n
+local loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), {batch_size = batch_size})
+local nbatches = (n + batch_size - 1) // batch_size
+net:train()
+calls = {}
+local trace, ok, acc = traced(evaluate, net, loader, device)
+if not ok then
+  if tostring(acc):find('same device') then
+    fail('evaluate_accuracy_gpu raised "' .. first_line(acc) .. '": the net is on ' .. tostring(device)
+         .. ' and the batch is not; move each batch there (X:to(device), y:to(device), with the `device` argument)')
+  else
+    fail('evaluate_accuracy_gpu raised an error: ' .. first_line(acc))
+  end
+  return
+end
+if #calls == 0 then fail('the net never ran: call net(X) on each batch') return end
+for _, c in ipairs(calls) do
+  if c.device ~= tostring(device) then
+    fail('the net ran on a batch on ' .. c.device .. ', not on the `device` argument (' .. tostring(device) .. ')')
+    return
+  end
+end
+if calls[1].training then fail('the net was in training mode: call net:eval() first (dropout and batch norm behave differently)') return end
+if calls[1].grad then
+  fail('the net ran with autograd recording: wrap the loop in torch.no_grad(function() ... end); evaluation needs no graph')
+  return
+end
+if torch.is_tensor(acc) then
+  fail('evaluate_accuracy_gpu returned a tensor: read the count once at the end with :item() and return a Lua number')
+  return
+end
+if type(acc) ~= 'number' then fail('evaluate_accuracy_gpu should return a number, not ' .. type(acc)) return end
+if math.abs(acc - expected) > 1e-6 then
+  local msg = ('evaluate_accuracy_gpu returned %.4f for data where %d of %d examples are right (%.4f)'):format(acc, n - k, n,
+              expected)
+  -- the mean of the batches' accuracies weighs the small last batch too much
+  local P = net(X:to(device)):argmax(1):cpu():eq(y)
+  local sum = 0
+  for i = 0, nbatches - 1 do
+    local part = P[('%d:%d'):format(i * batch_size, math.min(n, (i + 1) * batch_size))]
+    sum = sum + part:sum():item() / part:numel()
+  end
+  if math.abs(acc - sum / nbatches) < 1e-6 then
+    msg = msg .. ': that is the mean of the batches\' accuracies, and the last batch is smaller; '
+          .. 'count the correct examples and divide by the number of examples'
+  end
+  fail(msg)
+  return
+end
+local reads = syncs(trace, 'item') + syncs(trace, 'tolist') + syncs(trace, 'print')
+check(reads <= 1, ('the host read values back from the GPU %d times for %d batches (:item() in the loop?): '
+      .. 'keep the running count a tensor on the device and read it once, at the end'):format(reads, nbatches))
+check(trace.h2d.calls <= 2 * nbatches + 1, ('%d copies to the GPU for %d batches: move each batch once'):format(
+      trace.h2d.calls, nbatches))

@@ -1,0 +1,14 @@
+-- expect: read values back from the GPU
+-- exercise: 004_evaluate_on_gpu
+function evaluate_accuracy_gpu(net, data_iter, device)
+  net:eval()
+  local correct, total = 0, 0
+  torch.no_grad(function()
+    for batch in data_iter do
+      local X, y = batch[1]:to(device), batch[2]:to(device)
+      correct = correct + net(X):argmax(1):eq(y):sum():item()
+      total = total + y:numel()
+    end
+  end)
+  return correct / total
+end

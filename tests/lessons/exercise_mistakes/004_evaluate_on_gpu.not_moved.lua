@@ -1,0 +1,14 @@
+-- expect: move each batch there
+-- exercise: 004_evaluate_on_gpu
+function evaluate_accuracy_gpu(net, data_iter, device)
+  net:eval()
+  local correct, total = 0, 0
+  torch.no_grad(function()
+    for batch in data_iter do
+      local X, y = batch[1], batch[2]
+      correct = correct + net(X):argmax(1):eq(y):sum()
+      total = total + y:numel()
+    end
+  end)
+  return correct:item() / total
+end
