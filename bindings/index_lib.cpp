@@ -168,7 +168,7 @@ int frombuffer(lua_State* L) {
   GL_CHECK_T(ValueError, count != -1 || (n - offset) % isz == 0, "buffer length (", n - offset, " bytes) after offset (",
              offset, " bytes) must be a multiple of element size (", isz, ")");
   const int64_t elems = count == -1 ? (n - offset) / isz : count;
-  GL_CHECK_T(ValueError, offset + elems * isz <= n, "requested buffer length (", elems, " * ", isz,
+  GL_CHECK_T(ValueError, elems <= (n - offset) / isz, "requested buffer length (", elems, " * ", isz,
              " bytes) after offset (", offset, " bytes) must not be greater than actual buffer length (", n, " bytes)");
   Tensor t = from_host(s + offset, {elems}, dt, {dt, Device(Device::CPU)});
   if (rg) requires_grad_at_creation(t);
