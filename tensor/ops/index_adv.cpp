@@ -56,6 +56,8 @@ Plan plan(const Tensor& self, const std::vector<Tensor>& given) {
     if (!t.defined()) continue;
     GL_CHECK_T(IndexError, t.dtype() == DType::Int64 || t.dtype() == DType::Int32,
                "tensors used as indices must be long, int, byte or bool tensors");
+    GL_CHECK(t.device().type == Device::CPU || t.device() == self.device(),
+             "indices should be either on cpu or on the same device as the indexed tensor (", self.device().str(), ")");
     p.adv.push_back(int64_t(d));
     shapes += (shapes.empty() ? "" : ", ") + shape_str(t.sizes());
     if (ok) {

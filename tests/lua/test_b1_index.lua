@@ -17,6 +17,9 @@ T.test('index ops keep the same-device rule', function()
        'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1!')
   T.eq(first_line(function() x:scatter_add(0, torch.tensor({0}, {device = 'cuda:0'}), torch.ones(1)) end),
        'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!')
+  T.eq(first_line(function() return x[torch.tensor({0}, {device = 'cuda:1'})] end),
+       'RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cuda:0)')
+  T.eq(tostring(x[torch.tensor({1, 2})]), "tensor([0., 0.], device='cuda:0')")  -- CPU indices are fine
 end)
 
 T.test('scatter_add on a virtual device accumulates repeated indices', function()
