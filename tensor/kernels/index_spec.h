@@ -64,7 +64,7 @@ GL_HD inline T index_combine(IndexOp op, T old, T v, double alpha) {
   } else {
     if (op == IndexOp::ScatterMul) return T(M(old) * M(v));
     if (alpha == 1) return T(M(old) + M(v));
-    return T(M(old) + M(v) * M(alpha));
+    return T(M(old) + M(v) * cast_to<M>(alpha));  // cast_to: no UB for an out-of-range alpha
   }
 }
 
