@@ -110,6 +110,16 @@ int g_index(lua_State* L) {
   return 1;
 }
 
+int get_rng_state(lua_State* L) { push_tensor(L, generator_state(default_cpu_generator())); return 1; }
+int set_rng_state(lua_State* L) {
+  Args a(L, 1, "set_rng_state");
+  const int idx = a.at(0, "new_state");
+  Tensor* t = idx ? to_tensor(L, idx) : nullptr;
+  GL_CHECK_T(TypeError, t != nullptr, "set_rng_state(): argument 'new_state' must be Tensor, not ", type_name(L, idx));
+  set_generator_state(default_cpu_generator(), *t);
+  return 0;
+}
+
 int initial_seed(lua_State* L) { lua_pushinteger(L, lua_Integer(default_cpu_generator().initial)); return 1; }
 int seed(lua_State* L) {
   Generator tmp(Device(Device::CPU));
@@ -253,6 +263,8 @@ const Reg kRandomFunctions[] = {
     {"Generator", generator_new, "torch.Generator(device='cpu'): a random generator of its own (mt19937, as PyTorch's CPU one)."},
     {"initial_seed", initial_seed, "torch.initial_seed(): the seed the default CPU generator was last given."},
     {"seed", seed, "torch.seed(): seed every generator with a non-deterministic number and return it."},
+    {"get_rng_state", get_rng_state, "torch.get_rng_state(): the default CPU generator's state (uint8, PyTorch's 5056 bytes)."},
+    {"set_rng_state", set_rng_state, "torch.set_rng_state(new_state): restore the default CPU generator from get_rng_state()."},
     {"rand", rand_fn<false>, "torch.rand(size...): uniform on [0, 1); same numbers as PyTorch's CPU generator after manual_seed."},
     {"randn", rand_fn<true>, "torch.randn(size...): standard normal."},
     {"randint", randint_fn, "torch.randint(low=0, high, size): integers in [low, high)."},

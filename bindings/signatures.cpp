@@ -153,6 +153,7 @@ const std::unordered_map<std::string, const char*>& table() {
       {"Event.query", "query(self)"}, {"Event.elapsed_time", "elapsed_time(self, end_event)"},
       // ---- random_lib.cpp ----
       {"Generator", "Generator(device='cpu')"}, {"initial_seed", "initial_seed()"}, {"seed", "seed()"},
+      {"get_rng_state", "get_rng_state()"}, {"set_rng_state", "set_rng_state(new_state)"},
       {"normal", "normal(mean, std=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False, pin_memory=False)"},
       {"bernoulli", "bernoulli(input, p=None, *, generator=None)"}, {"bernoulli_", "bernoulli_(self, p=0.5, *, generator=None)"},
       {"multinomial", "multinomial(input, num_samples, replacement=False, *, generator=None)"},

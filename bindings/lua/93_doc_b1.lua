@@ -13,6 +13,8 @@ local entries = {
     'torch.multinomial(torch.tensor({0.1, 0.2, 0.7}), 5, true)'},
   ['torch.initial_seed'] = {'torch.initial_seed()', 'torch.initial_seed()'},
   ['torch.seed'] = {'torch.seed()', nil},
+  ['torch.get_rng_state'] = {'torch.get_rng_state()', 'torch.get_rng_state().shape'},
+  ['torch.set_rng_state'] = {'torch.set_rng_state(new_state)', 'torch.set_rng_state(torch.get_rng_state())'},
   ['torch.Generator'] = {"torch.Generator(device='cpu')", 'torch.Generator():manual_seed(0):initial_seed()'},
   ['x:bernoulli'] = {'x:bernoulli(p=nil, {generator=nil})', 'torch.full({4}, 0.5):bernoulli()'},
   ['x:bernoulli_'] = {'x:bernoulli_(p=0.5, {generator=nil})', 'torch.zeros(4):bernoulli_(0.5)'},

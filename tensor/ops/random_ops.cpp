@@ -50,8 +50,10 @@ template <class T> T get(const uint8_t* b, size_t at) {
 }
 }  // namespace
 
-Tensor Generator::get_state() {
-  CpuGenerator& g = exec.gen;
+Tensor Generator::get_state() { return generator_state(exec.gen); }
+void Generator::set_state(const Tensor& state) { set_generator_state(exec.gen, state); }
+
+Tensor generator_state(CpuGenerator& g) {
   std::lock_guard<std::mutex> lock(g.mu);
   // libstdc++ writes mt19937 as its 624 words and then the index of the next
   // word; PyTorch keeps `left` (draws before the next twist, plus one) instead.
@@ -76,7 +78,7 @@ Tensor Generator::get_state() {
   return from_host(b.data(), {int64_t(kStateSize)}, DType::UInt8, {DType::UInt8, Device(Device::CPU)});
 }
 
-void Generator::set_state(const Tensor& state) {
+void set_generator_state(CpuGenerator& g, const Tensor& state) {
   GL_CHECK_T(TypeError, state.dtype() == DType::UInt8 && state.device().type == Device::CPU,
              "RNG state must be a torch.ByteTensor");
   GL_CHECK(state.numel() == int64_t(kStateSize), "Expected a CPUGeneratorImplState of size ", kStateSize,
@@ -88,7 +90,6 @@ void Generator::set_state(const Tensor& state) {
   std::stringstream ss;
   for (size_t i = 0; i < 624; ++i) ss << (get<uint64_t>(b, kWordsAt + 8 * i) & 0xffffffffULL) << ' ';
   ss << (left == 1 ? 624 : 625 - left);
-  CpuGenerator& g = exec.gen;
   std::lock_guard<std::mutex> lock(g.mu);
   ss >> g.engine;
   g.initial = get<uint64_t>(b, kSeedAt);

@@ -29,6 +29,10 @@ struct Generator {
 };
 
 CpuGenerator& default_cpu_generator();
+// A generator's state as PyTorch's 5056 bytes, and its restore
+// (torch.get_rng_state / set_rng_state on the default one).
+Tensor generator_state(CpuGenerator& g);
+void set_generator_state(CpuGenerator& g, const Tensor& state);
 // The execution context a random kernel for `t` draws from: gen's own, or
 // the device's default. Throws PyTorch's error for a generator of another
 // device type.

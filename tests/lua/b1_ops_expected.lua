@@ -31,6 +31,8 @@ return {
    "tensor([ 11,   0,   0,   0,   0,   0,   0,   0,   1,   0,   0,   0,   1,   0,\010          0,   0,   0,   0,   0,   0,   0,   0,   0,   0,  11,   0,   0,   0,\010          0,   0,   0,   0,  88, 231,  82, 164,   0,   0,   0,   0],\010       dtype=torch.uint8)\010tensor(319144)"},
   {"gen_state_from_pytorch", "local g = torch.Generator():manual_seed(12); torch.rand(100, {generator=g}); local g2 = torch.Generator(); g2:set_state(g:get_state()); return torch.rand(3, {generator=g2})",
    "tensor([0.5738, 0.5591, 0.5253])"},
+  {"rng_state", "torch.manual_seed(3); torch.randn(3); local s = torch.get_rng_state(); local a = torch.rand(2); torch.set_rng_state(s); return {s[':40'], s['-48:'], a, torch.rand(2)}",
+   "tensor([  3,   0,   0,   0,   0,   0,   0,   0, 105,   2,   0,   0,   1,   0,\010          0,   0,   8,   0,   0,   0,   0,   0,   0,   0, 146, 194,  21, 135,\010          0,   0,   0,   0, 194, 231,  30,  31,   0,   0,   0,   0],\010       dtype=torch.uint8)\010tensor([ 16,  27,  39, 242,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,\010          0,   0, 102,  62, 133, 242, 147, 163, 227, 191,   0,   0,   0,   0,\010          0,   0,   0,   0,   1,   0,   0,   0,   0,   0,   0,   0,   0,   0,\010          0,   0,   0,   0,   0,   0], dtype=torch.uint8)\010tensor([0.5944, 0.8879])\010tensor([0.5944, 0.8879])"},
   {"gen_bad_state_size", "return torch.Generator():set_state(torch.zeros(3, {dtype=torch.uint8}))",
    "RuntimeError: Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be 3"},
   {"gen_bad_state_dtype", "return torch.Generator():set_state(torch.zeros(5056))",

@@ -49,6 +49,8 @@ RANDOM = [
      "local s = torch.Generator():manual_seed(11):get_state(); return {s[':40'], s:sum()}"),
     ('gen_state_from_pytorch', "g = torch.Generator().manual_seed(12); torch.rand(100, generator=g); s = g.get_state(); g2 = torch.Generator(); g2.set_state(s); out = torch.rand(3, generator=g2)",
      "local g = torch.Generator():manual_seed(12); torch.rand(100, {generator=g}); local g2 = torch.Generator(); g2:set_state(g:get_state()); return torch.rand(3, {generator=g2})"),
+    ('rng_state', "torch.manual_seed(3); torch.randn(3); s = torch.get_rng_state(); a = torch.rand(2); torch.set_rng_state(s); out = (s[:40], s[-48:], a, torch.rand(2))",
+     "torch.manual_seed(3); torch.randn(3); local s = torch.get_rng_state(); local a = torch.rand(2); torch.set_rng_state(s); return {s[':40'], s['-48:'], a, torch.rand(2)}"),
     ('gen_bad_state_size', "torch.Generator().set_state(torch.zeros(3, dtype=torch.uint8))",
      "return torch.Generator():set_state(torch.zeros(3, {dtype=torch.uint8}))"),
     ('gen_bad_state_dtype', "torch.Generator().set_state(torch.zeros(5056))",
