@@ -37,6 +37,8 @@ return {
    "RuntimeError: Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be 3"},
   {"gen_bad_state_dtype", "return torch.Generator():set_state(torch.zeros(5056))",
    "TypeError: RNG state must be a torch.ByteTensor"},
+  {"gen_dtypes", "local g = torch.Generator(DEV):manual_seed(13); local r = {}; for _, d in ipairs({torch.float16, torch.bfloat16, torch.float64}) do r[#r + 1] = torch.randn(3, {generator=g, dtype=d, device=DEV}); r[#r + 1] = torch.empty(2, {dtype=d, device=DEV}):exponential_({generator=g}); r[#r + 1] = torch.normal(torch.zeros(2, {dtype=d, device=DEV}), 1., {generator=g}) end; return r",
+   "tensor([-0.1116, -1.1455,  1.4102], dtype=torch.float16)\010tensor([2.1816, 1.0908], dtype=torch.float16)\010tensor([ 1.3652, -0.3391], dtype=torch.float16)\010tensor([0.7344, 1.5234, 0.2324], dtype=torch.bfloat16)\010tensor([1.4062, 0.2539], dtype=torch.bfloat16)\010tensor([ 0.3906, -0.6719], dtype=torch.bfloat16)\010tensor([-0.7052, -0.5473,  1.2461], dtype=torch.float64)\010tensor([0.3248, 2.0219], dtype=torch.float64)\010tensor([-1.4809, -0.0248], dtype=torch.float64)"},
   {"normal_ff", "torch.manual_seed(0); return torch.normal(2., 3., {4}, {device=DEV})",
    "tensor([ 6.6230,  1.1197, -4.5364,  3.7053])"},
   {"normal_ff_large", "torch.manual_seed(0); return torch.normal(0., 1., {size={2, 9}, device=DEV})",
