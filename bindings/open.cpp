@@ -100,7 +100,12 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kTensorOps, "");
   lt::open_objects(L);
   lt::open_tensor_type(L);
+  lt::set_functions(L, lt::kRandomMethods, "", true);
+  lt::set_functions(L, lt::kIndexMethods, "", true);
   lua_setfield(L, -2, "Tensor");
+  lt::set_functions(L, lt::kRandomFunctions, "");
+  lt::set_functions(L, lt::kIndexFunctions, "");
+  lt::open_random(L);
   lt::open_cuda(L);
   lua_setfield(L, -2, "cuda");
   lt::open_trace(L);

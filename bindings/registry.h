@@ -30,4 +30,12 @@ bool push_named_tuple_record(lua_State* L, int idx);
 std::string py_float_repr(double x);
 std::string py_str_repr(const char* s, size_t n);
 void open_grad_scope(lua_State* L);    // grad_scope.cpp: torch._with_grad_mode, torch._grad_guard
+// random_lib.cpp: rand & co. with generator= (replacing kTorchFunctions' rand,
+// randn, randint, randperm), the samplers, and the torch.Generator metatable.
+extern const Reg kRandomFunctions[];
+extern const Reg kRandomMethods[];
+void open_random(lua_State* L);
+// index_lib.cpp: gather, scatter & co., nonzero, take, tobytes/frombuffer.
+extern const Reg kIndexFunctions[];
+extern const Reg kIndexMethods[];
 }  // namespace gl::lt

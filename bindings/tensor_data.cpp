@@ -55,6 +55,12 @@ struct Walk {
       if (!f.empty()) throw ValueError(cat("expected a number at dim ", depth, " (got a table)"));
       shape.reserve(8);  // also spares GCC 12 a false -Warray-bounds on the inlined growth
       shape.push_back(n);
+      const size_t known = size_t(numel_of(shape));  // the elements at least this deep: room for them at once
+      if (known <= (size_t(1) << 28)) {
+        f.reserve(known);
+        i.reserve(known);
+        kind.reserve(known);
+      }
     } else if (shape[depth] != n) {
       throw ValueError(cat("expected sequence of length ", shape[depth], " at dim ", depth, " (got ", n, ")"));
     }

@@ -169,6 +169,7 @@ Tensor uint8_mask(lua_State* L, const Tensor& k) {
 }  // namespace
 
 void push_index(lua_State* L, const Tensor& t, int key) {
+  if (push_advanced_index(L, t, key)) return;
   if (Tensor* k = to_tensor(L, key)) {
     if (k->dtype() == DType::Bool || k->dtype() == DType::UInt8) {
       // x[mask]: the selected rows of the leading dims, each with the trailing dims.
@@ -196,6 +197,7 @@ void push_index(lua_State* L, const Tensor& t, int key) {
 }
 
 void assign_index(lua_State* L, Tensor& t, int key, int value) {
+  if (assign_advanced_index(L, t, key, value)) return;
   if (GradMode::enabled() && t.requires_grad())
     throw RuntimeError(t.is_leaf() ? "a leaf Variable that requires grad is being used in an in-place operation."
                                    : "gpulab does not record in-place assignment into tensors that require grad");

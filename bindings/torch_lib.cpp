@@ -132,28 +132,6 @@ int eye(lua_State* L) {
   push_tensor(L, gl::eye(n, m, options(a, DType::Float32)));
   return 1;
 }
-int randint(lua_State* L) {
-  Args a(L, 1, "randint");
-  int64_t low = 0, high;
-  Shape s;
-  // randint(high, size) or randint(low, high, size). randint(0, 5, {}) is
-  // ambiguous (an empty size or empty options): read it as PyTorch's 0-d size.
-  if (a.n() >= 3 || a.has(2, "size") || (a.n() == 2 && a.empty_options())) {
-    low = a.integer(0, "low");
-    high = a.integer(1, "high");
-    s = a.shape_from(2, "size");
-  } else {
-    high = a.integer(0, "high");
-    s = a.shape_from(1, "size");
-  }
-  push_tensor(L, gl::randint(low, high, s, options(a, DType::Int64)));
-  return 1;
-}
-int randperm(lua_State* L) {
-  Args a(L, 1, "randperm");
-  push_tensor(L, gl::randperm(a.integer(0, "n"), options(a, DType::Int64)));
-  return 1;
-}
 int randint_like(lua_State* L) {
   Args a(L, 1, "randint_like");
   Tensor& src = a.tensor(0, "input");
@@ -276,8 +254,6 @@ const Reg kTorchFunctions[] = {
     {"empty", creator<0>, "torch.empty(size..., {dtype=, device=}): uninitialised values."},
     {"zeros", creator<1>, "torch.zeros(2, 3, {device='cuda'}) or torch.zeros{2, 3, device='cuda'}."},
     {"ones", creator<2>, "torch.ones(size..., {dtype=, device=})."},
-    {"rand", creator<3>, "torch.rand(size...): uniform on [0, 1); same numbers as PyTorch's CPU generator after manual_seed."},
-    {"randn", creator<4>, "torch.randn(size...): standard normal."},
     {"empty_like", creator_like<0>, "torch.empty_like(t)."}, {"zeros_like", creator_like<1>, "torch.zeros_like(t)."},
     {"ones_like", creator_like<2>, "torch.ones_like(t)."}, {"rand_like", creator_like<3>, "torch.rand_like(t)."},
     {"randn_like", creator_like<4>, "torch.randn_like(t)."},
@@ -285,9 +261,7 @@ const Reg kTorchFunctions[] = {
     {"arange", arange, "torch.arange(end) or torch.arange(start, end, step): end excluded."},
     {"linspace", linspace, "torch.linspace(start, end, steps): evenly spaced, both ends included."},
     {"eye", eye, "torch.eye(n, m): identity matrix."},
-    {"randint", randint, "torch.randint(low=0, high, size): integers in [low, high)."},
     {"randint_like", randint_like, "torch.randint_like(t, low=0, high)."},
-    {"randperm", randperm, "torch.randperm(n): a random permutation of 0..n-1."},
     {"cat", cat, "torch.cat({a, b, ...}, dim=0): join along an existing dim."},
     {"concat", cat, "alias of torch.cat."},
     {"stack", stack, "torch.stack({a, b, ...}, dim=0): join along a new dim."},

@@ -3,6 +3,7 @@
 // random generator); only the backend that made it looks inside.
 #pragma once
 #include "tensor/kernels/spec.h"
+#include "tensor/kernels/index_spec.h"
 
 namespace gl {
 
@@ -17,6 +18,7 @@ struct Kernels {
   void (*gemm)(void* exec, const GemmSpec& s);
   void (*random)(void* exec, const RandomSpec& s);
   void (*seed)(void* exec, uint64_t seed);
+  void (*index)(void* exec, const IndexSpec& s);              // gather/scatter (index_spec.h)
 };
 
 const Kernels& cpu_kernels();

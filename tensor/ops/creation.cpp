@@ -1,4 +1,4 @@
-// Creation ops: empty/zeros/ones/full, ranges, eye, random fills, and
+// Creation ops: empty/zeros/ones/full, ranges, eye, and
 // tensors from host data.
 #include <cmath>
 #include <cstring>
@@ -95,77 +95,6 @@ Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {
     fill_(diag, Scalar::from_int(1));
   }
   return t;
-}
-
-namespace {
-void random_fill(Tensor& t, RandomKind kind, double a, double b) {
-  if (t.numel() == 0) return;
-  Tensor target = t.is_contiguous() ? t : empty_on(t.sizes(), t.dtype(), t.device());
-  RandomSpec s;
-  s.kind = kind;
-  s.out.data = target.data_ptr();
-  s.out.dtype = target.dtype();
-  s.numel = target.numel();
-  s.a = a;
-  s.b = b;
-  const DeviceSlot& sl = slot_of(target);
-  trace::op("random", target.device());
-  sl.kernels->random(sl.exec, s);
-  if (!target.is_same(t)) copy_(t, target);
-}
-
-void check_float(DType d, const char* fn) {
-  GL_CHECK(is_floating(d), "\"", fn, "\" not implemented for '", dtype_legacy_name(d), "'");
-}
-}  // namespace
-
-void uniform_(Tensor& t, double lo, double hi) {
-  check_float(t.dtype(), "check_uniform_bounds");
-  GL_CHECK(lo <= hi, "uniform_ expects to return a [from, to) range, but found from=", lo, " > to=", hi);
-  random_fill(t, RandomKind::Uniform, lo, hi);
-}
-
-void normal_(Tensor& t, double mean, double std) {
-  check_float(t.dtype(), "normal_kernel_cpu");
-  GL_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
-  random_fill(t, RandomKind::Normal, mean, std);
-}
-
-Tensor rand(const Shape& size, const TensorOptions& o) {
-  check_float(o.dtype, "check_uniform_bounds");
-  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
-  random_fill(t, RandomKind::Uniform, 0, 1);
-  if (o.requires_grad) requires_grad_at_creation(t);
-  return t;
-}
-
-Tensor randn(const Shape& size, const TensorOptions& o) {
-  check_float(o.dtype, "normal_kernel_cpu");
-  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
-  random_fill(t, RandomKind::Normal, 0, 1);
-  if (o.requires_grad) requires_grad_at_creation(t);
-  return t;
-}
-
-Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions& o) {
-  GL_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
-  Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
-  random_fill(t, RandomKind::IntRange, double(low), double(high));
-  return t;
-}
-
-Tensor randperm(int64_t n, const TensorOptions& o) {
-  GL_CHECK(n >= 0, "Trying to create tensor with negative dimension ", n, ": [", n, "]");  // PyTorch's wording (from empty)
-  // Fisher-Yates on the host with draws from the CPU generator, as PyTorch's CPU randperm.
-  // Each step takes one raw 32-bit draw modulo the remaining count.
-  Tensor draws = empty_on({n > 1 ? n - 1 : 0}, DType::Int64, Device(Device::CPU));
-  random_fill(draws, RandomKind::Bits32, 0, 0);
-  std::vector<int64_t> r(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) r[size_t(i)] = i;
-  const int64_t* d = draws.data<int64_t>();
-  for (int64_t i = 0; i + 1 < n; ++i) std::swap(r[size_t(i)], r[size_t(i + d[i] % (n - i))]);
-  Tensor host = from_host(r.data(), {n}, DType::Int64, {DType::Int64, Device(Device::CPU)});
-  return to(host, resolve_device(o.device), o.dtype);
 }
 
 }  // namespace gl

@@ -12,6 +12,8 @@
 
 namespace gl {
 
+struct Generator;  // random_ops.h
+
 // ---- creation (creation.cpp) ----
 Tensor empty(const Shape& size, const TensorOptions& o);
 Tensor full(const Shape& size, Scalar value, const TensorOptions& o);
@@ -20,16 +22,16 @@ Tensor ones(const Shape& size, const TensorOptions& o);
 Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype, const TensorOptions& o);
 Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o);
 Tensor eye(int64_t n, int64_t m, const TensorOptions& o);
-Tensor rand(const Shape& size, const TensorOptions& o);
-Tensor randn(const Shape& size, const TensorOptions& o);
-Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions& o);
-Tensor randperm(int64_t n, const TensorOptions& o);
+Tensor rand(const Shape& size, const TensorOptions& o, Generator* gen = nullptr);  // random_ops.cpp
+Tensor randn(const Shape& size, const TensorOptions& o, Generator* gen = nullptr);
+Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions& o, Generator* gen = nullptr);
+Tensor randperm(int64_t n, const TensorOptions& o, Generator* gen = nullptr);
 // From host values already in `dtype`'s C layout (the bindings convert Lua data).
 Tensor from_host(const void* data, const Shape& size, DType dtype, const TensorOptions& o);
 Tensor scalar_tensor(Scalar v, DType dtype, Device d);
 void requires_grad_at_creation(Tensor& t);  // requires_grad=true given to a creation function
-void uniform_(Tensor& t, double lo, double hi);
-void normal_(Tensor& t, double mean, double std);
+void uniform_(Tensor& t, double lo, double hi, Generator* gen = nullptr);
+void normal_(Tensor& t, double mean, double std, Generator* gen = nullptr);
 
 // ---- copies and conversions (copy.cpp) ----
 // to(): returns `self` itself when nothing changes (Note [Tensor identity]).

@@ -12,8 +12,10 @@ struct CpuGenerator {
   bool has_next_normal = false;  // Box-Muller's second value, cached as PyTorch does
   double next_normal = 0;
   std::mutex mu;
+  uint64_t initial = 67280421310721ULL;  // the seed last given (torch.initial_seed)
 
   void seed(uint64_t s) {
+    initial = s;
     engine.seed(uint32_t(s & 0xffffffffULL));
     has_next_normal = false;
   }

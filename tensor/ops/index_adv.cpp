@@ -1,0 +1,229 @@
+// Advanced indexing, x[{i, j}] and x[{i, j}] = v (PyTorch's index and
+// index_put_): the index tensors (bool ones as their nonzero coordinates)
+// broadcast to one shape B, and each position of B picks the element at
+// sum_k i_k * stride(d_k), an offset into self. The gather/scatter kernel
+// then runs over B and the dims no tensor indexes. Where the indexed dims are
+// adjacent, B takes their place in the result; otherwise B comes first.
+#include <algorithm>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/index_ops.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
+
+namespace gl {
+
+namespace {
+
+struct Plan {
+  Shape b;                  // the broadcast shape of the index tensors
+  std::vector<int64_t> adv; // the dims of self the tensors index, in order
+  std::vector<Tensor> idx;  // per indexed dim: int64, broadcast to b, wrapped
+  Tensor offset;            // int64 over b: the element offset into self
+  Shape shape;              // the result's shape
+  Shape self_strides;       // self's strides over `shape` (0 on b's dims)
+  Shape index_strides;      // offset's strides over `shape` (0 elsewhere)
+};
+
+std::vector<Tensor> expand_masks(const Tensor& self, const std::vector<Tensor>& indices) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : indices) {
+    if (t.defined() && (t.dtype() == DType::Bool || t.dtype() == DType::UInt8)) {
+      const int64_t at = int64_t(out.size());
+      for (int64_t d = 0; d < t.dim(); ++d)
+        if (at + d >= self.dim() || t.size(d) != self.size(at + d))
+          throw IndexError(cat("The shape of the mask ", shape_str(t.sizes()), " at index ", d,
+                               " does not match the shape of the indexed tensor ", shape_str(self.sizes()), " at index ",
+                               at + d));
+      std::vector<Tensor> cols = nonzero_tuple(t.dim() ? t : reshape(t, {1}));
+      for (Tensor& c : cols) out.push_back(c);
+    } else {
+      out.push_back(t);
+    }
+  }
+  return out;
+}
+
+Plan plan(const Tensor& self, const std::vector<Tensor>& given) {
+  std::vector<Tensor> indices = expand_masks(self, given);
+  GL_CHECK_T(IndexError, int64_t(indices.size()) <= self.dim(), "too many indices for tensor of dimension ", self.dim());
+  Plan p;
+  std::string shapes;
+  bool ok = true;
+  for (size_t d = 0; d < indices.size(); ++d) {
+    const Tensor& t = indices[d];
+    if (!t.defined()) continue;
+    GL_CHECK_T(IndexError, t.dtype() == DType::Int64 || t.dtype() == DType::Int32,
+               "tensors used as indices must be long, int, byte or bool tensors");
+    GL_CHECK(t.device().type == Device::CPU || t.device() == self.device(),
+             "indices should be either on cpu or on the same device as the indexed tensor (", self.device().str(), ")");
+    p.adv.push_back(int64_t(d));
+    shapes += (shapes.empty() ? "" : ", ") + shape_str(t.sizes());
+    if (ok) {
+      try {
+        p.b = p.adv.size() == 1 ? t.sizes() : broadcast_shapes(p.b, t.sizes());
+      } catch (const Error&) {
+        ok = false;
+      }
+    }
+  }
+  GL_CHECK_T(IndexError, ok, "shape mismatch: indexing tensors could not be broadcast together with shapes ", shapes);
+  Tensor offset = zeros(p.b, {DType::Int64, self.device()});
+  for (int64_t d : p.adv) {
+    const int64_t n = self.size(d);
+    Tensor t = to(indices[size_t(d)], self.device(), DType::Int64);
+    if (t.numel()) {
+      const int64_t mn = item(min_all(t)).to_int(), mx = item(max_all(t)).to_int();
+      if (mn < -n || mx >= n) {
+        Tensor h = to(contiguous(t), Device(Device::CPU), DType::Int64);
+        for (int64_t i = 0; i < h.numel(); ++i) {
+          const int64_t v = h.data<int64_t>()[i];
+          GL_CHECK_T(IndexError, v >= -n && v < n, "index ", v, " is out of bounds for dimension ", d, " with size ", n);
+        }
+      }
+      if (mn < 0) t = where(binary(BinaryOp::Lt, t, Scalar::from_int(0)), binary(BinaryOp::Add, t, Scalar::from_int(n)), t);
+    }
+    p.idx.push_back(expand(t, p.b));
+    offset = binary(BinaryOp::Add, offset, binary(BinaryOp::Mul, t, Scalar::from_int(self.stride(d))));
+  }
+  p.offset = contiguous(expand(offset, p.b));
+  const bool adjacent = p.adv.empty() || p.adv.back() - p.adv.front() + 1 == int64_t(p.adv.size());
+  auto is_adv = [&](int64_t d) { return std::find(p.adv.begin(), p.adv.end(), d) != p.adv.end(); };
+  auto push_b = [&] {
+    for (size_t k = 0; k < p.b.size(); ++k) {
+      p.shape.push_back(p.b[k]);
+      p.self_strides.push_back(0);
+      p.index_strides.push_back(p.offset.stride(int64_t(k)));
+    }
+  };
+  if (!adjacent) push_b();
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (is_adv(d)) {
+      if (adjacent && d == p.adv.front()) push_b();  // p.adv is not empty here
+      continue;
+    }
+    p.shape.push_back(self.size(d));
+    p.self_strides.push_back(self.stride(d));
+    p.index_strides.push_back(0);
+  }
+  return p;
+}
+
+// The tensors a backward pass indexes with again: int64, already wrapped,
+// one per dim of self (undefined for the dims taken whole).
+std::vector<Tensor> replay(const Plan& p, int64_t ndim) {
+  std::vector<Tensor> r(static_cast<size_t>(ndim));
+  for (size_t k = 0; k < p.adv.size(); ++k) r[size_t(p.adv[k])] = p.idx[k];
+  return r;
+}
+
+void put_into(Tensor& self, const Plan& p, const Tensor& values, bool accumulate) {
+  GL_CHECK(values.dtype() == self.dtype(), "Index put requires the source and destination dtypes match, got ",
+           dtype_legacy_name(self.dtype()), " for the destination and ", dtype_legacy_name(values.dtype()),
+           " for the source.");
+  common_device({&self, &values});
+  Shape vs = values.sizes();
+  bool fits = vs.size() <= p.shape.size();
+  for (size_t i = 0; fits && i < vs.size(); ++i) {
+    const int64_t v = vs[vs.size() - 1 - i], r = p.shape[p.shape.size() - 1 - i];
+    fits = v == 1 || v == r;
+  }
+  GL_CHECK(fits, "shape mismatch: value tensor of shape ", shape_str(vs), " cannot be broadcast to indexing result of shape ",
+           shape_str(p.shape));
+  Tensor v = expand(values, p.shape);
+  IndexSpec s;
+  s.op = accumulate ? IndexOp::ScatterAdd : IndexOp::Scatter;
+  s.ndim = int(p.shape.size());
+  s.numel = numel_of(p.shape);
+  if (s.numel == 0) return;
+  for (size_t d = 0; d < p.shape.size(); ++d) {
+    s.shape[d] = p.shape[d];
+    s.self.strides[d] = p.self_strides[d];
+    s.index.strides[d] = p.index_strides[d];
+    s.other.strides[d] = v.stride(int64_t(d));
+  }
+  s.self.data = self.data_ptr();
+  s.self.dtype = self.dtype();
+  s.self_step = 1;
+  s.index.data = p.offset.data_ptr();
+  s.index.dtype = DType::Int64;
+  s.other.data = v.data_ptr();
+  s.other.dtype = v.dtype();
+  const DeviceSlot& sl = slot_of(self);
+  trace::op("index_put", self.device());
+  sl.kernels->index(sl.exec, s);
+}
+
+}  // namespace
+
+Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
+  Plan p;
+  {
+    NoGradGuard ng;
+    p = plan(self, indices);
+  }
+  Tensor out = empty_on(p.shape, self.dtype(), self.device());
+  IndexSpec s;
+  s.op = IndexOp::Gather;
+  s.ndim = int(p.shape.size());
+  s.numel = numel_of(p.shape);
+  Shape os = out.strides();
+  for (size_t d = 0; d < p.shape.size(); ++d) {
+    s.shape[d] = p.shape[d];
+    s.self.strides[d] = p.self_strides[d];
+    s.index.strides[d] = p.index_strides[d];
+    s.other.strides[d] = os[d];
+  }
+  s.self.data = self.data_ptr();
+  s.self.dtype = self.dtype();
+  s.self_step = 1;
+  s.index.data = p.offset.data_ptr();
+  s.index.dtype = DType::Int64;
+  s.other.data = out.data_ptr();
+  s.other.dtype = out.dtype();
+  if (s.numel > 0) {
+    const DeviceSlot& sl = slot_of(self);
+    trace::op("index", self.device());
+    sl.kernels->index(sl.exec, s);
+  }
+  if (GradMode::enabled() && self.requires_grad()) {
+    Shape shape = self.sizes();
+    std::vector<Tensor> again = replay(p, self.dim());
+    record(out, "IndexBackward0", {self}, [shape, again](const Tensor& g) -> std::vector<Tensor> {
+      Tensor z = zeros(shape, {g.dtype(), g.device()});
+      index_put_(z, again, g, true);
+      return {z};
+    });
+  }
+  return out;
+}
+
+Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+  Tensor out;
+  Plan p;
+  {
+    NoGradGuard ng;
+    out = clone(self);
+    p = plan(out, indices);
+    put_into(out, p, values, accumulate);
+  }
+  if (GradMode::enabled() && (self.requires_grad() || values.requires_grad())) {
+    std::vector<Tensor> again = replay(p, self.dim());
+    Shape vshape = values.sizes();
+    record(out, "IndexPutBackward0", {self, values}, [again, vshape, accumulate](const Tensor& g) -> std::vector<Tensor> {
+      Tensor gs = accumulate ? g : index_put(g, again, zeros({}, {g.dtype(), g.device()}), false);
+      return {gs, sum_to(index(g, again), vshape)};
+    });
+  }
+  return out;
+}
+
+void index_put_(Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+  if (GradMode::enabled() && (self.requires_grad() || values.requires_grad()))
+    return inplace_with_grad(self, [&](const Tensor& old) { return index_put(old, indices, values, accumulate); });
+  Plan p = plan(self, indices);
+  put_into(self, p, values, accumulate);
+}
+
+}  // namespace gl
