@@ -58,6 +58,13 @@ run timeout 60 --nproc-per-node 2 "$D/timeout.lua"
 if [ $rc = 0 ] && tests_passed 2 timeout; then pass "gloo's timeout is an error"
 else bad "gloo's timeout (status $rc)"; cat "$TMP/timeout.out" "$TMP/timeout.err"; fi
 
+run tcp 60 --nproc-per-node 3 "$D/init_methods.lua" tcp 29613
+if [ $rc = 0 ] && tests_passed 3 tcp; then pass "init_method tcp://"
+else bad "init_method tcp:// (status $rc)"; cat "$TMP/tcp.out" "$TMP/tcp.err"; fi
+run file 60 --nproc-per-node 2 "$D/init_methods.lua" file "$TMP/store"
+if [ $rc = 0 ] && tests_passed 2 file; then pass "init_method file://"
+else bad "init_method file:// (status $rc)"; cat "$TMP/file.out" "$TMP/file.err"; fi
+
 run env 60 --nproc-per-node 2 --master-port 29611 "$D/launcher_env.lua" "$TMP"
 if [ $rc = 0 ] &&
    grep -qx '\[rank0\]: RANK=0 LOCAL_RANK=0 WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 GROUP_RANK=0 MASTER_ADDR=127.0.0.1 ' "$TMP/env.out" &&
