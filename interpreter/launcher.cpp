@@ -38,6 +38,7 @@ struct Rank {
   std::string partial[2];     // an unfinished last line per stream
   bool exited = false;
   int status = 0;
+  bool peer_closed = false;   // said gloo lost a peer: a consequence, not a cause
 };
 
 volatile sig_atomic_t g_signal = 0;
@@ -96,7 +97,11 @@ void relay(Rank& r, int stream) {
   p.append(buf, size_t(k));
   size_t start = 0, nl;
   while ((nl = p.find('\n', start)) != std::string::npos) {
-    emit(r.global, stream, p.substr(start, nl - start), true);
+    const std::string line = p.substr(start, nl - start);
+    if (line.find("Connection closed by peer") != std::string::npos ||
+        line.find("Connection reset by peer") != std::string::npos)
+      r.peer_closed = true;
+    emit(r.global, stream, line, true);
     start = nl + 1;
   }
   p.erase(0, start);
@@ -213,9 +218,13 @@ int run_launcher(int argc, char** argv) {
   }
 
   using clk = std::chrono::steady_clock;
-  int failed = -1;              // index of the first rank that failed
+  // Note [Root cause]: when one rank dies, its peers fail a moment later on
+  // the closed connection. Failures seen within a short window are weighed
+  // together: the first that did not report a lost peer is the cause.
+  std::vector<int> failures;    // indices, in the order their exits were seen
+  int failed = -1;              // the root cause, once decided
   bool stopping = false;
-  clk::time_point kill_at;
+  clk::time_point kill_at, decide_at;
   int live = o.nproc;
   while (true) {
     std::vector<pollfd> pfds;
@@ -239,9 +248,18 @@ int run_launcher(int argc, char** argv) {
         r.status = st;
         --live;
         bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-        if (!ok && failed < 0 && !stopping) failed = int(&r - ranks.data());
+        if (!ok && !stopping) {
+          if (failures.empty()) decide_at = clk::now() + std::chrono::milliseconds(300);
+          failures.push_back(int(&r - ranks.data()));
+        }
       }
     }
+    auto decide = [&] {
+      failed = failures[0];
+      for (int i : failures)
+        if (!ranks[size_t(i)].peer_closed) { failed = i; break; }
+    };
+    if (!stopping && !failures.empty() && clk::now() >= decide_at) decide();
     if (!stopping && (failed >= 0 || g_signal)) {
       stopping = true;
       ::kill(-pgid, g_signal ? int(g_signal) : SIGTERM);
@@ -260,6 +278,7 @@ int run_launcher(int argc, char** argv) {
           if (r.fds[s] >= 0) ::fcntl(r.fds[s], F_SETFL, O_NONBLOCK);
           for (int t = 0; t < 1024 && r.fds[s] >= 0; ++t) relay(r, s);  // closes at EOF or EAGAIN
         }
+      if (!stopping && !failures.empty()) decide();  // every rank ended on its own: all output is in
       break;
     }
   }

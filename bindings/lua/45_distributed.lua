@@ -152,3 +152,13 @@ local docs = {
   irecv = 'torch.distributed.irecv(tensor, src): recv, returning a Work handle (:wait()).',
 }
 for name, text in pairs(docs) do doc_fn(dist[name], text) end
+
+-- torch.distributed._solo(fn): runs fn in a process group of one (this
+-- process, rank 0) and closes it; help's examples use it (93_distributed_docs.lua).
+function dist._solo(fn)
+  dist.init_process_group{backend = 'gloo', init_method = 'tcp://127.0.0.1:0', rank = 0, world_size = 1}
+  local r = table.pack(pcall(fn))
+  dist.destroy_process_group()
+  if not r[1] then error(r[2], 0) end
+  return table.unpack(r, 2, r.n)
+end

@@ -62,8 +62,12 @@ class TcpStoreServer {
                          std::to_string(port) + ", useIpv6: false, code: -" + std::to_string(e) +
                          ", name: " + (e == EADDRINUSE ? "EADDRINUSE" : "E") + ", message: " + std::strerror(e));
     }
+    socklen_t len = sizeof a;
+    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
     acceptor_ = std::thread([this] { accept_loop(); });
   }
+  int port() const { return port_; }  // the one bound (port 0: the system's choice)
   ~TcpStoreServer() {
     stop_ = true;
     cv_.notify_all();
@@ -126,7 +130,7 @@ class TcpStoreServer {
     // or reused number is harmless there because the server stops only at exit.)
   }
 
-  int listen_fd_ = -1;
+  int listen_fd_ = -1, port_ = 0;
   std::atomic<bool> stop_{false};
   std::thread acceptor_;
   std::mutex mu_;
@@ -138,6 +142,7 @@ class TcpStoreServer {
 
 TcpStore::TcpStore(const std::string& host, int port, bool is_server, ms timeout) : timeout_(timeout) {
   if (is_server) server_ = std::make_unique<TcpStoreServer>(port);
+  if (server_ && port == 0) port = server_->port();  // tcp://host:0 with world_size=1
   addrinfo hints{}, *res = nullptr;
   hints.ai_family = AF_INET;
   hints.ai_socktype = SOCK_STREAM;

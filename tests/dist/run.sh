@@ -31,11 +31,16 @@ tests_passed() {  # every rank printed "N passed, 0 failed"
   local n=$1 name=$2
   [ "$(grep -c '^\[rank[0-9]*\]: [0-9]* passed, 0 failed$' "$TMP/$name.out")" = "$n" ]
 }
-no_leftovers() {
-  local left=0
-  for f in "$TMP"/pid.*; do
-    [ -e "$f" ] || continue
-    if kill -0 "$(cat "$f")" 2>/dev/null; then left=1; fi
+no_leftovers() {  # every rank that wrote a pid file is gone (within 3 s)
+  local left=1 i f
+  for i in $(seq 30); do
+    left=0
+    for f in "$TMP"/pid.*; do
+      [ -e "$f" ] || continue
+      if kill -0 "$(cat "$f")" 2>/dev/null; then left=1; fi
+    done
+    [ $left = 0 ] && break
+    sleep 0.1
   done
   rm -f "$TMP"/pid.*
   return $left
@@ -79,11 +84,11 @@ run node 60 --nnodes 2 --node-rank 1 --nproc-per-node 3 --master-port 29612 "$D/
 if grep -qx '\[rank5\]: RANK=5 LOCAL_RANK=2 WORLD_SIZE=6 LOCAL_WORLD_SIZE=3 GROUP_RANK=1 MASTER_ADDR=127.0.0.1 ' "$TMP/node.out"
 then pass "--nnodes/--node-rank numbering"; else bad "--nnodes/--node-rank numbering"; cat "$TMP/node.out"; fi
 
-for how in error kill; do
+for how in error early kill; do
   start=$(date +%s)
   run fail_$how 60 --nproc-per-node 4 "$D/fail_rank.lua" "$TMP" $how
   took=$(( $(date +%s) - start ))
-  if [ $how = error ]; then want=1; code='1'; else want=137; code='-9 (SIGKILL)'; fi
+  if [ $how = kill ]; then want=137; code='-9 (SIGKILL)'; else want=1; code='1'; fi
   if [ $rc = $want ] && [ $took -lt 30 ] &&
      grep -q "^  rank      : 1 (local_rank: 1)$" "$TMP/fail_$how.err" &&
      grep -q "^  exitcode  : $code (pid: " "$TMP/fail_$how.err"; then
@@ -91,10 +96,18 @@ for how in error kill; do
   else
     bad "a failing rank ($how): status $rc after ${took}s"; cat "$TMP/fail_$how.out" "$TMP/fail_$how.err"
   fi
-  [ $how = error ] && { grep -q '^\[rank1\]: .*boom on rank 1' "$TMP/fail_$how.err" &&
+  [ $how != kill ] && { grep -q '^\[rank1\]: .*boom on rank 1' "$TMP/fail_$how.err" &&
     pass "the failed rank's error is shown" || bad "the failed rank's error is shown"; }
   no_leftovers && pass "no process left after a failure ($how)" || bad "processes left after a failure ($how)"
 done
+
+# The launcher itself killed (SIGKILL: no chance to clean up): its ranks die with it.
+"$G" run --nproc-per-node 2 "$D/spin.lua" "$TMP" >/dev/null 2>&1 &
+launcher=$!
+for i in $(seq 50); do [ -e "$TMP/pid.1" ] && [ -e "$TMP/pid.0" ] && break; sleep 0.1; done
+kill -KILL $launcher
+wait $launcher 2>/dev/null
+no_leftovers && pass "a killed launcher leaves no rank behind" || bad "ranks outlive a killed launcher"
 
 "$G" run >/dev/null 2>"$TMP/usage.err"
 rc=$?
