@@ -1,11 +1,17 @@
 // torch.distributed's C half: thin calls into tensor/dist (the Lua half,
 // bindings/lua/45_distributed.lua, parses keywords and makes the handles).
 // An operation's handle is an id here; the Lua Work object holds it.
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <unordered_map>
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
 #include "tensor/dist/process_group.h"
+#include "tensor/runtime/registry.h"
 
 namespace gl::lt {
 
@@ -105,6 +111,51 @@ int drop(lua_State* L) {
   return 0;
 }
 
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// torch.distributed.spawn(nproc, code): `gpulab run --nproc-per-node nproc`
+// on `code` (written to a temporary script), its output printed here; with
+// virtual devices in this session, each rank gets as many (rank i: cuda:i).
+int spawn(lua_State* L) {
+  Args a(L, 1, "spawn");
+  const int64_t n = a.integer(0, "nproc");
+  const std::string code = a.string(1, "code", "");
+  a.finish(2);
+  GL_CHECK_T(ValueError, n >= 1 && n <= 64, "spawn(): nproc must be between 1 and 64, got ", n);
+  char path[] = "/tmp/gpulab_spawn_XXXXXX";
+  int fd = mkstemp(path);
+  GL_CHECK(fd >= 0, "spawn(): cannot create a temporary script");
+  bool ok = ::write(fd, code.data(), code.size()) == ssize_t(code.size());
+  ::close(fd);
+  char exe[4096];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (!ok || len <= 0) {
+    ::unlink(path);
+    throw RuntimeError("spawn(): cannot start gpulab run");
+  }
+  std::string cmd = quoted(std::string(exe, size_t(len))) + " run --nproc-per-node " + std::to_string(n);
+  if (configured_virtual_devices() > 0) cmd += " --virtual-gpus " + std::to_string(std::max<int64_t>(n, configured_virtual_devices()));
+  cmd += " " + quoted(path) + " 2>&1";
+  std::fflush(stdout);
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string output;
+  if (p) {
+    char buf[4096];
+    size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, got);
+  }
+  int status = p ? pclose(p) : -1;
+  ::unlink(path);
+  std::fwrite(output.data(), 1, output.size(), stdout);
+  std::fflush(stdout);
+  GL_CHECK(status == 0, "spawn(): gpulab run failed (exit status ", WIFEXITED(status) ? WEXITSTATUS(status) : -1, ")");
+  return 0;
+}
+
 }  // namespace
 
 void open_distributed(lua_State* L) {
@@ -116,6 +167,9 @@ void open_distributed(lua_State* L) {
       {"get_world_size", get_world_size, "torch.distributed.get_world_size(): the number of processes."},
       {"get_backend", get_backend, "torch.distributed.get_backend(): 'gloo'."},
       {"destroy_process_group", destroy, "torch.distributed.destroy_process_group(): closes the default group."},
+      {"spawn", spawn,
+       "spawn(nproc, code): runs the Lua code in nproc processes with gpulab run (a process group's "
+       "environment, virtual devices passed on) and prints their output (gpulab only)"},
       {"_barrier", barrier, "internal"},
       {"_all_reduce", all_reduce, "internal"},
       {"_broadcast", broadcast, "internal"},

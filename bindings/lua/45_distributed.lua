@@ -61,12 +61,14 @@ function dist.init_process_group(...)
     U.type_error('init_process_group', 'timeout', 'a number of seconds', timeout)
   end
   c_init(backend, a.init_method or 'env://', a.rank, a.world_size, timeout or 1800)
-  -- Under `gpulab run`, rank i's 'cuda' is cuda:LOCAL_RANK when that device exists
-  -- (PyTorch scripts call torch.cuda.set_device(local_rank) themselves; that still works).
-  local lr = math.tointeger(tonumber(os.getenv('LOCAL_RANK') or ''))
-  if os.getenv('GPULAB_RUN') and lr and torch.cuda.is_available() and lr < torch.cuda.device_count() then
-    torch.cuda.set_device(lr)
-  end
+end
+
+-- Under `gpulab run` with devices, rank i's 'cuda' is cuda:LOCAL_RANK from the
+-- start (PyTorch scripts call torch.cuda.set_device(local_rank) themselves;
+-- that still works). Only then is CUDA looked at here, at start-up.
+do
+  local lr = os.getenv('GPULAB_RUN') and math.tointeger(tonumber(os.getenv('LOCAL_RANK') or ''))
+  if lr and torch.cuda.is_available() and lr < torch.cuda.device_count() then torch.cuda.set_device(lr) end
 end
 local function doc_fn(f, text) torch._set_doc(f, text) end
 doc_fn(dist.init_process_group, "torch.distributed.init_process_group{backend='gloo', init_method='env://', "

@@ -14,6 +14,10 @@ local entries = {
       .. 'default process group. env:// reads MASTER_ADDR, MASTER_PORT, RANK and WORLD_SIZE (gpulab run sets '
       .. 'them); tcp://host:port and file:///path need rank= and world_size=. timeout is in seconds.',
     solo:format('return torch.distributed.get_world_size()')},
+  ['torch.distributed.spawn'] = {'spawn(nproc, code): runs the Lua code in nproc processes with gpulab run (the '
+    .. 'environment of a process group, this session\'s virtual devices passed on, rank i on cuda:i) and prints '
+    .. 'their output, each line prefixed with [rankN]: (gpulab only)',
+    "torch.distributed.spawn(2, 'print(os.getenv(\"RANK\"))')"},
   ['torch.distributed.is_initialized'] = {'is_initialized(): has init_process_group run (and no destroy since)?',
     'torch.distributed.is_initialized()', false},
   ['torch.distributed.is_available'] = {'is_available(): is torch.distributed built in? (always true)',
