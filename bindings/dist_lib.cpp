@@ -138,8 +138,13 @@ int spawn(lua_State* L) {
     throw RuntimeError("spawn(): cannot start gpulab run");
   }
   std::string cmd = quoted(std::string(exe, size_t(len))) + " run --nproc-per-node " + std::to_string(n);
-  if (configured_virtual_devices() > 0) cmd += " --virtual-gpus " + std::to_string(std::max<int64_t>(n, configured_virtual_devices()));
-  cmd += " " + quoted(path) + " 2>&1";
+  if (configured_virtual_devices() > 0) {
+    cmd += " --virtual-gpus ";
+    cmd += std::to_string(std::max<int64_t>(n, configured_virtual_devices()));
+  }
+  cmd += ' ';
+  cmd += quoted(path);
+  cmd += " 2>&1";
   std::fflush(stdout);
   FILE* p = popen(cmd.c_str(), "r");
   std::string output;

@@ -147,12 +147,17 @@ pid_t start_rank(const Options& o, Rank& r, char** argv, int argc, pid_t pgid) {
   return pid;
 }
 
+// torchrun's words: "1", or "-9 (SIGKILL)" for a signal.
 std::string describe(int status) {
+  char buf[64];
   if (WIFSIGNALED(status)) {
-    int s = WTERMSIG(status);
-    return "-" + std::to_string(s) + " (" + (sigabbrev_np(s) ? std::string("SIG") + sigabbrev_np(s) : "signal") + ")";
+    const int s = WTERMSIG(status);
+    const char* abbrev = sigabbrev_np(s);
+    std::snprintf(buf, sizeof buf, "-%d (SIG%s)", s, abbrev ? abbrev : "?");
+  } else {
+    std::snprintf(buf, sizeof buf, "%d", WEXITSTATUS(status));
   }
-  return std::to_string(WEXITSTATUS(status));
+  return buf;
 }
 
 }  // namespace
