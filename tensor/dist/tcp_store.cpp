@@ -23,16 +23,18 @@ namespace {
 using ms = std::chrono::milliseconds;
 using clk = std::chrono::steady_clock;
 
-// Reads or writes exactly n bytes; false on EOF/error, or when `deadline` passes.
-bool io_all(int fd, void* p, size_t n, bool writing, clk::time_point deadline = clk::time_point::max()) {
+// Reads or writes exactly n bytes; false on EOF/error, or when `deadline`
+// passes (then *timed_out is set).
+bool io_all(int fd, void* p, size_t n, bool writing, clk::time_point deadline = clk::time_point::max(),
+            bool* timed_out = nullptr) {
   char* c = static_cast<char*>(p);
   while (n > 0) {
     if (deadline != clk::time_point::max()) {
       auto left = std::chrono::duration_cast<ms>(deadline - clk::now()).count();
-      if (left <= 0) return false;
       pollfd pf{fd, short(writing ? POLLOUT : POLLIN), 0};
-      int r = ::poll(&pf, 1, int(std::min<long long>(left, 1 << 30)));
+      int r = left <= 0 ? 0 : ::poll(&pf, 1, int(std::min<long long>(left, 1 << 30)));
       if (r < 0 && errno == EINTR) continue;
+      if (r == 0 && timed_out) *timed_out = true;
       if (r <= 0) return false;
     }
     ssize_t k = writing ? ::send(fd, c, n, MSG_NOSIGNAL) : ::recv(fd, c, n, 0);
@@ -174,23 +176,24 @@ TcpStore::~TcpStore() {
 
 std::vector<char> TcpStore::request(char op, const std::string& key, const std::vector<char>& data, ms timeout) {
   auto deadline = clk::now() + timeout;
+  bool timed_out = false;
   uint32_t klen = uint32_t(key.size());
   bool ok = io_all(fd_, &op, 1, true) && io_all(fd_, &klen, 4, true) && io_all(fd_, (void*)key.data(), klen, true);
   if (ok && op == 'S') {
     uint64_t vlen = data.size();
     char ack;
     ok = io_all(fd_, &vlen, 8, true) && io_all(fd_, (void*)data.data(), vlen, true) &&
-         io_all(fd_, &ack, 1, false, deadline);
+         io_all(fd_, &ack, 1, false, deadline, &timed_out);
     if (ok) return {};
   } else if (ok) {
     uint64_t vlen;
-    if (io_all(fd_, &vlen, 8, false, deadline)) {
+    if (io_all(fd_, &vlen, 8, false, deadline, &timed_out)) {
       std::vector<char> v(vlen);
-      if (io_all(fd_, v.data(), vlen, false, deadline)) return v;
+      if (io_all(fd_, v.data(), vlen, false, deadline, &timed_out)) return v;
     }
   }
-  if (clk::now() >= deadline)
-    throw RuntimeError("Wait timeout after " + std::to_string(timeout.count()) + "ms, keys: " + key);
+  if (timed_out)
+    throw RuntimeError("wait timeout after " + std::to_string(timeout.count()) + "ms, keys: " + key);
   throw RuntimeError("Connection to the store (rank 0, MASTER_ADDR:MASTER_PORT) was closed while waiting for key " + key);
 }
 

@@ -70,6 +70,12 @@ run file 60 --nproc-per-node 2 "$D/init_methods.lua" file "$TMP/store"
 if [ $rc = 0 ] && tests_passed 2 file; then pass "init_method file://"
 else bad "init_method file:// (status $rc)"; cat "$TMP/file.out" "$TMP/file.err"; fi
 
+# A rank alone where two were promised: the rendezvous times out, in PyTorch's words.
+out=$(MASTER_ADDR=127.0.0.1 MASTER_PORT=29614 RANK=0 WORLD_SIZE=2 timeout 30 "$G" \
+  -e 'torch.distributed.init_process_group{timeout=2}' 2>&1)
+printf '%s\n' "$out" | grep -q '^gpulab: RuntimeError: wait timeout after 2000ms, keys: ' &&
+  pass "a rendezvous that nobody joins times out" || { bad "rendezvous timeout"; printf '%s\n' "$out"; }
+
 run env 60 --nproc-per-node 2 --master-port 29611 "$D/launcher_env.lua" "$TMP"
 if [ $rc = 0 ] &&
    grep -qx '\[rank0\]: RANK=0 LOCAL_RANK=0 WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 GROUP_RANK=0 MASTER_ADDR=127.0.0.1 ' "$TMP/env.out" &&
