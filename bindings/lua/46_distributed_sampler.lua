@@ -73,15 +73,13 @@ function DistributedSampler:indices()
     all = {}
     for i = 1, n do all[i] = i - 1 end
   end
-  if not self.drop_last then
-    -- pad by repeating the start (several times over when it is short)
-    local padding, len = self.total_size - #all, #all
-    for i = 1, padding do all[len + i] = all[(i - 1) % len + 1] end
-  else
-    for i = #all, self.total_size + 1, -1 do all[i] = nil end
-  end
+  -- PyTorch pads the list to total_size by repeating it from the start (so
+  -- position i holds all[i % n]) or cuts it to total_size (drop_last); this
+  -- rank takes positions rank, rank + num_replicas, ... of it, num_samples in all.
   local mine = {}
-  for i = self.rank + 1, self.total_size, self.num_replicas do mine[#mine + 1] = all[i] end
+  for k = 0, self.num_samples - 1 do
+    mine[k + 1] = all[(self.rank + k * self.num_replicas) % n + 1]
+  end
   return mine
 end
 
