@@ -10,6 +10,7 @@
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
+#include "tensor/autograd/node.h"
 #include "tensor/dist/process_group.h"
 #include "tensor/runtime/registry.h"
 
@@ -161,6 +162,34 @@ int spawn(lua_State* L) {
   return 0;
 }
 
+// DDP's reducer hears of each gradient as backward produces it: while a
+// backward that DDP waits for runs, the engine's hook calls the Lua function
+// given to _arm_grad_hook with the leaf, on the Lua thread running backward.
+const char kGradHookKey = 0;
+void on_grad_accumulated(const Tensor& leaf, void* ctx) {
+  lua_State* L = static_cast<lua_State*>(ctx);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kGradHookKey);
+  push_tensor(L, leaf);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error in DistributedDataParallel's gradient hook";
+    lua_pop(L, 1);
+    throw RuntimeError(msg);
+  }
+}
+int arm_grad_hook(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_pushvalue(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kGradHookKey);
+  set_grad_accumulated_hook(on_grad_accumulated, L);
+  return 0;
+}
+int disarm_grad_hook(lua_State* L) {
+  set_grad_accumulated_hook(nullptr, nullptr);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kGradHookKey);
+  return 0;
+}
+
 }  // namespace
 
 void open_distributed(lua_State* L) {
@@ -175,6 +204,8 @@ void open_distributed(lua_State* L) {
       {"spawn", spawn,
        "spawn(nproc, code): runs the Lua code in nproc processes with gpulab run (a process group's "
        "environment, virtual devices passed on) and prints their output (gpulab only)"},
+      {"_arm_grad_hook", arm_grad_hook, "internal: fn(leaf) is called as backward finishes each leaf's .grad"},
+      {"_disarm_grad_hook", disarm_grad_hook, "internal"},
       {"_barrier", barrier, "internal"},
       {"_all_reduce", all_reduce, "internal"},
       {"_broadcast", broadcast, "internal"},

@@ -5,12 +5,16 @@
 -- divided by world_size, then all-reduced with SUM, as PyTorch's buckets),
 -- so every optimizer step is the same everywhere.
 --
--- Where PyTorch's reducer fires per bucket from autograd hooks while backward
--- runs, gpulab's autograd engine has no such hooks: Tensor:backward() is
--- wrapped, and when it returns, each DDP module whose forward built the graph
--- all-reduces its gradients in buckets of bucket_cap_mb (25 MiB by default,
--- grouped by device and dtype, the last parameters first, as PyTorch orders
--- its buckets). The values are the same; only the overlap with backward is lost.
+-- As PyTorch's reducer, the gradients are bucketed (bucket_cap_mb, 25 MiB by
+-- default, one device and dtype per bucket, the last parameters first, in the
+-- order backward produces them), and a bucket's all-reduce starts as soon as
+-- backward has produced its last gradient (a hook of the autograd engine,
+-- armed only while such a backward runs), on gloo's worker thread, while
+-- backward goes on. Tensor:backward() is wrapped: when it returns, each
+-- pending DDP module starts the buckets still waiting (unused parameters
+-- take part with zero gradients), waits for all of them and copies the
+-- averages back into the .grad tensors. Buckets start in the same order on
+-- every rank, so the collectives always match.
 local U = torch._util
 local nn = torch.nn
 local dist = torch.distributed
@@ -58,6 +62,7 @@ function DDP:__init(...)
     self.device = d
   end
   self.world_size = dist.get_world_size()
+  self:_make_buckets()
   -- Every replica starts from rank 0's parameters and buffers.
   torch.no_grad(function()
     for _, t in ipairs(self.module:parameters()) do dist.broadcast(t, 0) end
@@ -84,43 +89,107 @@ function DDP:forward(...)
   return self.module(table.unpack(args, 1, args.n))
 end
 
--- Averages the gradients over the ranks, in buckets of one device and dtype.
-function DDP:_sync_gradients()
-  local params = {}
-  for _, p in ipairs(self.module:parameters()) do
-    if p.requires_grad then params[#params + 1] = p end
+-- Buckets of parameters (one device and dtype each, at most bucket_bytes_cap
+-- unless one parameter alone is larger), in `order` (a list of parameter
+-- numbers), by default the last parameters first.
+function DDP:_make_buckets(order)
+  local buckets, open, bucket_of = {}, {}, {}
+  local params = self.module:parameters()
+  if order == nil then
+    order = {}
+    for i = #params, 1, -1 do order[#order + 1] = i end
   end
-  torch.no_grad(function()
-    local buckets, order = {}, {}
-    for i = #params, 1, -1 do  -- backward produces the last layers' gradients first
-      local p = params[i]
-      -- An unused parameter takes part with zeros, so every rank reduces the same buckets.
-      if p.grad == nil then p.grad = torch.zeros_like(p) end
+  for _, i in ipairs(order) do
+    local p = params[i]
+    if p.requires_grad and bucket_of[p] == nil then
       local key = tostring(p.device) .. '/' .. tostring(p.dtype)
-      local b = buckets[key]
       local bytes = p:numel() * p:element_size()
+      local b = open[key]
       if b == nil or (b.bytes > 0 and b.bytes + bytes > self.bucket_bytes_cap) then
-        b = {grads = {}, bytes = 0}
-        buckets[key] = b
-        order[#order + 1] = b
+        b = {params = {}, bytes = 0}
+        open[key] = b
+        buckets[#buckets + 1] = b
       end
-      b.grads[#b.grads + 1] = p.grad
+      b.params[#b.params + 1] = p
       b.bytes = b.bytes + bytes
+      bucket_of[p] = b
     end
-    for _, b in ipairs(order) do
-      local flat = {}
-      for i, g in ipairs(b.grads) do flat[i] = g:reshape(-1) end
-      local buf = #flat == 1 and flat[1]:clone() or torch.cat(flat)
-      buf:div_(self.world_size)
-      dist.all_reduce(buf)
+  end
+  self._buckets, self._bucket_of = buckets, bucket_of
+end
+
+-- Before a backward: nothing ready, nothing started.
+function DDP:_reset_reducer()
+  for _, b in ipairs(self._buckets) do b.ready, b.work, b.flat = 0, nil, nil end
+  self._seen, self._next, self._order = {}, 1, {}
+end
+
+-- After the first backward, as PyTorch's reducer: the buckets are rebuilt in
+-- the order backward produced the gradients (rank 0's order, broadcast, so
+-- every rank has the same buckets), so that they fill and start early.
+function DDP:_rebuild_buckets()
+  self._rebuilt = true
+  local params = self.module:parameters()
+  local number = {}
+  for i, p in ipairs(params) do number[p] = i end
+  local order, used = {}, {}
+  for _, p in ipairs(self._order) do
+    order[#order + 1] = number[p]
+    used[number[p]] = true
+  end
+  for i = #params, 1, -1 do
+    if not used[i] and params[i].requires_grad then order[#order + 1] = i end
+  end
+  local t = torch.tensor(order, {dtype = torch.int64})
+  dist.broadcast(t, 0)
+  self:_make_buckets(t:tolist())
+end
+
+-- Starts bucket b's all-reduce: the flattened gradients divided by world_size, summed.
+local function start_bucket(self, b)
+  local flat = {}
+  for i, p in ipairs(b.params) do
+    if p.grad == nil then p.grad = torch.zeros_like(p) end
+    flat[i] = p.grad:reshape(-1)
+  end
+  b.flat = #flat == 1 and flat[1]:clone() or torch.cat(flat)
+  b.flat:div_(self.world_size)
+  b.work = dist.all_reduce(b.flat, {async_op = true})
+end
+
+-- Called as backward finishes p's gradient: starts every complete bucket, in order.
+function DDP:_grad_ready(p)
+  local b = self._bucket_of[p]
+  if b == nil or self._seen[p] then return end
+  self._seen[p] = true
+  self._order[#self._order + 1] = p
+  b.ready = b.ready + 1
+  local buckets = self._buckets
+  while self._next <= #buckets and buckets[self._next].ready == #buckets[self._next].params do
+    start_bucket(self, buckets[self._next])
+    self._next = self._next + 1
+  end
+end
+
+-- After backward: the buckets not started yet (unused parameters), then every
+-- bucket's average copied back into the gradients.
+function DDP:_finish_reducer()
+  torch.no_grad(function()
+    local buckets = self._buckets
+    for k = self._next, #buckets do start_bucket(self, buckets[k]) end
+    self._next = #buckets + 1
+    for _, b in ipairs(buckets) do
+      b.work:wait()
       local off = 0
-      for _, g in ipairs(b.grads) do
-        local n = g:numel()
-        g:copy_(buf:narrow(0, off, n):view(g.shape))
+      for _, p in ipairs(b.params) do
+        local n = p:numel()
+        p.grad:copy_(b.flat:narrow(0, off, n):view(p.shape))
         off = off + n
       end
+      b.work, b.flat = nil, nil
     end
   end)
+  if not self._rebuilt then self:_rebuild_buckets() end
 end
 
 -- ddp:no_sync(fn, ...): fn's backward passes keep their gradients local
@@ -135,16 +204,26 @@ function DDP:no_sync(fn, ...)
   return table.unpack(r, 2, r.n)
 end
 
--- Backward, then the pending DDP modules' gradient averaging.
+-- Backward with the reducers of the pending DDP modules listening, then their
+-- averaging finished. The hook is disarmed whatever happens.
 local backward = torch.Tensor.backward
 torch.Tensor.backward = function(...)
-  local r = table.pack(backward(...))
+  if next(pending) == nil then return backward(...) end
   local ddps = {}
-  for m in pairs(pending) do ddps[#ddps + 1] = m end
+  for m in pairs(pending) do
+    ddps[#ddps + 1] = m
+    m:_reset_reducer()
+  end
+  dist._arm_grad_hook(function(leaf)
+    for _, m in ipairs(ddps) do torch.no_grad(m._grad_ready, m, leaf) end
+  end)
+  local r = table.pack(pcall(backward, ...))
+  dist._disarm_grad_hook()
+  if not r[1] then error(r[2], 0) end
   for _, m in ipairs(ddps) do
     pending[m] = nil
-    m:_sync_gradients()
+    m:_finish_reducer()
   end
-  return table.unpack(r, 1, r.n)
+  return table.unpack(r, 2, r.n)
 end
 torch._set_doc(torch.Tensor.backward, torch._doc(backward) or 'y:backward(): accumulate gradients into the leaves.')

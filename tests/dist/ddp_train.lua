@@ -106,5 +106,30 @@ T.test('no_sync accumulates locally; the next backward averages the sum', functi
   T.truthy(d < 1e-5, 'max weight difference ' .. d)
 end)
 
+T.test('buckets start while backward runs, the last layer\'s first', function()
+  torch.manual_seed(3)
+  local m = make_model():to(device)
+  local d = nn.parallel.DistributedDataParallel(m, {bucket_cap_mb = 0.00001})  -- 10 bytes: one bucket per parameter
+  local first_grad_at_start = {}
+  local all_reduce = dist.all_reduce
+  dist.all_reduce = function(t, opts)
+    first_grad_at_start[#first_grad_at_start + 1] = m[0].weight.grad == nil
+    return all_reduce(t, opts)
+  end
+  -- The first backward sees the order gradients come in; the buckets follow it from then on.
+  d(X:to(device)):sum():backward()
+  for _, p in ipairs(m:parameters()) do p.grad = nil end
+  local ok, err = pcall(function() d(X:to(device)):sum():backward() end)
+  dist.all_reduce = all_reduce
+  assert(ok, err)
+  T.eq(#first_grad_at_start, 8, 'one all_reduce per bucket and backward')
+  T.eq(first_grad_at_start[5], true, 'the first bucket started before backward reached the first layer')
+  T.truthy(m[0].weight.grad ~= nil, 'every gradient is there after backward')
+  local g, all = m[0].weight.grad:clone(), {}
+  for r = 1, world do all[r] = torch.zeros_like(g) end
+  dist.all_gather(all, g)
+  for r = 2, world do T.eq((all[r] - all[1]):abs():max():item(), 0.0, 'averaged: equal on rank ' .. (r - 1)) end
+end)
+
 dist.destroy_process_group()
 T.finish()
