@@ -24,8 +24,8 @@ nn.parallel = nn.parallel or {}
 local DDP = Module:extend('DistributedDataParallel')
 nn.parallel.DistributedDataParallel = DDP
 U.doc(DDP, 'nn.parallel.DistributedDataParallel(module, {device_ids=, output_device=, broadcast_buffers=true, '
-  .. 'bucket_cap_mb=25}):\n  one process per device (gpulab run); gradients are averaged over the ranks after '
-  .. 'backward.\n  ddp:no_sync(fn) runs fn without averaging (gradient accumulation); state_dict keys gain "module.".')
+  .. 'bucket_cap_mb=25}):\n  one process per device (gpulab run); gradients are averaged over the ranks, in buckets, as '
+  .. 'backward produces them.\n  ddp:no_sync(fn) runs fn without averaging (gradient accumulation); state_dict keys gain "module.".')
 
 local pending = setmetatable({}, {__mode = 'k'})  -- DDP modules whose forward awaits a backward
 
