@@ -110,6 +110,8 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "cuda");
   lt::open_trace(L);
   lua_setfield(L, -2, "_trace");
+  lt::open_distributed(L);
+  lua_setfield(L, -2, "distributed");
   lt::open_io(L);
   lt::open_idx(L);
   lt::open_repr(L);

@@ -15,6 +15,7 @@ void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the 
 void open_cuda_setup(lua_State* L);    // cuda_setup.cpp: use_virtual & co. into the table on the stack
 void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
 void open_idx(lua_State* L);           // idx_lib.cpp: torch._read_idx into the table on the stack
+void open_distributed(lua_State* L);   // dist_lib.cpp: torch.distributed (C half) on the stack
 int repr(lua_State* L);                // repr.cpp: the global repr()
 void open_repr(lua_State* L);          // repr.cpp: torch._echo, torch._pyfloat into the table on the stack
 // named_tuple.cpp: mark_named_tuple records the two tensors on the top

@@ -143,6 +143,7 @@ std::string usage_text() {
        gpulab exercise NAME
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
        gpulab doctor [--json] [--virtual-gpus N[:SIZE]]
+       gpulab run --nproc-per-node N [--nnodes M --node-rank R --master-addr A --master-port P] [--virtual-gpus N] script.lua [args]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
 '... ', as in Python; an expression echoes its value, a trailing ';' hides it,

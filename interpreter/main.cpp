@@ -12,6 +12,7 @@
 #include "interpreter/exercises.h"
 #include "interpreter/lesson_cells.h"
 #include "interpreter/doctor.h"
+#include "interpreter/launcher.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -76,6 +77,7 @@ int run(const CommandLine& cl, int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace gl::interp;
   std::setlocale(LC_CTYPE, "");  // multibyte input for libedit; numbers stay "C"
+  if (argc >= 2 && std::string(argv[1]) == "run") return run_launcher(argc, argv);  // its own options
   CommandLine cl = parse_command_line(argc, argv);
   if (!cl.error.empty()) {
     write_cli_error(cl.error + "\nTry 'gpulab --help'.");

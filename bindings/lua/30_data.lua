@@ -181,19 +181,21 @@ function DataLoader.new(cls, ...)
   if a.collate_fn ~= nil and type(a.collate_fn) ~= 'function' then
     U.type_error('DataLoader', 'collate_fn', 'callable', a.collate_fn)
   end
-  if a.sampler ~= nil or a.batch_sampler ~= nil then
-    error('NotImplementedError: gpulab: DataLoader supports batch_size, shuffle, drop_last and collate_fn', 0)
+  if a.sampler ~= nil and a.shuffle then error('ValueError: sampler option is mutually exclusive with shuffle', 0) end
+  if (a.sampler ~= nil and type(a.sampler) ~= 'table') or a.batch_sampler ~= nil then  -- sampler: its :indices() (DistributedSampler)
+    error('NotImplementedError: gpulab: DataLoader supports batch_size, shuffle, sampler, drop_last and collate_fn', 0)
   end
   if a.generator ~= nil and not U.is_generator(a.generator) then
     error(('TypeError: DataLoader: generator must be a torch.Generator, got %s'):format(U.kind(a.generator)), 0)
   end
   return setmetatable({dataset = a.dataset, batch_size = a.batch_size, shuffle = a.shuffle,
                        drop_last = a.drop_last, collate_fn = a.collate_fn or data.default_collate,
-                       num_workers = a.num_workers, pin_memory = a.pin_memory, generator = a.generator}, cls.__meta)
+                       num_workers = a.num_workers, pin_memory = a.pin_memory, generator = a.generator,
+                       sampler = a.sampler}, cls.__meta)
 end
 
 function DataLoader:__len()
-  local n = #self.dataset
+  local n = self.sampler and #self.sampler or #self.dataset
   if not self.batch_size then return n end  -- batch_size=false: PyTorch's None
   if self.drop_last then return n // self.batch_size end
   return (n + self.batch_size - 1) // self.batch_size
@@ -204,6 +206,7 @@ end
 -- shuffle), then randperm(n) from a generator seeded with it. With a loader
 -- generator, randperm draws from that generator directly.
 local function epoch_order(self, n)
+  if self.sampler then return self.sampler:indices() end
   if self.shuffle then
     if self.generator ~= nil then return U.randperm_list(n, self.generator) end
     local g = torch.Generator():manual_seed(U.draw_seed(nil))
@@ -250,7 +253,7 @@ end
 -- generator advances exactly as in PyTorch. RandomSampler, reaching the end
 -- of an epoch, draws one more (unused) permutation from a loader generator.
 function DataLoader:iter()
-  local n = #self.dataset
+  local n = self.sampler and #self.sampler or #self.dataset
   U.draw_seed(self.generator)
   local order, pos, bs, done
   local function finish()

@@ -27,6 +27,13 @@ std::shared_ptr<Node> edge_of(const Tensor& t) {
 }
 }  // namespace
 
+static GradAccumulatedHook g_grad_hook = nullptr;
+static void* g_grad_hook_ctx = nullptr;
+void set_grad_accumulated_hook(GradAccumulatedHook hook, void* ctx) {
+  g_grad_hook = hook;
+  g_grad_hook_ctx = ctx;
+}
+
 bool GradMode::enabled() { return g_grad_enabled; }
 void GradMode::set(bool on) { g_grad_enabled = on; }
 
@@ -121,6 +128,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph) {
         Tensor acc(leaf->grad);
         binary_(BinaryOp::Add, acc, g);
       }
+      if (g_grad_hook) g_grad_hook(lt, g_grad_hook_ctx);
       continue;
     }
     if (n->released || !n->backward)

@@ -58,5 +58,10 @@ void retain_grad(const Tensor& t);
 
 // Runs backward from `root` with the given gradient (defined, same shape).
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph);
+// Called by run_backward as soon as a leaf's .grad is final for this pass
+// (PyTorch's post-accumulate-grad hook): DistributedDataParallel starts a
+// bucket's all-reduce while backward goes on. One hook at a time; nullptr: none.
+using GradAccumulatedHook = void (*)(const Tensor& leaf, void* ctx);
+void set_grad_accumulated_hook(GradAccumulatedHook hook, void* ctx);
 
 }  // namespace gl
