@@ -1,5 +1,5 @@
 -- exercise: 003_average_gradients
--- Average the gradients over the ranks, as DistributedDataParallel does (lesson e1)
+-- Average the gradients over the ranks, as DistributedDataParallel does (lesson f1)
 -- After loss:backward() every rank holds the gradients of its own shard of
 -- the batch. Make average_gradients(model) turn each parameter's .grad into
 -- the mean over all ranks, in place: sum them with
