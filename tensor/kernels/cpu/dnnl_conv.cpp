@@ -1,0 +1,176 @@
+// Convolution and pooling on the host by oneDNN (the library PyTorch's CPU
+// convolutions use), in plain NCHW layouts so no reorder is needed. oneDNN
+// keeps its own cache of compiled primitives, so building the descriptors
+// per call costs microseconds. float32 runs here; float64, which oneDNN
+// lacks, goes to im2col + BLAS (im2col_conv.cpp). GPULAB_CPU_CONV=im2col
+// sends float32 there too (the benchmark's comparison).
+#include <dnnl.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include "tensor/core/error.h"
+#include "tensor/kernels/dnn.h"
+
+namespace gl {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+struct Env {
+  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::stream strm{eng};
+};
+Env& env() {
+  static Env e;
+  return e;
+}
+
+bool use_im2col(const ConvGeom& g) {
+  static const bool forced = [] {
+    const char* v = std::getenv("GPULAB_CPU_CONV");
+    return v && std::strcmp(v, "im2col") == 0;
+  }();
+  return forced || g.dtype != DType::Float32;
+}
+
+memory::desc nchw(int64_t n, int64_t c, int64_t h, int64_t w) { return {{n, c, h, w}, dt::f32, tag::nchw}; }
+memory::desc weights(const ConvGeom& g) {
+  if (g.groups == 1) return {{g.K, g.C, g.R, g.S}, dt::f32, tag::oihw};
+  return {{g.groups, g.K / g.groups, g.C / g.groups, g.R, g.S}, dt::f32, tag::goihw};
+}
+memory mem(const memory::desc& d, const void* p) { return memory(d, env().eng, const_cast<void*>(p)); }
+
+struct ConvDescs {
+  memory::desc x, w, b, y;
+  memory::dims stride, dil, pad;
+  explicit ConvDescs(const ConvGeom& g)
+      : x(nchw(g.N, g.C, g.H, g.W)), w(weights(g)), b({g.K}, dt::f32, tag::x), y(nchw(g.N, g.K, g.P, g.Q)),
+        stride{g.sh, g.sw}, dil{g.dh - 1, g.dw - 1}, pad{g.ph, g.pw} {}  // oneDNN counts dilation from 0
+  dnnl::convolution_forward::primitive_desc fwd(bool bias) const {
+    using F = dnnl::convolution_forward;
+    const auto pk = dnnl::prop_kind::forward_training;
+    const auto al = dnnl::algorithm::convolution_direct;
+    F::desc d = bias ? F::desc(pk, al, x, w, b, y, stride, dil, pad, pad) : F::desc(pk, al, x, w, y, stride, dil, pad, pad);
+    return {d, env().eng};
+  }
+};
+
+// oneDNN reports errors as dnnl::error; gpulab's callers expect its own.
+template <class F>
+void guarded(const char* what, F&& f) {
+  try {
+    f();
+  } catch (const dnnl::error& e) {
+    throw RuntimeError(cat("oneDNN ", what, " failed: ", e.what()));
+  }
+}
+
+void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const void* b, void* y) {
+  if (use_im2col(g)) return im2col_dnn_kernels().conv_fwd(exec, g, x, w, b, y);
+  guarded("convolution", [&] {
+    ConvDescs d(g);
+    auto pd = d.fwd(b != nullptr);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d.x, x)}, {DNNL_ARG_WEIGHTS, mem(d.w, w)}, {DNNL_ARG_DST, mem(d.y, y)}};
+    if (b) args.emplace(DNNL_ARG_BIAS, mem(d.b, b));
+    dnnl::convolution_forward(pd).execute(env().strm, args);
+    env().strm.wait();
+  });
+}
+
+void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w, void* gx) {
+  if (use_im2col(g)) return im2col_dnn_kernels().conv_bwd_data(exec, g, gy, w, gx);
+  guarded("convolution backward (data)", [&] {
+    ConvDescs d(g);
+    using B = dnnl::convolution_backward_data;
+    B::desc bd(dnnl::algorithm::convolution_direct, d.x, d.w, d.y, d.stride, d.dil, d.pad, d.pad);
+    B::primitive_desc pd(bd, env().eng, d.fwd(false));
+    B(pd).execute(env().strm, {{DNNL_ARG_DIFF_DST, mem(d.y, gy)}, {DNNL_ARG_WEIGHTS, mem(d.w, w)}, {DNNL_ARG_DIFF_SRC, mem(d.x, gx)}});
+    env().strm.wait();
+  });
+}
+
+void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* gy, void* gw, void* gb) {
+  if (use_im2col(g)) return im2col_dnn_kernels().conv_bwd_weight(exec, g, x, gy, gw, gb);
+  guarded("convolution backward (weights)", [&] {
+    ConvDescs d(g);
+    using B = dnnl::convolution_backward_weights;
+    const auto al = dnnl::algorithm::convolution_direct;
+    B::desc bd = gb ? B::desc(al, d.x, d.w, d.b, d.y, d.stride, d.dil, d.pad, d.pad)
+                    : B::desc(al, d.x, d.w, d.y, d.stride, d.dil, d.pad, d.pad);
+    B::primitive_desc pd(bd, env().eng, d.fwd(gb != nullptr));
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d.x, x)}, {DNNL_ARG_DIFF_DST, mem(d.y, gy)}, {DNNL_ARG_DIFF_WEIGHTS, mem(d.w, gw)}};
+    if (gb) args.emplace(DNNL_ARG_DIFF_BIAS, mem(d.b, gb));
+    B(pd).execute(env().strm, args);
+    env().strm.wait();
+  });
+}
+
+// ---- pooling ----
+struct PoolDescs {
+  memory::desc x, y;
+  memory::dims stride, kernel, dil, pad_l, pad_r;
+  dnnl::algorithm alg;
+  explicit PoolDescs(const PoolGeom& g)
+      : x(nchw(g.N, g.C, g.H, g.W)), y(nchw(g.N, g.C, g.P, g.Q)), stride{g.sh, g.sw}, kernel{g.kh, g.kw},
+        dil{g.dh - 1, g.dw - 1}, pad_l{g.ph, g.pw},
+        // ceil_mode's last window may reach past the padding: oneDNN wants that as right padding.
+        pad_r{std::max(g.ph, (g.P - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.H - g.ph),
+              std::max(g.pw, (g.Q - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.W - g.pw)},
+        alg(g.max ? dnnl::algorithm::pooling_max
+                  : g.count_include_pad ? dnnl::algorithm::pooling_avg_include_padding
+                                        : dnnl::algorithm::pooling_avg_exclude_padding) {}
+  dnnl::pooling_v2_forward::primitive_desc fwd() const {
+    dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_training, alg, x, y, stride, kernel, dil, pad_l, pad_r);
+    return {d, env().eng};
+  }
+};
+
+void check_pool_dtype(const PoolGeom& g) {
+  GL_CHECK(g.dtype == DType::Float32, "gpulab: pooling on the CPU supports float32 only (oneDNN), got ",
+           dtype_name(g.dtype));
+}
+
+size_t pool_workspace(void*, const PoolGeom& g) {
+  check_pool_dtype(g);
+  size_t n = 0;
+  guarded("pooling", [&] { n = PoolDescs(g).fwd().workspace_desc().get_size(); });
+  return n;
+}
+
+void pool_fwd(void*, const PoolGeom& g, const void* x, void* y, void* ws) {
+  check_pool_dtype(g);
+  guarded("pooling", [&] {
+    PoolDescs d(g);
+    auto pd = d.fwd();
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d.x, x)}, {DNNL_ARG_DST, mem(d.y, y)}};
+    if (pd.workspace_desc().get_size() > 0) args.emplace(DNNL_ARG_WORKSPACE, mem(pd.workspace_desc(), ws));
+    dnnl::pooling_v2_forward(pd).execute(env().strm, args);
+    env().strm.wait();
+  });
+}
+
+void pool_bwd(void*, const PoolGeom& g, const void*, const void*, const void* gy, const void* ws, void* gx) {
+  check_pool_dtype(g);
+  guarded("pooling backward", [&] {
+    PoolDescs d(g);
+    auto fpd = d.fwd();
+    using B = dnnl::pooling_v2_backward;
+    B::desc bd(d.alg, d.x, d.y, d.stride, d.kernel, d.dil, d.pad_l, d.pad_r);
+    B::primitive_desc pd(bd, env().eng, fpd);
+    std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, mem(d.y, gy)}, {DNNL_ARG_DIFF_SRC, mem(d.x, gx)}};
+    if (fpd.workspace_desc().get_size() > 0) args.emplace(DNNL_ARG_WORKSPACE, mem(fpd.workspace_desc(), ws));
+    B(pd).execute(env().strm, args);
+    env().strm.wait();
+  });
+}
+
+}  // namespace
+
+const DnnKernels& cpu_dnn_kernels() {
+  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace, pool_fwd, pool_bwd};
+  return k;
+}
+
+}  // namespace gl
