@@ -40,18 +40,24 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
   GL_CHECK(H >= R && W >= S, "Calculated padded input size per channel: (", H, " x ", W, "). Kernel size: (", R, " x ", S,
            "). Kernel size can't be greater than actual input size");
   // PyTorch names the input first for a wrong dtype, the weight for a mismatch.
-  if (x.dtype() != w.dtype()) {
-    if (x.dtype() == DType::Float64)
-      throw RuntimeError(cat("expected scalar type Double but found ", dtype_legacy_name(w.dtype())));
-    const char* cuda = x.device().is_cuda() ? "cuda." : "";
-    throw RuntimeError(cat("Input type (torch.", cuda, dtype_legacy_name(x.dtype()), "Tensor) and weight type (torch.", cuda,
-                           dtype_legacy_name(w.dtype()), "Tensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor"));
-  }
   GL_CHECK(is_floating(x.dtype()) && (x.dtype() == DType::Float32 || x.dtype() == DType::Float64),
            "gpulab: conv2d supports float32 and float64, got ", dtype_name(x.dtype()));
-  if (b && b->defined())
-    GL_CHECK(b->dtype() == x.dtype(), "expected scalar type ", dtype_legacy_name(x.dtype()), " but found ",
-             dtype_legacy_name(b->dtype()));
+}
+
+std::string type_name(const Tensor& t) {
+  return cat("torch.", t.device().is_cuda() ? "cuda." : "", dtype_legacy_name(t.dtype()), "Tensor");
+}
+
+// PyTorch's wording for a weight or bias of another dtype or device than the input.
+void check_types(const Tensor& x, const Tensor& w, const Tensor* b) {
+  if (x.dtype() != w.dtype() || !(x.device() == w.device())) {
+    if (x.dtype() == DType::Float64 && !x.device().is_cuda() && !w.device().is_cuda())
+      throw RuntimeError(cat("expected scalar type Double but found ", dtype_legacy_name(w.dtype())));
+    throw RuntimeError(cat("Input type (", type_name(x), ") and weight type (", type_name(w),
+                           ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor"));
+  }
+  if (b && (b->dtype() != x.dtype() || !(b->device() == x.device())))
+    throw RuntimeError(cat("Input type (", type_name(x), ") and bias type (", type_name(*b), ") should be the same"));
 }
 
 // Zeros after the last row and column: 'same' with an even kernel pads one
@@ -77,8 +83,7 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   if (input0.dim() == 3) return squeeze(conv2d(unsqueeze(input0, 0), weight, bias, o0), 0);
   const Tensor* b = bias && bias->defined() ? bias : nullptr;
   Conv2dOptions o = o0;
-  if (b) common_device({&input0, &weight, b});
-  else common_device({&input0, &weight});
+  check_types(input0, weight, b);
   Tensor input = input0;
   if (o.padding_mode == "valid") {
     o.padding = {0, 0};

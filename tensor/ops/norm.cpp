@@ -75,8 +75,8 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     if (!weight && !bias) y = clone(y);
   }
   if (any_requires_grad({&x, weight, bias})) {
-    // CUDA's batch norm is cuDNN's in PyTorch, and so named.
-    const char* name = x.device().is_cuda() ? "CudnnBatchNormBackward0" : "NativeBatchNormBackward0";
+    // PyTorch runs an affine batch norm on CUDA by cuDNN, and names its node so.
+    const char* name = x.device().is_cuda() && weight ? "CudnnBatchNormBackward0" : "NativeBatchNormBackward0";
     Tensor w = weight ? detach(*weight) : Tensor();
     const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
     record(y, name, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},

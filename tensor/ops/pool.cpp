@@ -22,7 +22,8 @@ std::vector<int64_t> pool_pair(const std::vector<int64_t>& v, const char* fn, co
 // PyTorch's pooling_output_shape: with ceil_mode the last window must start
 // inside the input or its left padding.
 int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
-  int64_t out = (in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;  // floor division
   if (ceil_mode && (out - 1) * stride >= in + pad) --out;
   return out;
 }
@@ -37,7 +38,6 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   GL_CHECK(s[0] > 0 && s[1] > 0, "stride should be greater than zero, but got dH: ", s[0], " dW: ", s[1]);
   GL_CHECK(d[0] > 0 && d[1] > 0, "dilation should be greater than zero, but got dilationH: ", d[0], " dilationW: ", d[1]);
   GL_CHECK((input.dim() == 3 || input.dim() == 4) && input.numel() > 0, "non-empty 3D or 4D (batch mode) tensor expected for input");
-  if (input.dim() == 3) return squeeze(pool2d(unsqueeze(input, 0), o, is_max), 0);
   for (int i = 0; i < 2; ++i) {
     const int64_t eff = is_max ? (k[size_t(i)] - 1) * d[size_t(i)] + 1 : k[size_t(i)];
     GL_CHECK(p[size_t(i)] * 2 <= eff, "pad should be at most half of effective kernel size, but got pad=", p[size_t(i)],
@@ -46,7 +46,10 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   PoolGeom g;
   g.dtype = input.dtype();
   g.max = is_max;
-  g.N = input.size(0); g.C = input.size(1); g.H = input.size(2); g.W = input.size(3);
+  // An unbatched [C, H, W] is one image (and keeps PyTorch's node, no squeeze).
+  const bool batched = input.dim() == 4;
+  g.N = batched ? input.size(0) : 1;
+  g.C = input.size(-3); g.H = input.size(-2); g.W = input.size(-1);
   g.kh = k[0]; g.kw = k[1]; g.sh = s[0]; g.sw = s[1]; g.ph = p[0]; g.pw = p[1];
   g.dh = is_max ? d[0] : 1; g.dw = is_max ? d[1] : 1;
   g.count_include_pad = o.count_include_pad;
@@ -60,7 +63,7 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   const Device dev = input.device();
   const DnnKernels& kern = dnn_kernels_for(dev);
   Tensor x = contiguous(detach(input));
-  Tensor y = empty_on({g.N, g.C, g.P, g.Q}, g.dtype, dev);
+  Tensor y = empty_on(batched ? Shape{g.N, g.C, g.P, g.Q} : Shape{g.C, g.P, g.Q}, g.dtype, dev);
   const size_t ws_bytes = kern.pool_workspace(dnn_exec_for(dev), g);
   Tensor ws = ws_bytes ? empty_on({int64_t(ws_bytes)}, DType::UInt8, dev) : Tensor();
   trace::op(fn, dev);
@@ -108,6 +111,8 @@ Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> os) {
              shape_str(input.sizes()), " with dimension ", input.dim() - 2 + i, " being empty");
   }
   GL_CHECK(is_floating(input.dtype()), "\"adaptive_avg_pool2d\" not implemented for '", dtype_legacy_name(input.dtype()), "'");
+  // PyTorch's CPU and CUDA kernels take a global average as a mean (MeanBackward1).
+  if (os[0] == 1 && os[1] == 1) return mean(input, {-2, -1}, true);
   const Device dev = input.device();
   Tensor ah = averaging_matrix(os[0], input.size(-2), input.dtype(), dev);
   Tensor aw = averaging_matrix(os[1], input.size(-1), input.dtype(), dev);
