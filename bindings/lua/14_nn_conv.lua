@@ -41,12 +41,15 @@ local Uninit = {}
 local function uninit(kind)
   return setmetatable({kind = kind}, {__tostring = function() return '<' .. kind .. '>' end, __name = kind, __index = Uninit})
 end
-nn.UninitializedParameter = function() return uninit('UninitializedParameter') end
-nn.UninitializedBuffer = function() return uninit('UninitializedBuffer') end
-local function is_uninit(v) return type(v) == 'table' and getmetatable(v) and getmetatable(v).__index == Uninit end
-function nn.parameter_is_lazy(m)  -- whether a module still waits for its first call
-  return is_uninit(rawget(m, 'weight')) or is_uninit(rawget(m, 'running_mean'))
+function nn.UninitializedParameter(...)
+  U.parse('UninitializedParameter', {'requires_grad:bool', 'device', 'dtype'}, nil, ...)
+  return uninit('UninitializedParameter')
 end
+function nn.UninitializedBuffer(...)
+  U.parse('UninitializedBuffer', {'requires_grad:bool', 'device', 'dtype'}, nil, ...)
+  return uninit('UninitializedBuffer')
+end
+local function is_uninit(v) return type(v) == 'table' and getmetatable(v) and getmetatable(v).__index == Uninit end
 -- Replaces the placeholder fields by real ones (registering them) and turns
 -- the module into its eager class, as PyTorch's cls_to_become.
 local function materialize(self, eager)

@@ -123,7 +123,6 @@ local written = {
   ['nn.LayerNorm.reset_parameters'] = 'nn.LayerNorm(2):reset_parameters()',
   ['nn.UninitializedParameter'] = 'nn.UninitializedParameter()',
   ['nn.UninitializedBuffer'] = 'nn.UninitializedBuffer()',
-  ['nn.parameter_is_lazy'] = 'nn.parameter_is_lazy(nn.LazyLinear(2))',
 }
 for k, v in pairs(written) do ex[k] = v end
 

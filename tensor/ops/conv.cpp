@@ -124,7 +124,7 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
     trace::op("conv2d", dev);
     dnn_kernels_for(dev).conv_fwd(dnn_exec_for(dev), g, xc.data_ptr(), wc.data_ptr(), b ? bc.data_ptr() : nullptr, y.data_ptr());
   }
-  if (any_requires_grad({&input, &weight, b})) {
+  if (any_requires_grad(std::vector<Tensor>{input, weight, b ? *b : Tensor()})) {
     const bool need_x = input.requires_grad(), need_w = weight.requires_grad(), need_b = b && b->requires_grad();
     record(y, "ConvolutionBackward0", {input, weight, b ? *b : Tensor()},
            [g, xc, wc, need_x, need_w, need_b, dev](const Tensor& gy0) -> std::vector<Tensor> {

@@ -74,7 +74,7 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     if (bias) y = add(y, reshape(detach(*bias), bshape));
     if (!weight && !bias) y = clone(y);
   }
-  if (any_requires_grad({&x, weight, bias})) {
+  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
     // PyTorch runs an affine batch norm on CUDA by cuDNN, and names its node so.
     const char* name = x.device().is_cuda() && weight ? "CudnnBatchNormBackward0" : "NativeBatchNormBackward0";
     Tensor w = weight ? detach(*weight) : Tensor();
@@ -116,7 +116,7 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
     if (weight) y = mul(y, detach(*weight));
     if (bias) y = add(y, detach(*bias));
   }
-  if (any_requires_grad({&x, weight, bias})) {
+  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
     Tensor w = weight ? detach(*weight) : Tensor();
     Shape wshape = weight ? weight->sizes() : Shape{};
     const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();

@@ -206,14 +206,14 @@ for _, dev in ipairs(devices) do
   T.test('LeNet trains a few steps on ' .. dev, function()
     torch.manual_seed(0)
     local net = lenet()
-    local X, y = torch.randn(32, 1, 28, 28):to(dev), torch.randint(0, 10, {32}):to(dev)
+    local X, y = torch.randn(16, 1, 28, 28):to(dev), torch.randint(0, 10, {16}):to(dev)
     net(X:narrow(0, 0, 1):cpu())  -- materialise on the CPU, then move, as d2l does
     net:to(dev)
     net:apply(function(m) if m:_get_name() == 'Linear' or m:_get_name() == 'Conv2d' then nn.init.xavier_uniform_(m.weight) end end)
     local opt = torch.optim.Adam(net:parameters(), {lr = 0.01})
     local loss_fn = nn.CrossEntropyLoss()
     local first, last
-    for _ = 1, 30 do
+    for _ = 1, 20 do
       opt:zero_grad()
       local loss = loss_fn(net(X), y)
       loss:backward()
