@@ -1,9 +1,9 @@
 // Convolution and pooling on the host by oneDNN (the library PyTorch's CPU
-// convolutions use), in plain NCHW layouts so no reorder is needed. oneDNN
+// convolutions use). Pooling works in the callers' NCHW; convolutions in the
+// layouts oneDNN picks (ConvDescs). oneDNN
 // keeps its own cache of compiled primitives, so building the descriptors
-// per call costs microseconds. float32 runs here; float64, which oneDNN
-// lacks, goes to im2col + BLAS (im2col_conv.cpp). GPULAB_CPU_CONV=im2col
-// sends float32 there too (the benchmark's comparison).
+// per call costs microseconds. float32 runs here; float64 and one-channel
+// inputs go to im2col + BLAS (im2col_conv.cpp; see use_im2col).
 #include <dnnl.hpp>
 #include <cstdlib>
 #include <cstring>
@@ -27,12 +27,20 @@ Env& env() {
   return e;
 }
 
+// oneDNN, except float64 (which it lacks) and a single input channel, where
+// im2col + BLAS measured twice as fast on LeNet's first layer (bench/conv.sh;
+// oneDNN's blocked layouts do not fit C = 1). GPULAB_CPU_CONV=im2col or
+// =onednn forces one path for float32 (the benchmark compares them).
 bool use_im2col(const ConvGeom& g) {
-  static const bool forced = [] {
+  static const int forced = [] {
     const char* v = std::getenv("GPULAB_CPU_CONV");
-    return v && std::strcmp(v, "im2col") == 0;
+    if (v && std::strcmp(v, "im2col") == 0) return 1;
+    if (v && std::strcmp(v, "onednn") == 0) return 0;
+    return -1;
   }();
-  return forced || g.dtype != DType::Float32;
+  if (g.dtype != DType::Float32) return true;
+  if (forced >= 0) return forced == 1;
+  return g.C == 1 && g.groups == 1;
 }
 
 memory::desc nchw(int64_t n, int64_t c, int64_t h, int64_t w) { return {{n, c, h, w}, dt::f32, tag::nchw}; }
@@ -42,18 +50,41 @@ memory::desc weights(const ConvGeom& g) {
 }
 memory mem(const memory::desc& d, const void* p) { return memory(d, env().eng, const_cast<void*>(p)); }
 
+// The layouts are oneDNN's choice (format_tag::any): its direct AVX2/AVX-512
+// kernels want blocked layouts (nChw16c) and are about twice as fast as the
+// gemm path plain NCHW gets; tensors are reordered in and out where needed.
 struct ConvDescs {
-  memory::desc x, w, b, y;
+  memory::desc x, w, b, y;       // the caller's plain layouts
+  memory::desc ax, aw, ay;       // any layout
   memory::dims stride, dil, pad;
   explicit ConvDescs(const ConvGeom& g)
       : x(nchw(g.N, g.C, g.H, g.W)), w(weights(g)), b({g.K}, dt::f32, tag::x), y(nchw(g.N, g.K, g.P, g.Q)),
+        ax(x.dims(), dt::f32, tag::any), aw(w.dims(), dt::f32, tag::any), ay(y.dims(), dt::f32, tag::any),
         stride{g.sh, g.sw}, dil{g.dh - 1, g.dw - 1}, pad{g.ph, g.pw} {}  // oneDNN counts dilation from 0
   dnnl::convolution_forward::primitive_desc fwd(bool bias) const {
     using F = dnnl::convolution_forward;
     const auto pk = dnnl::prop_kind::forward_training;
     const auto al = dnnl::algorithm::convolution_direct;
-    F::desc d = bias ? F::desc(pk, al, x, w, b, y, stride, dil, pad, pad) : F::desc(pk, al, x, w, y, stride, dil, pad, pad);
+    F::desc d = bias ? F::desc(pk, al, ax, aw, b, ay, stride, dil, pad, pad) : F::desc(pk, al, ax, aw, ay, stride, dil, pad, pad);
     return {d, env().eng};
+  }
+};
+
+// An input in the layout the primitive wants: the caller's memory, or a reordered copy.
+memory input(const memory::desc& want, const memory::desc& have, const void* p) {
+  memory user = mem(have, p);
+  if (want == have) return user;
+  memory m(want, env().eng);
+  dnnl::reorder(user, m).execute(env().strm, user, m);
+  return m;
+}
+// An output: the caller's memory, or a scratch that finish() reorders into it.
+struct Output {
+  memory user, m;
+  Output(const memory::desc& want, const memory::desc& have, void* p)
+      : user(mem(have, p)), m(want == have ? user : memory(want, env().eng)) {}
+  void finish() {
+    if (m.get_data_handle() != user.get_data_handle()) dnnl::reorder(m, user).execute(env().strm, m, user);
   }
 };
 
@@ -72,9 +103,12 @@ void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const
   guarded("convolution", [&] {
     ConvDescs d(g);
     auto pd = d.fwd(b != nullptr);
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d.x, x)}, {DNNL_ARG_WEIGHTS, mem(d.w, w)}, {DNNL_ARG_DST, mem(d.y, y)}};
+    Output out(pd.dst_desc(), d.y, y);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(pd.src_desc(), d.x, x)},
+                                         {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)}, {DNNL_ARG_DST, out.m}};
     if (b) args.emplace(DNNL_ARG_BIAS, mem(d.b, b));
     dnnl::convolution_forward(pd).execute(env().strm, args);
+    out.finish();
     env().strm.wait();
   });
 }
@@ -84,9 +118,12 @@ void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w,
   guarded("convolution backward (data)", [&] {
     ConvDescs d(g);
     using B = dnnl::convolution_backward_data;
-    B::desc bd(dnnl::algorithm::convolution_direct, d.x, d.w, d.y, d.stride, d.dil, d.pad, d.pad);
+    B::desc bd(dnnl::algorithm::convolution_direct, d.ax, d.aw, d.ay, d.stride, d.dil, d.pad, d.pad);
     B::primitive_desc pd(bd, env().eng, d.fwd(false));
-    B(pd).execute(env().strm, {{DNNL_ARG_DIFF_DST, mem(d.y, gy)}, {DNNL_ARG_WEIGHTS, mem(d.w, w)}, {DNNL_ARG_DIFF_SRC, mem(d.x, gx)}});
+    Output out(pd.diff_src_desc(), d.x, gx);
+    B(pd).execute(env().strm, {{DNNL_ARG_DIFF_DST, input(pd.diff_dst_desc(), d.y, gy)},
+                               {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)}, {DNNL_ARG_DIFF_SRC, out.m}});
+    out.finish();
     env().strm.wait();
   });
 }
@@ -97,12 +134,16 @@ void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* g
     ConvDescs d(g);
     using B = dnnl::convolution_backward_weights;
     const auto al = dnnl::algorithm::convolution_direct;
-    B::desc bd = gb ? B::desc(al, d.x, d.w, d.b, d.y, d.stride, d.dil, d.pad, d.pad)
-                    : B::desc(al, d.x, d.w, d.y, d.stride, d.dil, d.pad, d.pad);
+    B::desc bd = gb ? B::desc(al, d.ax, d.aw, d.b, d.ay, d.stride, d.dil, d.pad, d.pad)
+                    : B::desc(al, d.ax, d.aw, d.ay, d.stride, d.dil, d.pad, d.pad);
     B::primitive_desc pd(bd, env().eng, d.fwd(gb != nullptr));
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d.x, x)}, {DNNL_ARG_DIFF_DST, mem(d.y, gy)}, {DNNL_ARG_DIFF_WEIGHTS, mem(d.w, gw)}};
+    Output out(pd.diff_weights_desc(), d.w, gw);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(pd.src_desc(), d.x, x)},
+                                         {DNNL_ARG_DIFF_DST, input(pd.diff_dst_desc(), d.y, gy)},
+                                         {DNNL_ARG_DIFF_WEIGHTS, out.m}};
     if (gb) args.emplace(DNNL_ARG_DIFF_BIAS, mem(d.b, gb));
     B(pd).execute(env().strm, args);
+    out.finish();
     env().strm.wait();
   });
 }
