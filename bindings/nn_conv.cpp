@@ -63,6 +63,7 @@ int f_adaptive_avg_pool2d(lua_State* L) {
   GL_CHECK_T(TypeError, idx, "adaptive_avg_pool2d() missing required argument 'output_size' (pos 2)");
   std::vector<int64_t> os;
   if (lua_type(L, idx) == LUA_TTABLE) {  // {h, w}; a missing entry or -1 keeps that size (PyTorch's None)
+    GL_CHECK(lua_rawlen(L, idx) <= 2, "adaptive_avg_pool2d: output_size must be 2");
     for (int k = 1; k <= 2; ++k) {
       lua_rawgeti(L, idx, k);
       os.push_back(lua_isnil(L, -1) ? -1 : int64_t(luaL_checkinteger(L, -1)));

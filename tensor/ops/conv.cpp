@@ -50,6 +50,8 @@ std::string type_name(const Tensor& t) {
 
 // PyTorch's wording for a weight or bias of another dtype or device than the input.
 void check_types(const Tensor& x, const Tensor& w, const Tensor* b) {
+  if (x.device().is_cuda() && w.device().is_cuda() && !(x.device() == w.device()))
+    common_device({&x, &w});  // two GPUs: the same-device rule's message
   if (x.dtype() != w.dtype() || !(x.device() == w.device())) {
     if (x.dtype() == DType::Float64 && !x.device().is_cuda() && !w.device().is_cuda())
       throw RuntimeError(cat("expected scalar type Double but found ", dtype_legacy_name(w.dtype())));

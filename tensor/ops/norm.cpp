@@ -103,6 +103,10 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
   }
   const Tensor* weight = weight0 && weight0->defined() ? weight0 : nullptr;
   const Tensor* bias = bias0 && bias0->defined() ? bias0 : nullptr;
+  for (auto [t, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}})
+    if (t)
+      GL_CHECK(t->sizes() == Shape(ns.begin(), ns.end()), "Expected ", name, " to be of same shape as normalized_shape, but got ",
+               name, " of shape ", shape_str(t->sizes()), " and normalized_shape = ", shape_str(ns));
   GL_CHECK(is_floating(x.dtype()), "\"LayerNormKernelImpl\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
   std::vector<int64_t> dims;
   for (int64_t d = x.dim() - k; d < x.dim(); ++d) dims.push_back(d);

@@ -105,6 +105,8 @@ Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> os) {
            shape_str(input.sizes()));
   if (os.size() == 1) os = {os[0], os[0]};
   GL_CHECK(os.size() == 2, "adaptive_avg_pool2d: output_size must be 2");
+  GL_CHECK(os[0] >= -1 && os[1] >= -1, "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {",
+           os[0], ", ", os[1], "}");
   for (int i = 0; i < 2; ++i) {
     if (os[size_t(i)] < 0) os[size_t(i)] = input.size(input.dim() - 2 + i);  // None: keep
     GL_CHECK(input.size(input.dim() - 2 + i) > 0, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",

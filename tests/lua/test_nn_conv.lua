@@ -176,6 +176,19 @@ T.test("errors in PyTorch's words", function()
     'RuntimeError: Given normalized_shape=[7], expected input with shape [*, 7], but got input of size[2, 3, 8, 8]')
   T.raises(function() nn.Conv2d(3, 6, 3, {groups = 2}) end, 'ValueError: in_channels must be divisible by groups')
   T.raises(function() nn.Conv2d(4, 6, 3, {padding = 'x'}) end, "ValueError: Invalid padding string 'x', should be one of {'same', 'valid'}")
+  T.raises(function() F.adaptive_avg_pool2d(x, -5) end,
+    'RuntimeError: adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {-5, -5}')
+  T.raises(function() F.adaptive_avg_pool2d(x, {2, 3, 4}) end, 'RuntimeError: adaptive_avg_pool2d: output_size must be 2')
+  T.raises(function() F.layer_norm(torch.randn(4, 3), {3}, torch.ones(2)) end,
+    'RuntimeError: Expected weight to be of same shape as normalized_shape, but got weight of shape [2] and normalized_shape = [3]')
+  -- no weight, bias or grad: nothing optional is read
+  T.eq(tostring(F.conv2d(x, torch.randn(6, 3, 3, 3)).shape), 'torch.Size([2, 6, 6, 6])')
+  T.eq(tostring(F.batch_norm(x, nil, nil, {training = true}).shape), 'torch.Size([2, 3, 8, 8])')
+  T.eq(tostring(F.layer_norm(x, {8}).shape), 'torch.Size([2, 3, 8, 8])')
+  if torch.cuda.device_count() >= 2 then
+    T.raises(function() F.conv2d(x:to('cuda:0'), torch.randn(6, 3, 3, 3, {device = 'cuda:1'})) end,
+      'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1!')
+  end
   if torch.cuda.is_available() then
     T.raises(function() F.conv2d(x, torch.randn(6, 3, 3, 3, {device = 'cuda:0'})) end,
       'RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor')
