@@ -27,6 +27,12 @@ struct PoolGeom {
   bool count_include_pad = true;  // average pooling: divide by the whole window
 };
 
+struct NormGeom {
+  DType dtype = DType::Float32;
+  int64_t N = 0, C = 0, S = 1;  // input [N, C, S...], S the product of the trailing sizes
+  double eps = 1e-5;
+};
+
 struct DnnKernels {
   // y = conv(x, w) + b (b may be null).
   void (*conv_fwd)(void* exec, const ConvGeom& g, const void* x, const void* w, const void* b, void* y);
@@ -37,6 +43,14 @@ struct DnnKernels {
   size_t (*pool_workspace)(void* exec, const PoolGeom& g);
   void (*pool_fwd)(void* exec, const PoolGeom& g, const void* x, void* y, void* ws);
   void (*pool_bwd)(void* exec, const PoolGeom& g, const void* x, const void* y, const void* gy, const void* ws, void* gx);
+  // Batch norm (null where the library's is not used: the op composes it).
+  // Training: writes the batch's mean and biased variance; else reads them
+  // (the running stats). scale and shift may be null (no affine).
+  void (*batch_norm_fwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
+                         void* y, void* mean, void* var);
+  // gx (and gscale, gshift when not null); `training` as in the forward.
+  void (*batch_norm_bwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
+                         const void* mean, const void* var, void* gx, void* gscale, void* gshift);
 };
 
 const DnnKernels& cpu_dnn_kernels();       // tensor/kernels/cpu/dnnl_*.cpp

@@ -1,12 +1,15 @@
-// Batch and layer normalisation from reductions and elementwise ops (so every
-// device runs them), each one node with the closed-form backward PyTorch's
-// native kernels use: with xhat = (x - mean) * invstd over n values,
+// Batch norm by the device's library where it has one (oneDNN for float32 on
+// the host); otherwise, and layer norm always, from reductions and elementwise
+// ops (so every device runs them), each one node with the closed-form
+// backward PyTorch's native kernels use: with xhat = (x - mean) * invstd over n values,
 //   dx = invstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = g * weight.
 #include <cmath>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/kernels/dnn.h"
 #include "tensor/ops/nn_conv.h"
 #include "tensor/ops/ops.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 namespace {
@@ -19,6 +22,62 @@ Tensor rsqrt(const Tensor& t) { return unary(UnaryOp::Rsqrt, t); }
 Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invstd, const std::vector<int64_t>& dims) {
   Tensor m1 = mean(dxhat, dims, true), m2 = mean(mul(dxhat, xhat), dims, true);
   return mul(invstd, sub(sub(dxhat, m1), mul(xhat, m2)));
+}
+
+// The running stats take the batch's mean and unbiased variance.
+void update_running(Tensor& running_mean, Tensor& running_var, const Tensor& mean, const Tensor& var, double momentum, int64_t n) {
+  Tensor rm = scalar_mul(mean, momentum);
+  Tensor rv = scalar_mul(var, momentum * double(n) / double(std::max<int64_t>(n - 1, 1)));
+  copy_(running_mean, add(scalar_mul(running_mean, 1 - momentum), to(rm, running_mean.device(), running_mean.dtype())));
+  copy_(running_var, add(scalar_mul(running_var, 1 - momentum), to(rv, running_var.device(), running_var.dtype())));
+}
+
+const char* batch_norm_node(const Tensor& x, const Tensor* weight) {
+  // PyTorch runs an affine batch norm on CUDA by cuDNN, and names its node so.
+  return x.device().is_cuda() && weight ? "CudnnBatchNormBackward0" : "NativeBatchNormBackward0";
+}
+
+// float32 on the host: the library's kernels (oneDNN), forward and backward.
+Tensor batch_norm_library(const DnnKernels& lib, const Tensor& x, Tensor& running_mean, Tensor& running_var,
+                          const Tensor* weight, const Tensor* bias, bool training, double momentum, double eps) {
+  const Device dev = x.device();
+  NormGeom g;
+  g.N = x.size(0);
+  g.C = x.size(1);
+  g.S = x.numel() / (g.N * g.C);
+  g.eps = eps;
+  Tensor xc = contiguous(detach(x)), y = empty_on(x.sizes(), DType::Float32, dev), mean, var;
+  {
+    NoGradGuard ng;
+    if (training) {
+      mean = empty_on({g.C}, DType::Float32, dev);
+      var = empty_on({g.C}, DType::Float32, dev);
+    } else {
+      mean = contiguous(to(detach(running_mean), dev, DType::Float32));
+      var = contiguous(to(detach(running_var), dev, DType::Float32));
+    }
+    Tensor sc = weight ? contiguous(detach(*weight)) : Tensor(), sh = bias ? contiguous(detach(*bias)) : Tensor();
+    trace::op("batch_norm", dev);
+    lib.batch_norm_fwd(dnn_exec_for(dev), g, training, xc.data_ptr(), weight ? sc.data_ptr() : nullptr,
+                       bias ? sh.data_ptr() : nullptr, y.data_ptr(), mean.data_ptr(), var.data_ptr());
+    if (training && running_mean.defined()) update_running(running_mean, running_var, mean, var, momentum, g.N * g.S);
+  }
+  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
+    Tensor sc = weight ? contiguous(detach(*weight)) : Tensor();
+    const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
+    record(y, batch_norm_node(x, weight), {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+           [g, xc, sc, mean, var, training, need_w, need_b, dev](const Tensor& gy0) -> std::vector<Tensor> {
+             Tensor gy = contiguous(gy0), gx = empty_on(xc.sizes(), DType::Float32, dev);
+             Tensor gw = need_w ? empty_on({g.C}, DType::Float32, dev) : Tensor();
+             Tensor gb = need_b ? empty_on({g.C}, DType::Float32, dev) : Tensor();
+             trace::op("batch_norm_backward", dev);
+             dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
+                                                 sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(), var.data_ptr(),
+                                                 gx.data_ptr(), need_w ? gw.data_ptr() : nullptr, need_b ? gb.data_ptr() : nullptr);
+             return {gx, gw, gb};
+           });
+  }
+  return y;
 }
 
 }  // namespace
@@ -42,6 +101,12 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
   GL_CHECK(training || (running_mean.defined() && running_var.defined()),
            "running_mean and running_var must be defined in evaluation mode");
 
+  const DnnKernels& lib = dnn_kernels_for(x.device());
+  const auto f32 = [](const Tensor* t) { return !t || t->dtype() == DType::Float32; };
+  if (lib.batch_norm_fwd && x.numel() > 0 && x.dtype() == DType::Float32 && !weight == !bias && f32(weight) && f32(bias) &&
+      (training || (running_mean.dtype() == DType::Float32 && running_var.dtype() == DType::Float32)))
+    return batch_norm_library(lib, x, running_mean, running_var, weight, bias, training, momentum, eps);
+
   std::vector<int64_t> dims{0};
   for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
   Shape bshape(size_t(x.dim()), 1);  // [1, C, 1, ...]
@@ -56,14 +121,7 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
       Tensor var = mean(mul(centered, centered), dims, true);  // biased, as the normalisation uses
       invstd = rsqrt(scalar_add(var, eps));
       xhat = mul(centered, invstd);
-      if (running_mean.defined()) {  // the running variance is the unbiased one
-        Tensor rm = scalar_mul(reshape(mu, {C}), momentum);
-        Tensor rv = scalar_mul(reshape(var, {C}), momentum * double(n) / double(std::max<int64_t>(n - 1, 1)));
-        Tensor new_mean = add(scalar_mul(running_mean, 1 - momentum), to(rm, running_mean.device(), running_mean.dtype()));
-        Tensor new_var = add(scalar_mul(running_var, 1 - momentum), to(rv, running_var.device(), running_var.dtype()));
-        copy_(running_mean, new_mean);
-        copy_(running_var, new_var);
-      }
+      if (running_mean.defined()) update_running(running_mean, running_var, reshape(mu, {C}), reshape(var, {C}), momentum, n);
     } else {
       mu = reshape(to_dtype(running_mean, x.dtype()), bshape);
       invstd = rsqrt(scalar_add(reshape(to_dtype(running_var, x.dtype()), bshape), eps));
@@ -75,8 +133,7 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     if (!weight && !bias) y = clone(y);
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
-    // PyTorch runs an affine batch norm on CUDA by cuDNN, and names its node so.
-    const char* name = x.device().is_cuda() && weight ? "CudnnBatchNormBackward0" : "NativeBatchNormBackward0";
+    const char* name = batch_norm_node(x, weight);
     Tensor w = weight ? detach(*weight) : Tensor();
     const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
     record(y, name, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},

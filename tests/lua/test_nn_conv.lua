@@ -24,10 +24,10 @@ local function check(t, flat, tol, what)
   if d > tol then error(('%s: max difference %g > %g'):format(what, d, tol), 2) end
 end
 
-local function inputs(c, dev)
+local function inputs(c, dev, as_double)
   local out = {}
   for i, shape in ipairs(c.shapes) do
-    local x = torch.tensor(c.inputs[i], {dtype = c.double and torch.float64 or torch.float32}):reshape(shape)
+    local x = torch.tensor(c.inputs[i], {dtype = (c.double or as_double) and torch.float64 or torch.float32}):reshape(shape)
     out[i] = x:to(dev):requires_grad_()
   end
   return out
@@ -35,8 +35,8 @@ end
 
 -- Runs fn on the case's inputs, backpropagates PyTorch's upstream gradient and
 -- compares the output, the grad_fn name and every input's gradient.
-local function run_case(name, c, dev, fn)
-  local ins = inputs(c, dev)
+local function run_case(name, c, dev, fn, as_double)
+  local ins = inputs(c, dev, as_double)
   local y = fn(ins)
   T.eq(tostring(y.shape), 'torch.Size([' .. table.concat(c.out_shape, ', ') .. '])', name .. ' shape')
   local tol = c.double and 1e-10 or 2e-5
@@ -78,25 +78,45 @@ for _, dev in ipairs(devices) do
       end)
     end)
   end
-  for i, c in ipairs(E.norm) do
-    T.test(('%s %d on %s'):format(c.kind, i, dev), function()
-      local rm, rv
-      run_case(c.kind .. ' ' .. i, c, dev, function(x)
-        if c.kind == 'layer_norm' then return F.layer_norm(x[1], c.normalized_shape, x[2], x[3], 1e-5) end
-        local C = x[1]:size(1)
-        if c.kind == 'bn_train' then
-          rm, rv = torch.zeros(C, {device = dev}), torch.ones(C, {device = dev})
-          return F.batch_norm(x[1], rm, rv, x[2], x[3], true, 0.1, 1e-5)
+  -- float32 runs the library's batch norm (oneDNN on the host), float64 the
+  -- composed one; both against PyTorch's float32 values.
+  for _, as_double in ipairs({false, true}) do
+    for i, c in ipairs(E.norm) do
+      T.test(('%s %d on %s%s'):format(c.kind, i, dev, as_double and ' in float64' or ''), function()
+        local rm, rv
+        local dt = as_double and torch.float64 or torch.float32
+        run_case(c.kind .. ' ' .. i, c, dev, function(x)
+          if c.kind == 'layer_norm' then return F.layer_norm(x[1], c.normalized_shape, x[2], x[3], 1e-5) end
+          local C = x[1]:size(1)
+          if c.kind == 'bn_train' then
+            rm, rv = torch.zeros(C, {device = dev, dtype = dt}), torch.ones(C, {device = dev, dtype = dt})
+            return F.batch_norm(x[1], rm, rv, x[2], x[3], true, 0.1, 1e-5)
+          end
+          return F.batch_norm(x[1], torch.linspace(-0.5, 0.5, C):to(dev, dt), torch.linspace(0.5, 2.0, C):to(dev, dt), x[2], x[3], false)
+        end, as_double)
+        if rm then
+          check(rm, c.running_mean, 1e-6, 'running_mean')
+          check(rv, c.running_var, 1e-5, 'running_var')
         end
-        return F.batch_norm(x[1], torch.linspace(-0.5, 0.5, C):to(dev), torch.linspace(0.5, 2.0, C):to(dev), x[2], x[3], false)
       end)
-      if rm then
-        check(rm, c.running_mean, 1e-6, 'running_mean')
-        check(rv, c.running_var, 1e-5, 'running_var')
-      end
-    end)
+    end
   end
 end
+
+T.test('batch norm without weight and bias: the library and the composed forms agree', function()
+  for _, training in ipairs({true, false}) do
+    local x = torch.randn(4, 3, 5):requires_grad_()
+    local xd = x:detach():double():requires_grad_()
+    local rm, rv = torch.linspace(-1, 1, 3), torch.linspace(0.5, 2, 3)
+    local y = F.batch_norm(x, rm:clone(), rv:clone(), {training = training})
+    local yd = F.batch_norm(xd, rm:double(), rv:double(), {training = training})
+    local g = torch.randn(4, 3, 5)
+    y:backward(g)
+    yd:backward(g:double())
+    T.truthy((y:double() - yd):abs():max():item() < 1e-5, 'forward')
+    T.truthy((x.grad:double() - xd.grad):abs():max():item() < 1e-5, 'backward')
+  end
+end)
 
 T.test('default initialisation as PyTorch', function()
   torch.manual_seed(0)

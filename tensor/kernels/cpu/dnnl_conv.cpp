@@ -207,10 +207,67 @@ void pool_bwd(void*, const PoolGeom& g, const void*, const void*, const void* gy
   });
 }
 
+// ---- batch norm ----
+// [N, C, S] as NCHW with W = 1; scale and shift as oneDNN's separate vectors.
+dnnl::normalization_flags bn_flags(bool training, bool affine) {
+  auto f = dnnl::normalization_flags::none;
+  if (!training) f |= dnnl::normalization_flags::use_global_stats;
+  if (affine) f |= dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+  return f;
+}
+
+void batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift, void* y,
+                    void* mean, void* var) {
+  guarded("batch norm", [&] {
+    const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
+    const auto pk = training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+    dnnl::batch_normalization_forward::desc bd(pk, d, float(g.eps), bn_flags(training, scale != nullptr));
+    dnnl::batch_normalization_forward::primitive_desc pd(bd, env().eng);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d, x)}, {DNNL_ARG_DST, mem(d, y)},
+                                         {DNNL_ARG_MEAN, mem(v, mean)}, {DNNL_ARG_VARIANCE, mem(v, var)}};
+    if (scale) {
+      args.emplace(DNNL_ARG_SCALE, mem(v, scale));
+      args.emplace(DNNL_ARG_SHIFT, mem(v, shift));
+    }
+    dnnl::batch_normalization_forward(pd).execute(env().strm, args);
+    env().strm.wait();
+  });
+}
+
+void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
+                    const void* mean, const void* var, void* gx, void* gscale, void* gshift) {
+  guarded("batch norm backward", [&] {
+    const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
+    const auto flags = bn_flags(training, scale != nullptr);
+    const auto pk = training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+    dnnl::batch_normalization_forward::primitive_desc fpd({pk, d, float(g.eps), flags}, env().eng);
+    using B = dnnl::batch_normalization_backward;
+    B::desc bd(scale ? dnnl::prop_kind::backward : dnnl::prop_kind::backward_data, d, d, float(g.eps), flags);
+    B::primitive_desc pd(bd, env().eng, fpd);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d, x)}, {DNNL_ARG_DIFF_DST, mem(d, gy)},
+                                         {DNNL_ARG_MEAN, mem(v, mean)}, {DNNL_ARG_VARIANCE, mem(v, var)},
+                                         {DNNL_ARG_DIFF_SRC, mem(d, gx)}};
+    // The library's weight gradients are always computed with an affine
+    // forward; a caller that needs neither passes scratch.
+    std::vector<float> scratch;
+    if (scale) {
+      if (!gscale || !gshift) scratch.resize(size_t(2 * g.C));
+      args.emplace(DNNL_ARG_SCALE, mem(v, scale));
+      // oneDNN checks that the shift is passed; the backward does not read it.
+      args.emplace(DNNL_ARG_SHIFT, mem(v, scale));
+      args.emplace(DNNL_ARG_DIFF_SCALE, mem(v, gscale ? gscale : scratch.data()));
+      args.emplace(DNNL_ARG_DIFF_SHIFT, mem(v, gshift ? gshift : scratch.data() + g.C));
+    }
+    B(pd).execute(env().strm, args);
+    env().strm.wait();
+  });
+}
+
 }  // namespace
 
 const DnnKernels& cpu_dnn_kernels() {
-  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace, pool_fwd, pool_bwd};
+  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace, pool_fwd, pool_bwd,
+                            batch_norm_fwd, batch_norm_bwd};
   return k;
 }
 

@@ -159,7 +159,8 @@ void k_bwd_weight(void*, const ConvGeom& g, const void* x, const void* gy, void*
 const DnnKernels& im2col_dnn_kernels() {
   // Pooling has no im2col form: the host's pooling is always oneDNN's.
   static const DnnKernels k{k_fwd, k_bwd_data, k_bwd_weight, cpu_dnn_kernels().pool_workspace,
-                            cpu_dnn_kernels().pool_fwd, cpu_dnn_kernels().pool_bwd};
+                            cpu_dnn_kernels().pool_fwd, cpu_dnn_kernels().pool_bwd,
+                            cpu_dnn_kernels().batch_norm_fwd, cpu_dnn_kernels().batch_norm_bwd};
   return k;
 }
 
