@@ -72,11 +72,12 @@ struct Dims {
 };
 
 // One image per thread, each with its own columns; BLAS runs single-threaded
-// inside (OpenBLAS does not nest in an OpenMP region).
+// inside (OpenBLAS does not nest in an OpenMP region). With fewer images than
+// threads the images go one after another and BLAS takes the threads.
 template <class T>
 void fwd(const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
   const Dims d(g);
-#pragma omp parallel
+#pragma omp parallel if (g.N >= omp_get_max_threads())
   {
     std::vector<T> cols(size_t(d.ckk * d.PQ));
 #pragma omp for
@@ -96,7 +97,7 @@ template <class T>
 void bwd_data(const ConvGeom& g, const T* gy, const T* w, T* gx) {
   const Dims d(g);
   std::memset(gx, 0, sizeof(T) * size_t(g.N * g.C * g.H * g.W));
-#pragma omp parallel
+#pragma omp parallel if (g.N >= omp_get_max_threads())
   {
     std::vector<T> cols(size_t(d.ckk * d.PQ));
 #pragma omp for
@@ -115,7 +116,7 @@ void bwd_weight(const ConvGeom& g, const T* x, const T* gy, T* gw, T* gb) {
   const size_t wn = size_t(g.K * d.ckk);
   std::memset(gw, 0, sizeof(T) * wn);
   if (gb) std::memset(gb, 0, sizeof(T) * size_t(g.K));
-#pragma omp parallel
+#pragma omp parallel if (g.N >= omp_get_max_threads())
   {
     std::vector<T> cols(size_t(d.ckk * d.PQ)), acc(wn, T(0)), bacc(size_t(g.K), T(0));
 #pragma omp for
