@@ -92,7 +92,7 @@ struct ConvDescs {
     GL_CUDNN(api.cudnnSetConvolution2dDescriptor(conv, int(g.ph), int(g.pw), int(g.sh), int(g.sw), int(g.dh), int(g.dw),
                                                  CUDNN_CROSS_CORRELATION, compute));
     GL_CUDNN(api.cudnnSetConvolutionGroupCount(conv, int(g.groups)));
-    GL_CUDNN(api.cudnnSetConvolutionMathType(conv, g.dtype == DType::Float32 ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH));
+    GL_CUDNN(api.cudnnSetConvolutionMathType(conv, g.dtype == DType::Float32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH));
   }
   ~ConvDescs() {
     cudnn().cudnnDestroyFilterDescriptor(w);
