@@ -59,6 +59,17 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
            g.P, "x", g.Q, "). Output size is too small");
   GL_CHECK(is_floating(g.dtype), "\"", is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '",
            dtype_legacy_name(g.dtype), "'");
+  // ceil_mode's last window may pass the padding: PyTorch then divides by the
+  // window cut at the padding's end, which the libraries cannot express
+  // (they count the whole kernel, or only the input). Without padding that is
+  // "only the input"; with padding it is refused rather than computed wrong.
+  const bool past = (g.P - 1) * g.sh + g.kh > g.H + 2 * g.ph || (g.Q - 1) * g.sw + g.kw > g.W + 2 * g.pw;
+  if (!is_max && g.count_include_pad && past) {
+    GL_CHECK_T(NotImplementedError, g.ph == 0 && g.pw == 0,
+               "gpulab: avg_pool2d with ceil_mode=True, padding and count_include_pad=True, whose last window passes the "
+               "padding, is not supported; use count_include_pad=False or no padding");
+    g.count_include_pad = false;
+  }
 
   const Device dev = input.device();
   const DnnKernels& kern = dnn_kernels_for(dev);

@@ -64,6 +64,8 @@ pool_cases = [
     case(F.avg_pool2d, [(1, 2, 5, 6)], {'kernel_size': 3, 'stride': 1, 'padding': 1}),
     case(F.adaptive_avg_pool2d, [(2, 3, 7, 7)], {'output_size': [1, 1]}),
     case(F.adaptive_avg_pool2d, [(1, 2, 7, 5)], {'output_size': [3, 2]}),
+    case(F.avg_pool2d, [(1, 2, 5, 5)], {'kernel_size': 2, 'ceil_mode': True}),
+    case(F.avg_pool2d, [(1, 2, 5, 5)], {'kernel_size': 3, 'stride': 2, 'padding': 1, 'ceil_mode': True}),
     case(F.adaptive_avg_pool2d, [(2, 5, 5)], {'output_size': 3}),
 ]
 
