@@ -50,7 +50,9 @@ std::vector<Library> libraries() {
   blas.file = cublas_soname();
   blas.found = cublas_available(&blas.version, &blas.error);
   out.push_back(blas);
-  Library dnn{.purpose = "cuDNN", .file = cudnn_soname()};
+  Library dnn;
+  dnn.purpose = "cuDNN";
+  dnn.file = cudnn_soname();
   dnn.found = cudnn_available(&dnn.version, &dnn.error);
   out.push_back(dnn);
   out.push_back(probe("NVML", "libnvidia-ml.so.1"));
