@@ -147,6 +147,7 @@ void open_torch(lua_State* L) {
   lua_newtable(L);
   lua_newtable(L);
   lt::set_functions(L, lt::kFunctional, "F.");
+  lt::set_functions(L, lt::kNnConv, "F.");
   lua_setfield(L, -2, "functional");
   lua_pushvalue(L, -1);
   lua_setglobal(L, "nn");

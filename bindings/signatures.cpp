@@ -126,6 +126,12 @@ const std::unordered_map<std::string, const char*>& table() {
       {"F.mse_loss", "mse_loss(input, target, *, reduction='mean')"},
       {"F.cross_entropy", "cross_entropy(input, target, weight=None, *, ignore_index=-100, reduction='mean', label_smoothing=0.0)"},
       {"F.dropout", "dropout(input, p=0.5, training=True)"},
+      {"F.conv2d", "conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)"},
+      {"F.max_pool2d", "max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)"},
+      {"F.avg_pool2d", "avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)"},
+      {"F.adaptive_avg_pool2d", "adaptive_avg_pool2d(input, output_size)"},
+      {"F.batch_norm", "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05)"},
+      {"F.layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)"},
       {"linalg.qr", "qr(A, mode='reduced')"},
       // ---- torch.cuda (cuda_lib.cpp) ----
       {"cuda.is_available", "is_available()"}, {"cuda.device_count", "device_count()"},

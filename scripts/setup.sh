@@ -6,8 +6,9 @@ set -euo pipefail
 # libopenblas-openmp-dev: OpenBLAS on OpenMP threads (Note [One thread pool] in CMakeLists.txt)
 # zlib1g-dev: reading the gzip-compressed IDX files; dataset-fashion-mnist: the data the d2l lessons train on.
 # libgloo-dev: torch.distributed's gloo backend (optional for the build; cmake/dist.cmake)
+# libdnnl-dev: oneDNN, the CPU's convolutions, pooling and batch norm
 pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-openmp-dev libedit-dev zlib1g-dev
-      dataset-fashion-mnist libgloo-dev)
+      dataset-fashion-mnist libgloo-dev libdnnl-dev)
 tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 # tmux: the CLI tests drive the REPL in a real terminal (completion, Ctrl-C).

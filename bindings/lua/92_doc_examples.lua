@@ -109,6 +109,20 @@ local written = {
   ['torch.cuda.Event'] = 'torch.cuda.Event{enable_timing=true}:query()',
   ['time.perf_counter'] = 'type(time.perf_counter())',
   ['time.timeit'] = 'type(time.timeit(function() return torch.ones(8):sum() end))',
+  ['nn.functional.conv2d'] = 'nn.functional.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), {padding=1})',
+  ['nn.functional.max_pool2d'] = 'nn.functional.max_pool2d(torch.arange(16.):reshape(1, 4, 4), 2)',
+  ['nn.functional.avg_pool2d'] = 'nn.functional.avg_pool2d(torch.arange(16.):reshape(1, 4, 4), 2)',
+  ['nn.functional.adaptive_avg_pool2d'] = 'nn.functional.adaptive_avg_pool2d(torch.arange(16.):reshape(1, 4, 4), 1)',
+  ['nn.functional.batch_norm'] = 'nn.functional.batch_norm(torch.tensor({{1., 2}, {3, 6}}), nil, nil, {training=true})',
+  ['nn.functional.layer_norm'] = 'nn.functional.layer_norm(torch.tensor({{1., 2, 3}}), {3})',
+  ['nn.Conv2d.reset_parameters'] = 'nn.Conv2d(1, 2, 3):reset_parameters()',
+  ['nn.BatchNorm1d.reset_parameters'] = 'nn.BatchNorm1d(2):reset_parameters()',
+  ['nn.BatchNorm2d.reset_parameters'] = 'nn.BatchNorm2d(2):reset_parameters()',
+  ['nn.BatchNorm1d.reset_running_stats'] = 'nn.BatchNorm1d(2):reset_running_stats()',
+  ['nn.BatchNorm2d.reset_running_stats'] = 'nn.BatchNorm2d(2):reset_running_stats()',
+  ['nn.LayerNorm.reset_parameters'] = 'nn.LayerNorm(2):reset_parameters()',
+  ['nn.UninitializedParameter'] = 'nn.UninitializedParameter()',
+  ['nn.UninitializedBuffer'] = 'nn.UninitializedBuffer()',
 }
 for k, v in pairs(written) do ex[k] = v end
 
@@ -212,6 +226,11 @@ local classes = {
   ['nn.Module'] = 'nn.Module()', ['nn.DataParallel'] = "nn.DataParallel(nn.Linear(2, 1):to('cuda:0'))",
   ['torch.utils.data.Dataset'] = "torch.utils.data.Dataset:extend('Squares')",
   ['torch.optim.Optimizer'] = "torch.optim.Optimizer:extend('MyOpt')",
+  ['nn.Conv2d'] = "nn.Conv2d(1, 6, 5, {padding=2})", ['nn.MaxPool2d'] = 'nn.MaxPool2d(2)', ['nn.AvgPool2d'] = 'nn.AvgPool2d(2)',
+  ['nn.AdaptiveAvgPool2d'] = 'nn.AdaptiveAvgPool2d({1, 1})', ['nn.BatchNorm1d'] = 'nn.BatchNorm1d(120)',
+  ['nn.BatchNorm2d'] = 'nn.BatchNorm2d(6)', ['nn.LayerNorm'] = 'nn.LayerNorm(4)', ['nn.LazyLinear'] = 'nn.LazyLinear(10)',
+  ['nn.LazyConv2d'] = 'nn.LazyConv2d(6, 5, {padding=2})', ['nn.LazyBatchNorm1d'] = 'nn.LazyBatchNorm1d()',
+  ['nn.LazyBatchNorm2d'] = 'nn.LazyBatchNorm2d()',
   ['torch.utils.data.Subset'] = '#torch.utils.data.Subset(torch.utils.data.TensorDataset(torch.zeros(5)), {0, 2})',
 }
 
@@ -246,6 +265,16 @@ local layer_inputs = {
   CrossEntropyLoss = {'nn.CrossEntropyLoss()', 'torch.tensor({{2., 0}}), torch.tensor({0})', ''},
   Sequential = {'nn.Sequential(nn.Linear(2, 1))', 'torch.zeros(1, 2)', '.shape'},
   DataParallel = {"nn.DataParallel(nn.Linear(2, 1):to('cuda:0'))", "torch.zeros(4, 2, {device='cuda:0'})", '.shape'},
+  Conv2d = {'nn.Conv2d(1, 2, 3)', 'torch.zeros(1, 1, 5, 5)', '.shape'}, MaxPool2d = {'nn.MaxPool2d(2)', 'torch.zeros(1, 4, 4)', '.shape'},
+  AvgPool2d = {'nn.AvgPool2d(2)', 'torch.zeros(1, 4, 4)', '.shape'},
+  AdaptiveAvgPool2d = {'nn.AdaptiveAvgPool2d(1)', 'torch.zeros(1, 4, 4)', '.shape'},
+  BatchNorm1d = {'nn.BatchNorm1d(2)', 'torch.tensor({{1., 2}, {3, 6}})', ''},
+  BatchNorm2d = {'nn.BatchNorm2d(2)', 'torch.zeros(2, 2, 3, 3)', '.shape'},
+  LayerNorm = {'nn.LayerNorm(3)', 'torch.tensor({{1., 2, 3}})', ''},
+  LazyLinear = {'nn.LazyLinear(2)', 'torch.zeros(1, 3)', '.shape'},
+  LazyConv2d = {'nn.LazyConv2d(2, 3)', 'torch.zeros(1, 1, 5, 5)', '.shape'},
+  LazyBatchNorm1d = {'nn.LazyBatchNorm1d()', 'torch.tensor({{1., 2}, {3, 6}})', ''},
+  LazyBatchNorm2d = {'nn.LazyBatchNorm2d()', 'torch.zeros(2, 2, 3, 3)', '.shape'},
 }
 for name, cls in pairs(nn) do
   local li = layer_inputs[name]

@@ -16,7 +16,9 @@ local function sample(name)
     beta = 1, rounding_mode = 'floor', non_blocking = false, copy = false, p = 2, unbiased = true, min = 0, max = 1,
     start_dim = 0, end_dim = -1, reduction = 'mean', ignore_index = -100, label_smoothing = 0.0, training = false,
     rtol = 1e-5, atol = 1e-8, ['from'] = 0, to = 1, mean = 0, std = 1, enable_timing = false, retain_graph = true,
-    precision = 4, threshold = 1000, generator = torch.Generator(), edgeitems = 3, linewidth = 80, profile = 'default', sci_mode = false, abbreviated = false}
+    precision = 4, threshold = 1000, generator = torch.Generator(), edgeitems = 3, linewidth = 80, profile = 'default', sci_mode = false, abbreviated = false,
+    stride = 1, padding = 0, dilation = 1, groups = 1, ceil_mode = false, count_include_pad = true, divisor_override = false,
+    return_indices = false, eps = 1e-5, momentum = 0.1}
   return m[name]
 end
 

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include "tensor/runtime/cuda/cublas_loader.h"
+#include "tensor/runtime/cuda/cudnn_loader.h"
 #include "tensor/runtime/cuda_api.h"
 
 namespace gl::cuda {
@@ -49,6 +50,11 @@ std::vector<Library> libraries() {
   blas.file = cublas_soname();
   blas.found = cublas_available(&blas.version, &blas.error);
   out.push_back(blas);
+  Library dnn;
+  dnn.purpose = "cuDNN";
+  dnn.file = cudnn_soname();
+  dnn.found = cudnn_available(&dnn.version, &dnn.error);
+  out.push_back(dnn);
   out.push_back(probe("NVML", "libnvidia-ml.so.1"));
   return out;
 }

@@ -1,0 +1,162 @@
+// 2-d convolution: PyTorch's checks and output shape, the device library's
+// kernels (tensor/kernels/dnn.h), and ConvolutionBackward0.
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/kernels/dnn.h"
+#include "tensor/ops/nn_conv.h"
+#include "tensor/ops/ops.h"
+#include "tensor/runtime/trace.h"
+
+namespace gl {
+
+std::vector<int64_t> pair_of(const std::vector<int64_t>& v, const char* what) {
+  if (v.size() == 1) return {v[0], v[0]};
+  GL_CHECK(v.size() == 2, "expected ", what, " to be a single integer value or a list of 2 values to match the convolution dimensions, but got ",
+           what, "=", shape_str(v));
+  return v;
+}
+
+namespace {
+
+// PyTorch's checks, in its order (ConvUtils.h: check_shape_forward).
+void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dOptions& o, int64_t ph, int64_t pw) {
+  for (int64_t p : o.padding) GL_CHECK(p >= 0, "negative padding is not supported");
+  for (int64_t s : o.stride) GL_CHECK(s > 0, "non-positive stride is not supported");
+  for (int64_t d : o.dilation) GL_CHECK(d > 0, "non-positive dilation is not supported");
+  GL_CHECK(w.dim() == 4, "expected stride to be a single integer value or a list of ", w.dim() - 2,
+           " values to match the convolution dimensions, but got stride=", shape_str(o.stride));
+  GL_CHECK(o.groups > 0, "non-positive groups is not supported");
+  GL_CHECK(w.size(0) % o.groups == 0, "Given groups=", o.groups, ", expected weight to be divisible by ", o.groups,
+           " at dimension 0, but got weight of size [", shape_str(w.sizes()), "] instead");
+  GL_CHECK(x.size(1) == w.size(1) * o.groups, "Given groups=", o.groups, ", weight of size ", shape_str(w.sizes()),
+           ", expected input", shape_str(x.sizes()), " to have ", w.size(1) * o.groups, " channels, but got ", x.size(1),
+           " channels instead");
+  if (b && b->defined())
+    GL_CHECK(b->dim() == 1 && b->size(0) == w.size(0), "Given weight of size ", shape_str(w.sizes()),
+             ", expected bias to be 1-dimensional with ", w.size(0), " elements, but got bias of size ",
+             shape_str(b->sizes()), " instead");
+  const int64_t H = x.size(2) + 2 * ph, W = x.size(3) + 2 * pw;
+  const int64_t R = (w.size(2) - 1) * o.dilation[0] + 1, S = (w.size(3) - 1) * o.dilation[1] + 1;
+  GL_CHECK(H >= R && W >= S, "Calculated padded input size per channel: (", H, " x ", W, "). Kernel size: (", R, " x ", S,
+           "). Kernel size can't be greater than actual input size");
+  // PyTorch names the input first for a wrong dtype, the weight for a mismatch.
+  GL_CHECK(is_floating(x.dtype()) && (x.dtype() == DType::Float32 || x.dtype() == DType::Float64),
+           "gpulab: conv2d supports float32 and float64, got ", dtype_name(x.dtype()));
+}
+
+std::string type_name(const Tensor& t) {
+  return cat("torch.", t.device().is_cuda() ? "cuda." : "", dtype_legacy_name(t.dtype()), "Tensor");
+}
+
+// PyTorch's wording for a weight or bias of another dtype or device than the input.
+void check_types(const Tensor& x, const Tensor& w, const Tensor* b) {
+  if (x.device().is_cuda() && w.device().is_cuda() && !(x.device() == w.device()))
+    common_device({&x, &w});  // two GPUs: the same-device rule's message
+  if (x.dtype() != w.dtype() || !(x.device() == w.device())) {
+    if (x.dtype() == DType::Float64 && !x.device().is_cuda() && !w.device().is_cuda())
+      throw RuntimeError(cat("expected scalar type Double but found ", dtype_legacy_name(w.dtype())));
+    throw RuntimeError(cat("Input type (", type_name(x), ") and weight type (", type_name(w),
+                           ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor"));
+  }
+  if (b && (b->dtype() != x.dtype() || !(b->device() == x.device())))
+    throw RuntimeError(cat("Input type (", type_name(x), ") and bias type (", type_name(*b), ") should be the same"));
+}
+
+// Zeros after the last row and column: 'same' with an even kernel pads one
+// more on the right (PyTorch pads the input, then convolves symmetrically).
+Tensor pad_right(const Tensor& x, int64_t rows, int64_t cols) {
+  Tensor out = x;
+  if (rows) {
+    Shape s = out.sizes(); s[2] = rows;
+    out = cat({out, zeros(s, {x.dtype(), x.device()})}, 2);
+  }
+  if (cols) {
+    Shape s = out.sizes(); s[3] = cols;
+    out = cat({out, zeros(s, {x.dtype(), x.device()})}, 3);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, const Conv2dOptions& o0) {
+  GL_CHECK(input0.dim() == 3 || input0.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ",
+           shape_str(input0.sizes()));
+  if (input0.dim() == 3) return squeeze(conv2d(unsqueeze(input0, 0), weight, bias, o0), 0);
+  const Tensor* b = bias && bias->defined() ? bias : nullptr;
+  Conv2dOptions o = o0;
+  check_types(input0, weight, b);
+  Tensor input = input0;
+  if (o.padding_mode == "valid") {
+    o.padding = {0, 0};
+  } else if (o.padding_mode == "same") {
+    for (int64_t s : o.stride) GL_CHECK(s == 1, "padding='same' is not supported for strided convolutions");
+    GL_CHECK(weight.dim() == 4, "expected weight to be 4-dimensional for conv2d, got ", shape_str(weight.sizes()));
+    const auto dil = pair_of(o.dilation, "dilation");
+    int64_t extra[2];
+    for (int i = 0; i < 2; ++i) {
+      const int64_t total = dil[size_t(i)] * (weight.size(2 + i) - 1);
+      o.padding.resize(2);
+      o.padding[size_t(i)] = total / 2;
+      extra[i] = total - 2 * (total / 2);
+    }
+    if (extra[0] || extra[1]) input = pad_right(input, extra[0], extra[1]);
+  } else {
+    GL_CHECK(o.padding_mode.empty(), "Invalid padding string: '", o.padding_mode, "'");
+  }
+  o.stride = pair_of(o.stride, "stride");
+  o.padding = pair_of(o.padding, "padding");
+  o.dilation = pair_of(o.dilation, "dilation");
+  check_conv(input, weight, b, o, o.padding[0], o.padding[1]);
+
+  ConvGeom g;
+  g.dtype = input.dtype();
+  g.N = input.size(0); g.C = input.size(1); g.H = input.size(2); g.W = input.size(3);
+  g.K = weight.size(0); g.R = weight.size(2); g.S = weight.size(3);
+  g.sh = o.stride[0]; g.sw = o.stride[1]; g.ph = o.padding[0]; g.pw = o.padding[1];
+  g.dh = o.dilation[0]; g.dw = o.dilation[1]; g.groups = o.groups;
+  g.P = (g.H + 2 * g.ph - g.dh * (g.R - 1) - 1) / g.sh + 1;
+  g.Q = (g.W + 2 * g.pw - g.dw * (g.S - 1) - 1) / g.sw + 1;
+
+  const Device dev = input.device();
+  Tensor y = empty_on({g.N, g.K, g.P, g.Q}, g.dtype, dev);
+  Tensor xc = contiguous(detach(input)), wc = contiguous(detach(weight));
+  Tensor bc = b ? contiguous(detach(*b)) : Tensor();
+  if (y.numel() > 0) {
+    trace::op("conv2d", dev);
+    dnn_kernels_for(dev).conv_fwd(dnn_exec_for(dev), g, xc.data_ptr(), wc.data_ptr(), b ? bc.data_ptr() : nullptr, y.data_ptr());
+  }
+  if (any_requires_grad(std::vector<Tensor>{input, weight, b ? *b : Tensor()})) {
+    const bool need_x = input.requires_grad(), need_w = weight.requires_grad(), need_b = b && b->requires_grad();
+    record(y, "ConvolutionBackward0", {input, weight, b ? *b : Tensor()},
+           [g, xc, wc, need_x, need_w, need_b, dev](const Tensor& gy0) -> std::vector<Tensor> {
+             Tensor gy = contiguous(gy0);
+             Tensor gx, gw, gb;
+             const DnnKernels& k = dnn_kernels_for(dev);
+             if (need_x) {
+               gx = empty_on(xc.sizes(), g.dtype, dev);
+               if (gx.numel() > 0) {
+                 trace::op("conv2d_backward_data", dev);
+                 if (gy.numel() > 0) k.conv_bwd_data(dnn_exec_for(dev), g, gy.data_ptr(), wc.data_ptr(), gx.data_ptr());
+                 else fill_(gx, Scalar::from_int(0));
+               }
+             }
+             if (need_w || need_b) {
+               gw = empty_on(wc.sizes(), g.dtype, dev);
+               if (need_b) gb = empty_on({g.K}, g.dtype, dev);
+               trace::op("conv2d_backward_weight", dev);
+               if (gy.numel() > 0) {
+                 k.conv_bwd_weight(dnn_exec_for(dev), g, xc.data_ptr(), gy.data_ptr(), gw.data_ptr(), need_b ? gb.data_ptr() : nullptr);
+               } else {
+                 fill_(gw, Scalar::from_int(0));
+                 if (need_b) fill_(gb, Scalar::from_int(0));
+               }
+               if (!need_w) gw = Tensor();
+             }
+             return {gx, gw, gb};
+           });
+  }
+  return y;
+}
+
+}  // namespace gl

@@ -1,0 +1,196 @@
+// Batch norm by the device's library where it has one (oneDNN for float32 on
+// the host); otherwise, and layer norm always, from reductions and elementwise
+// ops (so every device runs them), each one node with the closed-form
+// backward PyTorch's native kernels use: with xhat = (x - mean) * invstd over n values,
+//   dx = invstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = g * weight.
+#include <cmath>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/kernels/dnn.h"
+#include "tensor/ops/nn_conv.h"
+#include "tensor/ops/ops.h"
+#include "tensor/runtime/trace.h"
+
+namespace gl {
+namespace {
+
+Tensor scalar_mul(const Tensor& t, double v) { return binary(BinaryOp::Mul, t, Scalar::from_double(v)); }
+Tensor scalar_add(const Tensor& t, double v) { return binary(BinaryOp::Add, t, Scalar::from_double(v)); }
+Tensor rsqrt(const Tensor& t) { return unary(UnaryOp::Rsqrt, t); }
+
+// dx for normalisation over `dims` (n values each), in training mode.
+Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invstd, const std::vector<int64_t>& dims) {
+  Tensor m1 = mean(dxhat, dims, true), m2 = mean(mul(dxhat, xhat), dims, true);
+  return mul(invstd, sub(sub(dxhat, m1), mul(xhat, m2)));
+}
+
+// The running stats take the batch's mean and unbiased variance.
+void update_running(Tensor& running_mean, Tensor& running_var, const Tensor& mean, const Tensor& var, double momentum, int64_t n) {
+  Tensor rm = scalar_mul(mean, momentum);
+  Tensor rv = scalar_mul(var, momentum * double(n) / double(std::max<int64_t>(n - 1, 1)));
+  copy_(running_mean, add(scalar_mul(running_mean, 1 - momentum), to(rm, running_mean.device(), running_mean.dtype())));
+  copy_(running_var, add(scalar_mul(running_var, 1 - momentum), to(rv, running_var.device(), running_var.dtype())));
+}
+
+const char* batch_norm_node(const Tensor& x, const Tensor* weight) {
+  // PyTorch runs an affine batch norm on CUDA by cuDNN, and names its node so.
+  return x.device().is_cuda() && weight ? "CudnnBatchNormBackward0" : "NativeBatchNormBackward0";
+}
+
+// float32 on the host: the library's kernels (oneDNN), forward and backward.
+Tensor batch_norm_library(const DnnKernels& lib, const Tensor& x, Tensor& running_mean, Tensor& running_var,
+                          const Tensor* weight, const Tensor* bias, bool training, double momentum, double eps) {
+  const Device dev = x.device();
+  NormGeom g;
+  g.N = x.size(0);
+  g.C = x.size(1);
+  g.S = x.numel() / (g.N * g.C);
+  g.eps = eps;
+  Tensor xc = contiguous(detach(x)), y = empty_on(x.sizes(), DType::Float32, dev), mean, var;
+  {
+    NoGradGuard ng;
+    if (training) {
+      mean = empty_on({g.C}, DType::Float32, dev);
+      var = empty_on({g.C}, DType::Float32, dev);
+    } else {
+      mean = contiguous(to(detach(running_mean), dev, DType::Float32));
+      var = contiguous(to(detach(running_var), dev, DType::Float32));
+    }
+    Tensor sc = weight ? contiguous(detach(*weight)) : Tensor(), sh = bias ? contiguous(detach(*bias)) : Tensor();
+    trace::op("batch_norm", dev);
+    lib.batch_norm_fwd(dnn_exec_for(dev), g, training, xc.data_ptr(), weight ? sc.data_ptr() : nullptr,
+                       bias ? sh.data_ptr() : nullptr, y.data_ptr(), mean.data_ptr(), var.data_ptr());
+    if (training && running_mean.defined()) update_running(running_mean, running_var, mean, var, momentum, g.N * g.S);
+  }
+  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
+    Tensor sc = weight ? contiguous(detach(*weight)) : Tensor();
+    const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
+    record(y, batch_norm_node(x, weight), {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+           [g, xc, sc, mean, var, training, need_w, need_b, dev](const Tensor& gy0) -> std::vector<Tensor> {
+             Tensor gy = contiguous(gy0), gx = empty_on(xc.sizes(), DType::Float32, dev);
+             Tensor gw = need_w ? empty_on({g.C}, DType::Float32, dev) : Tensor();
+             Tensor gb = need_b ? empty_on({g.C}, DType::Float32, dev) : Tensor();
+             trace::op("batch_norm_backward", dev);
+             dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
+                                                 sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(), var.data_ptr(),
+                                                 gx.data_ptr(), need_w ? gw.data_ptr() : nullptr, need_b ? gb.data_ptr() : nullptr);
+             return {gx, gw, gb};
+           });
+  }
+  return y;
+}
+
+}  // namespace
+
+Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, const Tensor* weight0, const Tensor* bias0,
+                  bool training, double momentum, double eps) {
+  GL_CHECK(x.dim() >= 2, "batch_norm(): expected input to have at least 2 dimensions, got ", x.dim());
+  const int64_t C = x.size(1);
+  const Tensor* weight = weight0 && weight0->defined() ? weight0 : nullptr;
+  const Tensor* bias = bias0 && bias0->defined() ? bias0 : nullptr;
+  for (auto [t, name] : {std::pair{&running_mean, "running_mean"}, std::pair{&running_var, "running_var"}})
+    if (t->defined()) GL_CHECK(t->numel() == C, name, " should contain ", C, " elements not ", t->numel());
+  for (auto [t, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}})
+    if (t) GL_CHECK(t->numel() == C, name, " should contain ", C, " elements not ", t->numel());
+  GL_CHECK(is_floating(x.dtype()), "\"batch_norm\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
+  if (training) {
+    const int64_t per_channel = x.numel() / std::max<int64_t>(C, 1);
+    GL_CHECK_T(ValueError, per_channel > 1, "Expected more than 1 value per channel when training, got input size ",
+               "torch.Size(", shape_str(x.sizes()), ")");
+  }
+  GL_CHECK(training || (running_mean.defined() && running_var.defined()),
+           "running_mean and running_var must be defined in evaluation mode");
+
+  const DnnKernels& lib = dnn_kernels_for(x.device());
+  const auto f32 = [](const Tensor* t) { return !t || t->dtype() == DType::Float32; };
+  if (lib.batch_norm_fwd && x.numel() > 0 && x.dtype() == DType::Float32 && !weight == !bias && f32(weight) && f32(bias) &&
+      (training || (running_mean.dtype() == DType::Float32 && running_var.dtype() == DType::Float32)))
+    return batch_norm_library(lib, x, running_mean, running_var, weight, bias, training, momentum, eps);
+
+  std::vector<int64_t> dims{0};
+  for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
+  Shape bshape(size_t(x.dim()), 1);  // [1, C, 1, ...]
+  bshape[1] = C;
+  const int64_t n = x.numel() / std::max<int64_t>(C, 1);
+  Tensor xd = detach(x), mu, invstd, xhat, y;
+  {
+    NoGradGuard ng;
+    if (training) {
+      mu = mean(xd, dims, true);
+      Tensor centered = sub(xd, mu);
+      Tensor var = mean(mul(centered, centered), dims, true);  // biased, as the normalisation uses
+      invstd = rsqrt(scalar_add(var, eps));
+      xhat = mul(centered, invstd);
+      if (running_mean.defined()) update_running(running_mean, running_var, reshape(mu, {C}), reshape(var, {C}), momentum, n);
+    } else {
+      mu = reshape(to_dtype(running_mean, x.dtype()), bshape);
+      invstd = rsqrt(scalar_add(reshape(to_dtype(running_var, x.dtype()), bshape), eps));
+      xhat = mul(sub(xd, mu), invstd);
+    }
+    y = xhat;
+    if (weight) y = mul(y, reshape(detach(*weight), bshape));
+    if (bias) y = add(y, reshape(detach(*bias), bshape));
+    if (!weight && !bias) y = clone(y);
+  }
+  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
+    const char* name = batch_norm_node(x, weight);
+    Tensor w = weight ? detach(*weight) : Tensor();
+    const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
+    record(y, name, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+           [xhat, invstd, w, dims, bshape, training, need_w, need_b, C](const Tensor& g) -> std::vector<Tensor> {
+             Tensor dxhat = w.defined() ? mul(g, reshape(w, bshape)) : g;
+             Tensor dx = training ? norm_backward(dxhat, xhat, invstd, dims) : mul(dxhat, invstd);
+             Tensor dw = need_w ? reshape(sum(mul(g, xhat), dims, false), {C}) : Tensor();
+             Tensor db = need_b ? reshape(sum(g, dims, false), {C}) : Tensor();
+             return {dx, dw, db};
+           });
+  }
+  return y;
+}
+
+Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor* weight0, const Tensor* bias0, double eps) {
+  const int64_t k = int64_t(ns.size());
+  bool ok = k >= 1 && x.dim() >= k;
+  for (int64_t i = 0; ok && i < k; ++i) ok = x.size(x.dim() - k + i) == ns[size_t(i)];
+  if (!ok) {
+    std::string want = "[*";
+    for (int64_t v : ns) want += cat(", ", v);
+    throw RuntimeError(cat("Given normalized_shape=", shape_str(ns), ", expected input with shape ", want,
+                           "], but got input of size", shape_str(x.sizes())));
+  }
+  const Tensor* weight = weight0 && weight0->defined() ? weight0 : nullptr;
+  const Tensor* bias = bias0 && bias0->defined() ? bias0 : nullptr;
+  for (auto [t, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}})
+    if (t)
+      GL_CHECK(t->sizes() == Shape(ns.begin(), ns.end()), "Expected ", name, " to be of same shape as normalized_shape, but got ",
+               name, " of shape ", shape_str(t->sizes()), " and normalized_shape = ", shape_str(ns));
+  GL_CHECK(is_floating(x.dtype()), "\"LayerNormKernelImpl\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
+  std::vector<int64_t> dims;
+  for (int64_t d = x.dim() - k; d < x.dim(); ++d) dims.push_back(d);
+  Tensor xd = detach(x), xhat, invstd, y;
+  {
+    NoGradGuard ng;
+    Tensor centered = sub(xd, mean(xd, dims, true));
+    invstd = rsqrt(scalar_add(mean(mul(centered, centered), dims, true), eps));
+    xhat = mul(centered, invstd);
+    y = xhat;
+    if (weight) y = mul(y, detach(*weight));
+    if (bias) y = add(y, detach(*bias));
+  }
+  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
+    Tensor w = weight ? detach(*weight) : Tensor();
+    Shape wshape = weight ? weight->sizes() : Shape{};
+    const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
+    record(y, "NativeLayerNormBackward0", {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+           [xhat, invstd, w, dims, wshape, need_w, need_b](const Tensor& g) -> std::vector<Tensor> {
+             Tensor dxhat = w.defined() ? mul(g, w) : g;
+             Tensor dx = norm_backward(dxhat, xhat, invstd, dims);
+             Tensor dw = need_w ? sum_to(mul(g, xhat), wshape) : Tensor();
+             Tensor db = need_b ? sum_to(g, wshape) : Tensor();
+             return {dx, dw, db};
+           });
+  }
+  return y;
+}
+
+}  // namespace gl

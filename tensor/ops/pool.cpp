@@ -1,0 +1,144 @@
+// Max and average pooling on the device's library (tensor/kernels/dnn.h), with
+// PyTorch's output sizes, checks and nodes; adaptive average pooling as two
+// small matmuls (the averaging matrices over rows and columns), so it runs on
+// every device and its backward is two more.
+#include <cmath>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/kernels/dnn.h"
+#include "tensor/ops/nn_conv.h"
+#include "tensor/ops/ops.h"
+#include "tensor/runtime/trace.h"
+
+namespace gl {
+namespace {
+
+std::vector<int64_t> pool_pair(const std::vector<int64_t>& v, const char* fn, const char* what) {
+  if (v.size() == 1) return {v[0], v[0]};
+  GL_CHECK(v.size() == 2, fn, ": ", what, " must either be a single int, or a tuple of two ints");
+  return v;
+}
+
+// PyTorch's pooling_output_shape: with ceil_mode the last window must start
+// inside the input or its left padding.
+int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;  // floor division
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
+  const char* fn = is_max ? "max_pool2d" : "avg_pool2d";
+  const auto k = pool_pair(o.kernel, fn, "kernel_size");
+  const auto s = o.stride.empty() ? k : pool_pair(o.stride, fn, "stride");
+  const auto p = pool_pair(o.padding, fn, "padding");
+  const auto d = pool_pair(o.dilation, fn, "dilation");
+  GL_CHECK(k[0] > 0 && k[1] > 0, "kernel size should be greater than zero, but got kH: ", k[0], " kW: ", k[1]);
+  GL_CHECK(s[0] > 0 && s[1] > 0, "stride should be greater than zero, but got dH: ", s[0], " dW: ", s[1]);
+  GL_CHECK(d[0] > 0 && d[1] > 0, "dilation should be greater than zero, but got dilationH: ", d[0], " dilationW: ", d[1]);
+  GL_CHECK((input.dim() == 3 || input.dim() == 4) && input.numel() > 0, "non-empty 3D or 4D (batch mode) tensor expected for input");
+  for (int i = 0; i < 2; ++i) {
+    const int64_t eff = is_max ? (k[size_t(i)] - 1) * d[size_t(i)] + 1 : k[size_t(i)];
+    GL_CHECK(p[size_t(i)] * 2 <= eff, "pad should be at most half of effective kernel size, but got pad=", p[size_t(i)],
+             ", kernel_size=", k[size_t(i)], " and dilation=", is_max ? d[size_t(i)] : 1);
+  }
+  PoolGeom g;
+  g.dtype = input.dtype();
+  g.max = is_max;
+  // An unbatched [C, H, W] is one image (and keeps PyTorch's node, no squeeze).
+  const bool batched = input.dim() == 4;
+  g.N = batched ? input.size(0) : 1;
+  g.C = input.size(-3); g.H = input.size(-2); g.W = input.size(-1);
+  g.kh = k[0]; g.kw = k[1]; g.sh = s[0]; g.sw = s[1]; g.ph = p[0]; g.pw = p[1];
+  g.dh = is_max ? d[0] : 1; g.dw = is_max ? d[1] : 1;
+  g.count_include_pad = o.count_include_pad;
+  g.P = out_size(g.H, g.kh, g.ph, g.sh, g.dh, o.ceil_mode);
+  g.Q = out_size(g.W, g.kw, g.pw, g.sw, g.dw, o.ceil_mode);
+  GL_CHECK(g.P > 0 && g.Q > 0, "Given input size: (", g.C, "x", g.H, "x", g.W, "). Calculated output size: (", g.C, "x",
+           g.P, "x", g.Q, "). Output size is too small");
+  GL_CHECK(is_floating(g.dtype), "\"", is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '",
+           dtype_legacy_name(g.dtype), "'");
+  // ceil_mode's last window may pass the padding: PyTorch then divides by the
+  // window cut at the padding's end, which the libraries cannot express
+  // (they count the whole kernel, or only the input). Without padding that is
+  // "only the input"; with padding it is refused rather than computed wrong.
+  const bool past = (g.P - 1) * g.sh + g.kh > g.H + 2 * g.ph || (g.Q - 1) * g.sw + g.kw > g.W + 2 * g.pw;
+  if (!is_max && g.count_include_pad && past) {
+    GL_CHECK_T(NotImplementedError, g.ph == 0 && g.pw == 0,
+               "gpulab: avg_pool2d with ceil_mode=True, padding and count_include_pad=True, whose last window passes the "
+               "padding, is not supported; use count_include_pad=False or no padding");
+    g.count_include_pad = false;
+  }
+
+  const Device dev = input.device();
+  const DnnKernels& kern = dnn_kernels_for(dev);
+  Tensor x = contiguous(detach(input));
+  Tensor y = empty_on(batched ? Shape{g.N, g.C, g.P, g.Q} : Shape{g.C, g.P, g.Q}, g.dtype, dev);
+  const size_t ws_bytes = kern.pool_workspace(dnn_exec_for(dev), g);
+  Tensor ws = ws_bytes ? empty_on({int64_t(ws_bytes)}, DType::UInt8, dev) : Tensor();
+  trace::op(fn, dev);
+  kern.pool_fwd(dnn_exec_for(dev), g, x.data_ptr(), y.data_ptr(), ws_bytes ? ws.data_ptr() : nullptr);
+  if (any_requires_grad({&input})) {
+    Tensor yd = detach(y);
+    record(y, is_max ? "MaxPool2DWithIndicesBackward0" : "AvgPool2DBackward0", {input},
+           [g, x, yd, ws, dev](const Tensor& gy0) -> std::vector<Tensor> {
+             Tensor gy = contiguous(gy0);
+             Tensor gx = empty_on(x.sizes(), g.dtype, dev);
+             trace::op(g.max ? "max_pool2d_backward" : "avg_pool2d_backward", dev);
+             dnn_kernels_for(dev).pool_bwd(dnn_exec_for(dev), g, x.data_ptr(), yd.data_ptr(), gy.data_ptr(),
+                                           ws.defined() ? ws.data_ptr() : nullptr, gx.data_ptr());
+             return {gx};
+           });
+  }
+  return y;
+}
+
+}  // namespace
+
+Tensor max_pool2d(const Tensor& input, const Pool2dOptions& o) { return pool2d(input, o, true); }
+Tensor avg_pool2d(const Tensor& input, const Pool2dOptions& o) { return pool2d(input, o, false); }
+
+namespace {
+// A[i, h] = 1 / |window i| for h in PyTorch's window i: [floor(i*in/out), ceil((i+1)*in/out)).
+Tensor averaging_matrix(int64_t out, int64_t in, DType dtype, Device dev) {
+  std::vector<double> a(size_t(out * in), 0.0);
+  for (int64_t i = 0; i < out; ++i) {
+    const int64_t lo = (i * in) / out, hi = ((i + 1) * in + out - 1) / out;
+    for (int64_t h = lo; h < hi; ++h) a[size_t(i * in + h)] = 1.0 / double(hi - lo);
+  }
+  return to(from_host(a.data(), {out, in}, DType::Float64, {DType::Float64, Device(Device::CPU)}), dev, dtype);
+}
+}  // namespace
+
+Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> os) {
+  GL_CHECK(input.dim() == 3 || input.dim() == 4, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ",
+           shape_str(input.sizes()));
+  if (os.size() == 1) os = {os[0], os[0]};
+  GL_CHECK(os.size() == 2, "adaptive_avg_pool2d: output_size must be 2");
+  GL_CHECK(os[0] >= -1 && os[1] >= -1, "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {",
+           os[0], ", ", os[1], "}");
+  for (int i = 0; i < 2; ++i) {
+    if (os[size_t(i)] < 0) os[size_t(i)] = input.size(input.dim() - 2 + i);  // None: keep
+    GL_CHECK(input.size(input.dim() - 2 + i) > 0, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
+             shape_str(input.sizes()), " with dimension ", input.dim() - 2 + i, " being empty");
+  }
+  GL_CHECK(is_floating(input.dtype()), "\"adaptive_avg_pool2d\" not implemented for '", dtype_legacy_name(input.dtype()), "'");
+  // PyTorch's CPU and CUDA kernels take a global average as a mean (MeanBackward1).
+  if (os[0] == 1 && os[1] == 1) return mean(input, {-2, -1}, true);
+  const Device dev = input.device();
+  Tensor ah = averaging_matrix(os[0], input.size(-2), input.dtype(), dev);
+  Tensor aw = averaging_matrix(os[1], input.size(-1), input.dtype(), dev);
+  Tensor y;
+  {
+    NoGradGuard ng;
+    y = contiguous(matmul(matmul(ah, input), t(aw)));
+  }
+  if (any_requires_grad({&input}))
+    record(y, "AdaptiveAvgPool2DBackward0", {input}, [ah, aw](const Tensor& g) -> std::vector<Tensor> {
+      return {matmul(matmul(t(ah), g), aw)};
+    });
+  return y;
+}
+
+}  // namespace gl
