@@ -98,6 +98,7 @@ void open_torch(lua_State* L) {
   lua_newtable(L);  // torch
   lt::set_functions(L, lt::kTorchFunctions, "");
   lt::set_functions(L, lt::kTensorOps, "");
+  lt::set_functions(L, lt::kSortOps, "");
   lt::open_objects(L);
   lt::open_tensor_type(L);
   lua_setfield(L, -2, "Tensor");

@@ -8,6 +8,7 @@ extern const Reg kTensorMethods[];  // tensor_methods.cpp: methods only
 extern const Reg kTorchFunctions[]; // torch_lib.cpp
 extern const Reg kFunctional[];     // torch_lib.cpp: torch.nn.functional
 extern const Reg kLinalg[];         // torch_lib.cpp: torch.linalg
+extern const Reg kSortOps[];        // sort_ops.cpp: sort, topk, median, unique, ... (methods and torch functions)
 void open_tensor_type(lua_State* L);   // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack
 void open_objects(lua_State* L);       // objects.cpp: device/dtype/Size metatables and torch.device/Size
 void open_trace(lua_State* L);         // trace_lib.cpp: torch._trace table on the stack

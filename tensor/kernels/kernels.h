@@ -6,6 +6,8 @@
 
 namespace gl {
 
+struct SortSpec;  // kernels/sort.h
+
 struct Kernels {
   void (*unary)(void* exec, UnaryOp op, const LoopSpec& s);  // out, in
   void (*binary)(void* exec, const BinarySpec& s);
@@ -17,6 +19,7 @@ struct Kernels {
   void (*gemm)(void* exec, const GemmSpec& s);
   void (*random)(void* exec, const RandomSpec& s);
   void (*seed)(void* exec, uint64_t seed);
+  void (*sort)(void* exec, const SortSpec& s);  // sort, topk, kthvalue, median, mode
 };
 
 const Kernels& cpu_kernels();

@@ -13,11 +13,12 @@ void scan(void*, const ScanSpec&);
 void gemm(void*, const GemmSpec&);
 void random(void*, const RandomSpec&);
 void seed(void*, uint64_t);
+void sort(void*, const SortSpec&);
 }  // namespace cpu
 
 const Kernels& cpu_kernels() {
   static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy, cpu::fill,
-                         cpu::reduce, cpu::scan, cpu::gemm, cpu::random, cpu::seed};
+                         cpu::reduce, cpu::scan, cpu::gemm, cpu::random, cpu::seed, cpu::sort};
   return k;
 }
 
