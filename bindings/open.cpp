@@ -99,6 +99,9 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kTorchFunctions, "");
   lt::set_functions(L, lt::kTensorOps, "");
   lt::set_functions(L, lt::kSortOps, "");
+  lt::set_functions(L, lt::kShapeOps, "");
+  lt::set_functions(L, lt::kShapeFunctions, "");
+  lt::open_method_functions(L);
   lt::open_objects(L);
   lt::open_tensor_type(L);
   lua_setfield(L, -2, "Tensor");

@@ -95,6 +95,95 @@ for nm, lua, py in (("sort", "torch.sort(x, 1, true)", "torch.sort(x, 1, True)")
          f"(lambda x: (lambda v: ((v * torch.arange(1., v.numel() + 1, device=D).reshape(v.shape)).sum().backward(), (v, x.grad))[1])({py}[0] if isinstance({py}, tuple) else {py}))({GP})")
 case("grad_unique", f"torch.unique({G})", f"torch.unique({GP})")
 
+# ---- group 2: shapes, triangles, diagonals, products, grids ----
+A = "torch.arange(12., {device=D}):reshape(3, 4)"
+AP = "torch.arange(12., device=D).reshape(3, 4)"
+AI = "torch.arange(12, {device=D}):reshape(3, 4)"
+AIP = "torch.arange(12, device=D).reshape(3, 4)"
+for k in (0, 1, -1, 5):
+    case(f"tril{k}", f"torch.tril({A}, {k})", f"torch.tril({AP}, {k})")
+    case(f"triu{k}", f"{A}:triu({k})", f"{AP}.triu({k})")
+case("tril_batch", "torch.tril(torch.ones(2, 2, 3, {dtype=torch.int32, device=D}))", "torch.tril(torch.ones(2, 2, 3, dtype=torch.int32, device=D))")
+case("triu_bool", "torch.triu(torch.ones(2, 3, {dtype=torch.bool, device=D}), {diagonal=1})", "torch.triu(torch.ones(2, 3, dtype=torch.bool, device=D), diagonal=1)")
+case("tril_1d", "torch.tril(torch.ones(3, {device=D}))", "torch.tril(torch.ones(3, device=D))")
+for k in (0, 1, -2, 9):
+    case(f"diag2d_{k}", f"torch.diag({AI}, {k})", f"torch.diag({AIP}, {k})")
+case("diag1d", "torch.diag(torch.tensor({1., 2., 3.}, {device=D}))", "torch.diag(torch.tensor([1., 2., 3.], device=D))")
+case("diag1d_k", "torch.tensor({1, 2}, {device=D}):diag(-1)", "torch.tensor([1, 2], device=D).diag(-1)")
+case("diag_3d", "torch.diag(torch.ones(2, 2, 2, {device=D}))", "torch.diag(torch.ones(2, 2, 2, device=D))")
+case("trace", f"torch.trace({A})", f"torch.trace({AP})")
+case("trace_int8", "torch.trace(torch.ones(2, 3, {dtype=torch.int8, device=D}))", "torch.trace(torch.ones(2, 3, dtype=torch.int8, device=D))")
+case("trace_1d", "torch.trace(torch.ones(3, {device=D}))", "torch.trace(torch.ones(3, device=D))")
+case("trace_bool", "torch.trace(torch.ones(2, 2, {dtype=torch.bool, device=D}))", "torch.trace(torch.ones(2, 2, dtype=torch.bool, device=D))")
+case("outer", "torch.outer(torch.tensor({1., 2.}, {device=D}), torch.tensor({1., 10., 100.}, {device=D}))",
+     "torch.outer(torch.tensor([1., 2.], device=D), torch.tensor([1., 10., 100.], device=D))")
+case("outer_promote", "torch.tensor({1, 2}, {device=D}):outer(torch.tensor({1.5}, {device=D}))", "torch.tensor([1, 2], device=D).outer(torch.tensor([1.5], device=D))")
+case("outer_2d", f"torch.outer({A}, torch.ones(2, {{device=D}}))", f"torch.outer({AP}, torch.ones(2, device=D))")
+case("mv", f"torch.mv({A}, torch.tensor({{1., 0., -1., 2.}}, {{device=D}}))", f"torch.mv({AP}, torch.tensor([1., 0., -1., 2.], device=D))")
+case("mv_int", f"{AI}:mv(torch.tensor({{1, 0, -1, 2}}, {{device=D}}))", f"{AIP}.mv(torch.tensor([1, 0, -1, 2], device=D))")
+case("mv_bad", f"torch.mv({A}, {A})", f"torch.mv({AP}, {AP})")
+case("mv_size", f"torch.mv({A}, torch.ones(3, {{device=D}}))", f"torch.mv({AP}, torch.ones(3, device=D))")
+case("ri_int", "torch.repeat_interleave(torch.tensor({{1, 2}, {3, 4}}, {device=D}), 2)", "torch.repeat_interleave(torch.tensor([[1, 2], [3, 4]], device=D), 2)")
+case("ri_dim", "torch.tensor({{1, 2}, {3, 4}}, {device=D}):repeat_interleave(3, {dim=1})", "torch.tensor([[1, 2], [3, 4]], device=D).repeat_interleave(3, dim=1)")
+case("ri_tensor", "torch.repeat_interleave(torch.tensor({{1, 2}, {3, 4}}, {device=D}), torch.tensor({1, 2}, {device=D}), {dim=0})",
+     "torch.repeat_interleave(torch.tensor([[1, 2], [3, 4]], device=D), torch.tensor([1, 2], device=D), dim=0)")
+case("ri_counts", "torch.repeat_interleave(torch.tensor({2, 0, 3}, {device=D}))", "torch.repeat_interleave(torch.tensor([2, 0, 3], device=D))")
+case("ri_neg", "torch.repeat_interleave(torch.ones(2, {device=D}), -1)", "torch.repeat_interleave(torch.ones(2, device=D), -1)")
+case("ri_size", "torch.repeat_interleave(torch.ones(2, {device=D}), torch.tensor({1, 2, 3}, {device=D}), {dim=0})",
+     "torch.repeat_interleave(torch.ones(2, device=D), torch.tensor([1, 2, 3], device=D), dim=0)")
+case("logspace", "torch.logspace(0, 2, 3, {device=D})", "torch.logspace(0, 2, 3, device=D)")
+case("logspace_base", "torch.logspace(-1, 3, 5, 2, {device=D})", "torch.logspace(-1, 3, 5, 2, device=D)")
+case("logspace_f64", "torch.logspace(0., 1., 5, {dtype=torch.float64, device=D})", "torch.logspace(0., 1., 5, dtype=torch.float64, device=D)")
+case("meshgrid_ij", "torch.meshgrid(torch.tensor({1, 2}, {device=D}), torch.tensor({3, 4, 5}, {device=D}), {indexing='ij'})",
+     "torch.meshgrid(torch.tensor([1, 2], device=D), torch.tensor([3, 4, 5], device=D), indexing='ij')")
+case("meshgrid_xy", "torch.meshgrid({torch.tensor({1, 2}, {device=D}), torch.tensor({3, 4, 5}, {device=D})}, {indexing='xy'})",
+     "torch.meshgrid([torch.tensor([1, 2], device=D), torch.tensor([3, 4, 5], device=D)], indexing='xy')")
+case("meshgrid_3", "torch.meshgrid(torch.tensor({1., 2.}, {device=D}), torch.tensor({3.}, {device=D}), torch.tensor({4., 5.}, {device=D}), {indexing='xy'})",
+     "torch.meshgrid(torch.tensor([1., 2.], device=D), torch.tensor([3.], device=D), torch.tensor([4., 5.], device=D), indexing='xy')")
+case("meshgrid_bad", "torch.meshgrid(torch.ones(2, {device=D}), {indexing='foo'})", "torch.meshgrid(torch.ones(2, device=D), indexing='foo')")
+case("flatten_fn", f"torch.flatten({A})", f"torch.flatten({AP})")
+case("flatten_fn_dims", "torch.flatten(torch.ones(2, 3, 4, {device=D}), 1).shape", "torch.flatten(torch.ones(2, 3, 4, device=D), 1).shape")
+case("unflatten", f"torch.unflatten({A}, 1, {{2, 2}})", f"torch.unflatten({AP}, 1, (2, 2))")
+case("unflatten_infer", f"{A}:unflatten(0, {{-1, 1}}).shape", f"{AP}.unflatten(0, (-1, 1)).shape")
+case("unflatten_bad", f"torch.unflatten({A}, 1, {{3, 2}})", f"torch.unflatten({AP}, 1, (3, 2))")
+case("swapaxes", f"torch.swapaxes({A}, 0, 1)", f"torch.swapaxes({AP}, 0, 1)")
+case("swapdims", f"{A}:swapdims(-1, 0)", f"{AP}.swapdims(-1, 0)")
+case("transpose_fn", f"torch.transpose({A}, 0, 1)", f"torch.transpose({AP}, 0, 1)")
+case("unsqueeze_fn", f"torch.unsqueeze({A}, 1).shape", f"torch.unsqueeze({AP}, 1).shape")
+case("squeeze_fn", "torch.squeeze(torch.ones(1, 2, 1, {device=D})).shape", "torch.squeeze(torch.ones(1, 2, 1, device=D)).shape")
+case("squeeze_tuple", "torch.squeeze(torch.ones(1, 2, 1, 1, {device=D}), {0, 2}).shape", "torch.squeeze(torch.ones(1, 2, 1, 1, device=D), (0, 2)).shape")
+case("squeeze_tuple_method", "torch.ones(1, 2, 1, {device=D}):squeeze({-1, 1}).shape", "torch.ones(1, 2, 1, device=D).squeeze((-1, 1)).shape")
+case("squeeze_dup", "torch.ones(1, 2, {device=D}):squeeze({0, 0})", "torch.ones(1, 2, device=D).squeeze((0, 0))")
+case("t_fn", f"torch.t({A})", f"torch.t({AP})")
+case("permute_fn", "torch.permute(torch.ones(2, 3, 4, {device=D}), {2, 0, 1}).shape", "torch.permute(torch.ones(2, 3, 4, device=D), (2, 0, 1)).shape")
+case("reshape_fn", f"torch.reshape({A}, {{2, 6}})", f"torch.reshape({AP}, (2, 6))")
+case("narrow_fn", f"torch.narrow({A}, 1, 1, 2)", f"torch.narrow({AP}, 1, 1, 2)")
+case("select_fn", f"torch.select({A}, 0, 1)", f"torch.select({AP}, 0, 1)")
+case("chunk_fn", f"table.unpack(torch.chunk({A}, 2, 1))", f"torch.chunk({AP}, 2, 1)")
+case("split_fn", f"table.unpack(torch.split({A}, 2))", f"torch.split({AP}, 2)")
+case("unbind_fn", f"table.unpack(torch.unbind({A}, 1))", f"torch.unbind({AP}, 1)")
+case("clone_fn", f"torch.clone({A})", f"torch.clone({AP})")
+for nm in ("amax", "amin"):
+    case(f"{nm}_tuple", f"torch.{nm}(torch.tensor({{{{{{1., 5.}}, {{4., 2.}}}}, {{{{0., 7.}}, {{3., 3.}}}}}}, {{device=D}}), {{0, 2}})",
+         f"torch.{nm}(torch.tensor([[[1., 5.], [4., 2.]], [[0., 7.], [3., 3.]]], device=D), (0, 2))")
+    case(f"{nm}_tuple_keep", f"{AI}:{nm}({{1, 0}}, true)", f"{AIP}.{nm}((1, 0), True)")
+    case(f"{nm}_empty_dims", f"torch.{nm}({A}, {{}})", f"torch.{nm}({AP}, ())")
+    case(f"{nm}_dup", f"torch.{nm}({A}, {{1, -1}})", f"torch.{nm}({AP}, (1, -1))")
+# autograd of group 2
+G2 = "torch.tensor({{1., 5., 2.}, {5., 0., 3.}, {2., 2., 5.}}, {requires_grad=true, device=D})"
+G2P = "torch.tensor([[1., 5., 2.], [5., 0., 3.], [2., 2., 5.]], requires_grad=True, device=D)"
+for nm, lua, py in (("tril", "torch.tril(x, -1)", "torch.tril(x, -1)"), ("triu", "torch.triu(x)", "torch.triu(x)"),
+                    ("diag2", "torch.diag(x, 1)", "torch.diag(x, 1)"), ("diag1", "torch.diag(x[0])", "torch.diag(x[0])"),
+                    ("trace", "torch.trace(x)", "torch.trace(x)"), ("outer", "torch.outer(x[0], x[1])", "torch.outer(x[0], x[1])"),
+                    ("mv", "torch.mv(x, x[2])", "torch.mv(x, x[2])"), ("ri", "torch.repeat_interleave(x, 2)", "torch.repeat_interleave(x, 2)"),
+                    ("ri_t", "torch.repeat_interleave(x, torch.tensor({0, 1, 2}, {device=D}), {dim=1})", "torch.repeat_interleave(x, torch.tensor([0, 1, 2], device=D), dim=1)"),
+                    ("amax", "torch.amax(x, {0, 1})", "torch.amax(x, (0, 1))"), ("amin", "torch.amin(x, {1, 0}, true)", "torch.amin(x, (1, 0), True)"),
+                    ("squeeze", "torch.squeeze(x:reshape(1, 9, 1), {0, 2})", "torch.squeeze(x.reshape(1, 9, 1), (0, 2))"),
+                    ("unflatten", "torch.unflatten(x, 1, {3, 1})", "torch.unflatten(x, 1, (3, 1))"),
+                    ("swapaxes", "torch.swapaxes(x, 0, 1)", "torch.swapaxes(x, 0, 1)")):
+    case(f"grad_{nm}", f"(function() local x = {G2}; local v = {lua}; (v * torch.arange(1., v:numel() + 1, {{device=D}}):reshape(v.shape)):sum():backward(); return v, x.grad end)()",
+         f"(lambda x: (lambda v: ((v * torch.arange(1., v.numel() + 1, device=D).reshape(v.shape)).sum().backward(), (v, x.grad))[1])({py}))({G2P})")
+
 
 def run_py(code):
     D = "cpu"
@@ -102,7 +191,7 @@ def run_py(code):
         r = eval(code, {"torch": torch, "nan": nan, "inf": inf, "D": D})
     except Exception as e:
         return f"{type(e).__name__}: {str(e).splitlines()[0]}"
-    if isinstance(r, tuple) and type(r).__module__ != "torch.return_types":
+    if isinstance(r, tuple) and not isinstance(r, torch.Size) and type(r).__module__ != "torch.return_types":
         return "\n".join(repr(e) for e in r)
     return repr(r)
 
