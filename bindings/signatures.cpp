@@ -203,7 +203,8 @@ Signature parse(const char* text, bool method) {
 // Tables of signatures kept beside their bindings: {key, text} rows, {nullptr, nullptr} last.
 extern const char* const kSortOpSignatures[][2];   // sort_ops.cpp
 extern const char* const kShapeOpSignatures[][2];  // shape_ops.cpp
-static const char* const (*const kMoreSignatures[])[2] = {kSortOpSignatures, kShapeOpSignatures};
+extern const char* const kLinalgExtraSignatures[][2];  // linalg_extra.cpp
+static const char* const (*const kMoreSignatures[])[2] = {kSortOpSignatures, kShapeOpSignatures, kLinalgExtraSignatures};
 
 const Signature* signature_for(const std::string& key, bool method) {
   static std::deque<Signature> parsed;  // stable addresses, kept for the process

@@ -47,6 +47,19 @@ local rows = {
   {'torch.meshgrid', "tensors..., {indexing='ij'}",
    "one grid per 1-d tensor, each expanded over the others' sizes ('xy': the first two swapped, as NumPy)",
    "torch.meshgrid(torch.tensor({1, 2}), torch.tensor({3, 4, 5}), {indexing='ij'})"},
+  {'torch.logsumexp', 'input, dim, keepdim=false', 'log(sum(exp(input))) over dim (an int or a table), without overflow',
+   'torch.logsumexp(torch.tensor({{1., 2.}, {1000., 1000.}}), 1)'},
+  {'torch.einsum', 'equation, operands...',
+   "sums of products named by subscripts: 'ij,jk->ik' (matmul), 'ii->i', 'ij->ji', 'bij,bjk->bik', 'i,j->ij' (no ellipsis yet)",
+   "torch.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(3, 2))"},
+  {'torch.linalg.vector_norm', 'x, ord=2, dim=nil, keepdim=false, {dtype=nil}', 'the ord-norm of x taken as a vector (over dim); ord: a number, math.huge, 0',
+   'torch.linalg.vector_norm(torch.tensor({3., -4.}))'},
+  {'torch.linalg.matrix_norm', "A, ord='fro', dim=nil, keepdim=false, {dtype=nil}", "a matrix norm over dim (default {-2, -1}): 'fro', 1, -1, math.huge, -math.huge",
+   'torch.linalg.matrix_norm(torch.tensor({{1., -2.}, {3., 4.}}), 1)'},
+  {'torch.linalg.norm', 'A, ord=nil, dim=nil, keepdim=false, {dtype=nil}', 'a vector norm, or a matrix norm for a string ord or two dims',
+   'torch.linalg.norm(torch.tensor({{1., -2.}, {3., 4.}}))'},
+  {'nn.functional.one_hot', 'tensor, num_classes=-1', 'int64 rows with a 1 at each index (num_classes: the largest index + 1 by default)',
+   'nn.functional.one_hot(torch.tensor({0, 2}), 4)'},
 }
 U.doc_b2_rows = rows
 
@@ -61,7 +74,7 @@ for _, r in ipairs(rows) do
   local sep = desc:sub(1, 2) == '->' and ' ' or ': '
   local fn = lookup(path)
   if type(fn) == 'function' then
-    torch._set_doc(fn, path .. '(' .. params .. ')' .. sep .. desc)
+    torch._set_doc(fn, path:gsub('^nn%.functional%.', 'F.') .. '(' .. params .. ')' .. sep .. desc)
     U.examples[fn] = example
   end
   local bare = path:match('^torch%.([%w_]+)$')

@@ -184,6 +184,84 @@ for nm, lua, py in (("tril", "torch.tril(x, -1)", "torch.tril(x, -1)"), ("triu",
     case(f"grad_{nm}", f"(function() local x = {G2}; local v = {lua}; (v * torch.arange(1., v:numel() + 1, {{device=D}}):reshape(v.shape)):sum():backward(); return v, x.grad end)()",
          f"(lambda x: (lambda v: ((v * torch.arange(1., v.numel() + 1, device=D).reshape(v.shape)).sum().backward(), (v, x.grad))[1])({py}))({G2P})")
 
+# ---- group 3: logsumexp, norms, one_hot, einsum ----
+X = "torch.tensor({{1., -5., 2.}, {4., 0., -3.}}, {device=D})"
+XP = "torch.tensor([[1., -5., 2.], [4., 0., -3.]], device=D)"
+case("lse", f"torch.logsumexp({X}, 1)", f"torch.logsumexp({XP}, 1)")
+case("lse_dims", f"{X}:logsumexp({{0, 1}}, true)", f"{XP}.logsumexp((0, 1), True)")
+case("lse_big", "torch.logsumexp(torch.tensor({{1., 2.}, {1000., 1000.}}, {device=D}), 1)", "torch.logsumexp(torch.tensor([[1., 2.], [1000., 1000.]], device=D), 1)")
+case("lse_ninf", "torch.logsumexp(torch.tensor({-1/0, -1/0}, {device=D}), 0)", "torch.logsumexp(torch.tensor([-inf, -inf], device=D), 0)")
+case("lse_int", "torch.logsumexp(torch.tensor({1, 2, 3}, {device=D}), 0)", "torch.logsumexp(torch.tensor([1, 2, 3], device=D), 0)")
+case("lse_f64", "torch.logsumexp(torch.tensor({1, 2, 3}, {dtype=torch.float64, device=D}), -1)", "torch.logsumexp(torch.tensor([1, 2, 3], dtype=torch.float64, device=D), -1)")
+for o_l, o_p in (("2", "2"), ("1", "1"), ("3", "3"), ("0", "0"), ("math.huge", "inf"), ("-math.huge", "-inf"), ("0.5", "0.5")):
+    tag = o_p.replace("-", "m").replace(".", "_")
+    case(f"vnorm_{tag}", f"torch.linalg.vector_norm({X}, {o_l})", f"torch.linalg.vector_norm({XP}, {o_p})")
+    case(f"vnorm_dim_{tag}", f"torch.linalg.vector_norm({X}, {o_l}, 1)", f"torch.linalg.vector_norm({XP}, {o_p}, 1)")
+case("vnorm_keep", f"torch.linalg.vector_norm({X}, {{dim={{0, 1}}, keepdim=true}})", f"torch.linalg.vector_norm({XP}, dim=(0, 1), keepdim=True)")
+case("vnorm_int", "torch.linalg.vector_norm(torch.tensor({3, 4}, {device=D}))", "torch.linalg.vector_norm(torch.tensor([3, 4], device=D))")
+case("vnorm_dtype", "torch.linalg.vector_norm(torch.tensor({3, 4}, {device=D}), {dtype=torch.float64})", "torch.linalg.vector_norm(torch.tensor([3, 4], device=D), dtype=torch.float64)")
+for o_l, o_p in (("'fro'", "'fro'"), ("1", "1"), ("-1", "-1"), ("math.huge", "inf"), ("-math.huge", "-inf")):
+    tag = o_p.replace("-", "m").replace("'", "")
+    case(f"mnorm_{tag}", f"torch.linalg.matrix_norm({X}, {o_l})", f"torch.linalg.matrix_norm({XP}, {o_p})")
+case("mnorm_batch", "torch.linalg.matrix_norm(torch.arange(8., {device=D}):reshape(2, 2, 2), 1, {dim={0, 2}})", "torch.linalg.matrix_norm(torch.arange(8., device=D).reshape(2, 2, 2), 1, dim=(0, 2))")
+case("mnorm_keep", f"torch.linalg.matrix_norm({X}, {{keepdim=true}})", f"torch.linalg.matrix_norm({XP}, keepdim=True)")
+case("mnorm_1d", "torch.linalg.matrix_norm(torch.ones(3, {device=D}))", "torch.linalg.matrix_norm(torch.ones(3, device=D))")
+case("mnorm_3", f"torch.linalg.matrix_norm({X}, 3)", f"torch.linalg.matrix_norm({XP}, 3)")
+case("norm_default", f"torch.linalg.norm({X})", f"torch.linalg.norm({XP})")
+case("norm_vec1", f"torch.linalg.norm({X}[0], 1)", f"torch.linalg.norm({XP}[0], 1)")
+case("norm_mat1", f"torch.linalg.norm({X}, 1)", f"torch.linalg.norm({XP}, 1)")
+case("norm_mat_inf", f"torch.linalg.norm({X}, math.huge)", f"torch.linalg.norm({XP}, inf)")
+case("norm_fro", f"torch.linalg.norm({X}, 'fro')", f"torch.linalg.norm({XP}, 'fro')")
+case("norm_dim", f"torch.linalg.norm({X}, {{dim=1}})", f"torch.linalg.norm({XP}, dim=1)")
+case("norm_dims", f"torch.linalg.norm({X}, math.huge, {{0, 1}})", f"torch.linalg.norm({XP}, inf, (0, 1))")
+case("norm_3d", "torch.linalg.norm(torch.ones(2, 2, 2, {device=D}), 1)", "torch.linalg.norm(torch.ones(2, 2, 2, device=D), 1)")
+case("norm_3d_default", "torch.linalg.norm(torch.ones(2, 2, 2, {device=D}))", "torch.linalg.norm(torch.ones(2, 2, 2, device=D))")
+case("one_hot", "nn.functional.one_hot(torch.tensor({0, 2, 1}, {device=D}))", "torch.nn.functional.one_hot(torch.tensor([0, 2, 1], device=D))")
+case("one_hot_n", "nn.functional.one_hot(torch.tensor({{0, 2}, {1, 1}}, {device=D}), 4)", "torch.nn.functional.one_hot(torch.tensor([[0, 2], [1, 1]], device=D), 4)")
+case("one_hot_float", "nn.functional.one_hot(torch.tensor({0., 2.}, {device=D}))", "torch.nn.functional.one_hot(torch.tensor([0., 2.], device=D))")
+case("one_hot_big", "nn.functional.one_hot(torch.tensor({0, 5}, {device=D}), 3)", "torch.nn.functional.one_hot(torch.tensor([0, 5], device=D), 3)")
+case("one_hot_neg", "nn.functional.one_hot(torch.tensor({-1}, {device=D}))", "torch.nn.functional.one_hot(torch.tensor([-1], device=D))")
+case("one_hot_empty", "nn.functional.one_hot(torch.tensor({}, {dtype=torch.int64, device=D}))", "torch.nn.functional.one_hot(torch.tensor([], dtype=torch.int64, device=D))")
+case("one_hot_empty_n", "nn.functional.one_hot(torch.tensor({}, {dtype=torch.int64, device=D}), 3)", "torch.nn.functional.one_hot(torch.tensor([], dtype=torch.int64, device=D), 3)")
+E1 = "torch.arange(6., {device=D}):reshape(2, 3)"
+E1P = "torch.arange(6., device=D).reshape(2, 3)"
+E2 = "torch.arange(12., {device=D}):reshape(3, 4)"
+E2P = "torch.arange(12., device=D).reshape(3, 4)"
+SQ = "torch.arange(9., {device=D}):reshape(3, 3)"
+SQP = "torch.arange(9., device=D).reshape(3, 3)"
+B1 = "torch.arange(12., {device=D}):reshape(2, 2, 3)"
+B1P = "torch.arange(12., device=D).reshape(2, 2, 3)"
+B2 = "torch.arange(12., {device=D}):reshape(2, 3, 2)"
+B2P = "torch.arange(12., device=D).reshape(2, 3, 2)"
+V3 = "torch.tensor({1., 2., 3.}, {device=D})"
+V3P = "torch.tensor([1., 2., 3.], device=D)"
+for tag, eq, ls, ps in (("mm", "ij,jk->ik", [E1, E2], [E1P, E2P]), ("diag", "ii->i", [SQ], [SQP]), ("transpose", "ij->ji", [E1], [E1P]),
+                        ("bmm", "bij,bjk->bik", [B1, B2], [B1P, B2P]), ("sum", "ij->", [E1], [E1P]), ("colsum", "ij->j", [E1], [E1P]),
+                        ("trace", "ii", [SQ], [SQP]), ("outer", "i,j->ij", [V3, V3], [V3P, V3P]), ("dot", "i,i->", [V3, V3], [V3P, V3P]),
+                        ("hadamard", "ij,ij->ij", [E1, E1], [E1P, E1P]), ("mv", "ij,j->i", [E1, V3], [E1P, V3P]),
+                        ("implicit", "ij,jk", [E1, E2], [E1P, E2P]), ("three", "ij,jk,k->i", [E1, E2, "torch.ones(4, {device=D})"], [E1P, E2P, "torch.ones(4, device=D)"]),
+                        ("batch_outer", "bi,bj->bij", [E1, E1], [E1P, E1P]), ("rowsum_then", "ij,kj->ik", [E1, E1], [E1P, E1P]),
+                        ("spaces", "i j -> j i", [E1], [E1P]), ("bad_size", "ij,jk", [E1, E1], [E1P, E1P]),
+                        ("bad_out", "ij->k", [E1], [E1P]), ("bad_ndim", "ijk", [E1], [E1P]), ("few", "ij,jk->ik", [E1], [E1P])):
+    case(f"einsum_{tag}", f"torch.einsum('{eq}', {', '.join(ls)})", f"torch.einsum('{eq}', {', '.join(ps)})")
+case("einsum_list", f"torch.einsum('ij,jk->ik', {{{E1}, {E2}}})", f"torch.einsum('ij,jk->ik', [{E1P}, {E2P}])")
+G3 = "torch.tensor({{1., -5., 2.}, {4., 0., -3.}}, {requires_grad=true, device=D})"
+G3P = "torch.tensor([[1., -5., 2.], [4., 0., -3.]], requires_grad=True, device=D)"
+for nm, lua, py in (("lse", "torch.logsumexp(x, 1)", "torch.logsumexp(x, 1)"),
+                    ("vnorm2", "torch.linalg.vector_norm(x, 2, 1)", "torch.linalg.vector_norm(x, 2, 1)"),
+                    ("vnorm1", "torch.linalg.vector_norm(x, 1)", "torch.linalg.vector_norm(x, 1)"),
+                    ("vnorm3", "torch.linalg.vector_norm(x, 3, 0)", "torch.linalg.vector_norm(x, 3, 0)"),
+                    ("vnorminf", "torch.linalg.vector_norm(x, math.huge, 1)", "torch.linalg.vector_norm(x, inf, 1)"),
+                    ("mnorm1", "torch.linalg.matrix_norm(x, 1)", "torch.linalg.matrix_norm(x, 1)"),
+                    ("norm", "torch.linalg.norm(x)", "torch.linalg.norm(x)"),
+                    ("einsum_mm", "torch.einsum('ij,kj->ik', x, x)", "torch.einsum('ij,kj->ik', x, x)"),
+                    ("einsum_t", "torch.einsum('ij->ji', x)", "torch.einsum('ij->ji', x)"),
+                    ("einsum_diag", "torch.einsum('ii->i', x[':, :2'])", "torch.einsum('ii->i', x[:, :2])"),
+                    ("einsum_outer", "torch.einsum('i,j->ij', x[0], x[1])", "torch.einsum('i,j->ij', x[0], x[1])"),
+                    ("einsum_sum", "torch.einsum('ij->j', x)", "torch.einsum('ij->j', x)")):
+    case(f"grad_{nm}", f"(function() local x = {G3}; local v = {lua}; (v * torch.arange(1., v:numel() + 1, {{device=D}}):reshape(v.shape)):sum():backward(); return v, x.grad end)()",
+         f"(lambda x: (lambda v: ((v * torch.arange(1., v.numel() + 1, device=D).reshape(v.shape)).sum().backward(), (v, x.grad))[1])({py}))({G3P})")
+
 
 def run_py(code):
     D = "cpu"
