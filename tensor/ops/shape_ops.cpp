@@ -150,12 +150,16 @@ Tensor repeat_interleave(const Tensor& repeats) {
   GL_CHECK(repeats.dim() <= 1, "repeat_interleave only accept 1D vector as repeat");
   GL_CHECK(repeats.dtype() == DType::Int64 || repeats.dtype() == DType::Int32, "repeats has to be Long or Int tensor");
   Tensor rep = to(reshape(repeats, {-1}), Device(Device::CPU), DType::Int64);
-  std::vector<int64_t> idx;
+  int64_t total = 0;
   for (int64_t i = 0; i < rep.numel(); ++i) {
     const int64_t n = rep.data<int64_t>()[i];
     GL_CHECK(n >= 0, "repeats can not be negative");
-    idx.insert(idx.end(), size_t(n), i);
+    GL_CHECK(!__builtin_add_overflow(total, n, &total), "repeat_interleave: the total of repeats overflows int64");
   }
+  check_new_shape({total}, DType::Int64);  // the allocator's limits before the host copy
+  std::vector<int64_t> idx;
+  idx.reserve(size_t(total));
+  for (int64_t i = 0; i < rep.numel(); ++i) idx.insert(idx.end(), size_t(rep.data<int64_t>()[i]), i);
   return from_host(idx.data(), {int64_t(idx.size())}, DType::Int64, {DType::Int64, repeats.device()});
 }
 
