@@ -1,6 +1,7 @@
 // Bound matrix-shape and layout ops (tensor/ops/shape_ops.h). Those taking a
 // tensor first serve as method and torch function; squeeze, amax and amin
 // here replace the one-dim bindings with ones that also take a table of dims.
+#include <cstdio>
 #include <string>
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
@@ -111,6 +112,12 @@ int meshgrid_(lua_State* L) {
   if (a.n() == 1 && lua_type(L, a.at(0)) == LUA_TTABLE) ts = a.tensor_list(0, "tensors");
   else
     for (int i = 0; i < a.n(); ++i) ts.push_back(a.tensor(i, "tensors"));
+  if (!a.has(-1, "indexing")) {  // PyTorch warns once, then uses 'ij'
+    static bool warned = false;
+    if (!warned)
+      std::fputs("UserWarning: torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.\n", stderr);
+    warned = true;
+  }
   const std::string indexing = a.string(-1, "indexing", "ij");
   std::vector<Tensor> out = gl::meshgrid(ts, indexing);
   for (const auto& t : out) push_tensor(L, t);
