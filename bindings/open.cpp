@@ -98,6 +98,12 @@ void open_torch(lua_State* L) {
   lua_newtable(L);  // torch
   lt::set_functions(L, lt::kTorchFunctions, "");
   lt::set_functions(L, lt::kTensorOps, "");
+  lt::set_functions(L, lt::kSortOps, "");
+  lt::set_functions(L, lt::kShapeOps, "");
+  lt::set_functions(L, lt::kShapeFunctions, "");
+  lt::open_method_functions(L);
+  lt::set_functions(L, lt::kReduceExtra, "");
+  lt::set_functions(L, lt::kEinsum, "");
   lt::open_objects(L);
   lt::open_tensor_type(L);
   lt::set_functions(L, lt::kRandomMethods, "", true);
@@ -118,6 +124,7 @@ void open_torch(lua_State* L) {
   lt::open_grad_scope(L);
   lua_newtable(L);
   lt::set_functions(L, lt::kLinalg, "linalg.");
+  lt::set_functions(L, lt::kLinalgExtra, "linalg.");
   lua_setfield(L, -2, "linalg");
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
@@ -148,6 +155,7 @@ void open_torch(lua_State* L) {
   lua_newtable(L);
   lt::set_functions(L, lt::kFunctional, "F.");
   lt::set_functions(L, lt::kNnConv, "F.");
+  lt::set_functions(L, lt::kFunctionalExtra, "F.");
   lua_setfield(L, -2, "functional");
   lua_pushvalue(L, -1);
   lua_setglobal(L, "nn");

@@ -229,15 +229,25 @@ Signature parse(const char* text, bool method) {
 
 }  // namespace
 
+// Tables of signatures kept beside their bindings: {key, text} rows, {nullptr, nullptr} last.
+extern const char* const kSortOpSignatures[][2];   // sort_ops.cpp
+extern const char* const kShapeOpSignatures[][2];  // shape_ops.cpp
+extern const char* const kLinalgExtraSignatures[][2];  // linalg_extra.cpp
+static const char* const (*const kMoreSignatures[])[2] = {kSortOpSignatures, kShapeOpSignatures, kLinalgExtraSignatures};
+
 const Signature* signature_for(const std::string& key, bool method) {
   static std::deque<Signature> parsed;  // stable addresses, kept for the process
   static std::unordered_map<std::string, const Signature*> cache[2];
   auto hit = cache[method].find(key);
   if (hit != cache[method].end()) return hit->second;
   auto it = table().find(key);
+  const char* text = it != table().end() ? it->second : nullptr;
+  for (auto rows : kMoreSignatures)
+    for (auto r = rows; !text && r[0][0]; ++r)
+      if (key == r[0][0]) text = r[0][1];
   const Signature* s = nullptr;
-  if (it != table().end()) {
-    parsed.push_back(parse(it->second, method));
+  if (text) {
+    parsed.push_back(parse(text, method));
     s = &parsed.back();
   }
   cache[method][key] = s;

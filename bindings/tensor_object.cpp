@@ -320,6 +320,9 @@ void open_tensor_type(lua_State* L) {
   lua_newtable(L);  // methods: the torch.Tensor class table
   set_functions(L, kTensorOps, "", true);
   set_functions(L, kTensorMethods, "", true);
+  set_functions(L, kSortOps, "", true);
+  set_functions(L, kShapeOps, "", true);
+  set_functions(L, kReduceExtra, "", true);
   luaL_getmetatable(L, "torch.Tensor");
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "__methods");

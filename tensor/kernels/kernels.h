@@ -7,6 +7,8 @@
 
 namespace gl {
 
+struct SortSpec;  // kernels/sort.h
+
 struct Kernels {
   void (*unary)(void* exec, UnaryOp op, const LoopSpec& s);  // out, in
   void (*binary)(void* exec, const BinarySpec& s);
@@ -19,6 +21,7 @@ struct Kernels {
   void (*random)(void* exec, const RandomSpec& s);
   void (*seed)(void* exec, uint64_t seed);
   void (*index)(void* exec, const IndexSpec& s);              // gather/scatter (index_spec.h)
+  void (*sort)(void* exec, const SortSpec& s);  // sort, topk, kthvalue, median, mode
 };
 
 const Kernels& cpu_kernels();

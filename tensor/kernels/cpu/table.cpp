@@ -14,12 +14,13 @@ void gemm(void*, const GemmSpec&);
 void random(void*, const RandomSpec&);
 void seed(void*, uint64_t);
 void index(void*, const IndexSpec&);  // index.cpp
+void sort(void*, const SortSpec&);
 }  // namespace cpu
 
 const Kernels& cpu_kernels() {
   static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy, cpu::fill,
                          cpu::reduce, cpu::scan, cpu::gemm, cpu::random, cpu::seed,
-                         cpu::index};
+                         cpu::index, cpu::sort};
   return k;
 }
 

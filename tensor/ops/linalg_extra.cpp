@@ -1,0 +1,155 @@
+// Norms, logsumexp and one_hot composed from reductions and elementwise ops,
+// with the gradients PyTorch records for them.
+#include "tensor/ops/linalg_extra.h"
+
+#include <algorithm>
+#include <cmath>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+#include "tensor/ops/shape_ops.h"
+
+namespace gl {
+
+namespace {
+
+std::vector<int64_t> wrap_all(const Tensor& t, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> w;
+  for (int64_t d : dims) w.push_back(wrap_dim(d, std::max<int64_t>(t.dim(), 1)));
+  if (w.empty() || t.dim() == 0) {
+    w.clear();
+    for (int64_t i = 0; i < t.dim(); ++i) w.push_back(i);
+  }
+  std::sort(w.begin(), w.end());
+  return w;
+}
+
+// g (reduced over dims, keepdim or not) back to t's shape.
+Tensor expand_back(const Tensor& g, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim) {
+  Tensor r = g;
+  if (!keepdim)
+    for (int64_t d : dims) r = unsqueeze(r, d);
+  return expand(r, t.sizes());
+}
+
+Tensor zero_like_scalar(const Tensor& t) { return scalar_tensor(Scalar::from_int(0), t.dtype(), t.device()); }
+
+}  // namespace
+
+Tensor logsumexp(const Tensor& t0, const std::vector<int64_t>& dims0, bool keepdim) {
+  // Integers give the default float dtype, as PyTorch.
+  const Tensor t = is_floating(t0.dtype()) ? t0 : to_dtype(t0, DType::Float32);
+  const std::vector<int64_t> dims = wrap_all(t, dims0);
+  Tensor out;
+  {
+    NoGradGuard ng;
+    if (t.numel() == 0) {
+      out = unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, t), dims, keepdim));
+    } else {
+      // Shift by the max (0 where it is infinite, so that -inf rows stay -inf).
+      Tensor m = amax_dims(t, dims, true);
+      m = where(unary(UnaryOp::IsInf, m), zero_like_scalar(m), m);
+      out = add(unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, sub(t, m)), dims, true)), m);
+      if (!keepdim) out = squeeze_dims(out, dims);
+    }
+  }
+  if (any_requires_grad({&t})) {
+    const Tensor x = t, od = detach(out);
+    record(out, "LogsumexpBackward0", {t}, [x, od, dims, keepdim](const Tensor& g) -> std::vector<Tensor> {
+      return {mul(expand_back(g, x, dims, keepdim), unary(UnaryOp::Exp, sub(x, expand_back(od, x, dims, keepdim))))};
+    });
+  }
+  return out;
+}
+
+Tensor vector_norm(const Tensor& t, double ord, const std::vector<int64_t>& dims0, bool keepdim) {
+  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+             dtype_legacy_name(t.dtype()));
+  const std::vector<int64_t> dims = wrap_all(t, dims0);
+  Tensor out;
+  {
+    NoGradGuard ng;
+    if (ord == 0) out = sum(to_dtype(binary(BinaryOp::Ne, t, Scalar::from_int(0)), t.dtype()), dims, keepdim);
+    else if (std::isinf(ord) && dims.size() > 1) {  // over several dims: the extreme of |t|
+      for (int64_t d : dims)
+        GL_CHECK(t.size(d) > 0, "linalg.vector_norm cannot compute the ", ord > 0 ? "inf" : "-inf", " norm on the dimension ", d,
+                 "because this dimension is empty and the operation does not have an identity");
+      Tensor a = unary(UnaryOp::Abs, t);
+      out = ord > 0 ? amax_dims(a, dims, keepdim) : amin_dims(a, dims, keepdim);
+    } else out = norm(t, ord, dims0, keepdim);
+  }
+  if (any_requires_grad({&t}) && ord != 0) {
+    const Tensor x = t, od = detach(out);
+    record(out, "LinalgVectorNormBackward0", {t}, [x, od, ord, dims, keepdim](const Tensor& g0) -> std::vector<Tensor> {
+      const Tensor g = expand_back(g0, x, dims, keepdim), n = expand_back(od, x, dims, keepdim);
+      const Tensor sgn = unary(UnaryOp::Sign, x), zero = zero_like_scalar(n);
+      if (ord == 1) return {mul(g, sgn)};
+      if (std::isinf(ord)) {  // shared evenly among the elements at the extreme
+        Tensor hit = to_dtype(binary(BinaryOp::Eq, unary(UnaryOp::Abs, x), n), x.dtype());
+        Tensor cnt = expand_back(sum(hit, dims, keepdim), x, dims, keepdim);
+        return {div(mul(mul(g, sgn), hit), cnt)};
+      }
+      // d|x|_p = x |x|^(p-2) / |x|_p^(p-1), zero where the norm is zero
+      const Tensor safe = where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), ones({}, {n.dtype(), n.device()}), n);
+      Tensor num = ord == 2 ? x : mul(x, binary(BinaryOp::Pow, unary(UnaryOp::Abs, x), Scalar::from_double(ord - 2)));
+      Tensor r = div(mul(g, num), ord == 2 ? safe : binary(BinaryOp::Pow, safe, Scalar::from_double(ord - 1)));
+      return {where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), zero, r)};
+    });
+  }
+  return out;
+}
+
+Tensor matrix_norm(const Tensor& t, const std::string& ord, std::optional<double> num, std::vector<int64_t> dims, bool keepdim) {
+  GL_CHECK(t.dim() >= 2, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+  if (dims.empty()) dims = {-2, -1};
+  GL_CHECK(dims.size() == 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ", dims.size(), " dims");
+  int64_t d0 = wrap_dim(dims[0], t.dim()), d1 = wrap_dim(dims[1], t.dim());
+  GL_CHECK(d0 != d1, "linalg.matrix_norm: dims must be different. Got (", dims[0], ", ", dims[1], ")");
+  if (!num) {
+    if (ord == "fro") return vector_norm(t, 2, {d0, d1}, keepdim);
+    GL_CHECK(ord == "nuc", "linalg.matrix_norm: Order ", ord, " not supported.");
+    throw NotImplementedError("gpulab: linalg.matrix_norm with ord='nuc' needs an SVD, which gpulab does not have yet");
+  }
+  const double o = *num;
+  if (o == 2 || o == -2)
+    throw NotImplementedError("gpulab: linalg.matrix_norm with ord=2 or -2 needs an SVD, which gpulab does not have yet");
+  GL_CHECK(o == 1 || o == -1 || std::isinf(o), "linalg.matrix_norm: Order ", o == std::floor(o) ? cat(int64_t(o)) : cat(o), " not supported.");
+  // ord +-1: the extreme column sum of |A|; +-inf: the extreme row sum.
+  const bool cols = std::abs(o) == 1;
+  const int64_t sum_dim = cols ? d0 : d1, ext_dim = cols ? d1 : d0;
+  Tensor s = sum(unary(UnaryOp::Abs, t), {sum_dim}, keepdim);
+  const int64_t ext = !keepdim && sum_dim < ext_dim ? ext_dim - 1 : ext_dim;
+  return o > 0 ? amax_dims(s, {ext}, keepdim) : amin_dims(s, {ext}, keepdim);
+}
+
+Tensor linalg_norm(const Tensor& t, const std::optional<std::string>& sord, std::optional<double> nord,
+                   const std::vector<int64_t>& dims, bool keepdim) {
+  if (sord || nord) {
+    if (dims.empty())
+      GL_CHECK(t.dim() == 1 || t.dim() == 2, "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ", t.dim(), "D.");
+    const bool matrix = sord || dims.size() == 2 || (dims.empty() && t.dim() == 2);
+    if (matrix) return matrix_norm(t, sord.value_or(""), sord ? std::nullopt : nord, dims, keepdim);
+    return vector_norm(t, *nord, dims, keepdim);
+  }
+  if (dims.size() == 2) return matrix_norm(t, "fro", std::nullopt, dims, keepdim);
+  return vector_norm(t, 2, dims, keepdim);
+}
+
+Tensor one_hot(const Tensor& t, int64_t num_classes) {
+  GL_CHECK(t.dtype() == DType::Int64, "one_hot is only applicable to index tensor of type LongTensor.");
+  if (num_classes == -1) {
+    GL_CHECK(t.numel() > 0, "Can not infer total number of classes from empty tensor.");
+  }
+  if (t.numel() > 0) {
+    GL_CHECK(item(amin(t, std::nullopt, false)).to_int() >= 0, "Class values must be non-negative.");
+    const int64_t mx = item(amax(t, std::nullopt, false)).to_int();
+    if (num_classes == -1) num_classes = mx + 1;
+    else GL_CHECK(mx < num_classes, "Class values must be smaller than num_classes.");
+  }
+  GL_CHECK(num_classes >= 0, "num_classes should be positive");  // not reached by PyTorch's own inputs
+  Tensor classes = arange(Scalar::from_int(0), Scalar::from_int(num_classes), Scalar::from_int(1), DType::Int64, {DType::Int64, t.device()});
+  return to_dtype(binary(BinaryOp::Eq, unsqueeze(t, t.dim()), classes), DType::Int64);
+}
+
+}  // namespace gl

@@ -1,0 +1,110 @@
+// Sorting/selection, shape and norm ops (ops/sort_ops, shape_ops,
+// linalg_extra, einsum): the line math against brute force on random lines
+// with ties and NaN, and the composites' gradients by finite differences,
+// on cpu and cuda:1. Exact PyTorch outputs: tests/lua/test_b2_ops.lua.
+#include <doctest/doctest.h>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include "gradcheck.h"
+#include "tensor/kernels/sort.h"
+#include "tensor/ops/linalg_extra.h"
+#include "tensor/ops/shape_ops.h"
+#include "tensor/ops/sort_ops.h"
+#include "unit_util.h"
+
+using namespace gl;
+using ut::vals;
+
+namespace {
+// Ascending with NaN last, ties by index: the order a stable sort gives.
+std::vector<int64_t> stable_order(const std::vector<double>& v) {
+  std::vector<int64_t> ix(v.size());
+  std::iota(ix.begin(), ix.end(), 0);
+  std::stable_sort(ix.begin(), ix.end(), [&](int64_t a, int64_t b) { return sortk::lt(v[size_t(a)], v[size_t(b)]); });
+  return ix;
+}
+std::vector<double> random_line(std::mt19937& g, int64_t n) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (auto& e : v) e = double(g() % 5);
+  if (g() % 4 == 0) v[g() % size_t(n)] = NAN;
+  return v;
+}
+}  // namespace
+
+TEST_CASE("sort kernels: quickselect and median pick the k-th of the stable order") {
+  std::mt19937 g(3);
+  for (int trial = 0; trial < 500; ++trial) {
+    const int64_t n = 1 + int64_t(g() % 40);
+    auto v = random_line(g, n);
+    const auto order = stable_order(v);
+    const int64_t k = 1 + int64_t(g() % uint32_t(n));
+    std::vector<double> scratch = v;
+    std::vector<int64_t> ix(static_cast<size_t>(n));
+    std::iota(ix.begin(), ix.end(), 0);
+    sortk::quickselect(scratch.data(), ix.data(), n, k - 1);
+    const double want = v[size_t(order[size_t(k - 1)])], got = scratch[size_t(k - 1)];
+    CHECK(((std::isnan(want) && std::isnan(got)) || want == got));
+    CHECK(((std::isnan(v[size_t(ix[size_t(k - 1)])]) && std::isnan(got)) || v[size_t(ix[size_t(k - 1)])] == got));
+    // median: the (n-1)/2-th of the stable order, or the first NaN
+    SortSpec s;
+    std::vector<double> mv = v, out(1);
+    std::vector<int64_t> mix(static_cast<size_t>(n)), oi(1);
+    s.values = reinterpret_cast<char*>(mv.data());
+    s.indices = mix.data();
+    s.out = reinterpret_cast<char*>(out.data());
+    s.out_indices = oi.data();
+    s.len = n;
+    s.lines = 1;
+    sortk::median_line<double>(s, 0);
+    auto first_nan = std::find_if(v.begin(), v.end(), [](double e) { return std::isnan(e); });
+    const int64_t want_i = first_nan != v.end() ? int64_t(first_nan - v.begin()) : order[size_t((n - 1) / 2)];
+    CHECK(oi[0] == want_i);
+  }
+}
+
+TEST_CASE("sort: stable, NaN last, along any dim, on every device") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    Tensor x = ut::tens({2, NAN, 1, 2, 0, 1}, {2, 3}, DType::Float32, d);
+    auto [v, i] = sort(x, 0, false, true);
+    CHECK(vals(i) == std::vector<double>{0, 1, 0, 1, 0, 1});
+    auto [v2, i2] = sort(x, -1, true, true);
+    CHECK(vals(i2) == std::vector<double>{1, 0, 2, 0, 2, 1});
+    CHECK(std::isnan(vals(v2)[0]));
+    CHECK(v2.device() == d);
+  }
+}
+
+TEST_CASE("sort/shape/norm ops: gradients by finite differences") {
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    std::vector<double> xv{0.3, -1.2, 2.5, 0.7, -0.4, 1.9};
+    ut::gradcheck("sort", [](const std::vector<Tensor>& a) { return sort(a[0], 1, true, false).first; }, {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("topk", [](const std::vector<Tensor>& a) { return topk(a[0], 2, 0, false, true).first; }, {ut::leaf(xv, {3, 2}, d)});
+    ut::gradcheck("kthvalue", [](const std::vector<Tensor>& a) { return kthvalue(a[0], 2, 1, false).first; }, {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("median", [](const std::vector<Tensor>& a) { return median_dim(a[0], 0, true).first; }, {ut::leaf(xv, {3, 2}, d)});
+    ut::gradcheck("tril", [](const std::vector<Tensor>& a) { return tril(a[0], 0); }, {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("diag", [](const std::vector<Tensor>& a) { return diag(a[0], 1); }, {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("trace", [](const std::vector<Tensor>& a) { return trace(a[0]); }, {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("mv", [](const std::vector<Tensor>& a) { return mv(a[0], a[1]); }, {ut::leaf(xv, {2, 3}, d), ut::leaf({1, 2, 3}, {3}, d)});
+    ut::gradcheck("amax_dims", [](const std::vector<Tensor>& a) { return amax_dims(a[0], {0, 2}, false); }, {ut::leaf(xv, {2, 3, 1}, d)});
+    ut::gradcheck("logsumexp", [](const std::vector<Tensor>& a) { return logsumexp(a[0], {1}, false); }, {ut::leaf(xv, {2, 3}, d)});
+    for (double ord : std::vector<double>{2.0, 1.0, 3.0, 0.5, double(INFINITY)})
+      ut::gradcheck("vector_norm", [ord](const std::vector<Tensor>& a) { return vector_norm(a[0], ord, {1}, false); }, {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("einsum", [](const std::vector<Tensor>& a) { return einsum("ij,kj->ik", {a[0], a[1]}); },
+                  {ut::leaf(xv, {2, 3}, d), ut::leaf({1, 0, 2, -1, 3, 1}, {2, 3}, d)});
+  }
+}
+
+TEST_CASE("einsum agrees with matmul, sum and outer") {
+  for (Device d : ut::test_devices()) {
+    Tensor a = ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d), b = ut::tens({1, 0, -1, 2, 0, 1}, {3, 2}, DType::Float32, d);
+    CHECK(vals(einsum("ij,jk->ik", {a, b})) == vals(matmul(a, b)));
+    CHECK(vals(einsum("ij->", {a})) == vals(sum(a, {}, false)));
+    CHECK(vals(einsum("ij->ji", {a})) == vals(contiguous(transpose(a, 0, 1))));
+    Tensor v = ut::tens({1, 2}, {2}, DType::Float32, d);
+    CHECK(vals(einsum("i,j->ij", {v, v})) == vals(outer(v, v)));
+  }
+}
