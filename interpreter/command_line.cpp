@@ -57,6 +57,7 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
   }
   for (; i < argc && cl->error.empty(); ++i) {
     std::string arg = argv[i];
+    std::string value;
     if (common_option(argc, argv, &i, cl)) continue;
     if (cl->command == Command::Lesson && arg == "--echo") {
       // The code is always shown now; --echo is kept so that old commands still run.
@@ -68,9 +69,22 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
       cl->step = true;
     } else if (cl->command == Command::Doctor && arg == "--json") {
       cl->json = true;
+    } else if (cl->command == Command::Kernel && arg == "install" && !cl->kernel_install &&
+               cl->connection_file.empty()) {
+      cl->kernel_install = true;
+    } else if (cl->command == Command::Kernel && cl->kernel_install && arg == "--user") {
+      cl->install_user = true;
+    } else if (cl->command == Command::Kernel && cl->kernel_install &&
+               option_value("--prefix", argc, argv, &i, &value, &cl->error)) {
+      cl->install_prefix = value;
+    } else if (cl->command == Command::Kernel && !cl->kernel_install &&
+               (option_value("-f", argc, argv, &i, &value, &cl->error) ||
+                option_value("--f", argc, argv, &i, &value, &cl->error))) {
+      cl->connection_file = value;
     } else if (arg.size() > 1 && arg[0] == '-') {
       cl->error = "unrecognized option '" + arg + "' for '" + name + "'";
-    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor && cl->target.empty()) {
+    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor &&
+               cl->command != Command::Kernel && cl->target.empty()) {
       cl->target = arg;
     } else {
       cl->error = "unexpected argument '" + arg + "' for '" + name + "'";
@@ -80,6 +94,11 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
     cl->error = "'lesson' needs a lesson NAME (see 'gpulab lessons')";
   if (cl->error.empty() && cl->command == Command::Check && cl->target.empty())
     cl->error = "'check' needs the FILE to check (your copy of an exercise)";
+  if (cl->error.empty() && cl->command == Command::Kernel && !cl->kernel_install &&
+      cl->connection_file.empty())
+    cl->error = "'kernel' needs '-f CONNECTION_FILE' (Jupyter starts it so) or 'install'";
+  if (cl->error.empty() && cl->install_user && cl->install_prefix)
+    cl->error = "'kernel install' takes --user or --prefix P, not both";
   if (cl->error.empty() && cl->command == Command::Exercise && cl->target.empty())
     cl->error = "'exercise' needs an exercise NAME (see 'gpulab lessons')";
 }
@@ -120,11 +139,12 @@ CommandLine parse_command_line(int argc, char** argv) {
     } else if (arg[0] == '-') {
       cl.error = "unrecognized option '" + arg + "'";
     } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "exercise" ||
-               arg == "doctor") {
+               arg == "doctor" || arg == "kernel") {
       cl.command = arg == "lessons"    ? Command::Lessons
                    : arg == "lesson"   ? Command::Lesson
                    : arg == "exercise" ? Command::Exercise
                    : arg == "check"    ? Command::Check
+                   : arg == "kernel"   ? Command::Kernel
                                        : Command::Doctor;
       parse_subcommand(argc, argv, i + 1, &cl);
       return cl;
@@ -143,6 +163,8 @@ std::string usage_text() {
        gpulab exercise NAME
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
        gpulab doctor [--json] [--virtual-gpus N[:SIZE]]
+       gpulab kernel -f CONNECTION_FILE [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab kernel install [--user | --prefix P] [--virtual-gpus N[:SIZE]]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
 '... ', as in Python; an expression echoes its value, a trailing ';' hides it,
@@ -179,6 +201,12 @@ Subcommands:
                           every kernel family on each device against the CPU, and
                           the lessons; exit status 1 on any failure
     --json                the same report as one JSON object
+  kernel -f FILE          run as a Jupyter kernel on the connection FILE Jupyter
+                          wrote (notebooks, jupyter console); needs a build with xeus
+  kernel install          write the 'gpulab' kernelspec for Jupyter: system-wide
+                          (/usr/local/share/jupyter/kernels), in your user's Jupyter
+                          data directory with --user, or under P/share/jupyter with
+                          --prefix P; --virtual-gpus N is passed on to the kernel
 
 Environment:
   GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus

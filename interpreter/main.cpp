@@ -12,6 +12,7 @@
 #include "interpreter/exercises.h"
 #include "interpreter/lesson_cells.h"
 #include "interpreter/doctor.h"
+#include "interpreter/kernel/kernel.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
     return run_lesson(cl.target, options, session, argv);
   }
   if (cl.command == Command::Check) return run_check(cl.target, session, argv);
+  if (cl.command == Command::Kernel) return run_kernel_command(cl, session);
   if (cl.command == Command::Doctor) return run_doctor(cl.json, cl.virtual_gpus.has_value(), session);
   return run(cl, argc, argv);
 }
