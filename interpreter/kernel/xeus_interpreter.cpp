@@ -12,7 +12,7 @@
 #include "interpreter/completion.h"
 #include "interpreter/kernel/capture.h"
 #include "interpreter/kernel/cell.h"
-#include "interpreter/kernel/rich.h"
+#include "interpreter/kernel/xeus_rich.h"
 #include "interpreter/kernel/unicode.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"

@@ -69,6 +69,27 @@ class GpulabKernelTests(jkt.KernelTests):
         _, outputs = self.run_cell("nil")
         self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
 
+    def test_rich_output(self):
+        _, outputs = self.run_cell('torch.tensor({{1.5, 2}, {3, 4}}, {device="cuda:1"})')
+        html = outputs[-1]["content"]["data"]["text/html"]
+        self.assertIn("<caption>tensor of shape (2, 2), device='cuda:1'</caption>", html)
+        self.assertIn('<td style="text-align: right">1.5000</td><td style="text-align: right">2.0000</td>', html)
+        self.assertEqual(html.count("<tr>"), 2)
+        _, outputs = self.run_cell("torch.zeros(2000, 3)")  # summarised as the repr is
+        html = outputs[-1]["content"]["data"]["text/html"]
+        self.assertEqual(html.count("<tr>"), 7)  # 3 rows, the ellipsis, 3 rows
+        self.assertIn("\u22ee", html)
+        _, outputs = self.run_cell("torch.arange(3)")
+        self.assertEqual(set(outputs[-1]["content"]["data"]), {"text/plain"})
+        _, outputs = self.run_cell("torch.cuda.smi()")
+        data = outputs[-1]["content"]["data"]
+        self.assertTrue(data["text/plain"].startswith("+---"))
+        self.assertIn(">Memory-Usage</td>", data["text/html"])
+        _, outputs = self.run_cell("torch.cuda.memory_summary()")
+        html = outputs[-1]["content"]["data"]["text/html"]
+        self.assertIn(">PyTorch CUDA memory summary, device ID 0</td>", html)
+        self.assertIn("<td style=\"white-space: pre; text-align: left\">Allocated memory</td>", html)
+
     def test_stream_order_and_last_value(self):
         _, outputs = self.run_cell('print("a")\nio.write("b\\n")\n7')
         streams = "".join(o["content"]["text"] for o in outputs if o["msg_type"] == "stream")
