@@ -67,6 +67,9 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
       cl->interactive = true;
     } else if (cl->command == Command::Lesson && arg == "--step") {
       cl->step = true;
+    } else if ((cl->command == Command::Lesson || cl->command == Command::Lessons) &&
+               option_value("--ipynb", argc, argv, &i, &value, &cl->error)) {
+      cl->ipynb = value;
     } else if (cl->command == Command::Doctor && arg == "--json") {
       cl->json = true;
     } else if (cl->command == Command::Kernel && arg == "install" && !cl->kernel_install &&
@@ -158,8 +161,9 @@ CommandLine parse_command_line(int argc, char** argv) {
 
 std::string usage_text() {
   return R"(usage: gpulab [options] [script.lua [args]]
-       gpulab lessons
+       gpulab lessons [--ipynb DIR]
        gpulab lesson NAME [--step] [-i] [--quiet] [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab lesson NAME --ipynb OUT.ipynb
        gpulab exercise NAME
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
        gpulab doctor [--json] [--virtual-gpus N[:SIZE]]
@@ -185,6 +189,7 @@ Options:
 
 Subcommands:
   lessons                 list the lessons and the exercises, with their titles
+    --ipynb DIR           write every lesson as a Jupyter notebook DIR/NAME.ipynb
   lesson NAME             run a lesson (its file name, with or without .lua, or a
                           unique prefix of it) as a notebook: title, then each cell's
                           explanation, code and output; the devices it needs are
@@ -192,6 +197,9 @@ Subcommands:
     --step                wait for Enter before each next cell (in a terminal)
     -i                    then enter the REPL, with the lesson's variables
     --quiet               print only the output of the code
+    --ipynb OUT           write the lesson as a Jupyter notebook (markdown cells from
+                          its prose, code cells from its code) instead of running it;
+                          it runs on the gpulab kernel ('gpulab kernel install')
   exercise NAME           copy exercise NAME's starter into the working directory as
                           NAME.lua (an existing file is never overwritten)
   check FILE              run your exercise FILE, then the checker of the exercise its

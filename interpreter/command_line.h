@@ -19,6 +19,7 @@ struct CommandLine {
   bool quiet = false;                         // lesson --quiet
   bool step = false;                          // lesson --step
   bool json = false;                          // doctor --json
+  std::optional<std::string> ipynb;           // lesson NAME --ipynb OUT, lessons --ipynb DIR
   std::string connection_file;                // kernel -f FILE
   bool kernel_install = false;                // kernel install
   bool install_user = false;                  // kernel install --user

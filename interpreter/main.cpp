@@ -13,6 +13,7 @@
 #include "interpreter/lesson_cells.h"
 #include "interpreter/doctor.h"
 #include "interpreter/kernel/kernel.h"
+#include "interpreter/kernel/notebook_export.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -102,6 +103,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (cl.command == Command::Lessons && cl.ipynb) return export_course_notebooks(*cl.ipynb);
+  if (cl.command == Command::Lesson && cl.ipynb) return export_lesson_notebook(cl.target, *cl.ipynb);
   if (cl.command == Command::Lessons) return list_lessons();  // after --virtual-gpus: no advice then
   SessionOptions session;
   session.seed = cl.seed;

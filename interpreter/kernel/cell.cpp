@@ -83,10 +83,7 @@ CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* c
     result.echoed = source;
     return result;
   }
-  if (whole.status == Compiled::Incomplete) {
-    result.status = Compiled::Incomplete;
-    return result;
-  }
+  // ("x = 1\nx.y" reads as an unfinished statement too: try the splits first.)
   const bool statements = whole.status == Compiled::Ok;
   if (statements) lua_pop(L, 1);
   const std::string padding(first_line > 1 ? first_line - 1 : 0, '\n');
@@ -121,7 +118,7 @@ CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* c
     result.status = Compiled::Ok;
     return result;
   }
-  result.status = Compiled::Error;
+  result.status = whole.status == Compiled::Incomplete ? Compiled::Incomplete : Compiled::Error;
   result.error = whole.error;
   return result;
 }

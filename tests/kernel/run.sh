@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The Jupyter kernel with real clients: usage: run.sh GPULAB protocol|console
+# The Jupyter kernel with real clients: usage: run.sh GPULAB cli|protocol|console|notebooks
+#   cli       the kernelspec; connection files others could read refused
 #   protocol  jupyter_kernel_test's suite and our own (test_kernel.py)
+#   notebooks lessons exported with --ipynb, run by nbclient, against their transcripts
 #   console   one short `jupyter console --kernel gpulab` session on piped input
 # A missing client skips the test loudly (exit 77: ctest's SKIP_RETURN_CODE).
 set -uo pipefail
@@ -13,7 +15,13 @@ skip() { echo "SKIPPED: $*  (scripts/setup.sh --tests installs it)" >&2; exit 77
 
 # The clients, found before HOME moves to the scratch directory.
 py=$("$here/python.sh" jupyter_kernel_test jupyter_client zmq) || py=""
-"$gpulab" kernel install --prefix "$tmp" --virtual-gpus 2 >/dev/null || { echo "FAIL: kernel install"; exit 1; }
+nbpy=$("$here/python.sh" nbclient nbformat) || nbpy=""
+if [ "$what" = notebooks ]; then  # as tests/lessons/check.sh runs a lesson
+  "$gpulab" kernel install --prefix "$tmp" --seed 0 >/dev/null || { echo "FAIL: kernel install"; exit 1; }
+  export GPULAB_EMULATE_GPUS=1 GPULAB_LESSONS="$here/../../lessons"
+else
+  "$gpulab" kernel install --prefix "$tmp" --virtual-gpus 2 >/dev/null || { echo "FAIL: kernel install"; exit 1; }
+fi
 export JUPYTER_PATH="$tmp/share/jupyter" JUPYTER_RUNTIME_DIR="$tmp/runtime" JUPYTER_DATA_DIR="$tmp/data"
 export JUPYTER_CONFIG_DIR="$tmp/config" JUPYTER_PLATFORM_DIRS=1 NO_COLOR=1 HOME="$tmp"
 case $what in
@@ -39,6 +47,12 @@ case $what in
     out=$("$gpulab" kernel 2>&1); [ $? = 2 ] || { echo "FAIL: 'gpulab kernel' alone: $out"; fail=1; }
     [ $fail = 0 ] && echo "kernel cli: all passed"
     exit $fail
+    ;;
+  notebooks)
+    # lessons exported with --ipynb, run by nbclient, against their golden transcripts
+    [ -n "$nbpy" ] || skip "no python with nbclient and nbformat (Debian's python3-nbclient)"
+    exec "$nbpy" "$here/lesson_notebooks.py" "$gpulab" "$here/../lessons" \
+      a1_summary a2_nvidia_smi a3_computing_devices a4_tensors_on_gpu a5_models_on_gpu b3_random_dataset
     ;;
   console)
     command -v jupyter-console >/dev/null || skip "no jupyter-console (Debian's jupyter-console)"

@@ -34,6 +34,7 @@ class GpulabKernelTests(jkt.KernelTests):
         {"code": "torch.arange(3)", "result": "tensor([0, 1, 2])"},
         {"code": "local y = 20\ny + 1", "result": "21"},
         {"code": "x = torch.ones(2, 2)\nx:sum()", "result": "tensor(4.)"},
+        {"code": "net = nn.Linear(3, 1)\nnet:parameters()[1].device", "result": "device(type='cpu')"},
     ]
 
     def run_cell(self, code, timeout=30):
