@@ -115,6 +115,31 @@ nl::json traceback_of(const std::string& text, const std::string& ename) {
 
 void sigint_noop(int) {}
 
+// display(...) in a notebook: each value as a display_data output (its repr as
+// text/plain, with its rich forms), as IPython's display().
+int l_display(lua_State* L) {
+  auto* self = static_cast<GpulabInterpreter*>(lua_touserdata(L, lua_upvalueindex(1)));
+  const int n = lua_gettop(L);
+  for (int i = 1; i <= n; ++i) {
+    if (lua_getglobal(L, "repr") == LUA_TFUNCTION) {
+      lua_pushvalue(L, i);
+      lua_call(L, 1, 1);
+    } else {
+      lua_pop(L, 1);
+    }
+    if (lua_type(L, -1) != LUA_TSTRING) luaL_tolstring(L, i, nullptr);
+    size_t len = 0;
+    const char* text = lua_tolstring(L, -1, &len);
+    lua_pushvalue(L, i);
+    const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    const bool ok = self->display_value(ref, std::string(text, len));
+    luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    if (!ok) return luaL_error(L, "display: the notebook could not be sent the output");
+    lua_settop(L, n);
+  }
+  return 0;
+}
+
 }  // namespace
 
 void run_shell_interruptible(const std::string& line) {
@@ -132,6 +157,24 @@ void run_shell_interruptible(const std::string& line) {
   run_shell(line);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   sigaction(SIGINT, &saved, nullptr);
+}
+
+void GpulabInterpreter::configure_impl() {
+  lua_pushlightuserdata(L_, this);
+  lua_pushcclosure(L_, l_display, 1);
+  lua_setglobal(L_, "display");
+}
+
+bool GpulabInterpreter::display_value(int value_ref, const std::string& text) noexcept {
+  try {
+    nl::json data;
+    data["text/plain"] = text;
+    add_rich_forms(L_, value_ref, text, &data);
+    display_data(std::move(data), nl::json::object(), nl::json::object());
+    return true;
+  } catch (...) {
+    return false;
+  }
 }
 
 bool GpulabInterpreter::run_parts(const std::string& code, const char* chunkname) {

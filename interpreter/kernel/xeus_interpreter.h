@@ -15,8 +15,12 @@ class GpulabInterpreter : public xeus::xinterpreter {
  public:
   explicit GpulabInterpreter(lua_State* L) : L_(L) {}
 
+  // display(x): a display_data message with x's echo and rich forms (value_ref:
+  // a registry reference to x). False when it could not be sent.
+  bool display_value(int value_ref, const std::string& text) noexcept;
+
  private:
-  void configure_impl() override {}
+  void configure_impl() override;
   nl::json execute_request_impl(int execution_counter, const std::string& code, bool silent,
                                 bool store_history, nl::json user_expressions, bool allow_stdin) override;
   nl::json complete_request_impl(const std::string& code, int cursor_pos) override;

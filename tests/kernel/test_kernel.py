@@ -28,6 +28,10 @@ class GpulabKernelTests(jkt.KernelTests):
     incomplete_code_samples = ["for i = 1, 2 do", "function f(x)", "t = {1,"]
     invalid_code_samples = ["x = = 1", "for for"]
     code_inspect_sample = "torch.zeros"
+    code_display_data = [
+        {"code": "display(torch.ones(2))", "mime": "text/plain"},
+        {"code": "display(torch.ones(2, 2))", "mime": "text/html"},
+    ]
     code_generate_error = "torch.ones(2) + torch.ones(3)"
     code_execute_result = [
         {"code": "1 + 2", "result": "3"},
