@@ -2,8 +2,8 @@
 the outputs of their golden transcripts (tests/lessons/NAME.out).
 
 usage: python3 lesson_notebooks.py GPULAB GOLDEN_DIR NAME...
-(the 'gpulab' kernelspec must be on JUPYTER_PATH, installed with --seed 0 and
---virtual-gpus 1, as tests/lessons/check.sh runs a lesson)
+(the 'gpulab' kernelspec must be on JUPYTER_PATH, installed with --seed 0, and
+GPULAB_EMULATE_GPUS=1 set, as tests/lessons/check.sh runs a lesson; run.sh does it)
 """
 import os
 import re
