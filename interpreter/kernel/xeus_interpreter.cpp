@@ -213,7 +213,18 @@ nl::json GpulabInterpreter::execute_request_impl(int execution_counter, const st
     Sinks sinks(&result);
     OutputCapture capture;
     capture.begin();
-    ok = run_parts(code, cell_chunkname(execution_counter).c_str());
+    const std::string chunkname = cell_chunkname(execution_counter);
+    if (code.rfind("%%time", 0) == 0 && (code.size() == 6 || code[6] == '\n' || code[6] == ' ')) {
+      // IPython's cell magic: the whole cell's wall time, devices synchronised.
+      // The magic's line stays as a blank one, so that line numbers still match.
+      const size_t eol = code.find('\n');
+      const std::string body = eol == std::string::npos ? "" : code.substr(eol);
+      Timer whole;
+      whole.every_command = true;
+      ok = timed(L_, whole, [&] { return run_parts(body, chunkname.c_str()); });
+    } else {
+      ok = run_parts(code, chunkname.c_str());
+    }
     capture.end(&out, &err);
   }
   if (!result.errors.empty()) ok = false;

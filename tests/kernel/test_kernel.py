@@ -108,6 +108,10 @@ class GpulabKernelTests(jkt.KernelTests):
         text = "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream")
         self.assertIn("Wall time:", text)
         self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor(3.)")
+        _, outputs = self.run_cell("%%time\nlocal t = torch.ones(4)\nt:sum()")
+        text = "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream")
+        self.assertIn("Wall time:", text)
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor(4.)")
 
     def test_kernel_info_names_gpulab_and_devices(self):
         msg_id = self.kc.kernel_info()
