@@ -66,7 +66,7 @@ bool is_name_char(char c) {
 }
 
 // "RuntimeError: msg" (PyTorch's type and message) out of an explained error.
-void split_error(const std::string& text, std::string* ename, std::string* evalue) {
+void split_error(const std::string& text, const char* fallback, std::string* ename, std::string* evalue) {
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -88,7 +88,7 @@ void split_error(const std::string& text, std::string* ename, std::string* evalu
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  *ename = "Error";
+  *ename = fallback;  // a Lua error without a type: "In[1]:1: boom"
   size_t nl = text.find('\n');
   *evalue = text.substr(0, nl);
 }
@@ -179,6 +179,7 @@ bool GpulabInterpreter::display_value(int value_ref, const std::string& text) no
 
 bool GpulabInterpreter::run_parts(const std::string& code, const char* chunkname) {
   std::vector<CellPart> parts = split_cell(code);
+  syntax_error_ = false;
   for (size_t i = 0; i < parts.size(); ++i) {
     const CellPart& part = parts[i];
     const bool last = i + 1 == parts.size();
@@ -192,9 +193,11 @@ bool GpulabInterpreter::run_parts(const std::string& code, const char* chunkname
       if (chunk.status == Compiled::Incomplete) {
         evaluate(L_, part.text, chunkname, part.first_line, true);  // reports the <eof> error
         ok = false;
+        syntax_error_ = true;
       } else if (chunk.status == Compiled::Error) {
         write_cell_error(L_, chunk.error, code);
         ok = false;
+        syntax_error_ = true;
       } else {
         ok = timed(L_, timer_, [&] { return run_cell(L_, code, chunkname, last && chunk.echo, chunk.echoed); });
       }
@@ -235,7 +238,7 @@ nl::json GpulabInterpreter::execute_request_impl(int execution_counter, const st
   if (!ok) {
     std::string text = result.errors.empty() ? std::string("Error") : result.errors;
     std::string ename, evalue;
-    split_error(text, &ename, &evalue);
+    split_error(text, syntax_error_ ? "SyntaxError" : "Error", &ename, &evalue);
     nl::json traceback = traceback_of(text, ename);
     luaL_unref(L_, LUA_REGISTRYINDEX, result.value_ref);
     if (!silent) publish_execution_error(ename, evalue, traceback);

@@ -34,6 +34,7 @@ class GpulabInterpreter : public xeus::xinterpreter {
 
   lua_State* L_;
   Timer timer_;
+  bool syntax_error_ = false;  // the cell failed to compile (its error's type)
 };
 
 // The shell command of a `!cmd` line, run so that Interrupt reaches it.

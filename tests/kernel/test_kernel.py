@@ -59,6 +59,12 @@ class GpulabKernelTests(jkt.KernelTests):
         reply, outputs = self.run_cell("kept + 1")
         self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "42")
 
+    def test_syntax_and_lua_errors(self):
+        reply, _ = self.run_cell("x = 1 +")
+        self.assertEqual((reply["status"], reply["ename"]), ("error", "SyntaxError"))
+        reply, _ = self.run_cell('error("boom")')
+        self.assertEqual((reply["ename"], reply["evalue"]), ("Error", "In[%d]:1: boom" % reply["execution_count"]))
+
     def test_name_error_with_hint(self):
         reply, _ = self.run_cell("prnt(1)")
         self.assertEqual(reply["status"], "error")
