@@ -21,10 +21,6 @@ bool is_incomplete(lua_State* L, int status) {
   return msg != nullptr && len >= mark && std::strcmp(msg + len - mark, "<eof>") == 0;
 }
 
-// Prints its arguments as torch._echo shows them (a named tuple's two results
-// as one), else with the global repr (falling back to tostring), one per line.
-// Runs under lua_pcall: repr and __tostring may raise errors, so no C++
-// objects live here.
 EchoSink g_echo_sink = nullptr;
 
 // The echo with a sink: the same text (gpulab.echo's, else the reprs one per
@@ -57,6 +53,10 @@ int sink_results(lua_State* L) {
   return 0;
 }
 
+// Prints its arguments as torch._echo shows them (a named tuple's two results
+// as one), else with the global repr (falling back to tostring), one per line.
+// Runs under lua_pcall: repr and __tostring may raise errors, so no C++
+// objects live here.
 int print_results(lua_State* L) {
   if (g_echo_sink != nullptr) return sink_results(L);
   int n = lua_gettop(L);
