@@ -57,6 +57,7 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
   }
   for (; i < argc && cl->error.empty(); ++i) {
     std::string arg = argv[i];
+    std::string value;
     if (common_option(argc, argv, &i, cl)) continue;
     if (cl->command == Command::Lesson && arg == "--echo") {
       // The code is always shown now; --echo is kept so that old commands still run.
@@ -66,11 +67,27 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
       cl->interactive = true;
     } else if (cl->command == Command::Lesson && arg == "--step") {
       cl->step = true;
+    } else if ((cl->command == Command::Lesson || cl->command == Command::Lessons) &&
+               option_value("--ipynb", argc, argv, &i, &value, &cl->error)) {
+      cl->ipynb = value;
     } else if (cl->command == Command::Doctor && arg == "--json") {
       cl->json = true;
+    } else if (cl->command == Command::Kernel && arg == "install" && !cl->kernel_install &&
+               cl->connection_file.empty()) {
+      cl->kernel_install = true;
+    } else if (cl->command == Command::Kernel && cl->kernel_install && arg == "--user") {
+      cl->install_user = true;
+    } else if (cl->command == Command::Kernel && cl->kernel_install &&
+               option_value("--prefix", argc, argv, &i, &value, &cl->error)) {
+      cl->install_prefix = value;
+    } else if (cl->command == Command::Kernel && !cl->kernel_install &&
+               (option_value("-f", argc, argv, &i, &value, &cl->error) ||
+                option_value("--f", argc, argv, &i, &value, &cl->error))) {
+      cl->connection_file = value;
     } else if (arg.size() > 1 && arg[0] == '-') {
       cl->error = "unrecognized option '" + arg + "' for '" + name + "'";
-    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor && cl->target.empty()) {
+    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor &&
+               cl->command != Command::Kernel && cl->target.empty()) {
       cl->target = arg;
     } else {
       cl->error = "unexpected argument '" + arg + "' for '" + name + "'";
@@ -80,6 +97,11 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
     cl->error = "'lesson' needs a lesson NAME (see 'gpulab lessons')";
   if (cl->error.empty() && cl->command == Command::Check && cl->target.empty())
     cl->error = "'check' needs the FILE to check (your copy of an exercise)";
+  if (cl->error.empty() && cl->command == Command::Kernel && !cl->kernel_install &&
+      cl->connection_file.empty())
+    cl->error = "'kernel' needs '-f CONNECTION_FILE' (Jupyter starts it so) or 'install'";
+  if (cl->error.empty() && cl->install_user && cl->install_prefix)
+    cl->error = "'kernel install' takes --user or --prefix P, not both";
   if (cl->error.empty() && cl->command == Command::Exercise && cl->target.empty())
     cl->error = "'exercise' needs an exercise NAME (see 'gpulab lessons')";
 }
@@ -120,11 +142,12 @@ CommandLine parse_command_line(int argc, char** argv) {
     } else if (arg[0] == '-') {
       cl.error = "unrecognized option '" + arg + "'";
     } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "exercise" ||
-               arg == "doctor") {
+               arg == "doctor" || arg == "kernel") {
       cl.command = arg == "lessons"    ? Command::Lessons
                    : arg == "lesson"   ? Command::Lesson
                    : arg == "exercise" ? Command::Exercise
                    : arg == "check"    ? Command::Check
+                   : arg == "kernel"   ? Command::Kernel
                                        : Command::Doctor;
       parse_subcommand(argc, argv, i + 1, &cl);
       return cl;
@@ -138,12 +161,15 @@ CommandLine parse_command_line(int argc, char** argv) {
 
 std::string usage_text() {
   return R"(usage: gpulab [options] [script.lua [args]]
-       gpulab lessons
+       gpulab lessons [--ipynb DIR]
        gpulab lesson NAME [--step] [-i] [--quiet] [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab lesson NAME --ipynb OUT.ipynb
        gpulab exercise NAME
        gpulab check FILE [--virtual-gpus N[:SIZE]] [--seed N]
        gpulab doctor [--json] [--virtual-gpus N[:SIZE]]
        gpulab run --nproc-per-node N [--nnodes M --node-rank R --master-addr A --master-port P] [--virtual-gpus N] script.lua [args]
+       gpulab kernel -f CONNECTION_FILE [--virtual-gpus N[:SIZE]] [--seed N]
+       gpulab kernel install [--user | --prefix P] [--virtual-gpus N[:SIZE]]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
 '... ', as in Python; an expression echoes its value, a trailing ';' hides it,
@@ -164,6 +190,7 @@ Options:
 
 Subcommands:
   lessons                 list the lessons and the exercises, with their titles
+    --ipynb DIR           write every lesson as a Jupyter notebook DIR/NAME.ipynb
   lesson NAME             run a lesson (its file name, with or without .lua, or a
                           unique prefix of it) as a notebook: title, then each cell's
                           explanation, code and output; the devices it needs are
@@ -171,6 +198,9 @@ Subcommands:
     --step                wait for Enter before each next cell (in a terminal)
     -i                    then enter the REPL, with the lesson's variables
     --quiet               print only the output of the code
+    --ipynb OUT           write the lesson as a Jupyter notebook (markdown cells from
+                          its prose, code cells from its code) instead of running it;
+                          it runs on the gpulab kernel ('gpulab kernel install')
   exercise NAME           copy exercise NAME's starter into the working directory as
                           NAME.lua (an existing file is never overwritten)
   check FILE              run your exercise FILE, then the checker of the exercise its
@@ -180,6 +210,12 @@ Subcommands:
                           every kernel family on each device against the CPU, and
                           the lessons; exit status 1 on any failure
     --json                the same report as one JSON object
+  kernel -f FILE          run as a Jupyter kernel on the connection FILE Jupyter
+                          wrote (notebooks, jupyter console); needs a build with xeus
+  kernel install          write the 'gpulab' kernelspec for Jupyter: system-wide
+                          (/usr/local/share/jupyter/kernels), in your user's Jupyter
+                          data directory with --user, or under P/share/jupyter with
+                          --prefix P; --virtual-gpus N is passed on to the kernel
 
 Environment:
   GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus

@@ -6,7 +6,7 @@
 
 namespace gl::interp {
 
-enum class Command { Run, Lessons, Lesson, Exercise, Check, Doctor, Help, Version };
+enum class Command { Run, Lessons, Lesson, Exercise, Check, Doctor, Kernel, Help, Version };
 
 struct CommandLine {
   Command command = Command::Run;
@@ -19,6 +19,11 @@ struct CommandLine {
   bool quiet = false;                         // lesson --quiet
   bool step = false;                          // lesson --step
   bool json = false;                          // doctor --json
+  std::optional<std::string> ipynb;           // lesson NAME --ipynb OUT, lessons --ipynb DIR
+  std::string connection_file;                // kernel -f FILE
+  bool kernel_install = false;                // kernel install
+  bool install_user = false;                  // kernel install --user
+  std::optional<std::string> install_prefix;  // kernel install --prefix P
   std::string error;                          // non-empty: a usage error
 };
 

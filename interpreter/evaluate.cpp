@@ -21,11 +21,44 @@ bool is_incomplete(lua_State* L, int status) {
   return msg != nullptr && len >= mark && std::strcmp(msg + len - mark, "<eof>") == 0;
 }
 
+EchoSink g_echo_sink = nullptr;
+
+// The echo with a sink: the same text (gpulab.echo's, else the reprs one per
+// line) handed over with the values still at 1..n.
+int sink_results(lua_State* L) {
+  const int n = lua_gettop(L);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.echo") == LUA_TFUNCTION) {
+    for (int i = 1; i <= n; ++i) lua_pushvalue(L, i);
+    lua_call(L, n, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) return 0;
+  } else {
+    lua_pop(L, 1);
+    for (int i = 1; i <= n; ++i) {
+      if (i > 1) lua_pushliteral(L, "\n");
+      if (lua_getglobal(L, "repr") == LUA_TFUNCTION) {
+        lua_pushvalue(L, i);
+        lua_call(L, 1, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+          return luaL_error(L, "repr returned a %s value instead of a string", luaL_typename(L, -1));
+      } else {
+        lua_pop(L, 1);
+        luaL_tolstring(L, i, nullptr);
+      }
+    }
+    lua_concat(L, lua_gettop(L) - n);
+  }
+  size_t len = 0;
+  const char* text = lua_tolstring(L, -1, &len);
+  g_echo_sink(L, n, text, len);
+  return 0;
+}
+
 // Prints its arguments as torch._echo shows them (a named tuple's two results
 // as one), else with the global repr (falling back to tostring), one per line.
 // Runs under lua_pcall: repr and __tostring may raise errors, so no C++
 // objects live here.
 int print_results(lua_State* L) {
+  if (g_echo_sink != nullptr) return sink_results(L);
   int n = lua_gettop(L);
   if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.echo") == LUA_TFUNCTION) {
     lua_insert(L, 1);
@@ -146,7 +179,14 @@ void write_cell_error(lua_State* L, const std::string& message, const std::strin
   write_error(text.empty() ? message : text);
 }
 
+void set_echo_sink(EchoSink sink) { g_echo_sink = sink; }
+
 bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo) {
+  return run_cell(L, input, chunkname, echo, input);
+}
+
+bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo,
+              const std::string& echoed) {
   lua_pushstring(L, chunkname);
   lua_pushlstring(L, input.data(), input.size());
   call_repl_helper(L, "begin", 2);  // keeps the source for tracebacks
@@ -156,7 +196,7 @@ bool run_cell(lua_State* L, const std::string& input, const char* chunkname, boo
   int status = protected_call(L, 1, LUA_MULTRET, ErrorStyle::MessageOnly);
   if (status == LUA_OK && echo && lua_gettop(L) == base + 1 && lua_isnil(L, -1)) {
     // `foo` alone, undefined: NameError (with did-you-mean) rather than nil.
-    lua_pushlstring(L, input.data(), input.size());
+    lua_pushlstring(L, echoed.data(), echoed.size());
     std::string error = call_repl_helper(L, "echo_nil", 1);
     if (!error.empty()) {
       write_error(error);

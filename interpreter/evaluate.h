@@ -52,5 +52,15 @@ void write_cell_error(lua_State* L, const std::string& message, const std::strin
 // the user's cells, caret, did-you-mean, hints), and `foo` alone, undefined,
 // is a NameError instead of echoing nil.
 bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo);
+// The same where the echoed expression is only the end of `input` (a Jupyter
+// cell: statements, then the last one's value): `echoed` is that expression.
+bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo,
+              const std::string& echoed);
+
+// Where echoed values go instead of stdout while set (the Jupyter kernel's
+// execute_result). Called under a protected call with the n values at stack
+// slots 1..n and their echo text (no final newline); it must not raise.
+using EchoSink = void (*)(lua_State* L, int n, const char* text, size_t len);
+void set_echo_sink(EchoSink sink);
 
 }  // namespace gl::interp

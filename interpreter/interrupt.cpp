@@ -181,6 +181,17 @@ InterruptScope::~InterruptScope() {
   g_main = previous_;
 }
 
+void interrupt_running_code() {
+  lua_State* main = g_main;
+  if (main == nullptr) return;
+  // g_signalled first: a scope that ends meanwhile then disarms the hook.
+  g_signalled = 1;
+  g_pending = 1;
+  lua_sethook(main, interrupt_hook, kHookMask, 1);
+  lua_State* co = g_coroutine;
+  if (co != nullptr) lua_sethook(co, interrupt_hook, kHookMask, 1);
+}
+
 namespace {
 void ignore_sigint(int) {}
 }  // namespace

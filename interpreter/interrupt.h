@@ -14,6 +14,12 @@ namespace gl::interp {
 // coroutine they run, so that an interrupt reaches a loop inside it.
 void install_coroutine_tracking(lua_State* L);
 
+// What SIGINT does inside an InterruptScope, for a thread that takes the signal
+// with sigwait (the Jupyter kernel blocks SIGINT in every thread, see
+// interpreter/kernel/): running code gets KeyboardInterrupt at its next Lua
+// step; outside any scope (idle) it does nothing.
+void interrupt_running_code();
+
 // While alive, SIGINT interrupts `L` (the state's main thread). Nests.
 class InterruptScope {
  public:

@@ -97,6 +97,21 @@ bool read_file(const fs::path& path, std::string* text) {
 
 }  // namespace
 
+std::vector<std::string> lesson_paths() {
+  std::vector<std::string> paths;
+  std::string dir = lessons_directory();
+  if (dir.empty()) return paths;
+  for (const fs::path& p : lesson_files(dir)) paths.push_back(p.string());
+  return paths;
+}
+
+bool find_lesson(const std::string& name, std::string* path, std::string* error) {
+  fs::path p;
+  if (!resolve_lesson(name, &p, error)) return false;
+  *path = p.string();
+  return true;
+}
+
 std::string lessons_directory() {
   if (const char* env = std::getenv("GPULAB_LESSONS"); env != nullptr && env[0] != '\0') {
     return is_dir(env) ? std::string(env) : std::string();

@@ -2,6 +2,7 @@
 // running a lesson cell by cell (see lesson_cells.h for the cell format).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "interpreter/session.h"
 
@@ -13,6 +14,13 @@ namespace gl::interp {
 // (installed), else <exe dir>/../lessons, else <exe dir>/lessons, else
 // GPULAB_SOURCE_DIR/lessons; the first that is a directory ("" if none is).
 std::string lessons_directory();
+
+// The lesson files of lessons_directory(), sorted by file name.
+std::vector<std::string> lesson_paths();
+
+// A lesson NAME (a path, a file name with or without .lua, or a unique prefix)
+// to its file; false with *error when there is none.
+bool find_lesson(const std::string& name, std::string* path, std::string* error);
 
 // The title of a lesson file: its first line without the leading "-- "
 // ("" when the first line is not such a comment).

@@ -13,6 +13,8 @@
 #include "interpreter/lesson_cells.h"
 #include "interpreter/doctor.h"
 #include "interpreter/launcher.h"
+#include "interpreter/kernel/kernel.h"
+#include "interpreter/kernel/notebook_export.h"
 #include "interpreter/lessons.h"
 #include "interpreter/repl.h"
 #include "interpreter/session.h"
@@ -103,6 +105,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (cl.command == Command::Lessons && cl.ipynb) return export_course_notebooks(*cl.ipynb);
+  if (cl.command == Command::Lesson && cl.ipynb) return export_lesson_notebook(cl.target, *cl.ipynb);
   if (cl.command == Command::Lessons) return list_lessons();  // after --virtual-gpus: no advice then
   SessionOptions session;
   session.seed = cl.seed;
@@ -114,6 +118,7 @@ int main(int argc, char** argv) {
     return run_lesson(cl.target, options, session, argv);
   }
   if (cl.command == Command::Check) return run_check(cl.target, session, argv);
+  if (cl.command == Command::Kernel) return run_kernel_command(cl, session);
   if (cl.command == Command::Doctor) return run_doctor(cl.json, cl.virtual_gpus.has_value(), session);
   return run(cl, argc, argv);
 }

@@ -21,6 +21,13 @@ namespace {
 
 bool blank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; }
 
+bool is_shell_line(const std::string& line) {
+  size_t first = line.find_first_not_of(" \t");
+  return first != std::string::npos && line[first] == '!';
+}
+
+}  // namespace
+
 // `!cmd` runs a shell command, as in the notebooks the tutorials come from.
 void run_shell(const std::string& line) {
   std::string command = line.substr(line.find('!') + 1);
@@ -29,13 +36,6 @@ void run_shell(const std::string& line) {
   int status = std::system(command.c_str());
   if (status == -1) write_error("cannot run the shell command");
 }
-
-bool is_shell_line(const std::string& line) {
-  size_t first = line.find_first_not_of(" \t");
-  return first != std::string::npos && line[first] == '!';
-}
-
-}  // namespace
 
 void print_banner(lua_State* L) {
   std::string text = std::string(kVersionLine) + " \u2014 PyTorch-style tensors with CUDA devices\n";

@@ -1,5 +1,6 @@
 // The read-eval-print loop (modelled on lua.c's doREPL).
 #pragma once
+#include <string>
 
 struct lua_State;
 
@@ -18,5 +19,9 @@ void print_banner(lua_State* L);
 // 0, or 1 when piped (non-terminal) input stopped at its first error
 // (unless `keep_going`: -i, where piped input carries on as python -i does).
 int run_repl(lua_State* L, bool keep_going = false);
+
+// `!cmd`: runs the shell command after the '!' (nvidia-smi answered by gpulab
+// where the real one is missing), as the REPL and the Jupyter kernel do.
+void run_shell(const std::string& line);
 
 }  // namespace gl::interp

@@ -26,8 +26,18 @@ std::string paint(std::FILE* f, const char* sgr, std::string_view text) {
   return out;
 }
 
+namespace {
+ErrorSink g_error_sink = nullptr;
+}  // namespace
+
+void set_error_sink(ErrorSink sink) { g_error_sink = sink; }
+
 void write_error(std::string_view message) {
   std::fflush(stdout);
+  if (g_error_sink != nullptr) {
+    g_error_sink(message);
+    return;
+  }
   while (!message.empty() && message.back() == '\n') message.remove_suffix(1);
   bool in_traceback = false;
   std::string out;

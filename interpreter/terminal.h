@@ -24,6 +24,11 @@ std::string paint(std::FILE* f, const char* sgr, std::string_view text);
 // `hint:` lines in yellow, traceback lines dim, when stderr takes colour.
 void write_error(std::string_view message);
 
+// Where write_error's messages go instead of stderr while set (the Jupyter
+// kernel turns them into `error` replies); nullptr restores stderr.
+using ErrorSink = void (*)(std::string_view message);
+void set_error_sink(ErrorSink sink);
+
 // "gpulab: <message>" on stderr, for command-line problems.
 void write_cli_error(std::string_view message);
 

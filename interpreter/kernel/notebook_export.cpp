@@ -1,0 +1,178 @@
+#include "interpreter/kernel/notebook_export.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "interpreter/lesson_cells.h"
+#include "interpreter/lessons.h"
+#include "interpreter/terminal.h"
+
+namespace gl::interp {
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// nbformat's multiline string: a list of lines, each but the last with its "\n".
+std::string source_json(const std::vector<std::string>& lines) {
+  std::string out = "[";
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += json_string(lines[i] + (i + 1 < lines.size() ? "\n" : ""));
+  }
+  return out + "]";
+}
+
+std::string markdown_cell(const std::vector<std::string>& lines) {
+  return "  {\"cell_type\": \"markdown\", \"metadata\": {}, \"source\": " + source_json(lines) + "}";
+}
+
+std::string code_cell(const std::vector<std::string>& lines, const std::string& metadata = "{}") {
+  return "  {\"cell_type\": \"code\", \"execution_count\": null, \"metadata\": " + metadata +
+         ", \"outputs\": [], \"source\": " + source_json(lines) + "}";
+}
+
+bool read_file(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  if (!in || !(s << in.rdbuf())) return false;
+  *text = s.str();
+  return true;
+}
+
+// The code of the lessons `text` continues (and of those they continue), in order.
+bool continued_code(const std::string& text, std::string* code, std::string* error, int depth = 0) {
+  if (depth > 16) return true;
+  for (const std::string& name : parse_header(text).continues) {
+    std::string path, other;
+    if (!find_lesson(name, &path, error) || !read_file(path, &other)) {
+      if (error->empty()) *error = "cannot read lesson '" + name + "'";
+      return false;
+    }
+    if (!continued_code(other, code, error, depth + 1)) return false;
+    for (const Cell& cell : split_cells(other))
+      if (!cell.code.empty()) *code += cell.source + (cell.source.empty() || cell.source.back() == '\n' ? "" : "\n");
+  }
+  return true;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+int write_notebook(const std::string& path, const std::string& out) {
+  std::string text, continued, error;
+  if (!read_file(path, &text)) {
+    write_cli_error("cannot read lesson file '" + path + "'");
+    return 1;
+  }
+  if (!continued_code(text, &continued, &error)) {
+    write_cli_error(error);
+    return 1;
+  }
+  std::ofstream file(out, std::ios::binary | std::ios::trunc);
+  file << lesson_notebook(text, continued);
+  file.close();
+  if (!file) {
+    write_cli_error("cannot write '" + out + "'");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string lesson_notebook(const std::string& text, const std::string& continued) {
+  LessonHeader header = parse_header(text);
+  std::vector<std::string> cells;
+  cells.push_back(markdown_cell({"# " + header.title}));
+  // Cells tagged "gpulab-setup" prepare the session as `gpulab lesson` does;
+  // they are not cells of the lesson.
+  const std::string setup = "{\"tags\": [\"gpulab-setup\"]}";
+  if (header.gpus > 0) {
+    const std::string n = std::to_string(header.gpus);
+    cells.push_back(code_cell({"-- This lesson is written for " + n + " GPU" + (header.gpus > 1 ? "s" : "") +
+                                   ": here they are virtual ones, emulated in host memory",
+                               "-- (leave this cell out on a machine with real GPUs).",
+                               "torch.cuda.use_virtual(" + n + ")"},
+                              setup));
+  }
+  if (!continued.empty()) {
+    std::vector<std::string> lines = {"-- This lesson continues " + [&] {
+      std::string names;
+      for (const std::string& c : header.continues) names += (names.empty() ? "" : ", ") + c;
+      return names;
+    }() + ": their code runs first."};
+    for (const std::string& l : lines_of(continued)) lines.push_back(l);
+    lines.push_back("nil;");
+    cells.push_back(code_cell(lines, setup));
+  }
+  for (const Cell& cell : split_cells(text)) {
+    std::vector<std::string> md;
+    if (!cell.title.empty()) md.push_back("## " + cell.title);
+    if (!cell.title.empty() && !cell.prose.empty()) md.push_back("");
+    for (const std::string& p : cell.prose) md.push_back(p);
+    if (!md.empty()) cells.push_back(markdown_cell(md));
+    if (!cell.code.empty()) cells.push_back(code_cell(cell.shown));
+  }
+  std::string out = "{\n \"cells\": [\n";
+  for (size_t i = 0; i < cells.size(); ++i) out += cells[i] + (i + 1 < cells.size() ? ",\n" : "\n");
+  out += " ],\n \"metadata\": {\n"
+         "  \"kernelspec\": {\"name\": \"gpulab\", \"display_name\": \"gpulab (Lua)\", \"language\": \"lua\"},\n"
+         "  \"language_info\": {\"name\": \"lua\", \"file_extension\": \".lua\", \"mimetype\": \"text/x-lua\"}\n"
+         " },\n \"nbformat\": 4,\n \"nbformat_minor\": 4\n}\n";
+  return out;
+}
+
+int export_lesson_notebook(const std::string& name, const std::string& out) {
+  std::string path, error;
+  if (!find_lesson(name, &path, &error)) {
+    write_cli_error(error);
+    return 1;
+  }
+  return write_notebook(path, out);
+}
+
+int export_course_notebooks(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::vector<std::string> paths = lesson_paths();
+  if (paths.empty()) {
+    write_cli_error("no lessons found (GPULAB_LESSONS names the lessons directory)");
+    return 1;
+  }
+  int status = 0;
+  for (const std::string& path : paths) {
+    std::string out = dir + "/" + std::filesystem::path(path).stem().string() + ".ipynb";
+    if (write_notebook(path, out) != 0) status = 1;
+  }
+  if (status == 0) std::printf("Wrote %zu notebooks to %s\n", paths.size(), dir.c_str());
+  return status;
+}
+
+}  // namespace gl::interp

@@ -1,0 +1,84 @@
+"""Lessons exported as notebooks and run on the gpulab kernel with nbclient give
+the outputs of their golden transcripts (tests/lessons/NAME.out).
+
+usage: python3 lesson_notebooks.py GPULAB GOLDEN_DIR NAME...
+(the 'gpulab' kernelspec must be on JUPYTER_PATH, installed with --seed 0, and
+GPULAB_EMULATE_GPUS=1 set, as tests/lessons/check.sh runs a lesson; run.sh does it)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import nbformat
+from nbclient import NotebookClient
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def mask(text):
+    """tests/lessons/check.sh's mask of run-dependent timings and process ids."""
+    text = re.sub(r"[0-9]+(\.[0-9]+)?(e-?[0-9]+)? (s|ms|us)\b", "<time>", text)
+    text = re.sub(r"\b[0-9]+(\.[0-9]+)?x\b", "<ratio>", text)
+    text = re.sub(r"(N/A  N/A) +[0-9]+      C ", r"\1        PID      C ", text)
+    return re.sub(r"(?m)^process +[0-9]+ uses ", "process        PID uses ", text)
+
+
+def golden_outputs(text):
+    """The output of each code cell of a transcript: the lines after its code."""
+    outputs = []
+    sections = re.split(r"(?m)^\[\d+/\d+\].*$", text)[1:]
+    for section in sections:
+        lines = section.split("\n")
+        code = [i for i, l in enumerate(lines) if re.match(r"^(>>>|\.\.\.)( |$)", l)]
+        if not code:
+            continue
+        out = lines[code[-1] + 1:]
+        while out and out[-1] == "":
+            out.pop()
+        outputs.append("\n".join(out))
+    return outputs
+
+
+def notebook_output(cell):
+    text = ""
+    for o in cell.outputs:
+        if o.output_type == "stream":
+            text += o.text
+        elif o.output_type == "execute_result":
+            text += o.data["text/plain"] + "\n"
+        elif o.output_type == "error":
+            text += "\n".join(ANSI.sub("", l) for l in o.traceback) + "\n"
+    return mask(text.rstrip("\n"))
+
+
+def main():
+    gpulab, golden_dir, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            path = os.path.join(tmp, name + ".ipynb")
+            subprocess.run([gpulab, "lesson", name, "--ipynb", path], check=True)
+            nb = nbformat.read(path, as_version=4)
+            nbformat.validate(nb)
+            NotebookClient(nb, kernel_name="gpulab", timeout=600).execute()
+            got = [notebook_output(c) for c in nb.cells
+                   if c.cell_type == "code" and "gpulab-setup" not in c.metadata.get("tags", [])]
+            with open(os.path.join(golden_dir, name + ".out"), encoding="utf-8") as f:
+                want = golden_outputs(f.read())
+            if len(got) != len(want):
+                print("FAIL %s: %d code cells in the notebook, %d in the transcript" % (name, len(got), len(want)))
+                failed += 1
+                continue
+            bad = [i for i in range(len(got)) if got[i] != want[i]]
+            for i in bad:
+                print("FAIL %s, code cell %d:\n--- transcript\n%s\n--- notebook\n%s" % (name, i + 1, want[i], got[i]))
+            failed += bool(bad)
+            if not bad:
+                print("ok   %s: %d code cells match the transcript" % (name, len(got)))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

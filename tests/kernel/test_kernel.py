@@ -1,0 +1,202 @@
+"""The gpulab Jupyter kernel against jupyter_kernel_test (PyPI) and jupyter_client.
+
+usage: python3 test_kernel.py   (JUPYTER_PATH must hold the 'gpulab' kernelspec;
+run.sh installs one for the gpulab under test)
+"""
+import json
+import os
+import time
+import unittest
+
+import jupyter_kernel_test as jkt
+import zmq
+from jupyter_client.session import Session
+
+
+class GpulabKernelTests(jkt.KernelTests):
+    kernel_name = "gpulab"
+    language_name = "lua"
+    file_extension = ".lua"
+
+    code_hello_world = 'print("hello, world")'
+    code_stderr = 'io.stderr:write("to stderr\\n")'
+    completion_samples = [
+        {"text": "torch.zero", "matches": {"zeros", "zeros_like"}},
+        {"text": "y = 1\ntorch.ones(2):cums", "matches": {"cumsum"}},
+    ]
+    complete_code_samples = ["x = 1", "print(1)", "!echo hi", "%time x = 1", "for i = 1, 2 do end"]
+    incomplete_code_samples = ["for i = 1, 2 do", "function f(x)", "t = {1,"]
+    invalid_code_samples = ["x = = 1", "for for"]
+    code_inspect_sample = "torch.zeros"
+    code_display_data = [
+        {"code": "display(torch.ones(2))", "mime": "text/plain"},
+        {"code": "display(torch.ones(2, 2))", "mime": "text/html"},
+    ]
+    code_generate_error = "torch.ones(2) + torch.ones(3)"
+    code_execute_result = [
+        {"code": "1 + 2", "result": "3"},
+        {"code": "torch.arange(3)", "result": "tensor([0, 1, 2])"},
+        {"code": "local y = 20\ny + 1", "result": "21"},
+        {"code": "x = torch.ones(2, 2)\nx:sum()", "result": "tensor(4.)"},
+        {"code": "net = nn.Linear(3, 1)\nnet:parameters()[1].device", "result": "device(type='cpu')"},
+    ]
+
+    def run_cell(self, code, timeout=30):
+        time.sleep(0.2)
+        self.flush_channels()  # status messages of requests made outside execute_helper
+        reply, outputs = self.execute_helper(code=code, timeout=timeout)
+        return reply["content"], outputs
+
+    def test_error_has_pytorch_type_and_message(self):
+        reply, outputs = self.run_cell("torch.ones(2) + torch.ones(3)")
+        self.assertEqual(reply["status"], "error")
+        self.assertEqual(reply["ename"], "RuntimeError")
+        self.assertIn("The size of tensor a (2) must match the size of tensor b (3)", reply["evalue"])
+        errors = [o for o in outputs if o["msg_type"] == "error"]
+        self.assertEqual(len(errors), 1)
+        # the kernel carries on, with its variables
+        self.run_cell("kept = 41")
+        reply, outputs = self.run_cell("kept + 1")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "42")
+
+    def test_syntax_and_lua_errors(self):
+        reply, _ = self.run_cell("x = 1 +")
+        self.assertEqual((reply["status"], reply["ename"]), ("error", "SyntaxError"))
+        reply, _ = self.run_cell('error("boom")')
+        self.assertEqual((reply["ename"], reply["evalue"]), ("Error", "In[%d]:1: boom" % reply["execution_count"]))
+
+    def test_name_error_with_hint(self):
+        reply, _ = self.run_cell("prnt(1)")
+        self.assertEqual(reply["status"], "error")
+        reply, _ = self.run_cell("undefined_name_here")
+        self.assertEqual(reply["ename"], "NameError")
+
+    def test_echo_is_the_repl_echo(self):
+        _, outputs = self.run_cell("torch.tensor({{1.5, 2}, {3, 4}})")
+        data = outputs[-1]["content"]["data"]
+        self.assertEqual(data["text/plain"], "tensor([[1.5000, 2.0000],\n        [3.0000, 4.0000]])")
+        _, outputs = self.run_cell("z = 3;")
+        self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
+        _, outputs = self.run_cell("nil")
+        self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
+
+    def test_rich_output(self):
+        _, outputs = self.run_cell('torch.tensor({{1.5, 2}, {3, 4}}, {device="cuda:1"})')
+        html = outputs[-1]["content"]["data"]["text/html"]
+        self.assertIn("<caption>tensor of shape (2, 2), device='cuda:1'</caption>", html)
+        self.assertIn('<td style="text-align: right">1.5000</td><td style="text-align: right">2.0000</td>', html)
+        self.assertEqual(html.count("<tr>"), 2)
+        _, outputs = self.run_cell("torch.zeros(2000, 3)")  # summarised as the repr is
+        html = outputs[-1]["content"]["data"]["text/html"]
+        self.assertEqual(html.count("<tr>"), 7)  # 3 rows, the ellipsis, 3 rows
+        self.assertIn("\u22ee", html)
+        _, outputs = self.run_cell("torch.arange(3)")
+        self.assertEqual(set(outputs[-1]["content"]["data"]), {"text/plain"})
+        _, outputs = self.run_cell("torch.cuda.smi()")
+        data = outputs[-1]["content"]["data"]
+        self.assertTrue(data["text/plain"].startswith("+---"))
+        self.assertIn(">Memory-Usage</td>", data["text/html"])
+        _, outputs = self.run_cell("torch.cuda.memory_summary()")
+        html = outputs[-1]["content"]["data"]["text/html"]
+        self.assertIn(">PyTorch CUDA memory summary, device ID 0</td>", html)
+        self.assertIn("<td style=\"white-space: pre; text-align: left\">Allocated memory</td>", html)
+
+    def test_stream_order_and_last_value(self):
+        _, outputs = self.run_cell('print("a")\nio.write("b\\n")\n7')
+        streams = "".join(o["content"]["text"] for o in outputs if o["msg_type"] == "stream")
+        self.assertEqual(streams, "a\nb\n")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "7")
+
+    def test_shell_and_time_magic(self):
+        _, outputs = self.run_cell("!echo from-the-shell")
+        self.assertIn("from-the-shell", "".join(o["content"].get("text", "") for o in outputs))
+        _, outputs = self.run_cell("%time torch.ones(3):sum()")
+        text = "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream")
+        self.assertIn("Wall time:", text)
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor(3.)")
+        _, outputs = self.run_cell("%%time\nlocal t = torch.ones(4)\nt:sum()")
+        text = "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream")
+        self.assertIn("Wall time:", text)
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor(4.)")
+
+    def test_kernel_info_names_gpulab_and_devices(self):
+        msg_id = self.kc.kernel_info()
+        reply = self.kc.get_shell_msg(timeout=10)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = self.kc.get_shell_msg(timeout=10)
+        content = reply["content"]
+        self.assertEqual(content["implementation"], "gpulab")
+        self.assertEqual(content["language_info"]["name"], "lua")
+        self.assertIn("2 virtual devices", content["banner"])  # run.sh installs the kernel with --virtual-gpus 2
+
+    def test_interrupt_while_busy_keeps_the_session(self):
+        self.run_cell("before = 5")
+        msg_id = self.kc.execute("while true do end")
+        time.sleep(1.0)
+        self.km.interrupt_kernel()
+        reply = self.kc.get_shell_msg(timeout=20)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = self.kc.get_shell_msg(timeout=20)
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "KeyboardInterrupt")
+        _, outputs = self.run_cell("before")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "5")
+
+    def test_interrupt_while_idle_does_not_kill(self):
+        for _ in range(3):
+            self.km.interrupt_kernel()
+            time.sleep(0.3)
+        time.sleep(0.5)
+        self.assertTrue(self.km.is_alive())
+        _, outputs = self.run_cell("1 + 1")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "2")
+
+    def test_badly_signed_messages_are_dropped(self):
+        info = self.km.get_connection_info(session=False)
+        key = info["key"]
+        key = key if isinstance(key, bytes) else key.encode()
+        url = "%s://%s:%s" % (info["transport"], info["ip"], info["shell_port"])
+        ctx = zmq.Context.instance()
+        for wrong in (b"not-the-key", b""):
+            session = Session(key=wrong, username="test")
+            sock = ctx.socket(zmq.DEALER)
+            sock.linger = 0
+            sock.connect(url)
+            session.send(sock, "execute_request", {"code": "signed_badly = 1", "silent": False,
+                                                   "store_history": True, "user_expressions": {},
+                                                   "allow_stdin": False, "stop_on_error": True})
+            self.assertEqual(sock.poll(2000), 0, "the kernel answered a message signed with %r" % wrong)
+            sock.close()
+        # the same message with the right key is answered
+        session = Session(key=key, username="test")
+        sock = ctx.socket(zmq.DEALER)
+        sock.linger = 0
+        sock.connect(url)
+        session.send(sock, "kernel_info_request", {})
+        self.assertNotEqual(sock.poll(10000), 0, "no answer to a correctly signed message")
+        sock.close()
+        time.sleep(0.5)
+        self.flush_channels()  # that request's busy/idle went to our iopub too
+        self.assertTrue(self.km.is_alive())
+        _, outputs = self.run_cell("signed_badly")
+        self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
+
+    def test_sockets_bound_to_the_connection_address_only(self):
+        info = self.km.get_connection_info(session=False)
+        ports = {info[k] for k in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")}
+        found = {}
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            if not os.path.exists(table):
+                continue
+            for line in open(table).read().splitlines()[1:]:
+                fields = line.split()
+                addr, port = fields[1].split(":")
+                if fields[3] == "0A" and int(port, 16) in ports:
+                    found.setdefault(int(port, 16), set()).add(addr)
+        self.assertEqual(set(found), ports)
+        for port, addrs in found.items():
+            self.assertEqual(addrs, {"0100007F"}, "port %d listens on %s" % (port, addrs))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
