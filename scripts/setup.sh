@@ -4,7 +4,8 @@
 # PyPI (torch is used by the tests when present, but is too large to install here).
 set -euo pipefail
 # libopenblas-openmp-dev: OpenBLAS on OpenMP threads (Note [One thread pool] in CMakeLists.txt)
-pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-openmp-dev libedit-dev)
+# libmimalloc-dev: the process allocator (Note [Allocator] in CMakeLists.txt)
+pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-openmp-dev libedit-dev libmimalloc-dev)
 tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 # tmux: the CLI tests drive the REPL in a real terminal (completion, Ctrl-C).
