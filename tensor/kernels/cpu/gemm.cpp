@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <vector>
 #include "tensor/core/error.h"
+#include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/functors.h"
 
 namespace gl::cpu {
@@ -75,6 +76,7 @@ constexpr double kGemmSerialMNK = 4.2e6;
 // thread's own setting, restored after.
 template <class F>
 void with_gemm_threads(const GemmSpec& g, F&& f) {
+  fit_threads();  // Note [Threads that pay]
   const int threads = omp_get_max_threads();
   if (threads == 1 || double(g.m) * double(g.n) * double(g.k) >= kGemmSerialMNK) return f();
   omp_set_num_threads(1);
