@@ -67,6 +67,14 @@ State& state() {
 
 }  // namespace
 
+int threads_left(int ceiling, double others) {
+  // A worker that has to share a core is what stalls a region, so a share
+  // above a fifth takes the whole core (/proc/stat counts in 10 ms ticks: a
+  // fifth is the noise of a 200 ms interval).
+  const int taken = others > 0.2 ? int(std::ceil(others - 0.2)) : 0;
+  return std::max(1, ceiling - taken);
+}
+
 void fit_threads() {
   State& s = state();
   const int64_t now = coarse_now_ns();
@@ -80,11 +88,7 @@ void fit_threads() {
       const double busy = machine_busy_s(), self = self_cpu_s();
       if (busy >= 0 && s.last_ns > 0) {
         const double others = (busy - s.last_busy - (self - s.last_self)) / (double(now - s.last_ns) * 1e-9);
-        // Any share of a core above a fifth counts as the whole core: a worker
-        // that has to share one is what stalls a region (/proc/stat counts in
-        // 10 ms ticks, so a fifth is the noise of a 200 ms interval).
-        const int taken = others > 0.2 ? int(std::ceil(others - 0.2)) : 0;
-        s.threads.store(std::max(1, s.ceiling - taken), std::memory_order_relaxed);
+        s.threads.store(threads_left(s.ceiling, others), std::memory_order_relaxed);
       }
       s.last_ns = now;
       s.last_busy = busy;

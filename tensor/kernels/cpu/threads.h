@@ -9,4 +9,9 @@ namespace gl::cpu {
 // OpenBLAS follows too, Note [One thread pool]) to the cores left free.
 void fit_threads();
 
+// The threads a region gets when other processes used `others` cores (non-niced
+// CPU time per second) and `ceiling` threads are allowed: any share of a core
+// above a fifth counts as the whole core, down to 1.
+int threads_left(int ceiling, double others);
+
 }  // namespace gl::cpu
