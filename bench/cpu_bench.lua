@@ -32,6 +32,11 @@ report("small_mm_norm_item_x1000", best(function()
   for _ = 1, 1000 do s = s + a:mm(b):norm():item() end
 end))
 
+-- (2b) 100x100 matmul, reported per product
+report("matmul_100", best(function()
+  for _ = 1, 200 do local r = a:mm(b) end
+end) / 200)
+
 -- (3) float32 matmul 1024^2 and 2048^2
 for _, n in ipairs({1024, 2048}) do
   local p, q = torch.randn(n, n), torch.randn(n, n)

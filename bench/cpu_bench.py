@@ -48,6 +48,14 @@ def small():
 
 report("small_mm_norm_item_x1000", best(small))
 
+# (2b) 100x100 matmul, reported per product
+def mm100():
+    for _ in range(200):
+        a.mm(b)
+
+
+report("matmul_100", best(mm100) / 200)
+
 # (3) float32 matmul 1024^2 and 2048^2
 for n in (1024, 2048):
     p, q = torch.randn(n, n), torch.randn(n, n)

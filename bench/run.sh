@@ -1,24 +1,68 @@
 #!/usr/bin/env bash
-# Run the gpulab and PyTorch CPU benchmarks on this machine and print a Markdown table.
+# gpulab vs PyTorch on this machine's CPU, side by side in one run, as a
+# Markdown table (the one in bench/README.md).
 # Usage: bench/run.sh [GPULAB_BINARY]   (default: build/gpulab, then gpulab on PATH)
+#   ROUNDS=N          rounds per configuration (default 3); each round runs both
+#                     sides once, alternating which goes first
+#   BENCH_REPEATS=N   timed repeats per workload inside a run (default 5, best taken)
+#   NEIGHBOUR=0       skip the configuration with a busy process beside the benchmark
+#   PYTHON=python3    the Python that has torch
+# Each ratio is PyTorch's time / gpulab's time (> 1: gpulab faster): the
+# median over the rounds, with the lowest and highest round in brackets.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/gpulab_binary.sh" "${1:-}"
 py="${PYTHON:-python3}"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+rounds="${ROUNDS:-3}"
+tmp="$(mktemp -d)"
+spinner=""
+cleanup() { [[ -n "$spinner" ]] && kill "$spinner" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
 
-# Both sides see the same, unchanged environment (OPENBLAS_*, OMP_* as inherited).
+"$py" -c 'import torch' 2>/dev/null || { echo "bench: $py cannot import torch (set PYTHON)" >&2; exit 1; }
+
 echo "# machine: nproc=$(nproc), cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-echo "# env: OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset} OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}"
-echo "# torch: $("$py" -c 'import torch; print(torch.__version__, "get_num_threads() =", torch.get_num_threads())')"
-echo "# gpulab: $bin (OpenMP + OpenBLAS; default thread count = OpenMP/OpenBLAS default, i.e. nproc unless OMP_NUM_THREADS/OPENBLAS_NUM_THREADS set)"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# env: OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}" \
+     "OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-unset} GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-unset} (both sides see the same)"
+echo "# torch: $("$py" -c 'import torch; print(torch.__version__, "threads", torch.get_num_threads())')" \
+     "(OpenMP default wait policy: spinning)"
+echo "# gpulab: $bin: OpenMP $(OMP_DISPLAY_ENV=true "$bin" -e '' 2>&1 |
+     sed -n "s/^ *OMP_NUM_THREADS = '\(.*\)'/threads \1/p;s/^ *OMP_WAIT_POLICY = '\(.*\)'/wait policy \1/p" | tr '\n' ' ')"
+echo "# rounds: $rounds, repeats per workload: ${BENCH_REPEATS:-5}"
 
-"$bin" "$here/cpu_bench.lua" > "$tmp/gpulab.txt"
-"$py" "$here/cpu_bench.py" > "$tmp/torch.txt"
+# run CONFIG ROUND: both sides' CPU workloads and MLP steps (default threads and
+# one thread), the side that goes first alternating from round to round.
+run() {
+  local cfg="$1" r="$2" sides=(gl py)
+  (( r % 2 == 0 )) && sides=(py gl)
+  for s in "${sides[@]}"; do
+    if [[ $s == gl ]]; then
+      "$bin" "$here/cpu_bench.lua" | sed "s/^/$cfg $r gl /"
+      "$bin" "$here/mlp_bench.lua" cpu | sed -n "s/^mlp_step /$cfg $r gl mlp_default /p"
+      OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$bin" "$here/mlp_bench.lua" cpu | sed -n "s/^mlp_step /$cfg $r gl mlp_1thread /p"
+    else
+      "$py" "$here/cpu_bench.py" | sed "s/^/$cfg $r py /"
+      "$py" "$here/mlp_bench.py" cpu | sed -n "s/^mlp_step /$cfg $r py mlp_default /p"
+      OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$py" "$here/mlp_bench.py" cpu | sed -n "s/^mlp_step /$cfg $r py mlp_1thread /p"
+    fi
+  done
+}
 
-# Start-up: best of 10 wall-clock runs of each command (after one untimed warm run).
-"$py" - "$bin" "$py" >> "$tmp/startup.txt" <<'PY'
-import subprocess, sys, time
+for r in $(seq "$rounds"); do run quiet "$r" >> "$tmp/results.txt"; done
+if [[ "${NEIGHBOUR:-1}" != 0 ]]; then
+  # One busy process beside the benchmark (as another user's job), for the
+  # whole of this configuration.
+  bash -c 'while :; do :; done' &
+  spinner=$!
+  for r in $(seq "$rounds"); do run neighbour "$r" >> "$tmp/results.txt"; done
+  kill "$spinner"; wait "$spinner" 2>/dev/null || true; spinner=""
+fi
+
+# Start-up: best of 10 wall-clock runs after one warm run, and the largest
+# resident set (gpulab runs first, so ru_maxrss is its own).
+"$py" - "$bin" "$py" >> "$tmp/results.txt" <<'PY'
+import resource, subprocess, sys, time
 gl, py = sys.argv[1], sys.argv[2]
 def best(cmd, n=10):
     subprocess.run(cmd, check=True)
@@ -26,33 +70,12 @@ def best(cmd, n=10):
     for _ in range(n):
         t0 = time.perf_counter(); subprocess.run(cmd, check=True); b = min(b, time.perf_counter() - t0)
     return b
-print("startup", best([gl, "-e", ""]), best([py, "-c", "import torch"]))
+g = best([gl, "-e", ""])
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+t = best([py, "-c", "import torch"])
+print("startup 1 gl startup", g)
+print("startup 1 gl startup_rss_kb", rss)
+print("startup 1 py startup", t)
 PY
-
-"$py" - "$tmp" <<'PY'
-import sys
-d = sys.argv[1]
-def load(f):
-    return {l.split()[0]: float(l.split()[1]) for l in open(f"{d}/{f}") if l.strip()}
-g, t = load("gpulab.txt"), load("torch.txt")
-_, gs, ts = open(f"{d}/startup.txt").read().split()
-rows = [
-    ("per-op overhead (1-elem add, per op)", "per_op_add_1elem", "ratio >= 1", 1.0),
-    ("1000 x (100x100 mm + norm + item)", "small_mm_norm_item_x1000", "(none; ratio >= 1 is the per-op goal)", None),
-    ("matmul 1024^2 f32", "matmul_1024", "ratio >= 0.9", 0.9),
-    ("matmul 2048^2 f32", "matmul_2048", "ratio >= 0.9", 0.9),
-    ("add 1e7 f32", "add_1e7", "ratio >= 1.0", 1.0),
-    ("sum 1e7 f32", "sum_1e7", "ratio >= 1.0", 1.0),
-]
-def fmt(s):
-    return f"{s*1e6:.3f} us" if s < 1e-3 else f"{s*1e3:.3f} ms"
-print()
-print("| workload | gpulab | PyTorch | ratio (PyTorch/gpulab) | target | met? |")
-print("|---|---|---|---|---|---|")
-for label, key, target, thr in rows:
-    r = t[key] / g[key]
-    met = "-" if thr is None else ("yes" if r >= thr else "**no**")
-    print(f"| {label} | {fmt(g[key])} | {fmt(t[key])} | {r:.2f} | {target} | {met} |")
-gs, ts = float(gs), float(ts)
-print(f"| start-up (`gpulab -e ''` vs `python3 -c 'import torch'`) | {fmt(gs)} | {fmt(ts)} | {ts/gs:.2f} | gpulab < 50 ms | {'yes' if gs < 0.05 else '**no**'} |")
-PY
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$py" "$here/table.py" "$tmp/results.txt"

@@ -32,8 +32,21 @@ const char* kTensorMT = "torch.Tensor";
 const char* kDeviceMT = "torch.device";
 const char* kDTypeMT = "torch.dtype";
 const char* kSizeMT = "torch.Size";
-const char kIdentityKey = 0;  // registry key of the impl -> userdata weak table
 const char kDocsKey = 0;      // registry key of the function -> doc weak table
+
+// Note [Per-op path]: every tensor an op returns is looked up in, and added
+// to, the identity table and given the tensor metatable; reaching those by a
+// string or pointer key in the registry is a hash lookup each time. So
+// register_types keeps them in the registry's array part (luaL_ref) and notes
+// the two indices in the state's extra space, which Lua copies into every
+// coroutine it creates.
+struct Refs {
+  int32_t identity;   // impl -> userdata, weak-valued (Note [Tensor identity])
+  int32_t tensor_mt;  // the torch.Tensor metatable
+};
+static_assert(sizeof(Refs) <= LUA_EXTRASPACE);
+Refs& refs(lua_State* L) { return *static_cast<Refs*>(lua_getextraspace(L)); }
+void push_identity(lua_State* L) { lua_rawgeti(L, LUA_REGISTRYINDEX, refs(L).identity); }
 
 int trampoline(lua_State* L) {
   Fn fn = reinterpret_cast<Fn>(lua_touserdata(L, lua_upvalueindex(1)));
@@ -54,7 +67,7 @@ int tensor_gc(lua_State* L) {
   if (!t) return 0;
   const void* key = t->impl.get();
   ud_destroy<Tensor>(L, 1, UdTag::Tensor);
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &kIdentityKey);
+  push_identity(L);
   if (lua_type(L, -1) == LUA_TTABLE) {
     lua_rawgetp(L, -1, key);
     if (lua_rawequal(L, -1, 1)) {
@@ -127,7 +140,7 @@ void register_types(lua_State* L) {
   lua_pushstring(L, "v");
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kIdentityKey);
+  refs(L).identity = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_newtable(L);
   lua_newtable(L);
   lua_pushstring(L, "k");
@@ -136,9 +149,12 @@ void register_types(lua_State* L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kDocsKey);
   ud_set_finalizer(UdTag::Tensor, tensor_gc);
   ud_set_finalizer(UdTag::Size, size_gc);
-  for (const char* mt : {kTensorMT, kDeviceMT, kDTypeMT}) {
+  luaL_newmetatable(L, kTensorMT);
+  ud_set_gc(L, -1);  // Note [One finalizer]
+  refs(L).tensor_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+  for (const char* mt : {kDeviceMT, kDTypeMT}) {
     luaL_newmetatable(L, mt);
-    ud_set_gc(L, -1);  // Note [One finalizer]
+    ud_set_gc(L, -1);
     lua_pop(L, 1);
   }
   luaL_newmetatable(L, kSizeMT);
@@ -151,14 +167,24 @@ void push_tensor(lua_State* L, const Tensor& t) {
     lua_pushnil(L);
     return;
   }
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &kIdentityKey);
-  lua_rawgetp(L, -1, t.impl.get());
-  if (!lua_isnil(L, -1)) {
-    lua_remove(L, -2);
-    return;
+  push_identity(L);
+  // A tensor no one else holds (an op's fresh result) has no userdata yet:
+  // the userdata would hold a reference.
+  if (t.impl.use_count() > 1) {
+    lua_rawgetp(L, -1, t.impl.get());
+    if (!lua_isnil(L, -1)) {
+      lua_remove(L, -2);
+      return;
+    }
+    lua_pop(L, 1);
   }
-  lua_pop(L, 1);
-  ud_push<Tensor>(L, UdTag::Tensor, kTensorMT, t);
+  // ud_push with the metatable from its array slot (Note [Per-op path]).
+  auto* b = static_cast<UdBox<Tensor>*>(lua_newuserdatauv(L, sizeof(UdBox<Tensor>), 0));
+  b->tag = UdTag::Dead;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, refs(L).tensor_mt);
+  lua_setmetatable(L, -2);
+  new (&b->value) Tensor(t);
+  b->tag = UdTag::Tensor;
   // Lua's collector only sees the small userdata, not the storage behind it:
   // report storages the host allocator does not cache (over 64 KiB) as
   // allocation debt, so that dead tensors are freed promptly and malloc hands

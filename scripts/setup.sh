@@ -11,6 +11,8 @@ pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-ope
       dataset-fashion-mnist libgloo-dev libdnnl-dev)
 # The Jupyter kernel (gpulab kernel): xeus and its ZeroMQ/JSON headers.
 pkgs+=(xeus-dev cppzmq-dev libzmq3-dev nlohmann-json3-dev)
+# libmimalloc-dev: the process allocator (Note [Allocator] in CMakeLists.txt)
+pkgs+=(libmimalloc-dev)
 tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 # tmux: the CLI tests drive the REPL in a real terminal (completion, Ctrl-C).

@@ -1,8 +1,10 @@
 // CPU matrix multiply: OpenBLAS for float32/float64; float16/bfloat16 go
 // through float32; integers use a plain loop (BLAS has none).
 #include <cblas.h>
+#include <omp.h>
 #include <vector>
 #include "tensor/core/error.h"
+#include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/functors.h"
 
 namespace gl::cpu {
@@ -62,6 +64,26 @@ void gemm_via_float(const GemmSpec& g) {
   }
 }
 
+// Note [Idle workers sleep]: below this many multiply-adds (m*n*k, about a
+// 160^3 product, tens of microseconds on one core) waking a sleeping worker
+// and splitting the panels costs more than it saves, and a worker that is
+// descheduled stalls the whole product; OpenBLAS's own cut-off (m*n*k <=
+// 262144) leaves a 100x100 product threaded.
+constexpr double kGemmSerialMNK = 4.2e6;
+
+// Runs f with OpenMP (and so OpenBLAS, Note [One thread pool]) limited to the
+// calling thread when the product is small; the thread count is the calling
+// thread's own setting, restored after.
+template <class F>
+void with_gemm_threads(const GemmSpec& g, F&& f) {
+  fit_threads();  // Note [Threads that pay]
+  const int threads = omp_get_max_threads();
+  if (threads == 1 || double(g.m) * double(g.n) * double(g.k) >= kGemmSerialMNK) return f();
+  omp_set_num_threads(1);
+  struct Restore { int n; ~Restore() { omp_set_num_threads(n); } } restore{threads};
+  f();
+}
+
 }  // namespace
 
 void gemm(void*, const GemmSpec& g) {
@@ -71,21 +93,23 @@ void gemm(void*, const GemmSpec& g) {
   const int lda = int(g.lda > 0 ? g.lda : 1), ldb = int(g.ldb > 0 ? g.ldb : 1), ldc = int(g.ldc > 0 ? g.ldc : 1);
   switch (g.dtype) {
     case DType::Float32:
-      for (int64_t b = 0; b < g.batch; ++b)
-        cblas_sgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), float(g.alpha),
-                    reinterpret_cast<const float*>(g.a) + b * g.stride_a, lda,
-                    reinterpret_cast<const float*>(g.b) + b * g.stride_b, ldb, float(g.beta),
-                    reinterpret_cast<float*>(g.c) + b * g.stride_c, ldc);
-      return;
+      return with_gemm_threads(g, [&] {
+        for (int64_t b = 0; b < g.batch; ++b)
+          cblas_sgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), float(g.alpha),
+                      reinterpret_cast<const float*>(g.a) + b * g.stride_a, lda,
+                      reinterpret_cast<const float*>(g.b) + b * g.stride_b, ldb, float(g.beta),
+                      reinterpret_cast<float*>(g.c) + b * g.stride_c, ldc);
+      });
     case DType::Float64:
-      for (int64_t b = 0; b < g.batch; ++b)
-        cblas_dgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), g.alpha,
-                    reinterpret_cast<const double*>(g.a) + b * g.stride_a, lda,
-                    reinterpret_cast<const double*>(g.b) + b * g.stride_b, ldb, g.beta,
-                    reinterpret_cast<double*>(g.c) + b * g.stride_c, ldc);
-      return;
-    case DType::Float16: return gemm_via_float<Half>(g);
-    case DType::BFloat16: return gemm_via_float<BFloat16>(g);
+      return with_gemm_threads(g, [&] {
+        for (int64_t b = 0; b < g.batch; ++b)
+          cblas_dgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), g.alpha,
+                      reinterpret_cast<const double*>(g.a) + b * g.stride_a, lda,
+                      reinterpret_cast<const double*>(g.b) + b * g.stride_b, ldb, g.beta,
+                      reinterpret_cast<double*>(g.c) + b * g.stride_c, ldc);
+      });
+    case DType::Float16: return with_gemm_threads(g, [&] { gemm_via_float<Half>(g); });
+    case DType::BFloat16: return with_gemm_threads(g, [&] { gemm_via_float<BFloat16>(g); });
     default:
       dispatch_dtype(g.dtype, [&](auto t) {
         using T = decltype(t);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include "tensor/core/dtype.h"
 #include "tensor/kernels/spec.h"
+#include "tensor/kernels/cpu/threads.h"
 
 namespace gl::cpu {
 
@@ -26,6 +27,7 @@ void loop(const LoopSpec& s, Row&& row) {
       return;
     }
     const int64_t chunks = (n + kGrain - 1) / kGrain;
+    fit_threads();  // Note [Threads that pay]
 #pragma omp parallel for schedule(static) if (chunks > 1)
     for (int64_t c = 0; c < chunks; ++c) {
       const int64_t begin = c * kGrain, len = n - begin < kGrain ? n - begin : kGrain;
@@ -57,6 +59,7 @@ void loop(const LoopSpec& s, Row&& row) {
     row(p, st_local, inner);
   };
   if (s.numel > kGrain && rows > 1) {
+    fit_threads();
 #pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < rows; ++r) body(r);
   } else {

@@ -10,6 +10,7 @@ void scan(void*, const ScanSpec& s) {
   dispatch_dtype(s.out.dtype, [&](auto t) {
     using T = decltype(t);
     if (s.lines * s.len > kGrain && s.lines > 1) {
+      fit_threads();  // Note [Threads that pay]
 #pragma omp parallel for schedule(static)
       for (int64_t l = 0; l < s.lines; ++l) scan_line<T>(s, l);
     } else {

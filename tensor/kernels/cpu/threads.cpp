@@ -1,0 +1,102 @@
+// Note [Threads that pay]: a parallel region is only as fast as its slowest
+// thread. When another process keeps a core busy, the worker that shares it
+// runs at half speed at best and is descheduled for whole time slices, so a
+// region that would save a few microseconds waits milliseconds instead (an
+// MLP step ran 30x slower with 2 threads than with 1 on a loaded 2-core
+// machine). So the thread count follows the cores the rest of the machine
+// leaves free: from /proc/stat, the time all CPUs spent in user and system
+// work (niced work is left out: it yields to us) less this process's own
+// (getrusage), over the last interval of at least 200 ms. Niced background
+// jobs (a fuzzer, a build under nice) therefore do not cost us our threads.
+// Where /proc/stat cannot be read, nothing changes. OMP_NUM_THREADS (or a
+// count of 1) is the ceiling.
+#include "tensor/kernels/cpu/threads.h"
+#include <omp.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+namespace gl::cpu {
+
+namespace {
+
+constexpr int64_t kIntervalNs = 200'000'000;
+
+int64_t coarse_now_ns() {  // vDSO, tens of nanoseconds
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// Busy (user + system, not nice) time of all CPUs, in seconds; < 0 if unreadable.
+double machine_busy_s() {
+  FILE* f = std::fopen("/proc/stat", "re");
+  if (!f) return -1;
+  unsigned long long user = 0, nice = 0, sys = 0, idle = 0, iowait = 0, irq = 0, softirq = 0;
+  const int got = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq,
+                              &softirq);
+  std::fclose(f);
+  if (got != 7) return -1;
+  static const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
+  return double(user + sys + irq + softirq) * tick;
+}
+
+double self_cpu_s() {
+  rusage r;
+  getrusage(RUSAGE_SELF, &r);
+  return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + 1e-6 * double(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+}
+
+struct State {
+  std::mutex mu;
+  bool started = false;
+  int ceiling = 1;
+  int64_t last_ns = 0;
+  double last_busy = 0, last_self = 0;
+  std::atomic<int> threads{0};  // 0: not decided yet
+};
+State& state() {
+  static State s;
+  return s;
+}
+
+}  // namespace
+
+int threads_left(int ceiling, double others) {
+  // A worker that has to share a core is what stalls a region, so a share
+  // above a fifth takes the whole core (/proc/stat counts in 10 ms ticks: a
+  // fifth is the noise of a 200 ms interval).
+  const int taken = others > 0.2 ? int(std::ceil(others - 0.2)) : 0;
+  return std::max(1, ceiling - taken);
+}
+
+void fit_threads() {
+  State& s = state();
+  const int64_t now = coarse_now_ns();
+  if (now - s.last_ns >= kIntervalNs && s.mu.try_lock()) {
+    std::lock_guard<std::mutex> g(s.mu, std::adopt_lock);
+    if (!s.started) {
+      s.started = true;
+      s.ceiling = omp_get_max_threads();
+    }
+    if (now - s.last_ns >= kIntervalNs && s.ceiling > 1) {
+      const double busy = machine_busy_s(), self = self_cpu_s();
+      if (busy >= 0 && s.last_ns > 0) {
+        const double others = (busy - s.last_busy - (self - s.last_self)) / (double(now - s.last_ns) * 1e-9);
+        s.threads.store(threads_left(s.ceiling, others), std::memory_order_relaxed);
+      }
+      s.last_ns = now;
+      s.last_busy = busy;
+      s.last_self = self;
+    }
+  }
+  const int n = s.threads.load(std::memory_order_relaxed);
+  if (n > 0 && omp_get_max_threads() != n) omp_set_num_threads(n);
+}
+
+}  // namespace gl::cpu

@@ -1,0 +1,31 @@
+// Note [Threads that pay]: how many threads a parallel region gets beside
+// other processes, and that fitting never raises the count above the ceiling.
+#include <doctest/doctest.h>
+#include <omp.h>
+#include "tensor/kernels/cpu/threads.h"
+
+using gl::cpu::threads_left;
+
+TEST_CASE("threads_left: idle machine keeps every thread") {
+  CHECK(threads_left(2, 0.0) == 2);
+  CHECK(threads_left(16, 0.1) == 16);
+  CHECK(threads_left(2, -0.3) == 2);  // our own time over-subtracted: noise, not a free core
+}
+
+TEST_CASE("threads_left: a busy process takes a whole core") {
+  CHECK(threads_left(2, 1.0) == 1);   // one spinning neighbour on 2 cores: serial
+  CHECK(threads_left(2, 0.3) == 1);   // a third of a core is already a shared core
+  CHECK(threads_left(16, 3.5) == 12);
+}
+
+TEST_CASE("threads_left: never fewer than the calling thread") {
+  CHECK(threads_left(2, 7.0) == 1);
+  CHECK(threads_left(1, 0.0) == 1);
+}
+
+TEST_CASE("fit_threads stays within the thread count it started with") {
+  const int before = omp_get_max_threads();
+  gl::cpu::fit_threads();
+  CHECK(omp_get_max_threads() >= 1);
+  CHECK(omp_get_max_threads() <= before);
+}
