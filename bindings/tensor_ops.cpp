@@ -5,6 +5,7 @@
 #include "bindings/registry.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/op_table.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 
@@ -48,15 +49,18 @@ int binop_checked(lua_State* L, BinaryOp op, const char* name, bool inplace) {
   return inplace ? binop_(L, op, name) : binop(L, op, name);
 }
 
-#define BINOP(fn, OP) \
-  int fn(lua_State* L) { return binop_checked(L, BinaryOp::OP, #fn, false); } \
-  int fn##_(lua_State* L) { return binop_checked(L, BinaryOp::OP, #fn "_", true); }
-BINOP(mul, Mul) BINOP(pow, Pow) BINOP(remainder, Remainder)
-BINOP(floor_divide, FloorDivide) BINOP(maximum, Maximum) BINOP(minimum, Minimum) BINOP(atan2, Atan2)
-BINOP(eq, Eq) BINOP(ne, Ne) BINOP(lt, Lt) BINOP(le, Le) BINOP(gt, Gt) BINOP(ge, Ge)
-BINOP(logical_and, LogicalAnd) BINOP(logical_or, LogicalOr) BINOP(logical_xor, LogicalXor)
-BINOP(bitwise_and, BitAnd) BINOP(bitwise_or, BitOr) BINOP(bitwise_xor, BitXor)
-#undef BINOP
+// The bindings of the rows of tensor/ops/op_rows.def: fn and fn_.
+template <BinaryOp OP> int binop_row(lua_State* L) { return binop_checked(L, OP, row(OP).name, false); }
+template <BinaryOp OP> int binop_row_(lua_State* L) { return binop_checked(L, OP, row(OP).inplace_name, true); }
+template <UnaryOp OP> int unop_row(lua_State* L) {
+  push_tensor(L, unary(OP, check_tensor(L, 1, "input")));
+  return 1;
+}
+template <UnaryOp OP> int unop_row_(lua_State* L) {
+  unary_(OP, check_tensor(L, 1, "self"));
+  lua_settop(L, 1);
+  return 1;
+}
 
 // div(input, other, {rounding_mode=nil|'trunc'|'floor'}) and div_.
 std::optional<std::string> rounding_mode(Args& a) {
@@ -162,16 +166,6 @@ int add_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Add, false, "add"); }
 int sub_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Sub, false, "sub"); }
 int add_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Add, true, "add_"); }
 int sub_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Sub, true, "sub_"); }
-
-#define UNOP(fn, OP) \
-  int fn(lua_State* L) { push_tensor(L, unary(UnaryOp::OP, check_tensor(L, 1, "input"))); return 1; } \
-  int fn##_(lua_State* L) { Tensor& t = check_tensor(L, 1, "self"); unary_(UnaryOp::OP, t); lua_settop(L, 1); return 1; }
-UNOP(neg, Neg) UNOP(abs, Abs) UNOP(exp, Exp) UNOP(log, Log) UNOP(log2, Log2) UNOP(log1p, Log1p) UNOP(expm1, Expm1)
-UNOP(sqrt, Sqrt) UNOP(rsqrt, Rsqrt) UNOP(sin, Sin) UNOP(cos, Cos) UNOP(tan, Tan) UNOP(tanh, Tanh)
-UNOP(sigmoid, Sigmoid) UNOP(relu, Relu) UNOP(sign, Sign) UNOP(floor, Floor) UNOP(ceil, Ceil) UNOP(round, Round)
-UNOP(trunc, Trunc) UNOP(reciprocal, Reciprocal) UNOP(square, Square) UNOP(logical_not, LogicalNot)
-UNOP(isnan, IsNan) UNOP(isinf, IsInf) UNOP(isfinite, IsFinite) UNOP(erf, Erf) UNOP(erfinv, Erfinv)
-#undef UNOP
 
 int clamp(lua_State* L) {
   Args a(L, 1, "clamp");
@@ -383,68 +377,26 @@ int log_softmax(lua_State* L) {
 }  // namespace
 
 // Shared by the Tensor metatable (methods) and the torch table (functions).
+#define GL_IF_0(...)
+#define GL_IF_1(...) __VA_ARGS__
+#define GL_IF_Custom(...)
+#define GL_IF_Plain(...) __VA_ARGS__
 const Reg kTensorOps[] = {
-    {"add", add_alpha, "add(input, other, {alpha=1}) -> Tensor: input + alpha * other, broadcasting."},
-    {"sub", sub_alpha, "sub(input, other, {alpha=1}) -> Tensor: input - alpha * other, broadcasting."},
-    {"mul", mul, "mul(input, other) -> Tensor: elementwise product, broadcasting."},
-    {"div", div, "div(input, other, {rounding_mode=nil|'trunc'|'floor'}) -> Tensor: true division (integers give floats), or rounded toward zero / down."},
+#define GL_UNARY(E, name, policy, inplace, node, doc, ...)      \
+  {#name, unop_row<UnaryOp::E>, doc},                           \
+  GL_IF_##inplace({#name "_", unop_row_<UnaryOp::E>, "x:" #name "_(): in place; returns x."},)
+#define GL_BINARY(E, name, policy, bind, inplace, node, scalar_node, saves, doc, ...) \
+  GL_IF_##bind({#name, binop_row<BinaryOp::E>, doc},)                                \
+  GL_IF_##bind(GL_IF_##inplace({#name "_", binop_row_<BinaryOp::E>, "x:" #name "_(other): in place; returns x."},))
+#include "tensor/ops/op_rows.def"
+    {"negative", unop_row<UnaryOp::Neg>, "negative(input): -input."},
+    {"add", add_alpha, row(BinaryOp::Add).doc},
+    {"sub", sub_alpha, row(BinaryOp::Sub).doc},
+    {"div", div, row(BinaryOp::Div).doc},
     {"true_divide", div, "true_divide(input, other): same as div."},
-    {"pow", pow, "pow(input, exponent) -> Tensor: input ^ exponent."},
-    {"remainder", remainder, "remainder(input, other): Python's %, sign of the divisor."},
-    {"floor_divide", floor_divide, "floor_divide(input, other): Python's //."},
-    {"maximum", maximum, "maximum(input, other): elementwise max, NaN propagating."},
-    {"minimum", minimum, "minimum(input, other): elementwise min, NaN propagating."},
-    {"atan2", atan2, "atan2(input, other): elementwise arctangent of input/other."},
-    {"eq", eq, "eq(input, other) -> BoolTensor: elementwise ==. (Lua's == on tensors is identity.)"},
-    {"ne", ne, "ne(input, other) -> BoolTensor: elementwise ~=."},
-    {"lt", lt, "lt(input, other) -> BoolTensor: elementwise <."},
-    {"le", le, "le(input, other) -> BoolTensor: elementwise <=."},
-    {"gt", gt, "gt(input, other) -> BoolTensor: elementwise >."},
-    {"ge", ge, "ge(input, other) -> BoolTensor: elementwise >=."},
-    {"logical_and", logical_and, "logical_and(input, other) -> BoolTensor."},
-    {"logical_or", logical_or, "logical_or(input, other) -> BoolTensor."},
-    {"logical_xor", logical_xor, "logical_xor(input, other) -> BoolTensor."},
-    {"logical_not", logical_not, "logical_not(input) -> BoolTensor."},
-    {"bitwise_and", bitwise_and, "bitwise_and(input, other): & on integer/bool tensors."},
-    {"bitwise_or", bitwise_or, "bitwise_or(input, other): | on integer/bool tensors."},
-    {"bitwise_xor", bitwise_xor, "bitwise_xor(input, other): ~ on integer/bool tensors."},
     {"add_", add_alpha_, "x:add_(other, {alpha=1}): in-place x += alpha * other; returns x."},
     {"sub_", sub_alpha_, "x:sub_(other, {alpha=1}): in-place x -= alpha * other; returns x."},
-    {"mul_", mul_, "x:mul_(other): in-place multiply; returns x."},
     {"div_", div_, "x:div_(other, {rounding_mode=}): in-place divide; returns x."},
-    {"pow_", pow_, "x:pow_(exponent): in place; returns x."},
-    {"remainder_", remainder_, "x:remainder_(other): in place."},
-    {"floor_divide_", floor_divide_, "x:floor_divide_(other): in place."},
-    {"maximum_", maximum_, "in-place maximum."}, {"minimum_", minimum_, "in-place minimum."},
-    {"atan2_", atan2_, "in-place atan2."},
-    {"eq_", eq_, "in-place =="}, {"ne_", ne_, "in-place ~="}, {"lt_", lt_, "in-place <"}, {"le_", le_, "in-place <="},
-    {"gt_", gt_, "in-place >"}, {"ge_", ge_, "in-place >="},
-    {"logical_and_", logical_and_, "in place"}, {"logical_or_", logical_or_, "in place"}, {"logical_xor_", logical_xor_, "in place"},
-    {"bitwise_and_", bitwise_and_, "in place"}, {"bitwise_or_", bitwise_or_, "in place"}, {"bitwise_xor_", bitwise_xor_, "in place"},
-    {"neg", neg, "neg(input): -input."}, {"negative", neg, "negative(input): -input."},
-    {"abs", abs, "abs(input): absolute value."},
-    {"exp", exp, "exp(input): e^input."}, {"log", log, "log(input): natural logarithm."},
-    {"log2", log2, "log2(input)."}, {"log1p", log1p, "log1p(input): log(1 + input), accurate near 0."},
-    {"expm1", expm1, "expm1(input): exp(input) - 1."}, {"sqrt", sqrt, "sqrt(input)."},
-    {"rsqrt", rsqrt, "rsqrt(input): 1 / sqrt(input)."}, {"sin", sin, "sin(input)."}, {"cos", cos, "cos(input)."},
-    {"tan", tan, "tan(input)."}, {"tanh", tanh, "tanh(input)."}, {"sigmoid", sigmoid, "sigmoid(input): 1 / (1 + exp(-input))."},
-    {"relu", relu, "relu(input): max(input, 0)."}, {"sign", sign, "sign(input): -1, 0 or 1."},
-    {"floor", floor, "floor(input)."}, {"ceil", ceil, "ceil(input)."}, {"round", round, "round(input): half to even."},
-    {"trunc", trunc, "trunc(input)."}, {"reciprocal", reciprocal, "reciprocal(input): 1 / input."},
-    {"square", square, "square(input): input * input."},
-    {"erf", erf, "erf(input): the error function, 2/sqrt(pi) * integral of exp(-t^2) from 0 to input."},
-    {"erfinv", erfinv, "erfinv(input): the inverse error function on (-1, 1); +-inf at +-1, nan outside."},
-    {"isnan", isnan, "isnan(input) -> BoolTensor."}, {"isinf", isinf, "isinf(input) -> BoolTensor."},
-    {"isfinite", isfinite, "isfinite(input) -> BoolTensor."},
-    {"neg_", neg_, "in place"}, {"abs_", abs_, "in place"}, {"exp_", exp_, "in place"}, {"log_", log_, "in place"},
-    {"sqrt_", sqrt_, "in place"}, {"sin_", sin_, "in place"}, {"cos_", cos_, "in place"}, {"tanh_", tanh_, "in place"},
-    {"sigmoid_", sigmoid_, "in place"}, {"relu_", relu_, "in place"}, {"floor_", floor_, "in place"},
-    {"ceil_", ceil_, "in place"}, {"round_", round_, "in place"}, {"reciprocal_", reciprocal_, "in place"},
-    {"sign_", sign_, "in place"}, {"trunc_", trunc_, "in place"}, {"square_", square_, "in place"},
-    {"log2_", log2_, "in place"}, {"log1p_", log1p_, "in place"}, {"expm1_", expm1_, "in place"},
-    {"rsqrt_", rsqrt_, "in place"}, {"tan_", tan_, "in place"}, {"logical_not_", logical_not_, "in place"},
-    {"erf_", erf_, "in place"}, {"erfinv_", erfinv_, "in place"},
-    {"isnan_", isnan_, "(not in PyTorch)"}, {"isinf_", isinf_, "(not in PyTorch)"}, {"isfinite_", isfinite_, "(not in PyTorch)"},
     {"clamp", clamp, "clamp(input, min, max) or clamp(input, {min=, max=}): limit values to [min, max]."},
     {"clip", clamp, "clip(input, min, max): alias of clamp."},
     {"clamp_", clamp_, "x:clamp_(min, max): in place."},

@@ -34,7 +34,7 @@ void k_unary(void* exec, UnaryOp op, const LoopSpec& s) {
     constexpr UnaryOp OP = decltype(opc)::value;
     dispatch_dtype(s.args[1].dtype, [&](auto t) {
       using T = decltype(t);
-      constexpr bool rounding = OP == UnaryOp::Floor || OP == UnaryOp::Ceil || OP == UnaryOp::Round || OP == UnaryOp::Trunc;
+      constexpr bool rounding = unary_policy(OP) == UnaryPolicy::Rounding;
       constexpr bool predicate = OP == UnaryOp::IsNan || OP == UnaryOp::IsInf || OP == UnaryOp::IsFinite;
       // On integers UnaryF's rounding ops are the identity and its float
       // predicates constants: a copy or a fill, with no kernels of their own.
