@@ -6,6 +6,7 @@
 #include "bindings/tensor_data.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 #include "tensor/runtime/registry.h"
 
@@ -168,45 +169,20 @@ int split_(lua_State* L) {
 }
 int unbind(lua_State* L) {
   Args a(L, 2, "unbind");
-  int64_t d = a.opt_integer(0, "dim").value_or(0);
-  Tensor& t = self(L);
-  std::vector<Tensor> out;
-  for (int64_t i = 0; i < t.size(d); ++i) {
-    out.push_back(select(t, d, i));
-    rename_grad_fn(out.back(), "UnbindBackward0");
-  }
-  return push_tensors(L, out);
+  return push_tensors(L, gl::unbind(self(L), a.opt_integer(0, "dim").value_or(0)));
 }
 int masked_select_(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
 int repeat(lua_State* L) {
   Args a(L, 2, "repeat");
   Shape reps = a.shape_from(0, "repeats");
-  Tensor t = self(L);
-  GL_CHECK(int64_t(reps.size()) >= t.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
-  while (t.dim() < int64_t(reps.size())) t = unsqueeze(t, 0);
-  // The result's shape is checked before any copy is planned (a count of
-  // copies past what memory could hold is an error, not a vector's length_error).
-  Shape out_shape = t.sizes();
-  for (size_t d = 0; d < reps.size(); ++d) {
-    GL_CHECK(reps[d] >= 0, "Trying to create tensor with negative dimension ", reps[d], ": ", shape_str(reps));
-    GL_CHECK(!__builtin_mul_overflow(out_shape[d], reps[d], &out_shape[d]), "repeat: repeating a tensor of size ",
-             shape_str(t.sizes()), " by ", shape_str(reps), " gives a size past int64");
-  }
-  check_new_shape(out_shape, t.dtype());
-  for (size_t d = 0; d < reps.size(); ++d) {
-    std::vector<Tensor> copies(size_t(std::max<int64_t>(reps[d], 0)), t);
-    if (copies.empty()) { Shape s = t.sizes(); s[d] = 0; t = empty_on(s, t.dtype(), t.device()); continue; }
-    t = cat(copies, int64_t(d));
-  }
-  rename_grad_fn(t, "RepeatBackward0");
-  push_tensor(L, t);
+  push_tensor(L, gl::repeat(self(L), reps));
   return 1;
 }
 
 int copy__(lua_State* L) {
   Tensor& t = self(L);
   Tensor& src = check_tensor(L, 2, "src");
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  check_inplace_leaf(t);
   copy_(t, src);
   lua_settop(L, 1);
   return 1;
@@ -214,7 +190,7 @@ int copy__(lua_State* L) {
 int fill__(lua_State* L) {
   Tensor& t = self(L);
   Args a(L, 2, "fill_");
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  check_inplace_leaf(t);
   if (Tensor* v = to_tensor(L, a.at(0, "value")))
     GL_CHECK(v->dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v->dim(), " dimensions.");
   fill_(t, a.scalar(0, "value"));
@@ -223,7 +199,7 @@ int fill__(lua_State* L) {
 }
 int zero__(lua_State* L) {
   Tensor& t = self(L);
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  check_inplace_leaf(t);
   fill_(t, Scalar::from_int(0));
   lua_settop(L, 1);
   return 1;
@@ -270,20 +246,14 @@ int backward(lua_State* L) {
 }
 int equal(lua_State* L) {
   Tensor& a = self(L);
-  Tensor& b = check_tensor(L, 2, "other");
-  bool eq = a.sizes() == b.sizes() && item(all(binary(BinaryOp::Eq, a, b), std::nullopt, false)).i != 0;
-  lua_pushboolean(L, eq);
+  lua_pushboolean(L, gl::equal(a, check_tensor(L, 2, "other")));
   return 1;
 }
 int allclose(lua_State* L) {
   Args a(L, 1, "allclose");
   Tensor& x = a.tensor(0, "input");
   Tensor& y = a.tensor(1, "other");
-  double rtol = a.opt_number(2, "rtol").value_or(1e-5), atol = a.opt_number(3, "atol").value_or(1e-8);
-  Tensor xd = to_dtype(x, DType::Float64), yd = to_dtype(y, DType::Float64);
-  Tensor diff = unary(UnaryOp::Abs, sub(xd, yd));
-  Tensor tol = binary(BinaryOp::Add, binary(BinaryOp::Mul, unary(UnaryOp::Abs, yd), Scalar::from_double(rtol)), Scalar::from_double(atol));
-  lua_pushboolean(L, item(all(binary(BinaryOp::Le, diff, tol), std::nullopt, false)).i != 0);
+  lua_pushboolean(L, gl::allclose(x, y, a.opt_number(2, "rtol").value_or(1e-5), a.opt_number(3, "atol").value_or(1e-8)));
   return 1;
 }
 

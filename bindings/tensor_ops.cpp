@@ -5,6 +5,7 @@
 #include "bindings/registry.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/op_table.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -74,33 +75,28 @@ std::optional<std::string> rounding_mode(Args& a) {
   }
   std::string m = type_name(a.L, idx);
   if (lua_type(a.L, idx) == LUA_TSTRING) m = lua_tostring(a.L, idx);
-  GL_CHECK(m == "trunc" || m == "floor",
-           "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + m + "'");
+  check_rounding_mode(m);
   return m;
 }
 Tensor operand(lua_State* L, int idx, const char* fname, const char* arg) {
   if (Tensor* t = to_tensor(L, idx)) return *t;
   auto s = to_scalar(L, idx);
   if (!s) type_error(fname, arg, "Tensor or Number", type_name(L, idx));
-  const DType dt = s->kind == Scalar::Float ? DType::Float32 : s->kind == Scalar::Bool ? DType::Bool : DType::Int64;
-  return scalar_tensor(*s, dt, Device());
+  return scalar_tensor(*s, scalar_default_dtype(*s), Device());
 }
-// Division rounded toward zero: trunc(x / y) for floats; for integers the floor
-// quotient, plus one where the exact quotient is negative and not whole.
-Tensor div_trunc(const Tensor& x, const Tensor& y) {
-  Tensor q = binary(BinaryOp::FloorDivide, x, y);
-  if (is_floating(q.dtype())) return unary(UnaryOp::Trunc, binary(BinaryOp::Div, x, y));
-  Tensor inexact = binary(BinaryOp::Ne, binary(BinaryOp::Remainder, x, y), Scalar::from_int(0));
-  Tensor neg = binary(BinaryOp::LogicalXor, binary(BinaryOp::Lt, x, Scalar::from_int(0)), binary(BinaryOp::Lt, y, Scalar::from_int(0)));
-  return binary(BinaryOp::Add, q, to(binary(BinaryOp::LogicalAnd, inexact, neg), std::nullopt, q.dtype()));
+// `other` as a tensor or a number (a type error otherwise).
+Other other_arg(lua_State* L, int idx, const char* fname) {
+  if (Tensor* t = to_tensor(L, idx)) return Other::of(*t);
+  auto s = to_scalar(L, idx);
+  if (!s) type_error(fname, "other", "Tensor or Number", type_name(L, idx));
+  return Other::of(*s);
 }
 int div(lua_State* L) {
   if (lua_gettop(L) <= 2) return binop(L, BinaryOp::Div, "div");
   Args a(L, 1, "div");
   auto mode = rounding_mode(a);
   if (!mode) { lua_settop(L, 2); return binop(L, BinaryOp::Div, "div"); }
-  Tensor x = operand(L, a.at(0, "input"), "div", "input"), y = operand(L, a.at(1, "other"), "div", "other");
-  push_tensor(L, *mode == "floor" ? binary(BinaryOp::FloorDivide, x, y) : div_trunc(x, y));
+  push_tensor(L, gl::div(operand(L, a.at(0, "input"), "div", "input"), operand(L, a.at(1, "other"), "div", "other"), mode));
   return 1;
 }
 int div_(lua_State* L) {
@@ -109,16 +105,7 @@ int div_(lua_State* L) {
   auto mode = rounding_mode(a);
   Tensor& x = a.tensor(0, "self");
   if (!mode) { lua_settop(L, 2); return binop_(L, BinaryOp::Div, "div_"); }
-  if (*mode == "floor") { lua_settop(L, 2); return binop_(L, BinaryOp::FloorDivide, "div_"); }
-  Tensor y = operand(L, a.at(1, "other"), "div_", "other");
-  if (is_floating(x.dtype())) {
-    binary_(BinaryOp::Div, x, y);
-    unary_(UnaryOp::Trunc, x);
-  } else {
-    Tensor r = div_trunc(x, y);
-    if (r.dtype() != x.dtype()) binary_(BinaryOp::Div, x, y);  // raises PyTorch's cast error
-    else copy_(x, r);
-  }
+  gl::div_(x, other_arg(L, a.at(1, "other"), "div_"), mode);
   lua_settop(L, 1);
   return 1;
 }
@@ -131,35 +118,13 @@ int alpha_op(lua_State* L, BinaryOp op, bool inplace, const char* name) {
   if (!a.has(2, "alpha")) return inplace ? binop_(L, op, name) : binop(L, op, name);
   Tensor& x = a.tensor(0, inplace ? "self" : "input");
   Scalar alpha = a.scalar(2, "alpha");
-  Tensor* y = to_tensor(L, a.at(1, "other"));
-  auto s = y ? std::nullopt : to_scalar(L, a.at(1, "other"));
-  if (!y && !s) type_error(name, "other", "Tensor or Number", type_name(L, a.at(1, "other")));
-  // A bool operand of sub is refused before anything is scaled (the op raises
-  // PyTorch's error itself).
-  if (op == BinaryOp::Sub && (x.dtype() == DType::Bool || (y ? y->dtype() == DType::Bool : s->kind == Scalar::Bool)))
-    y ? binary(op, x, *y) : binary(op, x, *s);
-  // PyTorch checks alpha against the result dtype; a bool result takes it as a bool.
-  ResultType rt;
-  rt.add(x);
-  y ? rt.add(*y) : rt.add(*s);
-  const DType result = rt.get();
-  GL_CHECK(alpha.kind != Scalar::Float || is_floating(result),
-           "For integral input tensors, argument alpha must not be a floating point number.");
-  GL_CHECK(alpha.kind != Scalar::Bool || result == DType::Bool, "Boolean alpha only supported for Boolean results.");
-  if (result == DType::Bool) alpha = Scalar::from_bool(alpha.i != 0);
-  if (!y) {
-    Scalar v = result == DType::Bool ? Scalar::from_bool(s->i != 0 && alpha.i != 0)
-               : s->kind == Scalar::Float || alpha.kind == Scalar::Float
-                   ? Scalar::from_double(s->to_double() * alpha.to_double())
-                   : Scalar::from_int(int64_t(uint64_t(s->i) * uint64_t(alpha.i)));  // wraps, as PyTorch
-    if (inplace) binary_(op, x, v);
-    else push_tensor(L, binary(op, x, v));
+  Other y = other_arg(L, a.at(1, "other"), name);
+  if (inplace) {
+    op == BinaryOp::Add ? gl::add_(x, y, alpha) : gl::sub_(x, y, alpha);
+    lua_settop(L, 1);
   } else {
-    Tensor scaled = alpha.to_double() == 1.0 ? *y : binary(BinaryOp::Mul, *y, alpha);
-    if (inplace) binary_(op, x, scaled);
-    else push_tensor(L, binary(op, x, scaled));
+    push_tensor(L, op == BinaryOp::Add ? gl::add(x, y, alpha) : gl::sub(x, y, alpha));
   }
-  if (inplace) lua_settop(L, 1);
   return 1;
 }
 int add_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Add, false, "add"); }
@@ -175,17 +140,7 @@ int clamp(lua_State* L) {
 int clamp_(lua_State* L) {
   Args a(L, 1, "clamp_");
   Tensor& t = a.tensor(0, "self");
-  auto lo = a.opt_number(1, "min"), hi = a.opt_number(2, "max");
-  if (GradMode::enabled() && t.requires_grad()) {
-    inplace_with_grad(t, [&](const Tensor& old) { return gl::clamp(old, lo, hi); });
-  } else {
-    Tensor r;
-    {
-      NoGradGuard ng;
-      r = gl::clamp(t, lo, hi);
-    }
-    copy_(t, r);
-  }
+  gl::clamp_(t, a.opt_number(1, "min"), a.opt_number(2, "max"));
   lua_settop(L, 1);
   return 1;
 }
@@ -193,18 +148,11 @@ int clamp_(lua_State* L) {
 int where(lua_State* L) {
   Args a(L, 1, "where");
   Tensor& c = a.tensor(0, "condition");
-  auto operand = [&](int i, const char* n, const Tensor& like) -> Tensor {
-    if (Tensor* t = to_tensor(L, a.at(i, n))) return *t;
-    Scalar s = a.scalar(i, n);
-    DType d = like.dtype();
-    if (s.kind == Scalar::Float && !is_floating(d)) d = DType::Float32;
-    if (s.kind == Scalar::Int && d == DType::Bool) d = DType::Int64;
-    return scalar_tensor(s, d, Device(Device::CPU));  // 0-d CPU tensors join any device
+  auto operand = [&](int i, const char* n) {
+    if (Tensor* t = to_tensor(L, a.at(i, n))) return Other::of(*t);
+    return Other::of(a.scalar(i, n));
   };
-  Tensor* x = to_tensor(L, a.at(1, "input"));
-  Tensor* y = to_tensor(L, a.at(2, "other"));
-  const Tensor& like = x ? *x : y ? *y : c;
-  push_tensor(L, gl::where(c, operand(1, "input", like), operand(2, "other", like)));
+  push_tensor(L, gl::where(c, operand(1, "input"), operand(2, "other")));
   return 1;
 }
 
@@ -212,9 +160,8 @@ int masked_fill(lua_State* L) {
   Args a(L, 1, "masked_fill");
   Tensor& t = a.tensor(0, "input");
   Tensor& m = a.tensor(1, "mask");
-  Tensor v = to_tensor(L, a.at(2, "value")) ? *to_tensor(L, a.at(2, "value"))
-                                            : scalar_tensor(a.scalar(2, "value"), t.dtype(), Device());
-  push_tensor(L, gl::where(m, to_dtype(v, t.dtype()), t));
+  Tensor* v = to_tensor(L, a.at(2, "value"));
+  push_tensor(L, gl::masked_fill(t, m, v ? Other::of(*v) : Other::of(a.scalar(2, "value"))));
   return 1;
 }
 
@@ -309,7 +256,7 @@ int var(lua_State* L) {
 }
 int std_(lua_State* L) {
   Args a(L, 1, "std");
-  push_tensor(L, unary(UnaryOp::Sqrt, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true))));
+  push_tensor(L, gl::stddev(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
   return 1;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
@@ -120,12 +121,14 @@ void check_float(DType d, const char* fn) {
 }  // namespace
 
 void uniform_(Tensor& t, double lo, double hi) {
+  check_inplace_leaf(t);
   check_float(t.dtype(), "check_uniform_bounds");
   GL_CHECK(lo <= hi, "uniform_ expects to return a [from, to) range, but found from=", lo, " > to=", hi);
   random_fill(t, RandomKind::Uniform, lo, hi);
 }
 
 void normal_(Tensor& t, double mean, double std) {
+  check_inplace_leaf(t);
   check_float(t.dtype(), "normal_kernel_cpu");
   GL_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
   random_fill(t, RandomKind::Normal, mean, std);

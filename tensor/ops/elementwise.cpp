@@ -4,6 +4,7 @@
 #include <functional>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/op_table.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -236,21 +237,17 @@ Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
   return out;
 }
 
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
-  if (alpha.to_double() == 1.0) return binary(BinaryOp::Add, a, b);
-  return binary(BinaryOp::Add, a, binary(BinaryOp::Mul, b, alpha));
-}
-
-namespace {
-void check_leaf_inplace(const Tensor& self) {
+void check_inplace_leaf(const Tensor& self) {
   if (GradMode::enabled() && self.requires_grad() && self.is_leaf())
     throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
+namespace {
+
 // An in-place op with no derivative (comparisons, floor_divide, ...) on a
 // tensor in a graph would change values its graph may have saved.
 void check_no_grad_inplace(const Tensor& self) {
-  check_leaf_inplace(self);
+  check_inplace_leaf(self);
   if (GradMode::enabled() && self.requires_grad())
     throw NotImplementedError("gpulab does not record this in-place operation on a tensor that requires grad; use the "
                               "out-of-place op");
@@ -276,7 +273,7 @@ void write_back(Tensor& self, const Tensor& result, DType rt) {
 // self's: the same as writing in place, since nobody else sees the storage.
 // Anything else is a clear error instead of a wrong gradient.
 void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f) {
-  check_leaf_inplace(self);
+  check_inplace_leaf(self);
   const bool safe = self.impl.use_count() == 1 && self.storage().use_count() == 1 &&
                     !(self.grad_fn() && self.grad_fn()->saves_output);
   if (!safe)
