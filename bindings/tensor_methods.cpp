@@ -40,10 +40,10 @@ int numel(lua_State* L) { lua_pushinteger(L, self(L).numel()); return 1; }
 int element_size(lua_State* L) { lua_pushinteger(L, lua_Integer(itemsize(self(L).dtype()))); return 1; }
 int is_contiguous(lua_State* L) { lua_pushboolean(L, self(L).is_contiguous()); return 1; }
 int is_floating_point(lua_State* L) { lua_pushboolean(L, is_floating(self(L).dtype())); return 1; }
-int contiguous_(lua_State* L) { push_tensor(L, contiguous(self(L))); return 1; }
-int clone_(lua_State* L) { push_tensor(L, clone(self(L))); return 1; }
-int detach_(lua_State* L) { push_tensor(L, detach(self(L))); return 1; }
-int item_(lua_State* L) { push_scalar(L, item(self(L))); return 1; }
+int l_contiguous(lua_State* L) { push_tensor(L, contiguous(self(L))); return 1; }
+int l_clone(lua_State* L) { push_tensor(L, clone(self(L))); return 1; }
+int l_detach(lua_State* L) { push_tensor(L, detach(self(L))); return 1; }
+int l_item(lua_State* L) { push_scalar(L, item(self(L))); return 1; }
 int tolist(lua_State* L) {
   Tensor& t = self(L);
   if (t.dim() == 0) push_scalar(L, item(t));
@@ -52,7 +52,7 @@ int tolist(lua_State* L) {
 }
 
 // to(device) / to(dtype) / to(device, dtype) / to(other) / to{device=, dtype=, copy=}
-int to_(lua_State* L) {
+int l_to(lua_State* L) {
   Args a(L, 2, "to");
   Tensor& t = self(L);
   std::optional<Device> dev;
@@ -89,7 +89,7 @@ int cpu(lua_State* L) { push_tensor(L, to(self(L), Device(Device::CPU), std::nul
 template <DType D>
 int cast(lua_State* L) { push_tensor(L, to(self(L), std::nullopt, D)); return 1; }
 
-int type_(lua_State* L) {
+int l_type(lua_State* L) {
   Tensor& t = self(L);
   if (lua_gettop(L) >= 2 && !lua_isnil(L, 2)) {
     auto d = to_dtype(L, 2);
@@ -109,7 +109,7 @@ int get_device(lua_State* L) {
   return 1;
 }
 
-int view_(lua_State* L) {
+int l_view(lua_State* L) {
   Args a(L, 2, "view");
   if (auto d = to_dtype_or_null(L, a.at(0))) {
     GL_CHECK(*d == self(L).dtype(), "gpulab: view(dtype) reinterpretation is not supported");
@@ -119,14 +119,14 @@ int view_(lua_State* L) {
   push_tensor(L, view(self(L), a.shape_from(0, "size")));
   return 1;
 }
-int reshape_(lua_State* L) { Args a(L, 2, "reshape"); push_tensor(L, reshape(self(L), a.shape_from(0, "shape"))); return 1; }
+int l_reshape(lua_State* L) { Args a(L, 2, "reshape"); push_tensor(L, reshape(self(L), a.shape_from(0, "shape"))); return 1; }
 int view_as(lua_State* L) { push_tensor(L, view(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
 int reshape_as(lua_State* L) { push_tensor(L, reshape(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
-int expand_(lua_State* L) { Args a(L, 2, "expand"); push_tensor(L, expand(self(L), a.shape_from(0, "size"))); return 1; }
+int l_expand(lua_State* L) { Args a(L, 2, "expand"); push_tensor(L, expand(self(L), a.shape_from(0, "size"))); return 1; }
 int expand_as(lua_State* L) { push_tensor(L, expand(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
-int t_(lua_State* L) { push_tensor(L, t(self(L))); return 1; }
-int transpose_(lua_State* L) { Args a(L, 2, "transpose"); push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1"))); return 1; }
-int permute_(lua_State* L) {
+int l_t(lua_State* L) { push_tensor(L, t(self(L))); return 1; }
+int l_transpose(lua_State* L) { Args a(L, 2, "transpose"); push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1"))); return 1; }
+int l_permute(lua_State* L) {
   Args a(L, 2, "permute");
   // With no dims at all Python's argument parser refuses the call before
   // permute runs; an explicit empty table still reaches permute's own check.
@@ -134,19 +134,19 @@ int permute_(lua_State* L) {
   push_tensor(L, permute(self(L), a.shape_from(0, "dims")));
   return 1;
 }
-int unsqueeze_(lua_State* L) { Args a(L, 2, "unsqueeze"); push_tensor(L, unsqueeze(self(L), a.integer(0, "dim"))); return 1; }
-int squeeze_(lua_State* L) { Args a(L, 2, "squeeze"); push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim"))); return 1; }
-int flatten_(lua_State* L) {
+int l_unsqueeze(lua_State* L) { Args a(L, 2, "unsqueeze"); push_tensor(L, unsqueeze(self(L), a.integer(0, "dim"))); return 1; }
+int l_squeeze(lua_State* L) { Args a(L, 2, "squeeze"); push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim"))); return 1; }
+int l_flatten(lua_State* L) {
   Args a(L, 2, "flatten");
   push_tensor(L, flatten(self(L), a.opt_integer(0, "start_dim").value_or(0), a.opt_integer(1, "end_dim").value_or(-1)));
   return 1;
 }
-int narrow_(lua_State* L) {
+int l_narrow(lua_State* L) {
   Args a(L, 2, "narrow");
   push_tensor(L, narrow(self(L), a.integer(0, "dim"), a.integer(1, "start"), a.integer(2, "length")));
   return 1;
 }
-int select_(lua_State* L) { Args a(L, 2, "select"); push_tensor(L, select(self(L), a.integer(0, "dim"), a.integer(1, "index"))); return 1; }
+int l_select(lua_State* L) { Args a(L, 2, "select"); push_tensor(L, select(self(L), a.integer(0, "dim"), a.integer(1, "index"))); return 1; }
 
 int push_tensors(lua_State* L, const std::vector<Tensor>& ts) {
   lua_createtable(L, int(ts.size()), 0);
@@ -156,11 +156,11 @@ int push_tensors(lua_State* L, const std::vector<Tensor>& ts) {
   }
   return 1;
 }
-int chunk_(lua_State* L) {
+int l_chunk(lua_State* L) {
   Args a(L, 2, "chunk");
   return push_tensors(L, chunk(self(L), a.integer(0, "chunks"), a.opt_integer(1, "dim").value_or(0)));
 }
-int split_(lua_State* L) {
+int l_split(lua_State* L) {
   Args a(L, 2, "split");
   int idx = a.at(0, "split_size_or_sections");
   int64_t dim = a.opt_integer(1, "dim").value_or(0);
@@ -171,7 +171,7 @@ int unbind(lua_State* L) {
   Args a(L, 2, "unbind");
   return push_tensors(L, gl::unbind(self(L), a.opt_integer(0, "dim").value_or(0)));
 }
-int masked_select_(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
+int l_masked_select(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
 int repeat(lua_State* L) {
   Args a(L, 2, "repeat");
   Shape reps = a.shape_from(0, "repeats");
@@ -179,7 +179,7 @@ int repeat(lua_State* L) {
   return 1;
 }
 
-int copy__(lua_State* L) {
+int l_copy_(lua_State* L) {
   Tensor& t = self(L);
   Tensor& src = check_tensor(L, 2, "src");
   check_inplace_leaf(t);
@@ -187,7 +187,7 @@ int copy__(lua_State* L) {
   lua_settop(L, 1);
   return 1;
 }
-int fill__(lua_State* L) {
+int l_fill_(lua_State* L) {
   Tensor& t = self(L);
   Args a(L, 2, "fill_");
   check_inplace_leaf(t);
@@ -197,21 +197,21 @@ int fill__(lua_State* L) {
   lua_settop(L, 1);
   return 1;
 }
-int zero__(lua_State* L) {
+int l_zero_(lua_State* L) {
   Tensor& t = self(L);
   check_inplace_leaf(t);
   fill_(t, Scalar::from_int(0));
   lua_settop(L, 1);
   return 1;
 }
-int uniform__(lua_State* L) {
+int l_uniform_(lua_State* L) {
   Args a(L, 2, "uniform_");
   Tensor& t = self(L);
   uniform_(t, a.opt_number(0, "from").value_or(0), a.opt_number(1, "to").value_or(1));
   lua_settop(L, 1);
   return 1;
 }
-int normal__(lua_State* L) {
+int l_normal_(lua_State* L) {
   Args a(L, 2, "normal_");
   Tensor& t = self(L);
   normal_(t, a.opt_number(0, "mean").value_or(0), a.opt_number(1, "std").value_or(1));
@@ -308,12 +308,12 @@ const Reg kTensorMethods[] = {
     {"element_size", element_size, "x:element_size() -> bytes per element."},
     {"is_contiguous", is_contiguous, "x:is_contiguous() -> whether memory is dense, row-major."},
     {"is_floating_point", is_floating_point, "x:is_floating_point()."},
-    {"contiguous", contiguous_, "x:contiguous(): x itself if dense, else a dense copy."},
-    {"clone", clone_, "x:clone(): a copy (recorded by autograd)."},
-    {"detach", detach_, "x:detach(): the same data, cut from the autograd graph."},
-    {"item", item_, "x:item(): the value of a one-element tensor as a Lua number (waits for the device)."},
+    {"contiguous", l_contiguous, "x:contiguous(): x itself if dense, else a dense copy."},
+    {"clone", l_clone, "x:clone(): a copy (recorded by autograd)."},
+    {"detach", l_detach, "x:detach(): the same data, cut from the autograd graph."},
+    {"item", l_item, "x:item(): the value of a one-element tensor as a Lua number (waits for the device)."},
     {"tolist", tolist, "x:tolist(): nested Lua tables of the values (Lua arrays: 1-based)."},
-    {"to", to_, "x:to(device), x:to(dtype), x:to(device, dtype), x:to(other), x:to{device=, dtype=, copy=}: x itself when nothing changes, else a new tensor."},
+    {"to", l_to, "x:to(device), x:to(dtype), x:to(device, dtype), x:to(other), x:to{device=, dtype=, copy=}: x itself when nothing changes, else a new tensor."},
     {"cuda", cuda, "x:cuda(), x:cuda(i): copy to a CUDA device (x itself if already there)."},
     {"cpu", cpu, "x:cpu(): copy to host memory (x itself if already there)."},
     {"float", cast<DType::Float32>, "x:float(): as float32."}, {"double", cast<DType::Float64>, "x:double(): as float64."},
@@ -321,30 +321,30 @@ const Reg kTensorMethods[] = {
     {"long", cast<DType::Int64>, "x:long(): as int64."}, {"int", cast<DType::Int32>, "x:int(): as int32."},
     {"short", cast<DType::Int16>, "x:short(): as int16."}, {"char", cast<DType::Int8>, "x:char(): as int8."},
     {"byte", cast<DType::UInt8>, "x:byte(): as uint8."}, {"bool", cast<DType::Bool>, "x:bool(): as bool."},
-    {"type", type_, "x:type() -> 'torch.FloatTensor'; x:type(dtype) -> converted tensor."},
+    {"type", l_type, "x:type() -> 'torch.FloatTensor'; x:type(dtype) -> converted tensor."},
     {"type_as", type_as, "x:type_as(other): x in other's dtype."},
     {"get_device", get_device, "x:get_device(): CUDA index, or -1 on the CPU."},
-    {"view", view_, "x:view(2, 3) or x:view{2, -1}: same data, new shape (needs compatible strides)."},
-    {"reshape", reshape_, "x:reshape(...): like view, copying when it must."},
+    {"view", l_view, "x:view(2, 3) or x:view{2, -1}: same data, new shape (needs compatible strides)."},
+    {"reshape", l_reshape, "x:reshape(...): like view, copying when it must."},
     {"view_as", view_as, "x:view_as(other)."}, {"reshape_as", reshape_as, "x:reshape_as(other)."},
-    {"expand", expand_, "x:expand(...): broadcast size-1 dims without copying (-1 keeps a size)."},
+    {"expand", l_expand, "x:expand(...): broadcast size-1 dims without copying (-1 keeps a size)."},
     {"expand_as", expand_as, "x:expand_as(other)."},
-    {"t", t_, "x:t(): transpose of a matrix."},
-    {"transpose", transpose_, "x:transpose(dim0, dim1): swap two dims."},
-    {"permute", permute_, "x:permute(dims...): reorder dims."},
-    {"unsqueeze", unsqueeze_, "x:unsqueeze(dim): insert a size-1 dim."},
-    {"squeeze", squeeze_, "x:squeeze(), x:squeeze(dim): drop size-1 dims."},
-    {"flatten", flatten_, "x:flatten(start_dim=0, end_dim=-1)."},
-    {"narrow", narrow_, "x:narrow(dim, start, length): a view of a range."},
-    {"select", select_, "x:select(dim, index): a view with dim removed."},
-    {"chunk", chunk_, "x:chunk(chunks, dim=0) -> table of views."},
-    {"split", split_, "x:split(size_or_sizes, dim=0) -> table of views."},
+    {"t", l_t, "x:t(): transpose of a matrix."},
+    {"transpose", l_transpose, "x:transpose(dim0, dim1): swap two dims."},
+    {"permute", l_permute, "x:permute(dims...): reorder dims."},
+    {"unsqueeze", l_unsqueeze, "x:unsqueeze(dim): insert a size-1 dim."},
+    {"squeeze", l_squeeze, "x:squeeze(), x:squeeze(dim): drop size-1 dims."},
+    {"flatten", l_flatten, "x:flatten(start_dim=0, end_dim=-1)."},
+    {"narrow", l_narrow, "x:narrow(dim, start, length): a view of a range."},
+    {"select", l_select, "x:select(dim, index): a view with dim removed."},
+    {"chunk", l_chunk, "x:chunk(chunks, dim=0) -> table of views."},
+    {"split", l_split, "x:split(size_or_sizes, dim=0) -> table of views."},
     {"unbind", unbind, "x:unbind(dim=0) -> table of slices."},
-    {"masked_select", masked_select_, "x:masked_select(mask) -> 1-d tensor."},
+    {"masked_select", l_masked_select, "x:masked_select(mask) -> 1-d tensor."},
     {"repeat", repeat, "x:repeat(reps...): tile."},
-    {"copy_", copy__, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
-    {"fill_", fill__, "x:fill_(value)."}, {"zero_", zero__, "x:zero_()."},
-    {"uniform_", uniform__, "x:uniform_(from=0, to=1)."}, {"normal_", normal__, "x:normal_(mean=0, std=1)."},
+    {"copy_", l_copy_, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
+    {"fill_", l_fill_, "x:fill_(value)."}, {"zero_", l_zero_, "x:zero_()."},
+    {"uniform_", l_uniform_, "x:uniform_(from=0, to=1)."}, {"normal_", l_normal_, "x:normal_(mean=0, std=1)."},
     {"requires_grad_", requires_grad_, "x:requires_grad_(true): start recording operations on x."},
     {"retain_grad", retain_grad, "x:retain_grad()."},
     {"backward", backward, "y:backward(gradient=nil, retain_graph=false): accumulate gradients into the leaves' .grad."},

@@ -206,12 +206,12 @@ int extreme(lua_State* L, bool is_max) {
 }
 int max(lua_State* L) { return extreme(L, true); }
 int min(lua_State* L) { return extreme(L, false); }
-int amax_(lua_State* L) {
+int l_amax(lua_State* L) {
   Args a(L, 1, "amax");
   push_tensor(L, amax(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
   return 1;
 }
-int amin_(lua_State* L) {
+int l_amin(lua_State* L) {
   Args a(L, 1, "amin");
   push_tensor(L, amin(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
   return 1;
@@ -254,7 +254,7 @@ int var(lua_State* L) {
   push_tensor(L, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
   return 1;
 }
-int std_(lua_State* L) {
+int l_std(lua_State* L) {
   Args a(L, 1, "std");
   push_tensor(L, gl::stddev(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
   return 1;
@@ -354,15 +354,15 @@ const Reg kTensorOps[] = {
     {"prod", prod, "prod(input, dim, keepdim): product."},
     {"max", max, "max(input) -> Tensor; max(input, dim, keepdim) -> values, indices; max(input, other) -> elementwise."},
     {"min", min, "min(input) -> Tensor; min(input, dim, keepdim) -> values, indices; min(input, other) -> elementwise."},
-    {"amax", amax_, "amax(input, dim, keepdim): maximum values."},
-    {"amin", amin_, "amin(input, dim, keepdim): minimum values."},
+    {"amax", l_amax, "amax(input, dim, keepdim): maximum values."},
+    {"amin", l_amin, "amin(input, dim, keepdim): minimum values."},
     {"argmax", argmax, "argmax(input, dim, keepdim): index (from 0) of the maximum."},
     {"argmin", argmin, "argmin(input, dim, keepdim): index (from 0) of the minimum."},
     {"norm", norm, "norm(input, p=2, dim, keepdim): vector p-norm (Frobenius for matrices by default)."},
     {"any", any, "any(input, dim, keepdim) -> BoolTensor."},
     {"all", all, "all(input, dim, keepdim) -> BoolTensor."},
     {"var", var, "var(input, dim, unbiased=true, keepdim=false): variance."},
-    {"std", std_, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
+    {"std", l_std, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
     {"cumsum", cumsum, "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},
     {"cumprod", cumprod, "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
     {"index_select", index_select, "index_select(input, dim, index) -> Tensor: the entries of index along dim (a 0-d index keeps dim, with size 1)."},

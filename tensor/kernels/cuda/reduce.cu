@@ -162,7 +162,7 @@ void k_reduce(void* exec, const ReduceSpec& s0) {
   // Output dtypes the op layer can ask for: the input's, int64, bool.
   if (!(ot == it || ot == DType::Int64 || ot == DType::Bool)) throw RuntimeError("unsupported reduction output dtype");
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   const ReduceSpec s = normalize_reduce(s0);
   dispatch_dtype(it, [&](auto t) {
     using T = decltype(t);

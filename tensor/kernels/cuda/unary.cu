@@ -29,7 +29,7 @@ void k_fill(void*, const LoopSpec&, Scalar);  // fill.cu
 void k_unary(void* exec, UnaryOp op, const LoopSpec& s) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_unary(op, [&](auto opc) {
     constexpr UnaryOp OP = decltype(opc)::value;
     dispatch_dtype(s.args[1].dtype, [&](auto t) {
