@@ -35,7 +35,7 @@ const std::unordered_map<std::string, const char*>& table() {
       {"true_divide", "true_divide(input, other)"},
       {"mul", "mul(input, other)"}, {"mul_", "mul_(self, other)"},
       {"pow", "pow(input, exponent)"}, {"pow_", "pow_(self, exponent)"},
-      BINARY(remainder), BINARY(floor_divide), BINARY(maximum), BINARY(minimum), BINARY(atan2),
+      BINARY(remainder), BINARY(fmod), BINARY(floor_divide), BINARY(maximum), BINARY(minimum), BINARY(atan2),
       BINARY(eq), BINARY(ne), BINARY(lt), BINARY(le), BINARY(gt), BINARY(ge),
       BINARY(logical_and), BINARY(logical_or), BINARY(logical_xor),
       BINARY(bitwise_and), BINARY(bitwise_or), BINARY(bitwise_xor),

@@ -230,6 +230,8 @@ struct BinaryF {
         if (b == T(-1)) return m::wneg(a);
         T q = T(a / b);
         return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
+      } else if constexpr (OP == BinaryOp::Fmod) {
+        return (b == 0 || (std::is_signed_v<T> && b == T(-1))) ? T(0) : T(a % b);  // MIN % -1 traps
       } else if constexpr (OP == BinaryOp::Pow) {
         if (b < 0) return T(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0));
         T r = 1, base = a;
@@ -244,6 +246,7 @@ struct BinaryF {
         T r = m::fmod(a, b);
         return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? T(r + b) : r;
       } else if constexpr (OP == BinaryOp::FloorDivide) return m::floor(a / b);
+      else if constexpr (OP == BinaryOp::Fmod) return m::fmod(a, b);
       else if constexpr (OP == BinaryOp::Atan2) return m::atan2(a, b);
       else return T(0);
     }

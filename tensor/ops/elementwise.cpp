@@ -18,7 +18,7 @@ bool differentiable(BinaryOp op) { return row(op).node != nullptr; }
 
 // Integer division and modulo by zero are errors on the CPU, as in PyTorch.
 void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scalar* s) {
-  if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide)) return;
+  if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide || op == BinaryOp::Fmod)) return;
   if (s) {
     GL_CHECK(s->to_int() != 0, "ZeroDivisionError");
     return;
