@@ -35,15 +35,14 @@ const std::unordered_map<std::string, const char*>& table() {
       {"true_divide", "true_divide(input, other)"},
       {"mul", "mul(input, other)"}, {"mul_", "mul_(self, other)"},
       {"pow", "pow(input, exponent)"}, {"pow_", "pow_(self, exponent)"},
-      BINARY(remainder), BINARY(floor_divide), BINARY(maximum), BINARY(minimum), BINARY(atan2),
-      BINARY(eq), BINARY(ne), BINARY(lt), BINARY(le), BINARY(gt), BINARY(ge),
-      BINARY(logical_and), BINARY(logical_or), BINARY(logical_xor),
-      BINARY(bitwise_and), BINARY(bitwise_or), BINARY(bitwise_xor),
-      UNARY(logical_not), UNARY(neg), {"negative", "negative(input)"}, UNARY(abs), UNARY(exp), UNARY(log),
-      UNARY(log2), UNARY(log1p), UNARY(expm1), UNARY(sqrt), UNARY(rsqrt), UNARY(sin), UNARY(cos), UNARY(tan),
-      UNARY(tanh), UNARY(sigmoid), UNARY(relu), UNARY(sign), UNARY(floor), UNARY(ceil), UNARY(round),
-      UNARY(trunc), UNARY(reciprocal), UNARY(square), UNARY(erf), UNARY(erfinv), UNARY(isnan), UNARY(isinf),
-      UNARY(isfinite),
+      {"negative", "negative(input)"},
+      // the rows of tensor/ops/op_rows.def with generated bindings (pow's
+      // `exponent` above comes first: a map keeps the first of equal keys)
+#define GL_UNARY(E, name, ...) UNARY(name),
+#define GL_BINARY(E, name, policy, bind, ...) GL_SIG_##bind(name)
+#define GL_SIG_Plain(name) BINARY(name),
+#define GL_SIG_Custom(name)
+#include "tensor/ops/op_rows.def"
       {"clamp", "clamp(input, min=None, max=None)"}, {"clip", "clip(input, min=None, max=None)"},
       {"clamp_", "clamp_(self, min=None, max=None)"},
       {"where", "where(condition, input, other)"},

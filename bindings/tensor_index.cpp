@@ -9,6 +9,7 @@
 #include "bindings/tensor_data.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 
 namespace gl::lt {
@@ -197,10 +198,10 @@ void push_index(lua_State* L, const Tensor& t, int key) {
 }
 
 void assign_index(lua_State* L, Tensor& t, int key, int value) {
+  check_inplace_leaf(t);
   if (assign_advanced_index(L, t, key, value)) return;
   if (GradMode::enabled() && t.requires_grad())
-    throw RuntimeError(t.is_leaf() ? "a leaf Variable that requires grad is being used in an in-place operation."
-                                   : "gpulab does not record in-place assignment into tensors that require grad");
+    throw RuntimeError("gpulab does not record in-place assignment into tensors that require grad");
   Tensor* vt = to_tensor(L, value);
   auto vs = to_scalar(L, value);
   if (!vt && !vs)

@@ -6,6 +6,7 @@
 #include "bindings/tensor_data.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 #include "tensor/runtime/registry.h"
 
@@ -39,10 +40,10 @@ int numel(lua_State* L) { lua_pushinteger(L, self(L).numel()); return 1; }
 int element_size(lua_State* L) { lua_pushinteger(L, lua_Integer(itemsize(self(L).dtype()))); return 1; }
 int is_contiguous(lua_State* L) { lua_pushboolean(L, self(L).is_contiguous()); return 1; }
 int is_floating_point(lua_State* L) { lua_pushboolean(L, is_floating(self(L).dtype())); return 1; }
-int contiguous_(lua_State* L) { push_tensor(L, contiguous(self(L))); return 1; }
-int clone_(lua_State* L) { push_tensor(L, clone(self(L))); return 1; }
-int detach_(lua_State* L) { push_tensor(L, detach(self(L))); return 1; }
-int item_(lua_State* L) { push_scalar(L, item(self(L))); return 1; }
+int l_contiguous(lua_State* L) { push_tensor(L, contiguous(self(L))); return 1; }
+int l_clone(lua_State* L) { push_tensor(L, clone(self(L))); return 1; }
+int l_detach(lua_State* L) { push_tensor(L, detach(self(L))); return 1; }
+int l_item(lua_State* L) { push_scalar(L, item(self(L))); return 1; }
 int tolist(lua_State* L) {
   Tensor& t = self(L);
   if (t.dim() == 0) push_scalar(L, item(t));
@@ -51,7 +52,7 @@ int tolist(lua_State* L) {
 }
 
 // to(device) / to(dtype) / to(device, dtype) / to(other) / to{device=, dtype=, copy=}
-int to_(lua_State* L) {
+int l_to(lua_State* L) {
   Args a(L, 2, "to");
   Tensor& t = self(L);
   std::optional<Device> dev;
@@ -88,7 +89,7 @@ int cpu(lua_State* L) { push_tensor(L, to(self(L), Device(Device::CPU), std::nul
 template <DType D>
 int cast(lua_State* L) { push_tensor(L, to(self(L), std::nullopt, D)); return 1; }
 
-int type_(lua_State* L) {
+int l_type(lua_State* L) {
   Tensor& t = self(L);
   if (lua_gettop(L) >= 2 && !lua_isnil(L, 2)) {
     auto d = to_dtype(L, 2);
@@ -108,7 +109,7 @@ int get_device(lua_State* L) {
   return 1;
 }
 
-int view_(lua_State* L) {
+int l_view(lua_State* L) {
   Args a(L, 2, "view");
   if (auto d = to_dtype_or_null(L, a.at(0))) {
     GL_CHECK(*d == self(L).dtype(), "gpulab: view(dtype) reinterpretation is not supported");
@@ -118,14 +119,14 @@ int view_(lua_State* L) {
   push_tensor(L, view(self(L), a.shape_from(0, "size")));
   return 1;
 }
-int reshape_(lua_State* L) { Args a(L, 2, "reshape"); push_tensor(L, reshape(self(L), a.shape_from(0, "shape"))); return 1; }
+int l_reshape(lua_State* L) { Args a(L, 2, "reshape"); push_tensor(L, reshape(self(L), a.shape_from(0, "shape"))); return 1; }
 int view_as(lua_State* L) { push_tensor(L, view(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
 int reshape_as(lua_State* L) { push_tensor(L, reshape(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
-int expand_(lua_State* L) { Args a(L, 2, "expand"); push_tensor(L, expand(self(L), a.shape_from(0, "size"))); return 1; }
+int l_expand(lua_State* L) { Args a(L, 2, "expand"); push_tensor(L, expand(self(L), a.shape_from(0, "size"))); return 1; }
 int expand_as(lua_State* L) { push_tensor(L, expand(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
-int t_(lua_State* L) { push_tensor(L, t(self(L))); return 1; }
-int transpose_(lua_State* L) { Args a(L, 2, "transpose"); push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1"))); return 1; }
-int permute_(lua_State* L) {
+int l_t(lua_State* L) { push_tensor(L, t(self(L))); return 1; }
+int l_transpose(lua_State* L) { Args a(L, 2, "transpose"); push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1"))); return 1; }
+int l_permute(lua_State* L) {
   Args a(L, 2, "permute");
   // With no dims at all Python's argument parser refuses the call before
   // permute runs; an explicit empty table still reaches permute's own check.
@@ -133,19 +134,19 @@ int permute_(lua_State* L) {
   push_tensor(L, permute(self(L), a.shape_from(0, "dims")));
   return 1;
 }
-int unsqueeze_(lua_State* L) { Args a(L, 2, "unsqueeze"); push_tensor(L, unsqueeze(self(L), a.integer(0, "dim"))); return 1; }
-int squeeze_(lua_State* L) { Args a(L, 2, "squeeze"); push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim"))); return 1; }
-int flatten_(lua_State* L) {
+int l_unsqueeze(lua_State* L) { Args a(L, 2, "unsqueeze"); push_tensor(L, unsqueeze(self(L), a.integer(0, "dim"))); return 1; }
+int l_squeeze(lua_State* L) { Args a(L, 2, "squeeze"); push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim"))); return 1; }
+int l_flatten(lua_State* L) {
   Args a(L, 2, "flatten");
   push_tensor(L, flatten(self(L), a.opt_integer(0, "start_dim").value_or(0), a.opt_integer(1, "end_dim").value_or(-1)));
   return 1;
 }
-int narrow_(lua_State* L) {
+int l_narrow(lua_State* L) {
   Args a(L, 2, "narrow");
   push_tensor(L, narrow(self(L), a.integer(0, "dim"), a.integer(1, "start"), a.integer(2, "length")));
   return 1;
 }
-int select_(lua_State* L) { Args a(L, 2, "select"); push_tensor(L, select(self(L), a.integer(0, "dim"), a.integer(1, "index"))); return 1; }
+int l_select(lua_State* L) { Args a(L, 2, "select"); push_tensor(L, select(self(L), a.integer(0, "dim"), a.integer(1, "index"))); return 1; }
 
 int push_tensors(lua_State* L, const std::vector<Tensor>& ts) {
   lua_createtable(L, int(ts.size()), 0);
@@ -155,11 +156,11 @@ int push_tensors(lua_State* L, const std::vector<Tensor>& ts) {
   }
   return 1;
 }
-int chunk_(lua_State* L) {
+int l_chunk(lua_State* L) {
   Args a(L, 2, "chunk");
   return push_tensors(L, chunk(self(L), a.integer(0, "chunks"), a.opt_integer(1, "dim").value_or(0)));
 }
-int split_(lua_State* L) {
+int l_split(lua_State* L) {
   Args a(L, 2, "split");
   int idx = a.at(0, "split_size_or_sections");
   int64_t dim = a.opt_integer(1, "dim").value_or(0);
@@ -168,74 +169,49 @@ int split_(lua_State* L) {
 }
 int unbind(lua_State* L) {
   Args a(L, 2, "unbind");
-  int64_t d = a.opt_integer(0, "dim").value_or(0);
-  Tensor& t = self(L);
-  std::vector<Tensor> out;
-  for (int64_t i = 0; i < t.size(d); ++i) {
-    out.push_back(select(t, d, i));
-    rename_grad_fn(out.back(), "UnbindBackward0");
-  }
-  return push_tensors(L, out);
+  return push_tensors(L, gl::unbind(self(L), a.opt_integer(0, "dim").value_or(0)));
 }
-int masked_select_(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
+int l_masked_select(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
 int repeat(lua_State* L) {
   Args a(L, 2, "repeat");
   Shape reps = a.shape_from(0, "repeats");
-  Tensor t = self(L);
-  GL_CHECK(int64_t(reps.size()) >= t.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
-  while (t.dim() < int64_t(reps.size())) t = unsqueeze(t, 0);
-  // The result's shape is checked before any copy is planned (a count of
-  // copies past what memory could hold is an error, not a vector's length_error).
-  Shape out_shape = t.sizes();
-  for (size_t d = 0; d < reps.size(); ++d) {
-    GL_CHECK(reps[d] >= 0, "Trying to create tensor with negative dimension ", reps[d], ": ", shape_str(reps));
-    GL_CHECK(!__builtin_mul_overflow(out_shape[d], reps[d], &out_shape[d]), "repeat: repeating a tensor of size ",
-             shape_str(t.sizes()), " by ", shape_str(reps), " gives a size past int64");
-  }
-  check_new_shape(out_shape, t.dtype());
-  for (size_t d = 0; d < reps.size(); ++d) {
-    std::vector<Tensor> copies(size_t(std::max<int64_t>(reps[d], 0)), t);
-    if (copies.empty()) { Shape s = t.sizes(); s[d] = 0; t = empty_on(s, t.dtype(), t.device()); continue; }
-    t = cat(copies, int64_t(d));
-  }
-  rename_grad_fn(t, "RepeatBackward0");
-  push_tensor(L, t);
+  push_tensor(L, gl::repeat(self(L), reps));
   return 1;
 }
 
-int copy__(lua_State* L) {
+int l_copy_(lua_State* L) {
   Tensor& t = self(L);
   Tensor& src = check_tensor(L, 2, "src");
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  check_inplace_leaf(t);
   copy_(t, src);
   lua_settop(L, 1);
   return 1;
 }
-int fill__(lua_State* L) {
+int l_fill_(lua_State* L) {
   Tensor& t = self(L);
   Args a(L, 2, "fill_");
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  check_inplace_leaf(t);
   if (Tensor* v = to_tensor(L, a.at(0, "value")))
     GL_CHECK(v->dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v->dim(), " dimensions.");
   fill_(t, a.scalar(0, "value"));
   lua_settop(L, 1);
   return 1;
 }
-int zero__(lua_State* L) {
+int l_zero_(lua_State* L) {
   Tensor& t = self(L);
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()), "a leaf Variable that requires grad is being used in an in-place operation.");
+  check_inplace_leaf(t);
   fill_(t, Scalar::from_int(0));
   lua_settop(L, 1);
   return 1;
 }
-int uniform__(lua_State* L) {
+int l_uniform_(lua_State* L) {
   Args a(L, 2, "uniform_");
   Tensor& t = self(L);
   uniform_(t, a.opt_number(0, "from").value_or(0), a.opt_number(1, "to").value_or(1));
   lua_settop(L, 1);
   return 1;
 }
-int normal__(lua_State* L) {
+int l_normal_(lua_State* L) {
   Args a(L, 2, "normal_");
   Tensor& t = self(L);
   normal_(t, a.opt_number(0, "mean").value_or(0), a.opt_number(1, "std").value_or(1));
@@ -270,20 +246,14 @@ int backward(lua_State* L) {
 }
 int equal(lua_State* L) {
   Tensor& a = self(L);
-  Tensor& b = check_tensor(L, 2, "other");
-  bool eq = a.sizes() == b.sizes() && item(all(binary(BinaryOp::Eq, a, b), std::nullopt, false)).i != 0;
-  lua_pushboolean(L, eq);
+  lua_pushboolean(L, gl::equal(a, check_tensor(L, 2, "other")));
   return 1;
 }
 int allclose(lua_State* L) {
   Args a(L, 1, "allclose");
   Tensor& x = a.tensor(0, "input");
   Tensor& y = a.tensor(1, "other");
-  double rtol = a.opt_number(2, "rtol").value_or(1e-5), atol = a.opt_number(3, "atol").value_or(1e-8);
-  Tensor xd = to_dtype(x, DType::Float64), yd = to_dtype(y, DType::Float64);
-  Tensor diff = unary(UnaryOp::Abs, sub(xd, yd));
-  Tensor tol = binary(BinaryOp::Add, binary(BinaryOp::Mul, unary(UnaryOp::Abs, yd), Scalar::from_double(rtol)), Scalar::from_double(atol));
-  lua_pushboolean(L, item(all(binary(BinaryOp::Le, diff, tol), std::nullopt, false)).i != 0);
+  lua_pushboolean(L, gl::allclose(x, y, a.opt_number(2, "rtol").value_or(1e-5), a.opt_number(3, "atol").value_or(1e-8)));
   return 1;
 }
 
@@ -338,12 +308,12 @@ const Reg kTensorMethods[] = {
     {"element_size", element_size, "x:element_size() -> bytes per element."},
     {"is_contiguous", is_contiguous, "x:is_contiguous() -> whether memory is dense, row-major."},
     {"is_floating_point", is_floating_point, "x:is_floating_point()."},
-    {"contiguous", contiguous_, "x:contiguous(): x itself if dense, else a dense copy."},
-    {"clone", clone_, "x:clone(): a copy (recorded by autograd)."},
-    {"detach", detach_, "x:detach(): the same data, cut from the autograd graph."},
-    {"item", item_, "x:item(): the value of a one-element tensor as a Lua number (waits for the device)."},
+    {"contiguous", l_contiguous, "x:contiguous(): x itself if dense, else a dense copy."},
+    {"clone", l_clone, "x:clone(): a copy (recorded by autograd)."},
+    {"detach", l_detach, "x:detach(): the same data, cut from the autograd graph."},
+    {"item", l_item, "x:item(): the value of a one-element tensor as a Lua number (waits for the device)."},
     {"tolist", tolist, "x:tolist(): nested Lua tables of the values (Lua arrays: 1-based)."},
-    {"to", to_, "x:to(device), x:to(dtype), x:to(device, dtype), x:to(other), x:to{device=, dtype=, copy=}: x itself when nothing changes, else a new tensor."},
+    {"to", l_to, "x:to(device), x:to(dtype), x:to(device, dtype), x:to(other), x:to{device=, dtype=, copy=}: x itself when nothing changes, else a new tensor."},
     {"cuda", cuda, "x:cuda(), x:cuda(i): copy to a CUDA device (x itself if already there)."},
     {"cpu", cpu, "x:cpu(): copy to host memory (x itself if already there)."},
     {"float", cast<DType::Float32>, "x:float(): as float32."}, {"double", cast<DType::Float64>, "x:double(): as float64."},
@@ -351,30 +321,30 @@ const Reg kTensorMethods[] = {
     {"long", cast<DType::Int64>, "x:long(): as int64."}, {"int", cast<DType::Int32>, "x:int(): as int32."},
     {"short", cast<DType::Int16>, "x:short(): as int16."}, {"char", cast<DType::Int8>, "x:char(): as int8."},
     {"byte", cast<DType::UInt8>, "x:byte(): as uint8."}, {"bool", cast<DType::Bool>, "x:bool(): as bool."},
-    {"type", type_, "x:type() -> 'torch.FloatTensor'; x:type(dtype) -> converted tensor."},
+    {"type", l_type, "x:type() -> 'torch.FloatTensor'; x:type(dtype) -> converted tensor."},
     {"type_as", type_as, "x:type_as(other): x in other's dtype."},
     {"get_device", get_device, "x:get_device(): CUDA index, or -1 on the CPU."},
-    {"view", view_, "x:view(2, 3) or x:view{2, -1}: same data, new shape (needs compatible strides)."},
-    {"reshape", reshape_, "x:reshape(...): like view, copying when it must."},
+    {"view", l_view, "x:view(2, 3) or x:view{2, -1}: same data, new shape (needs compatible strides)."},
+    {"reshape", l_reshape, "x:reshape(...): like view, copying when it must."},
     {"view_as", view_as, "x:view_as(other)."}, {"reshape_as", reshape_as, "x:reshape_as(other)."},
-    {"expand", expand_, "x:expand(...): broadcast size-1 dims without copying (-1 keeps a size)."},
+    {"expand", l_expand, "x:expand(...): broadcast size-1 dims without copying (-1 keeps a size)."},
     {"expand_as", expand_as, "x:expand_as(other)."},
-    {"t", t_, "x:t(): transpose of a matrix."},
-    {"transpose", transpose_, "x:transpose(dim0, dim1): swap two dims."},
-    {"permute", permute_, "x:permute(dims...): reorder dims."},
-    {"unsqueeze", unsqueeze_, "x:unsqueeze(dim): insert a size-1 dim."},
-    {"squeeze", squeeze_, "x:squeeze(), x:squeeze(dim): drop size-1 dims."},
-    {"flatten", flatten_, "x:flatten(start_dim=0, end_dim=-1)."},
-    {"narrow", narrow_, "x:narrow(dim, start, length): a view of a range."},
-    {"select", select_, "x:select(dim, index): a view with dim removed."},
-    {"chunk", chunk_, "x:chunk(chunks, dim=0) -> table of views."},
-    {"split", split_, "x:split(size_or_sizes, dim=0) -> table of views."},
+    {"t", l_t, "x:t(): transpose of a matrix."},
+    {"transpose", l_transpose, "x:transpose(dim0, dim1): swap two dims."},
+    {"permute", l_permute, "x:permute(dims...): reorder dims."},
+    {"unsqueeze", l_unsqueeze, "x:unsqueeze(dim): insert a size-1 dim."},
+    {"squeeze", l_squeeze, "x:squeeze(), x:squeeze(dim): drop size-1 dims."},
+    {"flatten", l_flatten, "x:flatten(start_dim=0, end_dim=-1)."},
+    {"narrow", l_narrow, "x:narrow(dim, start, length): a view of a range."},
+    {"select", l_select, "x:select(dim, index): a view with dim removed."},
+    {"chunk", l_chunk, "x:chunk(chunks, dim=0) -> table of views."},
+    {"split", l_split, "x:split(size_or_sizes, dim=0) -> table of views."},
     {"unbind", unbind, "x:unbind(dim=0) -> table of slices."},
-    {"masked_select", masked_select_, "x:masked_select(mask) -> 1-d tensor."},
+    {"masked_select", l_masked_select, "x:masked_select(mask) -> 1-d tensor."},
     {"repeat", repeat, "x:repeat(reps...): tile."},
-    {"copy_", copy__, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
-    {"fill_", fill__, "x:fill_(value)."}, {"zero_", zero__, "x:zero_()."},
-    {"uniform_", uniform__, "x:uniform_(from=0, to=1)."}, {"normal_", normal__, "x:normal_(mean=0, std=1)."},
+    {"copy_", l_copy_, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
+    {"fill_", l_fill_, "x:fill_(value)."}, {"zero_", l_zero_, "x:zero_()."},
+    {"uniform_", l_uniform_, "x:uniform_(from=0, to=1)."}, {"normal_", l_normal_, "x:normal_(mean=0, std=1)."},
     {"requires_grad_", requires_grad_, "x:requires_grad_(true): start recording operations on x."},
     {"retain_grad", retain_grad, "x:retain_grad()."},
     {"backward", backward, "y:backward(gradient=nil, retain_graph=false): accumulate gradients into the leaves' .grad."},

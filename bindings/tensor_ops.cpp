@@ -5,6 +5,8 @@
 #include "bindings/registry.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
+#include "tensor/ops/op_table.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 
@@ -48,15 +50,18 @@ int binop_checked(lua_State* L, BinaryOp op, const char* name, bool inplace) {
   return inplace ? binop_(L, op, name) : binop(L, op, name);
 }
 
-#define BINOP(fn, OP) \
-  int fn(lua_State* L) { return binop_checked(L, BinaryOp::OP, #fn, false); } \
-  int fn##_(lua_State* L) { return binop_checked(L, BinaryOp::OP, #fn "_", true); }
-BINOP(mul, Mul) BINOP(pow, Pow) BINOP(remainder, Remainder)
-BINOP(floor_divide, FloorDivide) BINOP(maximum, Maximum) BINOP(minimum, Minimum) BINOP(atan2, Atan2)
-BINOP(eq, Eq) BINOP(ne, Ne) BINOP(lt, Lt) BINOP(le, Le) BINOP(gt, Gt) BINOP(ge, Ge)
-BINOP(logical_and, LogicalAnd) BINOP(logical_or, LogicalOr) BINOP(logical_xor, LogicalXor)
-BINOP(bitwise_and, BitAnd) BINOP(bitwise_or, BitOr) BINOP(bitwise_xor, BitXor)
-#undef BINOP
+// The bindings of the rows of tensor/ops/op_rows.def: fn and fn_.
+template <BinaryOp OP> int binop_row(lua_State* L) { return binop_checked(L, OP, row(OP).name, false); }
+template <BinaryOp OP> int binop_row_(lua_State* L) { return binop_checked(L, OP, row(OP).inplace_name, true); }
+template <UnaryOp OP> int unop_row(lua_State* L) {
+  push_tensor(L, unary(OP, check_tensor(L, 1, "input")));
+  return 1;
+}
+template <UnaryOp OP> int unop_row_(lua_State* L) {
+  unary_(OP, check_tensor(L, 1, "self"));
+  lua_settop(L, 1);
+  return 1;
+}
 
 // div(input, other, {rounding_mode=nil|'trunc'|'floor'}) and div_.
 std::optional<std::string> rounding_mode(Args& a) {
@@ -70,33 +75,28 @@ std::optional<std::string> rounding_mode(Args& a) {
   }
   std::string m = type_name(a.L, idx);
   if (lua_type(a.L, idx) == LUA_TSTRING) m = lua_tostring(a.L, idx);
-  GL_CHECK(m == "trunc" || m == "floor",
-           "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + m + "'");
+  check_rounding_mode(m);
   return m;
 }
 Tensor operand(lua_State* L, int idx, const char* fname, const char* arg) {
   if (Tensor* t = to_tensor(L, idx)) return *t;
   auto s = to_scalar(L, idx);
   if (!s) type_error(fname, arg, "Tensor or Number", type_name(L, idx));
-  const DType dt = s->kind == Scalar::Float ? DType::Float32 : s->kind == Scalar::Bool ? DType::Bool : DType::Int64;
-  return scalar_tensor(*s, dt, Device());
+  return scalar_tensor(*s, scalar_default_dtype(*s), Device());
 }
-// Division rounded toward zero: trunc(x / y) for floats; for integers the floor
-// quotient, plus one where the exact quotient is negative and not whole.
-Tensor div_trunc(const Tensor& x, const Tensor& y) {
-  Tensor q = binary(BinaryOp::FloorDivide, x, y);
-  if (is_floating(q.dtype())) return unary(UnaryOp::Trunc, binary(BinaryOp::Div, x, y));
-  Tensor inexact = binary(BinaryOp::Ne, binary(BinaryOp::Remainder, x, y), Scalar::from_int(0));
-  Tensor neg = binary(BinaryOp::LogicalXor, binary(BinaryOp::Lt, x, Scalar::from_int(0)), binary(BinaryOp::Lt, y, Scalar::from_int(0)));
-  return binary(BinaryOp::Add, q, to(binary(BinaryOp::LogicalAnd, inexact, neg), std::nullopt, q.dtype()));
+// `other` as a tensor or a number (a type error otherwise).
+Other other_arg(lua_State* L, int idx, const char* fname) {
+  if (Tensor* t = to_tensor(L, idx)) return Other::of(*t);
+  auto s = to_scalar(L, idx);
+  if (!s) type_error(fname, "other", "Tensor or Number", type_name(L, idx));
+  return Other::of(*s);
 }
 int div(lua_State* L) {
   if (lua_gettop(L) <= 2) return binop(L, BinaryOp::Div, "div");
   Args a(L, 1, "div");
   auto mode = rounding_mode(a);
   if (!mode) { lua_settop(L, 2); return binop(L, BinaryOp::Div, "div"); }
-  Tensor x = operand(L, a.at(0, "input"), "div", "input"), y = operand(L, a.at(1, "other"), "div", "other");
-  push_tensor(L, *mode == "floor" ? binary(BinaryOp::FloorDivide, x, y) : div_trunc(x, y));
+  push_tensor(L, gl::div(operand(L, a.at(0, "input"), "div", "input"), operand(L, a.at(1, "other"), "div", "other"), mode));
   return 1;
 }
 int div_(lua_State* L) {
@@ -105,16 +105,7 @@ int div_(lua_State* L) {
   auto mode = rounding_mode(a);
   Tensor& x = a.tensor(0, "self");
   if (!mode) { lua_settop(L, 2); return binop_(L, BinaryOp::Div, "div_"); }
-  if (*mode == "floor") { lua_settop(L, 2); return binop_(L, BinaryOp::FloorDivide, "div_"); }
-  Tensor y = operand(L, a.at(1, "other"), "div_", "other");
-  if (is_floating(x.dtype())) {
-    binary_(BinaryOp::Div, x, y);
-    unary_(UnaryOp::Trunc, x);
-  } else {
-    Tensor r = div_trunc(x, y);
-    if (r.dtype() != x.dtype()) binary_(BinaryOp::Div, x, y);  // raises PyTorch's cast error
-    else copy_(x, r);
-  }
+  gl::div_(x, other_arg(L, a.at(1, "other"), "div_"), mode);
   lua_settop(L, 1);
   return 1;
 }
@@ -127,51 +118,19 @@ int alpha_op(lua_State* L, BinaryOp op, bool inplace, const char* name) {
   if (!a.has(2, "alpha")) return inplace ? binop_(L, op, name) : binop(L, op, name);
   Tensor& x = a.tensor(0, inplace ? "self" : "input");
   Scalar alpha = a.scalar(2, "alpha");
-  Tensor* y = to_tensor(L, a.at(1, "other"));
-  auto s = y ? std::nullopt : to_scalar(L, a.at(1, "other"));
-  if (!y && !s) type_error(name, "other", "Tensor or Number", type_name(L, a.at(1, "other")));
-  // A bool operand of sub is refused before anything is scaled (the op raises
-  // PyTorch's error itself).
-  if (op == BinaryOp::Sub && (x.dtype() == DType::Bool || (y ? y->dtype() == DType::Bool : s->kind == Scalar::Bool)))
-    y ? binary(op, x, *y) : binary(op, x, *s);
-  // PyTorch checks alpha against the result dtype; a bool result takes it as a bool.
-  ResultType rt;
-  rt.add(x);
-  y ? rt.add(*y) : rt.add(*s);
-  const DType result = rt.get();
-  GL_CHECK(alpha.kind != Scalar::Float || is_floating(result),
-           "For integral input tensors, argument alpha must not be a floating point number.");
-  GL_CHECK(alpha.kind != Scalar::Bool || result == DType::Bool, "Boolean alpha only supported for Boolean results.");
-  if (result == DType::Bool) alpha = Scalar::from_bool(alpha.i != 0);
-  if (!y) {
-    Scalar v = result == DType::Bool ? Scalar::from_bool(s->i != 0 && alpha.i != 0)
-               : s->kind == Scalar::Float || alpha.kind == Scalar::Float
-                   ? Scalar::from_double(s->to_double() * alpha.to_double())
-                   : Scalar::from_int(int64_t(uint64_t(s->i) * uint64_t(alpha.i)));  // wraps, as PyTorch
-    if (inplace) binary_(op, x, v);
-    else push_tensor(L, binary(op, x, v));
+  Other y = other_arg(L, a.at(1, "other"), name);
+  if (inplace) {
+    op == BinaryOp::Add ? gl::add_(x, y, alpha) : gl::sub_(x, y, alpha);
+    lua_settop(L, 1);
   } else {
-    Tensor scaled = alpha.to_double() == 1.0 ? *y : binary(BinaryOp::Mul, *y, alpha);
-    if (inplace) binary_(op, x, scaled);
-    else push_tensor(L, binary(op, x, scaled));
+    push_tensor(L, op == BinaryOp::Add ? gl::add(x, y, alpha) : gl::sub(x, y, alpha));
   }
-  if (inplace) lua_settop(L, 1);
   return 1;
 }
 int add_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Add, false, "add"); }
 int sub_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Sub, false, "sub"); }
 int add_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Add, true, "add_"); }
 int sub_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Sub, true, "sub_"); }
-
-#define UNOP(fn, OP) \
-  int fn(lua_State* L) { push_tensor(L, unary(UnaryOp::OP, check_tensor(L, 1, "input"))); return 1; } \
-  int fn##_(lua_State* L) { Tensor& t = check_tensor(L, 1, "self"); unary_(UnaryOp::OP, t); lua_settop(L, 1); return 1; }
-UNOP(neg, Neg) UNOP(abs, Abs) UNOP(exp, Exp) UNOP(log, Log) UNOP(log2, Log2) UNOP(log1p, Log1p) UNOP(expm1, Expm1)
-UNOP(sqrt, Sqrt) UNOP(rsqrt, Rsqrt) UNOP(sin, Sin) UNOP(cos, Cos) UNOP(tan, Tan) UNOP(tanh, Tanh)
-UNOP(sigmoid, Sigmoid) UNOP(relu, Relu) UNOP(sign, Sign) UNOP(floor, Floor) UNOP(ceil, Ceil) UNOP(round, Round)
-UNOP(trunc, Trunc) UNOP(reciprocal, Reciprocal) UNOP(square, Square) UNOP(logical_not, LogicalNot)
-UNOP(isnan, IsNan) UNOP(isinf, IsInf) UNOP(isfinite, IsFinite) UNOP(erf, Erf) UNOP(erfinv, Erfinv)
-#undef UNOP
 
 int clamp(lua_State* L) {
   Args a(L, 1, "clamp");
@@ -181,17 +140,7 @@ int clamp(lua_State* L) {
 int clamp_(lua_State* L) {
   Args a(L, 1, "clamp_");
   Tensor& t = a.tensor(0, "self");
-  auto lo = a.opt_number(1, "min"), hi = a.opt_number(2, "max");
-  if (GradMode::enabled() && t.requires_grad()) {
-    inplace_with_grad(t, [&](const Tensor& old) { return gl::clamp(old, lo, hi); });
-  } else {
-    Tensor r;
-    {
-      NoGradGuard ng;
-      r = gl::clamp(t, lo, hi);
-    }
-    copy_(t, r);
-  }
+  gl::clamp_(t, a.opt_number(1, "min"), a.opt_number(2, "max"));
   lua_settop(L, 1);
   return 1;
 }
@@ -199,18 +148,11 @@ int clamp_(lua_State* L) {
 int where(lua_State* L) {
   Args a(L, 1, "where");
   Tensor& c = a.tensor(0, "condition");
-  auto operand = [&](int i, const char* n, const Tensor& like) -> Tensor {
-    if (Tensor* t = to_tensor(L, a.at(i, n))) return *t;
-    Scalar s = a.scalar(i, n);
-    DType d = like.dtype();
-    if (s.kind == Scalar::Float && !is_floating(d)) d = DType::Float32;
-    if (s.kind == Scalar::Int && d == DType::Bool) d = DType::Int64;
-    return scalar_tensor(s, d, Device(Device::CPU));  // 0-d CPU tensors join any device
+  auto operand = [&](int i, const char* n) {
+    if (Tensor* t = to_tensor(L, a.at(i, n))) return Other::of(*t);
+    return Other::of(a.scalar(i, n));
   };
-  Tensor* x = to_tensor(L, a.at(1, "input"));
-  Tensor* y = to_tensor(L, a.at(2, "other"));
-  const Tensor& like = x ? *x : y ? *y : c;
-  push_tensor(L, gl::where(c, operand(1, "input", like), operand(2, "other", like)));
+  push_tensor(L, gl::where(c, operand(1, "input"), operand(2, "other")));
   return 1;
 }
 
@@ -218,9 +160,8 @@ int masked_fill(lua_State* L) {
   Args a(L, 1, "masked_fill");
   Tensor& t = a.tensor(0, "input");
   Tensor& m = a.tensor(1, "mask");
-  Tensor v = to_tensor(L, a.at(2, "value")) ? *to_tensor(L, a.at(2, "value"))
-                                            : scalar_tensor(a.scalar(2, "value"), t.dtype(), Device());
-  push_tensor(L, gl::where(m, to_dtype(v, t.dtype()), t));
+  Tensor* v = to_tensor(L, a.at(2, "value"));
+  push_tensor(L, gl::masked_fill(t, m, v ? Other::of(*v) : Other::of(a.scalar(2, "value"))));
   return 1;
 }
 
@@ -265,12 +206,12 @@ int extreme(lua_State* L, bool is_max) {
 }
 int max(lua_State* L) { return extreme(L, true); }
 int min(lua_State* L) { return extreme(L, false); }
-int amax_(lua_State* L) {
+int l_amax(lua_State* L) {
   Args a(L, 1, "amax");
   push_tensor(L, amax(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
   return 1;
 }
-int amin_(lua_State* L) {
+int l_amin(lua_State* L) {
   Args a(L, 1, "amin");
   push_tensor(L, amin(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
   return 1;
@@ -313,9 +254,9 @@ int var(lua_State* L) {
   push_tensor(L, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
   return 1;
 }
-int std_(lua_State* L) {
+int l_std(lua_State* L) {
   Args a(L, 1, "std");
-  push_tensor(L, unary(UnaryOp::Sqrt, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true))));
+  push_tensor(L, gl::stddev(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
   return 1;
 }
 
@@ -383,68 +324,26 @@ int log_softmax(lua_State* L) {
 }  // namespace
 
 // Shared by the Tensor metatable (methods) and the torch table (functions).
+#define GL_IF_0(...)
+#define GL_IF_1(...) __VA_ARGS__
+#define GL_IF_Custom(...)
+#define GL_IF_Plain(...) __VA_ARGS__
 const Reg kTensorOps[] = {
-    {"add", add_alpha, "add(input, other, {alpha=1}) -> Tensor: input + alpha * other, broadcasting."},
-    {"sub", sub_alpha, "sub(input, other, {alpha=1}) -> Tensor: input - alpha * other, broadcasting."},
-    {"mul", mul, "mul(input, other) -> Tensor: elementwise product, broadcasting."},
-    {"div", div, "div(input, other, {rounding_mode=nil|'trunc'|'floor'}) -> Tensor: true division (integers give floats), or rounded toward zero / down."},
+#define GL_UNARY(E, name, policy, inplace, node, doc, ...)      \
+  {#name, unop_row<UnaryOp::E>, doc},                           \
+  GL_IF_##inplace({#name "_", unop_row_<UnaryOp::E>, "x:" #name "_(): in place; returns x."},)
+#define GL_BINARY(E, name, policy, bind, inplace, node, scalar_node, saves, doc, ...) \
+  GL_IF_##bind({#name, binop_row<BinaryOp::E>, doc},)                                \
+  GL_IF_##bind(GL_IF_##inplace({#name "_", binop_row_<BinaryOp::E>, "x:" #name "_(other): in place; returns x."},))
+#include "tensor/ops/op_rows.def"
+    {"negative", unop_row<UnaryOp::Neg>, "negative(input): -input."},
+    {"add", add_alpha, row(BinaryOp::Add).doc},
+    {"sub", sub_alpha, row(BinaryOp::Sub).doc},
+    {"div", div, row(BinaryOp::Div).doc},
     {"true_divide", div, "true_divide(input, other): same as div."},
-    {"pow", pow, "pow(input, exponent) -> Tensor: input ^ exponent."},
-    {"remainder", remainder, "remainder(input, other): Python's %, sign of the divisor."},
-    {"floor_divide", floor_divide, "floor_divide(input, other): Python's //."},
-    {"maximum", maximum, "maximum(input, other): elementwise max, NaN propagating."},
-    {"minimum", minimum, "minimum(input, other): elementwise min, NaN propagating."},
-    {"atan2", atan2, "atan2(input, other): elementwise arctangent of input/other."},
-    {"eq", eq, "eq(input, other) -> BoolTensor: elementwise ==. (Lua's == on tensors is identity.)"},
-    {"ne", ne, "ne(input, other) -> BoolTensor: elementwise ~=."},
-    {"lt", lt, "lt(input, other) -> BoolTensor: elementwise <."},
-    {"le", le, "le(input, other) -> BoolTensor: elementwise <=."},
-    {"gt", gt, "gt(input, other) -> BoolTensor: elementwise >."},
-    {"ge", ge, "ge(input, other) -> BoolTensor: elementwise >=."},
-    {"logical_and", logical_and, "logical_and(input, other) -> BoolTensor."},
-    {"logical_or", logical_or, "logical_or(input, other) -> BoolTensor."},
-    {"logical_xor", logical_xor, "logical_xor(input, other) -> BoolTensor."},
-    {"logical_not", logical_not, "logical_not(input) -> BoolTensor."},
-    {"bitwise_and", bitwise_and, "bitwise_and(input, other): & on integer/bool tensors."},
-    {"bitwise_or", bitwise_or, "bitwise_or(input, other): | on integer/bool tensors."},
-    {"bitwise_xor", bitwise_xor, "bitwise_xor(input, other): ~ on integer/bool tensors."},
     {"add_", add_alpha_, "x:add_(other, {alpha=1}): in-place x += alpha * other; returns x."},
     {"sub_", sub_alpha_, "x:sub_(other, {alpha=1}): in-place x -= alpha * other; returns x."},
-    {"mul_", mul_, "x:mul_(other): in-place multiply; returns x."},
     {"div_", div_, "x:div_(other, {rounding_mode=}): in-place divide; returns x."},
-    {"pow_", pow_, "x:pow_(exponent): in place; returns x."},
-    {"remainder_", remainder_, "x:remainder_(other): in place."},
-    {"floor_divide_", floor_divide_, "x:floor_divide_(other): in place."},
-    {"maximum_", maximum_, "in-place maximum."}, {"minimum_", minimum_, "in-place minimum."},
-    {"atan2_", atan2_, "in-place atan2."},
-    {"eq_", eq_, "in-place =="}, {"ne_", ne_, "in-place ~="}, {"lt_", lt_, "in-place <"}, {"le_", le_, "in-place <="},
-    {"gt_", gt_, "in-place >"}, {"ge_", ge_, "in-place >="},
-    {"logical_and_", logical_and_, "in place"}, {"logical_or_", logical_or_, "in place"}, {"logical_xor_", logical_xor_, "in place"},
-    {"bitwise_and_", bitwise_and_, "in place"}, {"bitwise_or_", bitwise_or_, "in place"}, {"bitwise_xor_", bitwise_xor_, "in place"},
-    {"neg", neg, "neg(input): -input."}, {"negative", neg, "negative(input): -input."},
-    {"abs", abs, "abs(input): absolute value."},
-    {"exp", exp, "exp(input): e^input."}, {"log", log, "log(input): natural logarithm."},
-    {"log2", log2, "log2(input)."}, {"log1p", log1p, "log1p(input): log(1 + input), accurate near 0."},
-    {"expm1", expm1, "expm1(input): exp(input) - 1."}, {"sqrt", sqrt, "sqrt(input)."},
-    {"rsqrt", rsqrt, "rsqrt(input): 1 / sqrt(input)."}, {"sin", sin, "sin(input)."}, {"cos", cos, "cos(input)."},
-    {"tan", tan, "tan(input)."}, {"tanh", tanh, "tanh(input)."}, {"sigmoid", sigmoid, "sigmoid(input): 1 / (1 + exp(-input))."},
-    {"relu", relu, "relu(input): max(input, 0)."}, {"sign", sign, "sign(input): -1, 0 or 1."},
-    {"floor", floor, "floor(input)."}, {"ceil", ceil, "ceil(input)."}, {"round", round, "round(input): half to even."},
-    {"trunc", trunc, "trunc(input)."}, {"reciprocal", reciprocal, "reciprocal(input): 1 / input."},
-    {"square", square, "square(input): input * input."},
-    {"erf", erf, "erf(input): the error function, 2/sqrt(pi) * integral of exp(-t^2) from 0 to input."},
-    {"erfinv", erfinv, "erfinv(input): the inverse error function on (-1, 1); +-inf at +-1, nan outside."},
-    {"isnan", isnan, "isnan(input) -> BoolTensor."}, {"isinf", isinf, "isinf(input) -> BoolTensor."},
-    {"isfinite", isfinite, "isfinite(input) -> BoolTensor."},
-    {"neg_", neg_, "in place"}, {"abs_", abs_, "in place"}, {"exp_", exp_, "in place"}, {"log_", log_, "in place"},
-    {"sqrt_", sqrt_, "in place"}, {"sin_", sin_, "in place"}, {"cos_", cos_, "in place"}, {"tanh_", tanh_, "in place"},
-    {"sigmoid_", sigmoid_, "in place"}, {"relu_", relu_, "in place"}, {"floor_", floor_, "in place"},
-    {"ceil_", ceil_, "in place"}, {"round_", round_, "in place"}, {"reciprocal_", reciprocal_, "in place"},
-    {"sign_", sign_, "in place"}, {"trunc_", trunc_, "in place"}, {"square_", square_, "in place"},
-    {"log2_", log2_, "in place"}, {"log1p_", log1p_, "in place"}, {"expm1_", expm1_, "in place"},
-    {"rsqrt_", rsqrt_, "in place"}, {"tan_", tan_, "in place"}, {"logical_not_", logical_not_, "in place"},
-    {"erf_", erf_, "in place"}, {"erfinv_", erfinv_, "in place"},
-    {"isnan_", isnan_, "(not in PyTorch)"}, {"isinf_", isinf_, "(not in PyTorch)"}, {"isfinite_", isfinite_, "(not in PyTorch)"},
     {"clamp", clamp, "clamp(input, min, max) or clamp(input, {min=, max=}): limit values to [min, max]."},
     {"clip", clamp, "clip(input, min, max): alias of clamp."},
     {"clamp_", clamp_, "x:clamp_(min, max): in place."},
@@ -455,15 +354,15 @@ const Reg kTensorOps[] = {
     {"prod", prod, "prod(input, dim, keepdim): product."},
     {"max", max, "max(input) -> Tensor; max(input, dim, keepdim) -> values, indices; max(input, other) -> elementwise."},
     {"min", min, "min(input) -> Tensor; min(input, dim, keepdim) -> values, indices; min(input, other) -> elementwise."},
-    {"amax", amax_, "amax(input, dim, keepdim): maximum values."},
-    {"amin", amin_, "amin(input, dim, keepdim): minimum values."},
+    {"amax", l_amax, "amax(input, dim, keepdim): maximum values."},
+    {"amin", l_amin, "amin(input, dim, keepdim): minimum values."},
     {"argmax", argmax, "argmax(input, dim, keepdim): index (from 0) of the maximum."},
     {"argmin", argmin, "argmin(input, dim, keepdim): index (from 0) of the minimum."},
     {"norm", norm, "norm(input, p=2, dim, keepdim): vector p-norm (Frobenius for matrices by default)."},
     {"any", any, "any(input, dim, keepdim) -> BoolTensor."},
     {"all", all, "all(input, dim, keepdim) -> BoolTensor."},
     {"var", var, "var(input, dim, unbiased=true, keepdim=false): variance."},
-    {"std", std_, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
+    {"std", l_std, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
     {"cumsum", cumsum, "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},
     {"cumprod", cumprod, "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
     {"index_select", index_select, "index_select(input, dim, index) -> Tensor: the entries of index along dim (a 0-d index keeps dim, with size 1)."},

@@ -6,6 +6,7 @@
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/core/format.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 #include "tensor/runtime/registry.h"
 
@@ -94,7 +95,7 @@ int full(lua_State* L) {
   Args a(L, 1, "full");
   Shape s = a.int_list(0, "size");
   Scalar v = a.scalar(1, "fill_value");
-  DType d = v.kind == Scalar::Float ? DType::Float32 : v.kind == Scalar::Int ? DType::Int64 : DType::Bool;
+  DType d = scalar_default_dtype(v);
   push_tensor(L, gl::full(s, v, options(a, d)));
   return 1;
 }

@@ -19,7 +19,7 @@ for _, n in ipairs({'abs', 'exp', 'log', 'log2', 'log1p', 'expm1', 'sqrt', 'rsqr
   ex['torch.Tensor.' .. n .. '_'] = x .. ':' .. n .. '_()'
 end
 local a, b = 'torch.tensor({5., -6})', 'torch.tensor({2., 4})'
-for _, n in ipairs({'add', 'sub', 'mul', 'div', 'true_divide', 'pow', 'remainder', 'floor_divide', 'maximum',
+for _, n in ipairs({'add', 'sub', 'mul', 'div', 'true_divide', 'pow', 'remainder', 'fmod', 'floor_divide', 'maximum',
                     'minimum', 'atan2', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logical_and', 'logical_or',
                     'logical_xor'}) do
   ex['torch.' .. n] = 'torch.' .. n .. '(' .. a .. ', ' .. b .. ')'

@@ -144,13 +144,10 @@ template <class T> GL_HD inline T wmul(T a, T b) {
 template <class T> GL_HD inline T wneg(T a) { return wsub(T(0), a); }
 }  // namespace m
 
-// Which dtypes an op is instantiated for; the op layer promotes before calling.
+// Which dtypes an op is instantiated for (its row's policy); the op layer
+// promotes before calling.
 template <UnaryOp OP>
-constexpr bool unary_float_only = !(OP == UnaryOp::Neg || OP == UnaryOp::Abs || OP == UnaryOp::Sign ||
-                                    OP == UnaryOp::Relu || OP == UnaryOp::Square || OP == UnaryOp::LogicalNot ||
-                                    OP == UnaryOp::IsNan || OP == UnaryOp::IsInf || OP == UnaryOp::IsFinite ||
-                                    OP == UnaryOp::Floor || OP == UnaryOp::Ceil || OP == UnaryOp::Round ||
-                                    OP == UnaryOp::Trunc);
+constexpr bool unary_float_only = unary_policy(OP) == UnaryPolicy::Float;
 
 template <UnaryOp OP>
 struct UnaryF {
@@ -165,7 +162,7 @@ struct UnaryF {
     else if constexpr (OP == UnaryOp::Sign) { if constexpr (std::is_same_v<T, bool>) return x; else return T((T(0) < x) - (x < T(0))); }
     else if constexpr (OP == UnaryOp::Relu) return m::isnan_(x) ? x : (x > T(0) ? x : T(0));
     else if constexpr (OP == UnaryOp::Square) return m::wmul(x, x);
-    else if constexpr (std::is_integral_v<T>) return x;  // floor/ceil/round/trunc of ints
+    else if constexpr (std::is_integral_v<T> && unary_policy(OP) == UnaryPolicy::Rounding) return x;
     else if constexpr (OP == UnaryOp::Floor) return m::floor(x);
     else if constexpr (OP == UnaryOp::Ceil) return m::ceil(x);
     else if constexpr (OP == UnaryOp::Round) return m::nearbyint(x);  // half to even
@@ -190,9 +187,9 @@ struct UnaryF {
 };
 
 template <BinaryOp OP>
-constexpr bool binary_int_ok = OP != BinaryOp::Atan2;
+constexpr bool binary_int_ok = binary_policy(OP) != BinaryPolicy::Float;
 template <BinaryOp OP>
-constexpr bool binary_float_ok = !(OP == BinaryOp::BitAnd || OP == BinaryOp::BitOr || OP == BinaryOp::BitXor);
+constexpr bool binary_float_ok = binary_policy(OP) != BinaryPolicy::IntOnly;
 
 template <BinaryOp OP>
 struct BinaryF {
@@ -233,6 +230,8 @@ struct BinaryF {
         if (b == T(-1)) return m::wneg(a);
         T q = T(a / b);
         return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
+      } else if constexpr (OP == BinaryOp::Fmod) {
+        return (b == 0 || (std::is_signed_v<T> && b == T(-1))) ? T(0) : T(a % b);  // MIN % -1 traps
       } else if constexpr (OP == BinaryOp::Pow) {
         if (b < 0) return T(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0));
         T r = 1, base = a;
@@ -247,6 +246,7 @@ struct BinaryF {
         T r = m::fmod(a, b);
         return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? T(r + b) : r;
       } else if constexpr (OP == BinaryOp::FloorDivide) return m::floor(a / b);
+      else if constexpr (OP == BinaryOp::Fmod) return m::fmod(a, b);
       else if constexpr (OP == BinaryOp::Atan2) return m::atan2(a, b);
       else return T(0);
     }
@@ -257,22 +257,16 @@ struct BinaryF {
 template <class F>
 void dispatch_unary(UnaryOp op, F&& f) {
   switch (op) {
-#define GL_U(N) case UnaryOp::N: return f(std::integral_constant<UnaryOp, UnaryOp::N>{});
-    GL_U(Neg) GL_U(Abs) GL_U(Exp) GL_U(Log) GL_U(Log2) GL_U(Log1p) GL_U(Expm1) GL_U(Sqrt) GL_U(Rsqrt)
-    GL_U(Sin) GL_U(Cos) GL_U(Tan) GL_U(Tanh) GL_U(Sigmoid) GL_U(Relu) GL_U(Sign) GL_U(Floor) GL_U(Ceil)
-    GL_U(Round) GL_U(Trunc) GL_U(Reciprocal) GL_U(Square) GL_U(Erf) GL_U(Erfinv) GL_U(LogicalNot) GL_U(IsNan) GL_U(IsInf) GL_U(IsFinite)
-#undef GL_U
+#define GL_UNARY(E, ...) case UnaryOp::E: return f(std::integral_constant<UnaryOp, UnaryOp::E>{});
+#include "tensor/ops/op_rows.def"
   }
 }
 
 template <class F>
 void dispatch_binary(BinaryOp op, F&& f) {
   switch (op) {
-#define GL_B(N) case BinaryOp::N: return f(std::integral_constant<BinaryOp, BinaryOp::N>{});
-    GL_B(Add) GL_B(Sub) GL_B(Mul) GL_B(Div) GL_B(Pow) GL_B(Remainder) GL_B(FloorDivide) GL_B(Maximum)
-    GL_B(Minimum) GL_B(Atan2) GL_B(Eq) GL_B(Ne) GL_B(Lt) GL_B(Le) GL_B(Gt) GL_B(Ge) GL_B(LogicalAnd)
-    GL_B(LogicalOr) GL_B(LogicalXor) GL_B(BitAnd) GL_B(BitOr) GL_B(BitXor)
-#undef GL_B
+#define GL_BINARY(E, ...) case BinaryOp::E: return f(std::integral_constant<BinaryOp, BinaryOp::E>{});
+#include "tensor/ops/op_rows.def"
   }
 }
 

@@ -24,17 +24,40 @@ struct LoopSpec {
   bool contiguous = false;  // every arg dense and in the same order
 };
 
+// The elementwise ops and their dtype policies, from the rows of
+// tensor/ops/op_rows.def (which says what each policy means).
 enum class UnaryOp : uint8_t {
-  Neg, Abs, Exp, Log, Log2, Log1p, Expm1, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Relu,
-  Sign, Floor, Ceil, Round, Trunc, Reciprocal, Square, Erf, Erfinv,
-  LogicalNot, IsNan, IsInf, IsFinite  // the predicates stay last (unary_returns_bool)
+#define GL_UNARY(E, ...) E,
+#include "tensor/ops/op_rows.def"
 };
 enum class BinaryOp : uint8_t {
-  Add, Sub, Mul, Div, Pow, Remainder, FloorDivide, Maximum, Minimum, Atan2,
-  Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor, BitAnd, BitOr, BitXor
+#define GL_BINARY(E, ...) E,
+#include "tensor/ops/op_rows.def"
 };
-inline bool is_comparison(BinaryOp op) { return op >= BinaryOp::Eq && op <= BinaryOp::LogicalXor; }
-inline bool unary_returns_bool(UnaryOp op) { return op >= UnaryOp::LogicalNot; }
+enum class UnaryPolicy : uint8_t { Float, Same, Rounding, Pred };
+enum class BinaryPolicy : uint8_t { Same, IntToFloat, Float, Compare, IntOnly };
+
+constexpr UnaryPolicy unary_policy(UnaryOp op) {
+  constexpr UnaryPolicy p[] = {
+#define GL_UNARY(E, name, policy, ...) UnaryPolicy::policy,
+#include "tensor/ops/op_rows.def"
+  };
+  return p[size_t(op)];
+}
+constexpr BinaryPolicy binary_policy(BinaryOp op) {
+  constexpr BinaryPolicy p[] = {
+#define GL_BINARY(E, name, policy, ...) BinaryPolicy::policy,
+#include "tensor/ops/op_rows.def"
+  };
+  return p[size_t(op)];
+}
+constexpr bool is_comparison(BinaryOp op) { return binary_policy(op) == BinaryPolicy::Compare; }
+constexpr bool unary_returns_bool(UnaryOp op) { return unary_policy(op) == UnaryPolicy::Pred; }
+// Integer inputs are computed in float32 (the kernels see floats only).
+constexpr bool unary_to_float(UnaryOp op) { return unary_policy(op) == UnaryPolicy::Float; }
+constexpr bool binary_to_float(BinaryOp op) {
+  return binary_policy(op) == BinaryPolicy::IntToFloat || binary_policy(op) == BinaryPolicy::Float;
+}
 
 // One operand may be a scalar held by value (`b_scalar`), in compute dtype.
 struct BinarySpec {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"

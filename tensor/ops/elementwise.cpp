@@ -4,6 +4,8 @@
 #include <functional>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
+#include "tensor/ops/op_table.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
@@ -12,26 +14,11 @@ namespace gl {
 
 namespace {
 
-const char* binary_node_name(BinaryOp op, bool tensor_exponent) {
-  switch (op) {
-    case BinaryOp::Add: return "AddBackward0";
-    case BinaryOp::Sub: return "SubBackward0";
-    case BinaryOp::Mul: return "MulBackward0";
-    case BinaryOp::Div: return "DivBackward0";
-    case BinaryOp::Pow: return tensor_exponent ? "PowBackward1" : "PowBackward0";
-    case BinaryOp::Maximum: return "MaximumBackward0";
-    case BinaryOp::Minimum: return "MinimumBackward0";
-    case BinaryOp::Remainder: return "RemainderBackward0";
-    case BinaryOp::Atan2: return "Atan2Backward0";
-    default: return nullptr;
-  }
-}
-
-bool differentiable(BinaryOp op) { return binary_node_name(op, true) != nullptr && op != BinaryOp::Remainder; }
+bool differentiable(BinaryOp op) { return row(op).node != nullptr; }
 
 // Integer division and modulo by zero are errors on the CPU, as in PyTorch.
 void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scalar* s) {
-  if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide)) return;
+  if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide || op == BinaryOp::Fmod)) return;
   if (s) {
     GL_CHECK(s->to_int() != 0, "ZeroDivisionError");
     return;
@@ -53,7 +40,7 @@ void check_bool_sub(BinaryOp op, bool a_bool, bool b_bool) {
 }
 
 DType binary_compute_dtype(BinaryOp op, DType rt) {
-  if ((op == BinaryOp::Div || op == BinaryOp::Atan2) && !is_floating(rt)) return DType::Float32;
+  if (binary_to_float(op) && !is_floating(rt)) return DType::Float32;
   return rt;
 }
 
@@ -62,54 +49,32 @@ Tensor grad_for(const Tensor& g, const Tensor& input) {
   return to_dtype(r, input.dtype());
 }
 
+// The derivatives of the rows: {grad of a, grad of b}, before sum_to.
+std::vector<Tensor> binary_grad(BinaryOp op, const Tensor& g, const Tensor& a, const Tensor& b) {
+  switch (op) {
+#define GL_BINARY(E, name, policy, bind, inplace, node, scalar_node, saves, doc, ...) \
+  case BinaryOp::E: __VA_ARGS__
+#include "tensor/ops/op_rows.def"
+  }
+  return {};
+}
+
 void record_binary(Tensor& out, BinaryOp op, const Tensor& a, const Tensor& b) {
   if (!differentiable(op) || !any_requires_grad({&a, &b})) return;
-  if (op == BinaryOp::Add || op == BinaryOp::Sub) {  // saves no values (Note [In-place autograd])
-    const bool sub = op == BinaryOp::Sub;
-    Shape as = a.sizes(), bs = b.sizes();
-    DType ad = a.dtype(), bd = b.dtype();
-    record(out, binary_node_name(op, true), {a, b}, [sub, as, bs, ad, bd](const Tensor& g) -> std::vector<Tensor> {
-      return {to_dtype(sum_to(g, as), ad), to_dtype(sum_to(sub ? neg(g) : g, bs), bd)};
-    });
-    return;
-  }
-  record(out, binary_node_name(op, true), {a, b}, [op, a, b, out_w = std::weak_ptr<TensorImpl>(out.impl)](const Tensor& g) {
-    std::vector<Tensor> r(2);
-    switch (op) {
-      case BinaryOp::Add: r = {grad_for(g, a), grad_for(g, b)}; break;
-      case BinaryOp::Sub: r = {grad_for(g, a), grad_for(neg(g), b)}; break;
-      case BinaryOp::Mul: r = {grad_for(mul(g, b), a), grad_for(mul(g, a), b)}; break;
-      case BinaryOp::Div:
-        r = {grad_for(div(g, b), a), grad_for(neg(div(mul(g, a), mul(b, b))), b)};
-        break;
-      case BinaryOp::Pow: {
-        Tensor bm1 = binary(BinaryOp::Sub, b, Scalar::from_int(1));
-        Tensor ga = mul(mul(g, b), binary(BinaryOp::Pow, a, bm1));
-        Tensor gb = mul(mul(g, binary(BinaryOp::Pow, a, b)), unary(UnaryOp::Log, a));
-        r = {grad_for(ga, a), grad_for(gb, b)};
-        break;
-      }
-      case BinaryOp::Maximum:
-      case BinaryOp::Minimum: {
-        Tensor mask = binary(op == BinaryOp::Maximum ? BinaryOp::Ge : BinaryOp::Le, a, b);
-        Tensor zero = zeros({}, {g.dtype(), g.device()});
-        r = {grad_for(where(mask, g, zero), a), grad_for(where(mask, zero, g), b)};
-        break;
-      }
-      case BinaryOp::Atan2: {
-        Tensor den = add(mul(a, a), mul(b, b));
-        r = {grad_for(div(mul(g, b), den), a), grad_for(neg(div(mul(g, a), den)), b)};
-        break;
-      }
-      default: break;
-    }
-    return r;
-  });
+  // A derivative that reads neither input keeps neither (Note [In-place autograd]).
+  const bool saves = row(op).saves;
+  Shape as = a.sizes(), bs = b.sizes();
+  DType ad = a.dtype(), bd = b.dtype();
+  record(out, row(op).node, {a, b},
+         [op, sa = saves ? a : Tensor(), sb = saves ? b : Tensor(), as, bs, ad, bd](const Tensor& g) -> std::vector<Tensor> {
+           std::vector<Tensor> r = binary_grad(op, g, sa, sb);
+           return {to_dtype(sum_to(r[0], as), ad), to_dtype(sum_to(r[1], bs), bd)};
+         });
 }
 
 void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, bool scalar_first) {
   if (!differentiable(op) || !any_requires_grad({&a})) return;
-  const char* name = binary_node_name(op, false);
+  const char* name = row(op).scalar_node;
   if (scalar_first && op == BinaryOp::Sub) name = "RsubBackward1";
   if (scalar_first && op == BinaryOp::Div) name = "MulBackward0";  // torch: 2 / x is x.reciprocal() * 2
   if (scalar_first && op == BinaryOp::Pow) name = "PowBackward2";
@@ -146,77 +111,31 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
         Tensor mask = binary(op == BinaryOp::Maximum ? BinaryOp::Ge : BinaryOp::Le, a, s);
         return {where(mask, g, zeros({}, {g.dtype(), g.device()}))};
       }
-      default: return {Tensor()};
+      default: {  // the row's derivative, with the number as a 0-d tensor
+        Tensor st = scalar_tensor(s, a.dtype(), a.device());
+        Tensor r = scalar_first ? binary_grad(op, g, st, a)[1] : binary_grad(op, g, a, st)[0];
+        return {to_dtype(sum_to(r, a.sizes()), a.dtype())};
+      }
     }
   });
 }
 
-const char* unary_node_name(UnaryOp op) {
-  switch (op) {
-    case UnaryOp::Neg: return "NegBackward0";
-    case UnaryOp::Abs: return "AbsBackward0";
-    case UnaryOp::Exp: return "ExpBackward0";
-    case UnaryOp::Log: return "LogBackward0";
-    case UnaryOp::Log2: return "Log2Backward0";
-    case UnaryOp::Log1p: return "Log1PBackward0";
-    case UnaryOp::Expm1: return "Expm1Backward0";
-    case UnaryOp::Sqrt: return "SqrtBackward0";
-    case UnaryOp::Rsqrt: return "RsqrtBackward0";
-    case UnaryOp::Sin: return "SinBackward0";
-    case UnaryOp::Cos: return "CosBackward0";
-    case UnaryOp::Tan: return "TanBackward0";
-    case UnaryOp::Tanh: return "TanhBackward0";
-    case UnaryOp::Sigmoid: return "SigmoidBackward0";
-    case UnaryOp::Relu: return "ReluBackward0";
-    case UnaryOp::Reciprocal: return "ReciprocalBackward0";
-    case UnaryOp::Square: return "PowBackward0";
-    case UnaryOp::Sign: return "SignBackward0";
-    case UnaryOp::Floor: return "FloorBackward0";
-    case UnaryOp::Ceil: return "CeilBackward0";
-    case UnaryOp::Round: return "RoundBackward0";
-    case UnaryOp::Trunc: return "TruncBackward0";
-    case UnaryOp::Erf: return "ErfBackward0";
-    case UnaryOp::Erfinv: return "ErfinvBackward0";
-    default: return nullptr;
-  }
-}
-
+// The derivatives of the rows: the grad of the input.
 Tensor unary_grad(UnaryOp op, const Tensor& g, const Tensor& a, const Tensor& out) {
   auto S = [](double v) { return Scalar::from_double(v); };
   switch (op) {
-    case UnaryOp::Neg: return neg(g);
-    case UnaryOp::Abs: return mul(g, unary(UnaryOp::Sign, a));
-    case UnaryOp::Exp: return mul(g, out);
-    case UnaryOp::Log: return div(g, a);
-    case UnaryOp::Log2: return div(g, binary(BinaryOp::Mul, a, S(std::log(2.0))));
-    case UnaryOp::Log1p: return div(g, binary(BinaryOp::Add, a, S(1)));
-    case UnaryOp::Expm1: return mul(g, binary(BinaryOp::Add, out, S(1)));
-    case UnaryOp::Sqrt: return div(g, binary(BinaryOp::Mul, out, S(2)));
-    case UnaryOp::Rsqrt: return mul(g, binary(BinaryOp::Mul, binary(BinaryOp::Pow, out, S(3)), S(-0.5)));
-    case UnaryOp::Sin: return mul(g, unary(UnaryOp::Cos, a));
-    case UnaryOp::Cos: return neg(mul(g, unary(UnaryOp::Sin, a)));
-    case UnaryOp::Tan: return mul(g, binary(BinaryOp::Add, mul(out, out), S(1)));
-    case UnaryOp::Tanh: return mul(g, binary(BinaryOp::Sub, mul(out, out), S(1), true));
-    case UnaryOp::Sigmoid: return mul(g, mul(out, binary(BinaryOp::Sub, out, S(1), true)));
-    case UnaryOp::Relu: return mul(g, binary(BinaryOp::Gt, out, S(0)));
-    case UnaryOp::Reciprocal: return neg(mul(g, mul(out, out)));
-    case UnaryOp::Square: return mul(g, binary(BinaryOp::Mul, a, S(2)));
-    // PyTorch's derivatives.yaml: 2/sqrt(pi) * exp(-x^2) and sqrt(pi)/2 * exp(erfinv(x)^2).
-    case UnaryOp::Erf: return mul(g, binary(BinaryOp::Mul, unary(UnaryOp::Exp, neg(mul(a, a))), S(2.0 / std::sqrt(M_PI))));
-    case UnaryOp::Erfinv: return mul(g, binary(BinaryOp::Mul, unary(UnaryOp::Exp, mul(out, out)), S(0.5 * std::sqrt(M_PI))));
-    default: return zeros(a.sizes(), {a.dtype(), a.device()});  // sign, floor, ...: zero almost everywhere
+#define GL_UNARY(E, name, policy, inplace, node, doc, ...) \
+  case UnaryOp::E: return __VA_ARGS__;
+#include "tensor/ops/op_rows.def"
   }
+  return Tensor();
 }
 
 }  // namespace
 
 Tensor unary(UnaryOp op, const Tensor& a0) {
   Tensor a = a0;
-  const bool to_float = !is_floating(a.dtype()) &&
-                        !(op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Sign || op == UnaryOp::Relu ||
-                          op == UnaryOp::Square || op >= UnaryOp::LogicalNot || op == UnaryOp::Floor ||
-                          op == UnaryOp::Ceil || op == UnaryOp::Round || op == UnaryOp::Trunc);
-  if (to_float) a = to_dtype(a, DType::Float32);
+  if (unary_to_float(op) && !is_floating(a.dtype())) a = to_dtype(a, DType::Float32);
   if (a.dtype() == DType::Bool) {
     if (op == UnaryOp::Relu) throw NotImplementedError("Boolean inputs not supported for relu");
     const char* k = op == UnaryOp::Abs ? "abs" : op == UnaryOp::Floor ? "floor" : op == UnaryOp::Ceil ? "ceil"
@@ -230,7 +149,7 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
   const DeviceSlot& sl = slot_of(a);
   trace::op(trace::op_name(op), a.device());
   sl.kernels->unary(sl.exec, op, make_loop(a.sizes(), {&out, &a}));
-  if (const char* name = unary_node_name(op); name && any_requires_grad({&a0})) {
+  if (const char* name = row(op).node; name && any_requires_grad({&a0})) {
     Tensor in = a0;
     record(out, name, {a0}, [op, in, ow = std::weak_ptr<TensorImpl>(out.impl), a](const Tensor& g) -> std::vector<Tensor> {
       Tensor o(ow.lock());
@@ -318,21 +237,17 @@ Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
   return out;
 }
 
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
-  if (alpha.to_double() == 1.0) return binary(BinaryOp::Add, a, b);
-  return binary(BinaryOp::Add, a, binary(BinaryOp::Mul, b, alpha));
-}
-
-namespace {
-void check_leaf_inplace(const Tensor& self) {
+void check_inplace_leaf(const Tensor& self) {
   if (GradMode::enabled() && self.requires_grad() && self.is_leaf())
     throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
+namespace {
+
 // An in-place op with no derivative (comparisons, floor_divide, ...) on a
 // tensor in a graph would change values its graph may have saved.
 void check_no_grad_inplace(const Tensor& self) {
-  check_leaf_inplace(self);
+  check_inplace_leaf(self);
   if (GradMode::enabled() && self.requires_grad())
     throw NotImplementedError("gpulab does not record this in-place operation on a tensor that requires grad; use the "
                               "out-of-place op");
@@ -358,7 +273,7 @@ void write_back(Tensor& self, const Tensor& result, DType rt) {
 // self's: the same as writing in place, since nobody else sees the storage.
 // Anything else is a clear error instead of a wrong gradient.
 void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f) {
-  check_leaf_inplace(self);
+  check_inplace_leaf(self);
   const bool safe = self.impl.use_count() == 1 && self.storage().use_count() == 1 &&
                     !(self.grad_fn() && self.grad_fn()->saves_output);
   if (!safe)
@@ -426,7 +341,7 @@ void binary_(BinaryOp op, Tensor& self, Scalar b) {
 }
 
 void unary_(UnaryOp op, Tensor& self) {
-  if (needs_inplace_grad(self, nullptr) && unary_node_name(op))
+  if (needs_inplace_grad(self, nullptr) && row(op).node)
     return inplace_with_grad(self, [&](const Tensor& old) { return unary(op, old); });
   check_no_grad_inplace(self);
   Tensor r;

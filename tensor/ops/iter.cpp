@@ -3,6 +3,7 @@
 #include "tensor/core/error.h"
 #include <algorithm>
 #include <vector>
+#include "tensor/kernels/merge_dims.h"
 #include "tensor/ops/ops.h"
 
 namespace gl {
@@ -50,33 +51,16 @@ LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts) {
   // contiguous for every operand, innermost first.
   int64_t sh[kMaxDims];
   int64_t st[4][kMaxDims];
-  int n = 0;
   for (int d = 0; d < nd; ++d) {
-    if (shape[d] == 1) continue;
-    sh[n] = shape[d];
+    sh[d] = shape[d];
     for (int a = 0; a < s.nargs; ++a) {
       const Tensor& t = *ts[a];
       int off = nd - int(t.dim());
-      st[a][n] = (d < off || t.sizes()[d - off] == 1) ? 0 : t.strides()[d - off];
+      st[a][d] = (d < off || t.sizes()[d - off] == 1) ? 0 : t.strides()[d - off];
     }
-    ++n;
   }
-  int m = 0;  // merged count, written in place
-  for (int d = 0; d < n; ++d) {
-    if (m > 0) {
-      bool mergeable = true;
-      for (int a = 0; a < s.nargs; ++a)
-        mergeable = mergeable && st[a][m - 1] == st[a][d] * sh[d];
-      if (mergeable) {
-        sh[m - 1] *= sh[d];
-        for (int a = 0; a < s.nargs; ++a) st[a][m - 1] = st[a][d];
-        continue;
-      }
-    }
-    sh[m] = sh[d];
-    for (int a = 0; a < s.nargs; ++a) st[a][m] = st[a][d];
-    ++m;
-  }
+  int64_t* strides[4] = {st[0], st[1], st[2], st[3]};
+  const int m = merge_dims(nd, sh, strides, s.nargs);
   s.ndim = m;
   bool contiguous = true;
   for (int d = 0; d < m; ++d) s.shape[d] = sh[d];

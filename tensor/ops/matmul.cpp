@@ -7,7 +7,6 @@
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
-#include "tensor/runtime/cuda_api.h"
 
 namespace gl {
 
@@ -132,10 +131,8 @@ std::string dims_x(const Tensor& t) {
 
 }  // namespace
 
-void set_allow_tf32(bool on) {
-  g_allow_tf32 = on;
-  cuda::set_allow_tf32(on);
-}
+// Carried to the kernels by GemmSpec::allow_tf32.
+void set_allow_tf32(bool on) { g_allow_tf32 = on; }
 bool allow_tf32() { return g_allow_tf32; }
 
 Tensor mm(const Tensor& a, const Tensor& b) {

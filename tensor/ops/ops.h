@@ -57,7 +57,7 @@ void unary_(UnaryOp op, Tensor& self);
 void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi);
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);  // a + alpha * b (arith.cpp)
 inline Tensor add(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Add, a, b); }
 inline Tensor sub(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Sub, a, b); }
 inline Tensor mul(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Mul, a, b); }

@@ -15,6 +15,7 @@
 #include <cmath>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
@@ -56,11 +57,6 @@ void check_float(DType d, const char* fn) {
   GL_CHECK_T(NotImplementedError, is_floating(d), "\"", fn, "\" not implemented for '", dtype_legacy_name(d), "'");
 }
 
-void check_inplace(const Tensor& t) {
-  GL_CHECK(!(GradMode::enabled() && t.requires_grad() && t.is_leaf()),
-           "a leaf Variable that requires grad is being used in an in-place operation.");
-}
-
 bool all_true(const Tensor& b) { return item(all(b, std::nullopt, false)).to_int() != 0; }
 Tensor zero_d(double v, const Tensor& like) { return scalar_tensor(Scalar::from_double(v), like.dtype(), like.device()); }
 
@@ -73,14 +69,14 @@ Tensor uniforms(const Shape& size, DType dtype, Device d, Generator* gen) {
 }  // namespace
 
 void uniform_(Tensor& t, double lo, double hi, Generator* gen) {
-  check_inplace(t);
+  check_inplace_leaf(t);
   check_float(t.dtype(), "check_uniform_bounds");
   GL_CHECK(lo <= hi, "uniform_ expects to return a [from, to) range, but found from=", lo, " > to=", hi);
   random_fill(t, RandomKind::Uniform, lo, hi, gen);
 }
 
 void normal_(Tensor& t, double mean, double std, Generator* gen) {
-  check_inplace(t);
+  check_inplace_leaf(t);
   check_float(t.dtype(), "normal_kernel_cpu");
   GL_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
   random_fill(t, RandomKind::Normal, mean, std, gen);
@@ -260,7 +256,7 @@ void bernoulli_(Tensor& self, const Tensor& p, Generator* gen) {
              dtype_legacy_name(p.dtype()), "'");
   common_device({&self, &p});
   random_exec(self, gen);
-  check_inplace(self);
+  check_inplace_leaf(self);
   Tensor pe = expand(p, self.sizes());  // PyTorch's error when p does not broadcast to self
   check_probabilities(p);
   Tensor v = bernoulli_draw(pe, self.sizes(), self.dtype(), gen);
@@ -269,7 +265,7 @@ void bernoulli_(Tensor& self, const Tensor& p, Generator* gen) {
 }
 
 void bernoulli_(Tensor& self, double p, Generator* gen) {
-  check_inplace(self);
+  check_inplace_leaf(self);
   Tensor v = bernoulli(self, p, gen);
   NoGradGuard ng;
   copy_(self, v);
@@ -279,7 +275,7 @@ void exponential_(Tensor& self, double lambd, Generator* gen) {
   GL_CHECK(lambd > 0, "exponential_ expects lambda > 0.0, but found lambda=", lambd);
   GL_CHECK(is_floating(self.dtype()), "Exponential distribution is a continuous probability distribution. "
                                       "dtype must be a floating point but you specified ", dtype_legacy_name(self.dtype()));
-  check_inplace(self);
+  check_inplace_leaf(self);
   random_exec(self, gen);
   NoGradGuard ng;
   Tensor u = uniforms(self.sizes(), DType::Float64, self.device(), gen);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/kernels/merge_dims.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
@@ -70,17 +71,8 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
   // Merge reduced dims that are one dense run (and drop size-1 ones): the
   // reduced index space and its order stay the same, and a whole-tensor
   // reduction of contiguous data becomes one unit-stride run (the fast path).
-  int m = 0;
-  for (int d = 0; d < s.red_ndim; ++d) {
-    if (s.red_shape[d] == 1) continue;
-    if (m > 0 && s.in_red_strides[m - 1] == s.in_red_strides[d] * s.red_shape[d]) {
-      s.red_shape[m - 1] *= s.red_shape[d];
-      s.in_red_strides[m - 1] = s.in_red_strides[d];
-      continue;
-    }
-    s.red_shape[m] = s.red_shape[d];
-    s.in_red_strides[m++] = s.in_red_strides[d];
-  }
+  int64_t* red_strides[1] = {s.in_red_strides};
+  int m = merge_dims(s.red_ndim, s.red_shape, red_strides, 1);
   if (s.red_ndim > 0 && m == 0) {  // only size-1 dims: one step
     s.red_shape[0] = 1;
     s.in_red_strides[0] = 1;

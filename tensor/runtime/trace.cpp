@@ -1,4 +1,5 @@
 #include "tensor/runtime/trace.h"
+#include "tensor/ops/op_table.h"
 
 #include <mutex>
 
@@ -64,23 +65,8 @@ SyncReason::SyncReason(const char* what) : previous_(reason) {
 }
 SyncReason::~SyncReason() { reason = previous_; }
 
-const char* op_name(UnaryOp op) {
-  static const char* const names[] = {
-      "neg", "abs", "exp", "log", "log2", "log1p", "expm1", "sqrt", "rsqrt", "sin",
-      "cos", "tan", "tanh", "sigmoid", "relu", "sign", "floor", "ceil", "round", "trunc",
-      "reciprocal", "square", "erf", "erfinv", "logical_not", "isnan", "isinf", "isfinite"};
-  static_assert(sizeof(names) / sizeof(names[0]) == size_t(UnaryOp::IsFinite) + 1);
-  return names[size_t(op)];
-}
-
-const char* op_name(BinaryOp op) {
-  static const char* const names[] = {
-      "add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "maximum",
-      "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
-      "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"};
-  static_assert(sizeof(names) / sizeof(names[0]) == size_t(BinaryOp::BitXor) + 1);
-  return names[size_t(op)];
-}
+const char* op_name(UnaryOp op) { return row(op).name; }
+const char* op_name(BinaryOp op) { return row(op).name; }
 
 const char* op_name(ReduceOp op) {
   static const char* const names[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all"};

@@ -1,8 +1,9 @@
 -- Printing checked against PyTorch: tests/golden/print_cases.txt holds each
 -- gpulab expression and the text real PyTorch printed for the same tensor
--- (regenerate with tests/golden/make_print_cases.py).
-local dir = arg[0]:match('^(.*)/lua/[^/]*$') or 'tests'
-local f = assert(io.open(dir .. '/golden/print_cases.txt'))
+-- (regenerate with tests/golden/make_print_cases.py). test_op_golden.lua runs
+-- this file on another case file (GOLDEN_CASES).
+local dir = (GOLDEN_DIR or arg[0]):match('^(.*)/lua/[^/]*$') or 'tests'
+local f = assert(io.open(dir .. '/golden/' .. (GOLDEN_CASES or 'print_cases.txt')))
 local cases, cur = {}, nil
 for line in f:lines() do
   if line:sub(1, 3) == '@@ ' then

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include "tensor/ops/op_table.h"
 #include "unit_util.h"
 
 using namespace gl;
@@ -405,4 +406,17 @@ TEST_CASE("elementwise: integer overflow wraps around as in PyTorch") {
     Tensor i32 = full({1}, ut::si(65536), ut::opts(DType::Int32, d));
     CHECK(ut::ivals(binary(BinaryOp::Mul, i32, i32)) == std::vector<int64_t>{0});
   }
+}
+
+// fmod, the recipe's example row (README "Adding an op"): values from PyTorch 2.15.
+TEST_CASE("elementwise: fmod keeps the dividend's sign, on every device") {
+  Tensor f = on_both([](Device d) { return binary(BinaryOp::Fmod, ut::tens({5.5, -5.5, 7, -7}, {}, DType::Float32, d),
+                                                  ut::tens({2, 2, -3, -3}, {}, DType::Float32, d)); });
+  CHECK(vals(f) == std::vector<double>{1.5, -1.5, 1, -1});
+  Tensor i = on_both([](Device d) { return binary(BinaryOp::Fmod, ut::tens({7, -7, 7, -7}, {}, DType::Int64, d),
+                                                  ut::tens({3, 3, -3, -3}, {}, DType::Int64, d)); });
+  CHECK(i.dtype() == DType::Int64);
+  CHECK(ut::ivals(i) == std::vector<int64_t>{1, -1, 1, -1});
+  CHECK(error_of([] { binary(BinaryOp::Fmod, ut::tens({1, 2}, {}, DType::Int64), ut::si(0)); }) == "ZeroDivisionError");
+  CHECK(std::string(row(BinaryOp::Fmod).name) == "fmod");
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <cmath>
 #include <random>
+#include "tensor/kernels/merge_dims.h"
 #include "unit_util.h"
 
 using namespace gl;
@@ -256,4 +257,25 @@ TEST_CASE("reduce: float16/bfloat16 mean accumulates in float32") {
       CHECK(vals(m)[0] == 1.0);  // the float16 sum (100000) would overflow to inf
     }
   }
+}
+
+// merge_dims serves make_loop, reduce_raw and the CUDA reduction plan.
+TEST_CASE("merge_dims: drops size-1 dims and merges runs that are dense for every stride array") {
+  int64_t shape[4] = {2, 1, 3, 4};
+  int64_t a[4] = {12, 99, 4, 1};  // contiguous (the size-1 dim's stride does not matter)
+  int64_t b[4] = {1, 0, 2, 6};    // dense, but in another order: nothing merges
+  int64_t* both[2] = {a, b};
+  CHECK(merge_dims(4, shape, both, 2) == 3);
+  CHECK(shape[0] == 2);
+  CHECK(shape[1] == 3);
+  CHECK(shape[2] == 4);
+  CHECK(b[2] == 6);
+  int64_t shape2[4] = {2, 1, 3, 4};
+  int64_t c[4] = {12, 99, 4, 1};
+  int64_t* one[1] = {c};
+  CHECK(merge_dims(4, shape2, one, 1) == 1);
+  CHECK(shape2[0] == 24);
+  CHECK(c[0] == 1);
+  int64_t shape3[2] = {1, 1};
+  CHECK(merge_dims(2, shape3, one, 1) == 0);
 }

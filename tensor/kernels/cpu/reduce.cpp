@@ -1,17 +1,17 @@
-// CPU reductions. Sums of floats accumulate in double (blocks of floats in
-// a vectorisable loop), so long sums stay accurate without a second pass.
+// CPU reductions: the accumulation rules of kernels/reduce_ops.h (shared with
+// CUDA) in a loop per output. Sums of floats accumulate in double (blocks of
+// floats in a vectorisable loop), so long sums stay accurate without a second
+// pass.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include "tensor/core/error.h"
 #include "tensor/kernels/cpu/loop.h"
-#include "tensor/kernels/functors.h"
+#include "tensor/kernels/reduce_ops.h"
 
 namespace gl::cpu {
 
 namespace {
-
-template <class T> using acc_t = std::conditional_t<is_float_v<T>, double, std::conditional_t<std::is_same_v<T, bool>, int64_t, int64_t>>;
 
 // Offset (in elements) of reduced index r inside one output's slab.
 inline int64_t red_offset(const ReduceSpec& s, int64_t r) {
@@ -74,62 +74,36 @@ void reduce_typed(const ReduceSpec& s) {
   }
   // Reducing over a unit-stride innermost dimension lets the inner loop vectorise.
   const bool inner_dense = s.red_ndim == 1 && s.in_red_strides[0] == 1;
-  auto one = [&](int64_t o) {
-    int64_t base, ooff;
-    out_offsets(s, o, &base, &ooff);
-    const T* x = in + base;
-    const int64_t n = s.red_numel;
-    auto at = [&](int64_t r) { return opmath_t<T>(x[inner_dense ? r : red_offset(s, r)]); };
-    switch (op) {
-      case ReduceOp::Sum: {
-        acc_t<T> acc = 0;
-        if constexpr (is_float_v<T>) {
-          if (inner_dense) { out[ooff] = cast_to<Out>(sum_contiguous_float(x, n)); break; }
+  dispatch_reduce(op, [&](auto kind, bool flag) {
+    constexpr RKind K = decltype(kind)::value;
+    RedOp<T, K, true> rop;  // float sums in double (reduce_ops.h)
+    rop.flag = flag;
+    auto one = [&](int64_t o) {
+      int64_t base, ooff;
+      out_offsets(s, o, &base, &ooff);
+      const T* x = in + base;
+      const int64_t n = s.red_numel;
+      if constexpr (K == RKind::Sum && is_float_v<T>) {
+        if (inner_dense) {
+          out[ooff] = cast_to<Out>(sum_contiguous_float(x, n));
+          return;
         }
-        for (int64_t r = 0; r < n; ++r) acc = m::wadd(acc, acc_t<T>(at(r)));  // Note [Integer wrap-around]
-        out[ooff] = cast_to<Out>(acc);
-        break;
       }
-      case ReduceOp::Prod: {
-        acc_t<T> acc = 1;
-        for (int64_t r = 0; r < n; ++r) acc = m::wmul(acc, acc_t<T>(at(r)));
-        out[ooff] = cast_to<Out>(acc);
-        break;
+      auto acc = rop.ident();
+      if (inner_dense) {
+        for (int64_t r = 0; r < n; ++r) rop.add(acc, x[r], r);
+      } else {
+        for (int64_t r = 0; r < n; ++r) rop.add(acc, x[red_offset(s, r)], r);
       }
-      case ReduceOp::Max:
-      case ReduceOp::Min:
-      case ReduceOp::ArgMax:
-      case ReduceOp::ArgMin: {
-        const bool is_max = op == ReduceOp::Max || op == ReduceOp::ArgMax;
-        opmath_t<T> best = at(0);
-        int64_t idx = 0;
-        for (int64_t r = 1; r < n && !m::isnan_(best); ++r) {
-          opmath_t<T> v = at(r);
-          if (m::isnan_(v) || (is_max ? v > best : v < best)) { best = v; idx = r; }
-        }
-        if (op == ReduceOp::Max || op == ReduceOp::Min) out[ooff] = cast_to<Out>(best);
-        else out[ooff] = cast_to<Out>(idx);
-        break;
-      }
-      case ReduceOp::Any:
-      case ReduceOp::All: {
-        bool any = false, all = true;
-        for (int64_t r = 0; r < n; ++r) {
-          bool v = at(r) != opmath_t<T>(0);
-          any = any || v;
-          all = all && v;
-        }
-        out[ooff] = cast_to<Out>(op == ReduceOp::Any ? any : all);
-        break;
-      }
-    }
-  };
-  if (s.out_numel * s.red_numel > kGrain && s.out_numel > 1) {
+      out[ooff] = rop.template result<Out>(acc);
+    };
+    if (s.out_numel * s.red_numel > kGrain && s.out_numel > 1) {
 #pragma omp parallel for schedule(static)
-    for (int64_t o = 0; o < s.out_numel; ++o) one(o);
-  } else {
-    for (int64_t o = 0; o < s.out_numel; ++o) one(o);
-  }
+      for (int64_t o = 0; o < s.out_numel; ++o) one(o);
+    } else {
+      for (int64_t o = 0; o < s.out_numel; ++o) one(o);
+    }
+  });
 }
 
 }  // namespace

@@ -7,8 +7,8 @@ namespace gl::cuda {
 void k_binary(void* exec, const BinarySpec& s) {
   if (s.loop.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
-  if (s.op >= BinaryOp::Eq && s.op <= BinaryOp::LogicalXor) return binary_compare(ex, s);
+  DeviceGuard device_guard(ex->device);
+  if (is_comparison(s.op)) return binary_compare(ex, s);
   binary_dispatch<false>(ex, s);
 }
 

@@ -9,9 +9,6 @@
 
 namespace gl::cuda {
 
-template <BinaryOp OP>
-constexpr bool binary_is_comparison = OP >= BinaryOp::Eq && OP <= BinaryOp::LogicalXor;
-
 template <BinaryOp OP, class T>
 constexpr bool binary_supported = (is_float_v<T> && binary_float_ok<OP>) || (!is_float_v<T> && binary_int_ok<OP>);
 
@@ -52,7 +49,7 @@ template <bool Compare>
 void binary_dispatch(Exec* ex, const BinarySpec& s) {
   dispatch_binary(s.op, [&](auto opc) {
     constexpr BinaryOp OP = decltype(opc)::value;
-    if constexpr (binary_is_comparison<OP> == Compare) {
+    if constexpr (is_comparison(OP) == Compare) {
       dispatch_dtype(s.compute, [&](auto t) {
         using T = decltype(t);
         if constexpr (binary_supported<OP, T>) binary_typed<OP, T>(ex, s);

@@ -19,7 +19,7 @@ struct MoveFn {
 void k_copy(void* exec, const LoopSpec& s) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   const DType dt = s.args[0].dtype, st = s.args[1].dtype;
   if (dt == st) {
     if (s.contiguous || s.ndim == 0) {

@@ -17,7 +17,7 @@ struct ConstFn {
 void k_fill(void* exec, const LoopSpec& s, Scalar v) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_dtype(s.args[0].dtype, [&](auto t) {
     using T = decltype(t);
     const T val = v.kind == Scalar::Float ? cast_to<T>(v.f) : cast_to<T>(v.i);

@@ -33,7 +33,7 @@ namespace {
 cublasHandle_t blas_handle(Exec* ex) {
   std::lock_guard<std::mutex> g(ex->mu);
   if (!ex->blas) {
-    set_device(ex->device);
+    DeviceGuard device_guard(ex->device);
     const CublasApi& api = cublas();  // loads cuBLAS on the first matmul; throws if absent
     cublasHandle_t h = nullptr;
     GL_CUBLAS(api.create(&h));
@@ -129,7 +129,7 @@ struct ScaleC {
 void k_gemm(void* exec, const GemmSpec& s) {
   if (s.m <= 0 || s.n <= 0 || s.batch <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   const bool is_float = is_floating(s.dtype);
   if (is_float && s.k == 0) {
     if (s.beta == 1) return;

@@ -52,7 +52,7 @@ void run_random(Exec* ex, const RandomSpec& s) {
 void k_random(void* exec, const RandomSpec& s) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_dtype(s.out.dtype, [&](auto t) {
     using T = decltype(t);
     switch (s.kind) {

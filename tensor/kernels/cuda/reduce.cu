@@ -5,41 +5,16 @@
 #include <algorithm>
 #include <cstdlib>
 #include "tensor/kernels/cuda/reduce.cuh"
+#include "tensor/kernels/merge_dims.h"
 
 namespace gl::cuda {
 
 ReduceSpec normalize_reduce(const ReduceSpec& s) {
   ReduceSpec r = s;
-  int n = 0;
-  for (int d = 0; d < s.out_ndim; ++d) {
-    const int64_t size = s.out_shape[d];
-    if (size == 1) continue;
-    if (n > 0 && r.in.strides[n - 1] == s.in.strides[d] * size && r.out.strides[n - 1] == s.out.strides[d] * size) {
-      r.out_shape[n - 1] *= size;
-      r.in.strides[n - 1] = s.in.strides[d];
-      r.out.strides[n - 1] = s.out.strides[d];
-      continue;
-    }
-    r.out_shape[n] = size;
-    r.in.strides[n] = s.in.strides[d];
-    r.out.strides[n] = s.out.strides[d];
-    ++n;
-  }
-  r.out_ndim = n;
-  n = 0;
-  for (int d = 0; d < s.red_ndim; ++d) {
-    const int64_t size = s.red_shape[d];
-    if (size == 1) continue;
-    if (n > 0 && r.in_red_strides[n - 1] == s.in_red_strides[d] * size) {
-      r.red_shape[n - 1] *= size;
-      r.in_red_strides[n - 1] = s.in_red_strides[d];
-      continue;
-    }
-    r.red_shape[n] = size;
-    r.in_red_strides[n] = s.in_red_strides[d];
-    ++n;
-  }
-  r.red_ndim = n;
+  int64_t* out_strides[2] = {r.in.strides, r.out.strides};
+  r.out_ndim = merge_dims(r.out_ndim, r.out_shape, out_strides, 2);
+  int64_t* red_strides[1] = {r.in_red_strides};
+  r.red_ndim = merge_dims(r.red_ndim, r.red_shape, red_strides, 1);
   return r;
 }
 
@@ -187,20 +162,11 @@ void k_reduce(void* exec, const ReduceSpec& s0) {
   // Output dtypes the op layer can ask for: the input's, int64, bool.
   if (!(ot == it || ot == DType::Int64 || ot == DType::Bool)) throw RuntimeError("unsupported reduction output dtype");
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   const ReduceSpec s = normalize_reduce(s0);
   dispatch_dtype(it, [&](auto t) {
     using T = decltype(t);
-    switch (s.op) {
-      case ReduceOp::Sum: return run_reduce<T, RKind::Sum>(ex, s, false);
-      case ReduceOp::Prod: return run_reduce<T, RKind::Prod>(ex, s, false);
-      case ReduceOp::Max: return run_reduce<T, RKind::MinMax>(ex, s, true);
-      case ReduceOp::Min: return run_reduce<T, RKind::MinMax>(ex, s, false);
-      case ReduceOp::ArgMax: return run_reduce<T, RKind::Arg>(ex, s, true);
-      case ReduceOp::ArgMin: return run_reduce<T, RKind::Arg>(ex, s, false);
-      case ReduceOp::Any: return run_reduce<T, RKind::AnyAll>(ex, s, true);
-      case ReduceOp::All: return run_reduce<T, RKind::AnyAll>(ex, s, false);
-    }
+    dispatch_reduce(s.op, [&](auto kind, bool flag) { run_reduce<T, decltype(kind)::value>(ex, s, flag); });
   });
 }
 

@@ -13,7 +13,7 @@ __global__ void __launch_bounds__(kThreads) k_scan_lines(ScanSpec s) {
 void k_scan(void* exec, const ScanSpec& s) {
   if (s.lines <= 0 || s.len <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_dtype(s.out.dtype, [&](auto t) {
     using T = decltype(t);
     constexpr auto kernel = k_scan_lines<T>;

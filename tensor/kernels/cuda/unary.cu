@@ -29,12 +29,12 @@ void k_fill(void*, const LoopSpec&, Scalar);  // fill.cu
 void k_unary(void* exec, UnaryOp op, const LoopSpec& s) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_unary(op, [&](auto opc) {
     constexpr UnaryOp OP = decltype(opc)::value;
     dispatch_dtype(s.args[1].dtype, [&](auto t) {
       using T = decltype(t);
-      constexpr bool rounding = OP == UnaryOp::Floor || OP == UnaryOp::Ceil || OP == UnaryOp::Round || OP == UnaryOp::Trunc;
+      constexpr bool rounding = unary_policy(OP) == UnaryPolicy::Rounding;
       constexpr bool predicate = OP == UnaryOp::IsNan || OP == UnaryOp::IsInf || OP == UnaryOp::IsFinite;
       // On integers UnaryF's rounding ops are the identity and its float
       // predicates constants: a copy or a fill, with no kernels of their own.

@@ -14,7 +14,7 @@ struct WhereFn {
 void k_where(void* exec, const LoopSpec& s) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_size(s.args[0].dtype, [&](auto u) {
     using U = decltype(u);
     launch_loop<3, U, bool, U, U>(ex, s, WhereFn<U>{});

@@ -13,7 +13,7 @@ class CudaSegments final : public SegmentSource {
  public:
   explicit CudaSegments(int phys) : phys_(phys) {}
   void* alloc(size_t bytes) override {
-    set_device(phys_);
+    DeviceGuard device_guard(phys_);
     void* p = nullptr;
     cudaError_t e = cudaMalloc(&p, bytes);
     if (e == cudaErrorMemoryAllocation) {
@@ -24,17 +24,17 @@ class CudaSegments final : public SegmentSource {
     return p;
   }
   void free(void* p) override {
-    set_device(phys_);
+    DeviceGuard device_guard(phys_);
     cudaFree(p);
     (void)cudaGetLastError();
   }
   void synchronize() override {
-    set_device(phys_);
+    DeviceGuard device_guard(phys_);
     check_cuda(cudaDeviceSynchronize());
   }
   void mem_info(int64_t* free_bytes, int64_t* total_bytes) override {
     size_t f = 0, t = 0;
-    set_device(phys_);
+    DeviceGuard device_guard(phys_);
     if (cudaMemGetInfo(&f, &t) != cudaSuccess) (void)cudaGetLastError();
     *free_bytes = int64_t(f);
     *total_bytes = int64_t(t);

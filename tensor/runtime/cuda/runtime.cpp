@@ -34,9 +34,22 @@ void set_device(int device) {
   check_cuda(cudaSetDevice(device));
 }
 
+DeviceGuard::DeviceGuard(int device) {
+  int cur = -1;
+  if (cudaGetDevice(&cur) != cudaSuccess) (void)cudaGetLastError();
+  if (cur == device) return;
+  check_cuda(cudaSetDevice(device));
+  previous_ = cur;
+}
+
+DeviceGuard::~DeviceGuard() {
+  // A destructor never throws: a failure to switch back is cleared and left.
+  if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
+}
+
 void* exec_workspace(Exec* ex, size_t bytes) {
   if (bytes <= ex->workspace_bytes) return ex->workspace;
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   if (ex->workspace) {
     // Earlier kernels on this stream may still read the old buffer.
     check_cuda(cudaStreamSynchronize(ex->stream));
@@ -142,7 +155,7 @@ PhysProps properties(int phys) {
 
 void mem_get_info(int phys, int64_t* free_bytes, int64_t* total_bytes) {
   check_ordinal(phys);
-  set_device(phys);
+  DeviceGuard device_guard(phys);
   size_t f = 0, t = 0;
   check_cuda(cudaMemGetInfo(&f, &t));
   *free_bytes = int64_t(f);
@@ -153,7 +166,7 @@ void mem_get_info(int phys, int64_t* free_bytes, int64_t* total_bytes) {
 
 void* create_exec(int phys) {
   check_ordinal(phys);
-  set_device(phys);
+  DeviceGuard device_guard(phys);
   auto ex = std::make_unique<Exec>();
   ex->device = phys;
   check_cuda(cudaDeviceGetAttribute(&ex->sm_count, cudaDevAttrMultiProcessorCount, phys));
@@ -172,7 +185,7 @@ void* create_exec(int phys) {
 void synchronize(void* exec) {
   if (!exec) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   check_cuda(cudaStreamSynchronize(ex->stream));
 }
 
@@ -183,7 +196,7 @@ namespace {
 // Makes `waiter`'s stream wait for all work queued so far on `ex`'s stream.
 void order_after(Exec* ex, cudaStream_t waiter) {
   std::lock_guard<std::mutex> g(ex->order_mu);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   check_cuda(cudaEventRecord(ex->order_ev, ex->stream));
   check_cuda(cudaStreamWaitEvent(waiter, ex->order_ev, 0));
 }
@@ -199,7 +212,7 @@ void enable_peer(int dst, int src) {
   tried[dst][src] = true;
   int can = 0;
   if (cudaDeviceCanAccessPeer(&can, dst, src) == cudaSuccess && can) {
-    set_device(dst);
+    DeviceGuard device_guard(dst);
     cudaDeviceEnablePeerAccess(src, 0);  // "already enabled" is fine
   }
   (void)cudaGetLastError();
@@ -217,19 +230,19 @@ void memcpy(void* dst, void* dst_exec, const void* src, void* src_exec, size_t n
   }
   if (!s) {  // host -> device: in order after the device's earlier work; the host
              // buffer may be freed on return, so wait for the copy itself
-    set_device(d->device);
+    DeviceGuard device_guard(d->device);
     check_cuda(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, d->stream));
     check_cuda(cudaStreamSynchronize(d->stream));
     return;
   }
   if (!d) {  // device -> host: ready on return
-    set_device(s->device);
+    DeviceGuard device_guard(s->device);
     check_cuda(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, s->stream));
     check_cuda(cudaStreamSynchronize(s->stream));
     return;
   }
   if (d == s) {
-    set_device(d->device);
+    DeviceGuard device_guard(d->device);
     check_cuda(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, d->stream));
     return;
   }
@@ -238,7 +251,7 @@ void memcpy(void* dst, void* dst_exec, const void* src, void* src_exec, size_t n
   // later work (which may reuse the source block) waits for the copy.
   if (d->device != s->device) enable_peer(d->device, s->device);
   order_after(s, d->stream);
-  set_device(d->device);
+  DeviceGuard device_guard(d->device);
   if (d->device != s->device)
     check_cuda(cudaMemcpyPeerAsync(dst, d->device, src, s->device, n, d->stream));
   else
@@ -279,13 +292,12 @@ void event_record(void* p, void* exec) {
   auto* e = static_cast<Event*>(p);
   Exec* ex = as_exec(exec);
   if (!ex) throw RuntimeError("CUDA error: invalid resource handle");
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   if (e->ev && e->device != ex->device) {
-    set_device(e->device);
+    DeviceGuard old_device(e->device);
     cudaEventDestroy(e->ev);
     (void)cudaGetLastError();
     e->ev = nullptr;
-    set_device(ex->device);
   }
   if (!e->ev) {
     check_cuda(cudaEventCreateWithFlags(&e->ev, e->timing ? cudaEventDefault : cudaEventDisableTiming));
@@ -298,14 +310,14 @@ void event_record(void* p, void* exec) {
 void event_synchronize(void* p) {
   auto* e = static_cast<Event*>(p);
   if (!e || !e->recorded) return;
-  set_device(e->device);
+  DeviceGuard device_guard(e->device);
   check_cuda(cudaEventSynchronize(e->ev));
 }
 
 bool event_query(void* p) {
   auto* e = static_cast<Event*>(p);
   if (!e || !e->recorded) return true;
-  set_device(e->device);
+  DeviceGuard device_guard(e->device);
   cudaError_t r = cudaEventQuery(e->ev);
   if (r == cudaSuccess) return true;
   if (r == cudaErrorNotReady) {
@@ -325,7 +337,7 @@ float event_elapsed_ms(void* start, void* end) {
     throw ValueError("Both events must be recorded before calculating elapsed time.");
   if (!event_query(a) || !event_query(b))
     throw RuntimeError("Both events must be completed before calculating elapsed time.");
-  set_device(a->device);
+  DeviceGuard device_guard(a->device);
   float ms = 0;
   check_cuda(cudaEventElapsedTime(&ms, a->ev, b->ev));
   return ms;

@@ -1,0 +1,53 @@
+// Composite ops with a grad_fn name of their own: std, repeat, unbind.
+#include <algorithm>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
+
+namespace gl {
+
+Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased) {
+  Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, unbiased));
+  rename_grad_fn(out, "StdBackward0");
+  return out;
+}
+
+// Tiles t: repeats[d] copies along dim d (t first gains leading dims of size 1).
+Tensor repeat(const Tensor& t0, const Shape& reps) {
+  Tensor t = t0;
+  GL_CHECK(int64_t(reps.size()) >= t.dim(),
+           "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  while (t.dim() < int64_t(reps.size())) t = unsqueeze(t, 0);
+  // The result's shape is checked before any copy is planned (a count of
+  // copies past what memory could hold is an error, not a vector's length_error).
+  Shape out_shape = t.sizes();
+  for (size_t d = 0; d < reps.size(); ++d) {
+    GL_CHECK(reps[d] >= 0, "Trying to create tensor with negative dimension ", reps[d], ": ", shape_str(reps));
+    GL_CHECK(!__builtin_mul_overflow(out_shape[d], reps[d], &out_shape[d]), "repeat: repeating a tensor of size ",
+             shape_str(t.sizes()), " by ", shape_str(reps), " gives a size past int64");
+  }
+  check_new_shape(out_shape, t.dtype());
+  for (size_t d = 0; d < reps.size(); ++d) {
+    std::vector<Tensor> copies(size_t(std::max<int64_t>(reps[d], 0)), t);
+    if (copies.empty()) {
+      Shape s = t.sizes();
+      s[d] = 0;
+      t = empty_on(s, t.dtype(), t.device());
+      continue;
+    }
+    t = cat(copies, int64_t(d));
+  }
+  rename_grad_fn(t, "RepeatBackward0");
+  return t;
+}
+
+std::vector<Tensor> unbind(const Tensor& t, int64_t d) {
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < t.size(d); ++i) {
+    out.push_back(select(t, d, i));
+    rename_grad_fn(out.back(), "UnbindBackward0");
+  }
+  return out;
+}
+
+}  // namespace gl
