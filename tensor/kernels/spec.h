@@ -120,7 +120,8 @@ struct RandomSpec {
   RandomKind kind;
   ArgSpec out;        // contiguous
   int64_t numel = 0;
-  double a = 0, b = 1;  // uniform [a, b), normal (mean a, std b), ints [a, b)
+  double a = 0, b = 1;  // uniform [a, b), normal (mean a, std b)
+  int64_t lo = 0, hi = 1;  // ints [lo, hi), exact (a double cannot hold every int64)
 };
 
 }  // namespace gl

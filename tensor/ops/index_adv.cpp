@@ -74,6 +74,7 @@ Plan plan(const Tensor& self, const std::vector<Tensor>& given) {
     const int64_t n = self.size(d);
     Tensor t = to(indices[size_t(d)], self.device(), DType::Int64);
     if (t.numel()) {
+      trace::SyncReason why("bounds check");  // as in index_ops.cpp's checked()
       const int64_t mn = item(min_all(t)).to_int(), mx = item(max_all(t)).to_int();
       if (mn < -n || mx >= n) {
         Tensor h = to(contiguous(t), Device(Device::CPU), DType::Int64);

@@ -30,6 +30,9 @@ template <class Bad>
 Tensor checked(const Tensor& idx, int64_t lo, int64_t hi, int64_t n, Bad bad) {
   if (idx.numel() == 0) return idx;
   NoGradGuard ng;
+  // gpulab's own wait (PyTorch asserts on the device): named apart from the
+  // learner's item()/tolist()/print in the trace the checkers read.
+  trace::SyncReason why("bounds check");
   const int64_t mn = item(min_all(idx)).to_int(), mx = item(max_all(idx)).to_int();
   if (mn < lo || mx >= hi) {
     Tensor h = long_cpu(contiguous(idx));
@@ -363,6 +366,7 @@ Tensor nonzero(const Tensor& self) {
   const int64_t n = self.numel(), nd = self.dim();
   Tensor mask = reshape(contiguous(to_dtype(self, DType::Bool)), {n});
   Tensor pos = cumsum(mask, 0, DType::Int64);
+  trace::SyncReason why("nonzero");  // PyTorch waits here too: the result's size
   const int64_t count = n ? item(narrow(pos, 0, n - 1, 1)).to_int() : 0;
   // Element p (true) goes to slot pos[p] - 1; the false ones all go to a spare slot at `count`.
   Tensor slot = where(mask, binary(BinaryOp::Sub, pos, Scalar::from_int(1)), full({n}, Scalar::from_int(count), {DType::Int64, self.device()}));

@@ -37,7 +37,7 @@ void* random_exec(const Tensor& t, Generator* gen) {
 // ---- fills ----
 
 namespace {
-void random_fill(Tensor& t, RandomKind kind, double a, double b, Generator* gen) {
+void random_fill(Tensor& t, RandomKind kind, double a, double b, Generator* gen, int64_t lo = 0, int64_t hi = 1) {
   if (t.numel() == 0) return;
   void* exec = random_exec(t, gen);
   Tensor target = t.is_contiguous() ? t : empty_on(t.sizes(), t.dtype(), t.device());
@@ -48,6 +48,8 @@ void random_fill(Tensor& t, RandomKind kind, double a, double b, Generator* gen)
   s.numel = target.numel();
   s.a = a;
   s.b = b;
+  s.lo = lo;
+  s.hi = hi;
   trace::op("random", target.device());
   slot_of(target).kernels->random(exec, s);
   if (!target.is_same(t)) copy_(t, target);
@@ -101,7 +103,7 @@ Tensor randn(const Shape& size, const TensorOptions& o, Generator* gen) {
 Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions& o, Generator* gen) {
   GL_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
   Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
-  random_fill(t, RandomKind::IntRange, double(low), double(high), gen);
+  random_fill(t, RandomKind::IntRange, 0, 1, gen, low, high);
   return t;
 }
 

@@ -176,8 +176,6 @@ Tensor repeat_interleave(const Tensor& x, const Tensor& repeats, std::optional<i
 }
 
 Tensor logspace(double start, double end, int64_t steps, double base, const TensorOptions& o) {
-  TensorOptions f64 = o;
-  f64.dtype = DType::Float64;
   Tensor exps = linspace(start, end, steps, {DType::Float64, Device(Device::CPU)});
   Tensor host = binary(BinaryOp::Pow, full({}, Scalar::from_double(base), {DType::Float64, Device(Device::CPU)}), exps);
   Tensor out = to(host, resolve_device(o.device), o.dtype, true);

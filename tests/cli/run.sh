@@ -580,7 +580,10 @@ else
     complete_and_run "completes through an index (net[0].w)" 'net[0].w' '.shape[0] * 111' '^555$'
     complete_and_run "completes an option name ({dev)" 'torch.ones(3, {dev' "'cpu'})" '^tensor\(\[1\., 1\., 1\.\]\)$'
     # Ctrl-C in a long C operation (one 6000x6000 mm: seconds even on many
-    # cores): said at once, and the session survives a second one.
+    # cores): said at once, and the session survives a second one. The blank
+    # lines push the last test's KeyboardInterrupt off the screen first.
+    $T send-keys -t cli 'io.write(("\n"):rep(45))' Enter
+    sleep 0.3
     $T send-keys -t cli 'a = torch.randn(6000, 6000); print("ready" .. "-a")' Enter
     wait_for '^ready-a$' 30
     $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter
@@ -612,7 +615,7 @@ else
     else
       tfail "terminal: Ctrl-C stops loops in coroutines (wrap and resume)"
     fi
-    $T send-keys -t cli 'clear' Enter
+    $T send-keys -t cli 'io.write(("\n"):rep(45))' Enter
     sleep 0.3
     $T send-keys -t cli 'for i = 1, 2 do' Enter
     $T send-keys -t cli 'print(i)' Enter

@@ -193,6 +193,19 @@ T.test('every userdata with every other metatable', function()
   collectgarbage()
 end)
 
+-- Found by the long fuzz run: randint's bounds went through a double, so
+-- those near 2^63 were rounded out of int64's range (undefined behaviour).
+T.test('randint near the ends of int64', function()
+  for _, dev in ipairs({'cpu', 'cuda:0'}) do
+    local hi = math.maxinteger
+    T.eq(table.concat(torch.randint(hi - 1, hi, {5}, {device = dev}):tolist(), ' '), ('%d '):rep(5, ''):format(hi - 1, hi - 1, hi - 1, hi - 1, hi - 1):sub(1, -2))
+    local lo = math.mininteger
+    T.eq(table.concat(torch.randint(lo, lo + 1, {3}, {device = dev}):tolist(), ' '), ('%d %d %d'):format(lo, lo, lo))
+    local x = torch.randint(lo, hi, {1000}, {device = dev})
+    T.truthy(x:min():item() < 0 and x:max():item() > 0, 'the whole range is drawn from')
+  end
+end)
+
 T.test('a userdata with another type\'s metatable is still finalized', function()
   collectgarbage()
   collectgarbage()

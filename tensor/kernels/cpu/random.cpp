@@ -85,12 +85,13 @@ void random(void* exec, const RandomSpec& s) {
         if constexpr (is_float_v<T>) return normal<T>(g, out, s.numel, s.a, s.b);
         throw RuntimeError("normal_ only supports floating-point dtypes");
       case RandomKind::IntRange: {
-        const uint64_t range = uint64_t(int64_t(s.b) - int64_t(s.a));
-        const int64_t base = int64_t(s.a);
+        // Unsigned arithmetic: [lo, hi) may span more than int64_t holds.
+        const uint64_t range = uint64_t(s.hi) - uint64_t(s.lo);
+        const uint64_t base = uint64_t(s.lo);
         for (int64_t i = 0; i < s.numel; ++i) {
           // PyTorch takes a 64-bit draw from 2^28 up (bounding the modulo's skew to ~5%).
           uint64_t r = range >= (uint64_t(1) << 28) ? g.random64() % range : uint64_t(g.random()) % range;
-          out[i] = cast_to<T>(int64_t(r) + base);
+          out[i] = cast_to<T>(int64_t(r + base));
         }
         return;
       }

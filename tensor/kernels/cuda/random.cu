@@ -30,8 +30,8 @@ void run_random(Exec* ex, const RandomSpec& s) {
   p.a = s.a;
   p.b = s.b;
   if constexpr (K == RandomKind::IntRange) {
-    p.base = int64_t(s.a);
-    p.range = uint64_t(int64_t(s.b) - int64_t(s.a));
+    p.base = s.lo;
+    p.range = uint64_t(s.hi) - uint64_t(s.lo);  // unsigned: the span may exceed int64_t
     p.wide = p.range >= (uint64_t(1) << 32);
   } else {
     p.vec = aligned_to(p.out, sizeof(T) * random_group<T, K>(false));

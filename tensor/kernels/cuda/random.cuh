@@ -111,12 +111,12 @@ GL_HD void random_body(Grid g, const RandArgs<T>& p) {
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
           const uint64_t u = (uint64_t(w.x[2 * j]) << 32) | w.x[2 * j + 1];
-          vals[j] = cast_to<T>(int64_t(u % p.range) + p.base);
+          vals[j] = cast_to<T>(int64_t(u % p.range + uint64_t(p.base)));
         }
       } else {
         const uint32_t range = uint32_t(p.range);
 #pragma unroll
-        for (int j = 0; j < 4; ++j) vals[j] = cast_to<T>(int64_t(range ? w.x[j] % range : 0u) + p.base);
+        for (int j = 0; j < 4; ++j) vals[j] = cast_to<T>(int64_t(uint64_t(range ? w.x[j] % range : 0u) + uint64_t(p.base)));
       }
     }
     const int64_t i0 = grp * E;

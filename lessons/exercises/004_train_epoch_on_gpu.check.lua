@@ -1,0 +1,110 @@
+-- Checker for 004_train_epoch_on_gpu.lua: a small convolutional net on the
+-- last GPU records, at each call, its mode and where its input is; a twin of
+-- it, trained by d2l's steps on the same batches (a last batch smaller than
+-- the others), says what the weights and the mean loss must be afterwards;
+-- the trace counts the host's reads.
+-- needs: 1 GPU
+local train_epoch = need_function('train_epoch')
+if not train_epoch then return end
+fresh_seed()
+local device = torch.device('cuda:' .. (gpus() - 1))
+local calls = {}
+local Probe = nn.Module:extend('Probe')
+function Probe:__init()
+  self.body = nn.Sequential(nn.Conv2d(1, 2, 3, {padding = 1}), nn.Sigmoid(), nn.AvgPool2d(2, 2), nn.Flatten(),
+                            nn.Linear(32, 3))
+end
+function Probe:forward(x)
+  calls[#calls + 1] = {training = self.training, device = tostring(x.device)}
+  return self.body(x)
+end
+local batch_size = 16
+local n = 50 + math.random(0, 20)
+if n % batch_size == 0 then n = n + 3 end
+local nbatches = (n + batch_size - 1) // batch_size
+local X, y = torch.randn(n, 1, 8, 8), torch.randint(0, 3, {n})
+local loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), {batch_size = batch_size})
+local seed = math.random(1, 1000000)
+torch.manual_seed(seed)
+local net = Probe():to(device)
+torch.manual_seed(seed)
+local twin = Probe():to(device)
+local lr = 0.5
+
+-- d2l's steps on the twin, recording each batch's mean loss.
+local batch_losses = {}
+twin:train()
+local opt = torch.optim.SGD(twin:parameters(), {lr = lr})
+for batch in loader do
+  local Xb, yb = batch[1]:to(device), batch[2]:to(device)
+  opt:zero_grad()
+  local l = nn.CrossEntropyLoss()(twin(Xb), yb)
+  l:backward()
+  opt:step()
+  batch_losses[#batch_losses + 1] = {l:item(), yb:numel()}
+end
+local expected, mean_of_means = 0, 0
+for _, b in ipairs(batch_losses) do
+  expected = expected + b[1] * b[2] / n
+  mean_of_means = mean_of_means + b[1] / #batch_losses
+end
+
+net:eval()  -- train_epoch must switch it
+calls = {}
+local updater = torch.optim.SGD(net:parameters(), {lr = lr})
+local trace, ok, got = traced(train_epoch, net, loader, nn.CrossEntropyLoss(), updater, device)
+if not ok then
+  if tostring(got):find('same device') or tostring(got):find('should be the same') then
+    fail('train_epoch raised "' .. first_line(got) .. '": the net is on ' .. tostring(device)
+         .. ' and the batch is not; move each batch there (X:to(device), y:to(device), with the `device` argument)')
+  else
+    fail('train_epoch raised an error: ' .. first_line(got))
+  end
+  return
+end
+if #calls == 0 then fail('the net never ran: call net(X) on each batch') return end
+for _, c in ipairs(calls) do
+  if c.device ~= tostring(device) then
+    fail('the net ran on a batch on ' .. c.device .. ', not on the `device` argument (' .. tostring(device) .. ')')
+    return
+  end
+end
+if not calls[1].training then
+  fail('the net was in evaluation mode: call net:train() first (dropout and batch norm train differently)')
+  return
+end
+if #calls ~= nbatches then
+  fail(('the net ran %d times for %d batches: one forward pass per batch'):format(#calls, nbatches))
+  return
+end
+local same = true
+local mine, theirs = net:parameters(), twin:parameters()
+for i = 1, #theirs do
+  if not mine[i]:allclose(theirs[i], {rtol = 1e-4, atol = 1e-6}) then same = false end
+end
+if not same then
+  fail('after the epoch the weights differ from those of d2l\'s steps on the same batches: for each batch, '
+       .. 'zero the gradients (updater:zero_grad()), then l = loss(net(X), y), l:backward(), updater:step()')
+  return
+end
+if torch.is_tensor(got) then
+  fail('train_epoch returned a tensor: read the sum once at the end with :item() and return a Lua number')
+  return
+end
+if type(got) ~= 'number' then fail('train_epoch should return a number, not ' .. type(got)) return end
+if math.abs(got - expected) > 1e-4 * math.max(1, math.abs(expected)) then
+  local msg = ('train_epoch returned %.5f where the mean loss per example is %.5f'):format(got, expected)
+  if math.abs(got - mean_of_means) < 1e-4 * math.max(1, math.abs(mean_of_means)) then
+    msg = msg .. ': that is the mean of the batches\' losses, and the last batch is smaller; '
+          .. 'weight each batch\'s loss by its size (l * y:numel()) and divide by the number of examples'
+  end
+  fail(msg)
+  return
+end
+local reads = syncs(trace, 'item') + syncs(trace, 'tolist') + syncs(trace, 'print')
+check(reads <= 1, ('the host read values back from the GPU %d times for %d batches (:item() in the loop?): '
+      .. 'keep the running sum a tensor on the device and read it once, at the end'):format(reads, nbatches))
+-- X and y once per batch, and gpulab's cross-entropy sends its class
+-- coefficients once per call (PyTorch builds them on the device).
+check(trace.h2d.calls <= 3 * nbatches + 1, ('%d copies to the GPU for %d batches: move each batch once'):format(
+      trace.h2d.calls, nbatches))
