@@ -21,7 +21,7 @@ class GpulabKernelTests(jkt.KernelTests):
     code_hello_world = 'print("hello, world")'
     code_stderr = 'io.stderr:write("to stderr\\n")'
     completion_samples = [
-        {"text": "torch.zero", "matches": {"zeros", "zeros_like"}},
+        {"text": "torch.zero", "matches": {"zero_", "zeros", "zeros_like"}},
         {"text": "y = 1\ntorch.ones(2):cums", "matches": {"cumsum"}},
     ]
     complete_code_samples = ["x = 1", "print(1)", "!echo hi", "%time x = 1", "for i = 1, 2 do end"]
