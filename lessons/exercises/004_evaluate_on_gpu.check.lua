@@ -18,14 +18,30 @@ local n, batch_size = 50 + math.random(0, 20), 16
 if n % batch_size == 0 then n = n + 3 end
 local net = Probe(6, 4):to(device)
 local X = torch.randn(n, 6)
-local labels = net(X:to(device)):argmax(1):cpu():tolist()
--- k labels made wrong: the accuracy is (n - k) / n.
+local predicted = net(X:to(device)):argmax(1):cpu():tolist()
+local nbatches = (n + batch_size - 1) // batch_size
+-- k labels made wrong: the accuracy is (n - k) / n. They are drawn again
+-- until the mean of the batches' accuracies differs from it, so that this
+-- mistake can never pass by chance.
 local k = 5 + math.random(0, 5)
-for _, i in ipairs(torch.randperm(n)['0:' .. k]:tolist()) do labels[i + 1] = (labels[i + 1] + 1) % 4 end
+local labels
+for _ = 1, 100 do
+  labels = {table.unpack(predicted)}
+  local wrong_in = {}
+  for _, i in ipairs(torch.randperm(n)['0:' .. k]:tolist()) do
+    labels[i + 1] = (labels[i + 1] + 1) % 4
+    wrong_in[i // batch_size] = (wrong_in[i // batch_size] or 0) + 1
+  end
+  local mean_of_batches = 0
+  for b = 0, nbatches - 1 do
+    local size = math.min(batch_size, n - b * batch_size)
+    mean_of_batches = mean_of_batches + (1 - (wrong_in[b] or 0) / size) / nbatches
+  end
+  if math.abs(mean_of_batches - (n - k) / n) > 1e-3 then break end
+end
 local y = torch.tensor(labels)
 local expected = (n - k) / n
 local loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), {batch_size = batch_size})
-local nbatches = (n + batch_size - 1) // batch_size
 net:train()
 calls = {}
 local trace, ok, acc = traced(evaluate, net, loader, device)

@@ -19,34 +19,39 @@ function Probe:forward(x)
   return self.body(x)
 end
 local batch_size = 16
-local n = 50 + math.random(0, 20)
-if n % batch_size == 0 then n = n + 3 end
-local nbatches = (n + batch_size - 1) // batch_size
-local X, y = torch.randn(n, 1, 8, 8), torch.randint(0, 3, {n})
-local loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), {batch_size = batch_size})
-local seed = math.random(1, 1000000)
-torch.manual_seed(seed)
-local net = Probe():to(device)
-torch.manual_seed(seed)
-local twin = Probe():to(device)
 local lr = 0.5
-
--- d2l's steps on the twin, recording each batch's mean loss.
-local batch_losses = {}
-twin:train()
-local opt = torch.optim.SGD(twin:parameters(), {lr = lr})
-for batch in loader do
-  local Xb, yb = batch[1]:to(device), batch[2]:to(device)
-  opt:zero_grad()
-  local l = nn.CrossEntropyLoss()(twin(Xb), yb)
-  l:backward()
-  opt:step()
-  batch_losses[#batch_losses + 1] = {l:item(), yb:numel()}
-end
-local expected, mean_of_means = 0, 0
-for _, b in ipairs(batch_losses) do
-  expected = expected + b[1] * b[2] / n
-  mean_of_means = mean_of_means + b[1] / #batch_losses
+-- Data whose last batch is small (3 to 8 examples), and drawn again until the
+-- mean of the batches' losses is far from the mean per example, so that
+-- this mistake can never pass by chance.
+local n, nbatches, X, y, loader, net, twin, expected, mean_of_means
+for _ = 1, 20 do
+  nbatches = 4 + math.random(0, 1)
+  n = batch_size * (nbatches - 1) + 3 + math.random(0, 5)
+  X, y = torch.randn(n, 1, 8, 8), torch.randint(0, 3, {n})
+  loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), {batch_size = batch_size})
+  local seed = math.random(1, 1000000)
+  torch.manual_seed(seed)
+  net = Probe():to(device)
+  torch.manual_seed(seed)
+  twin = Probe():to(device)
+  -- d2l's steps on the twin, recording each batch's mean loss.
+  local batch_losses = {}
+  twin:train()
+  local opt = torch.optim.SGD(twin:parameters(), {lr = lr})
+  for batch in loader do
+    local Xb, yb = batch[1]:to(device), batch[2]:to(device)
+    opt:zero_grad()
+    local l = nn.CrossEntropyLoss()(twin(Xb), yb)
+    l:backward()
+    opt:step()
+    batch_losses[#batch_losses + 1] = {l:item(), yb:numel()}
+  end
+  expected, mean_of_means = 0, 0
+  for _, b in ipairs(batch_losses) do
+    expected = expected + b[1] * b[2] / n
+    mean_of_means = mean_of_means + b[1] / #batch_losses
+  end
+  if math.abs(expected - mean_of_means) > 1e-3 then break end
 end
 
 net:eval()  -- train_epoch must switch it
@@ -92,9 +97,9 @@ if torch.is_tensor(got) then
   return
 end
 if type(got) ~= 'number' then fail('train_epoch should return a number, not ' .. type(got)) return end
-if math.abs(got - expected) > 1e-4 * math.max(1, math.abs(expected)) then
+if math.abs(got - expected) > 2e-5 * math.max(1, math.abs(expected)) then
   local msg = ('train_epoch returned %.5f where the mean loss per example is %.5f'):format(got, expected)
-  if math.abs(got - mean_of_means) < 1e-4 * math.max(1, math.abs(mean_of_means)) then
+  if math.abs(got - mean_of_means) < 2e-5 * math.max(1, math.abs(mean_of_means)) then
     msg = msg .. ': that is the mean of the batches\' losses, and the last batch is smaller; '
           .. 'weight each batch\'s loss by its size (l * y:numel()) and divide by the number of examples'
   end

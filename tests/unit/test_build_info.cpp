@@ -25,10 +25,12 @@ TEST_CASE("build_info: CUDA facts agree with the build and need no device") {
   }
   CHECK(runtime::cuda_description().rfind("compiled in (CUDA runtime " + runtime::cuda_runtime_version(), 0) == 0);
   std::vector<runtime::LibraryInfo> libs = runtime::cuda_libraries();
-  REQUIRE(libs.size() == 3);
+  REQUIRE(libs.size() == 4);  // driver, cuBLAS, cuDNN, NVML
   CHECK(libs[0].purpose == "driver");
   CHECK(libs[1].purpose == "cuBLAS");
   CHECK(libs[1].file.rfind("libcublas.so.", 0) == 0);
+  CHECK(libs[2].purpose == "cuDNN");
+  CHECK(libs[2].file.rfind("libcudnn.so.", 0) == 0);
   for (const auto& l : libs) CHECK((l.found ? l.error.empty() : !l.error.empty()));
   // Without a driver there is no version to report, and the banner says CPU only.
   if (!libs[0].found) {
