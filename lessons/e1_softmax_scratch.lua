@@ -64,15 +64,15 @@ function net(X)
 end
 -- %% Cross-entropy
 -- The loss of an example is -log of the probability the model gives its true
--- label. PyTorch picks those probabilities with `y_hat[range(n), y]`; here
--- row i's entry y[i] is element i*q + y[i] of the flattened rows.
-function cross_entropy(y_hat, y)
-  local n, q = y_hat:size(0), y_hat:size(1)
-  local picked = y_hat:reshape(-1)[torch.arange(n, {device = y_hat.device}) * q + y]
-  return -picked:log()
-end
+-- label. Two index tensors pick one entry per row: `y_hat[{rows, y}]` is
+-- PyTorch's `y_hat[range(n), y]` (row 0's entry 0, row 1's entry 2 here).
 y = torch.tensor({0, 2})
 y_hat = torch.tensor({{0.1, 0.3, 0.6}, {0.3, 0.2, 0.5}})
+print(y_hat[{torch.tensor({0, 1}), y}])
+function cross_entropy(y_hat, y)
+  local rows = torch.arange(y_hat:size(0), {device = y_hat.device})
+  return -y_hat[{rows, y}]:log()
+end
 print(cross_entropy(y_hat, y))
 -- %% Accuracy
 -- The prediction is the class with the largest probability; d2l.accuracy
