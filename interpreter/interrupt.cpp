@@ -21,6 +21,7 @@ volatile std::sig_atomic_t g_pending = 0;     // a Ctrl-C not yet turned into an
 volatile std::sig_atomic_t g_announced = 0;   // the "interrupting after..." line is out
 volatile std::sig_atomic_t g_presses = 0;     // Ctrl-C presses while pending
 volatile std::sig_atomic_t g_signalled = 0;   // any Ctrl-C since the scope began
+volatile std::sig_atomic_t g_deferred = 0;    // the hook waits out a guard's window
 double g_press_time[3] = {0, 0, 0};           // the last presses' times (ring)
 sem_t g_wake;                                 // wakes the announcer thread
 bool g_announcer_started = false;
@@ -42,8 +43,15 @@ double now() {
 
 // Raises the error at the next Lua step of the thread it was set on. A plain
 // error value without position, so it reads "KeyboardInterrupt".
-void interrupt_hook(lua_State* L, lua_Debug*) {
-  if (bindings::take_guard_window(L)) {  // Note [Guard window]
+void interrupt_hook(lua_State* L, lua_Debug* ar) {
+  // Note [Guard window]. While deferred, only the count event two
+  // instructions on may raise: Lua calls the line hook right after the count
+  // hook in the same step (with the mask it read before), and a return
+  // re-fires the line hook, both still inside the window.
+  if (g_deferred && ar->event != LUA_HOOKCOUNT) return;
+  g_deferred = 0;
+  if (bindings::take_guard_window(L)) {
+    g_deferred = 1;
     lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 2);
     return;
   }
@@ -69,9 +77,11 @@ void on_sigint(int) {
   }
   g_pending = 1;
   g_signalled = 1;
-  if (g_main != nullptr) lua_sethook(g_main, interrupt_hook, kHookMask, 1);
+  // A second press while the hook waits out a guard's window (Note [Guard
+  // window]) must not re-arm it to strike inside that window.
+  if (g_main != nullptr && !g_deferred) lua_sethook(g_main, interrupt_hook, kHookMask, 1);
   lua_State* co = g_coroutine;
-  if (co != nullptr) lua_sethook(co, interrupt_hook, kHookMask, 1);
+  if (co != nullptr && !g_deferred) lua_sethook(co, interrupt_hook, kHookMask, 1);
   if (n == 0 && g_announcer_started) sem_post(&g_wake);
 }
 
@@ -178,6 +188,7 @@ InterruptScope::~InterruptScope() {
   g_signalled = 0;
   g_pending = 0;
   g_presses = 0;
+  g_deferred = 0;
   g_main = previous_;
 }
 
@@ -187,6 +198,7 @@ void interrupt_running_code() {
   // g_signalled first: a scope that ends meanwhile then disarms the hook.
   g_signalled = 1;
   g_pending = 1;
+  if (g_deferred) return;  // already on its way (Note [Guard window])
   lua_sethook(main, interrupt_hook, kHookMask, 1);
   lua_State* co = g_coroutine;
   if (co != nullptr) lua_sethook(co, interrupt_hook, kHookMask, 1);
