@@ -57,7 +57,7 @@ Tensor parse_idx(const unsigned char* data, size_t size, const std::string& what
   auto* dst = reinterpret_cast<unsigned char*>(out.data_ptr());
   const unsigned char* src = data + header;
   if (type->size == 1) {
-    std::memcpy(dst, src, bytes);
+    if (bytes > 0) std::memcpy(dst, src, bytes);  // an empty tensor has no data pointer
   } else {  // big-endian elements: reverse each one's bytes
     const size_t w = type->size;
     for (size_t i = 0; i < bytes; i += w)
