@@ -122,7 +122,7 @@ int set_rng_state(lua_State* L) {
 
 int initial_seed(lua_State* L) { lua_pushinteger(L, lua_Integer(default_cpu_generator().initial)); return 1; }
 int seed(lua_State* L) {
-  Generator tmp(Device(Device::CPU));
+  Generator tmp{Device(Device::CPU)};
   const uint64_t s = tmp.seed();
   manual_seed_all_devices(s);
   lua_pushinteger(L, lua_Integer(s));

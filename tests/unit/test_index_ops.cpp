@@ -61,7 +61,7 @@ TEST_CASE("index ops: gather's gradient is a scatter_add") {
 }
 
 TEST_CASE("random ops: a generator's own stream, multinomial and bernoulli") {
-  Generator g(Device(Device::CPU));
+  Generator g{Device(Device::CPU)};
   g.manual_seed(7);
   Tensor a = rand({3}, ut::opts(DType::Float32), &g);
   CHECK(g.initial_seed() == 7);
