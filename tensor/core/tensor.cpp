@@ -60,11 +60,14 @@ int64_t numel_of(const Shape& s) {
 }
 
 Shape contiguous_strides(const Shape& s) {
+  // A shape with a zero dim has no elements, so its size check passes even
+  // when the other dims' product overflows, e.g. (0, 3, 2^62): PyTorch refuses
+  // it here, with these words.
   Shape st(s.size());
   int64_t acc = 1;
   for (int64_t d = int64_t(s.size()) - 1; d >= 0; --d) {
     st[d] = acc;
-    acc *= s[d] > 1 ? s[d] : 1;
+    GL_CHECK(!__builtin_mul_overflow(acc, s[d] > 1 ? s[d] : 1, &acc), "Stride calculation overflowed");
   }
   return st;
 }
