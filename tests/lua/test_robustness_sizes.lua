@@ -1,0 +1,186 @@
+-- Regression tests for crashes an outside fuzzer found, on sizes: tensors past
+-- the dim limit, sizes whose numel overflows, printing huge tensors, .data and
+-- .grad =, out-of-range numbers, randint's int64 bounds, splits of scalars.
+-- (Finalizers and metatables: test_robustness_userdata.lua; grad mode and
+-- torch.save: test_robustness_grad_save.lua.)
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+
+local LIMIT = 16
+local function limit_error(n)
+  return 'RuntimeError: gpulab supports tensors of at most 16 dimensions, but got ' .. n
+end
+local function ones_list(n) local t = {} for i = 1, n do t[i] = 1 end return t end
+
+-- ---- more dims than the kernels hold ---------------------------------------
+for _, n in ipairs({17, 18, 34}) do
+  local sizes = ones_list(n)
+  sizes[1], sizes[n] = 2, 3
+  local function check(what, fn) T.test(what .. ' ' .. n .. ' dims', function() T.raises(fn, limit_error(n)) end) end
+  check('view', function() return torch.zeros(6):view(sizes) end)
+  check('reshape', function() return torch.zeros(6):reshape(sizes) end)
+  check('expand', function() return torch.zeros(1):expand(sizes) end)
+  check('empty', function() return torch.empty(sizes) end)
+  check('zeros', function() return torch.zeros(sizes) end)
+  check('rand', function() return torch.rand(sizes) end)
+  check('new_empty', function() return torch.zeros(2):new_empty(sizes) end)
+  -- these grow one dim at a time from the limit, so they stop at 17
+  T.test('unsqueeze ' .. n .. ' dims', function()
+    T.raises(function()
+      local x = torch.zeros(ones_list(LIMIT))
+      for _ = LIMIT + 1, n do x = x:unsqueeze(0) end
+    end, limit_error(17))
+  end)
+  T.test('None index ' .. n .. ' dims', function()
+    local idx = {}
+    for i = 1, n - 1 do idx[i] = 'None' end
+    T.raises(function() return torch.zeros(2)[idx] end, limit_error(17))
+  end)
+  check('nested torch.tensor', function()
+    local v = 1.5
+    for _ = 1, n do v = {v} end
+    return torch.tensor(v)
+  end)
+  T.test('torch.load ' .. n .. ' dims', function()
+    local shape = table.concat(ones_list(n), ',')
+    local json = '{"x":{"dtype":"F32","shape":[' .. shape .. '],"data_offsets":[0,4]}}'
+    local path = os.tmpname()
+    local f = assert(io.open(path, 'wb'))
+    f:write(string.pack('<I8', #json), json, string.pack('<f', 1.0))
+    f:close()
+    local ok, err = pcall(torch.load, path)
+    os.remove(path)
+    T.eq(ok, false, 'loaded')
+    T.truthy(tostring(err):find('at most 16 dimensions', 1, true), tostring(err))
+  end)
+end
+
+-- At the limit every reduction works and agrees with the same data in 1-d.
+T.test('reductions at the dim limit', function()
+  local sizes = ones_list(LIMIT)
+  sizes[1], sizes[LIMIT] = 2, 3
+  local x = torch.arange(1, 7, {dtype = torch.float32}):view(sizes)
+  local flat = torch.arange(1, 7, {dtype = torch.float32})
+  T.eq(x:dim(), LIMIT)
+  for _, op in ipairs({'sum', 'mean', 'amax', 'amin', 'max', 'min', 'prod', 'std', 'var', 'argmax', 'argmin'}) do
+    T.near(x[op](x):item(), flat[op](flat):item(), 1e-5, op)
+  end
+  T.eq(x:all():item(), true, 'all')
+  T.eq(x:any():item(), true, 'any')
+  T.close(x:sum(0):flatten(), {5, 7, 9}, 1e-6, 'sum(0)')
+  T.close(x:sum(-1):flatten(), {6, 15}, 1e-6, 'sum(-1)')
+  T.close(x:amax(0):flatten(), {4, 5, 6}, 1e-6, 'amax(0)')
+  T.close(x:argmin(-1):flatten(), {0, 0}, 0, 'argmin(-1)')
+  T.close(x:mean(0):flatten(), {2.5, 3.5, 4.5}, 1e-6, 'mean(0)')
+  T.close(x:std(0):flatten(), {2.1213203, 2.1213203, 2.1213203}, 1e-5, 'std(0)')
+  T.close(x:softmax(-1):flatten(), flat:view(2, 3):softmax(-1):flatten():tolist(), 1e-6, 'softmax')
+  T.close(x:log_softmax(0):flatten(), flat:view(2, 3):log_softmax(0):flatten():tolist(), 1e-6, 'log_softmax')
+  T.close(x:cumsum(-1):flatten(), {1, 3, 6, 4, 9, 15}, 1e-6, 'cumsum')
+  local z = torch.zeros(ones_list(LIMIT))
+  T.eq(z:sum(0):item(), 0.0, 'sum(0) of zeros')
+end)
+
+T.test('None index is linear and stops at the limit', function()
+  local idx = {}
+  for i = 1, 200000 do idx[i] = 'None' end
+  local t0 = os.clock()
+  T.raises(function() return torch.zeros(2)[idx] end, limit_error(17))
+  T.truthy(os.clock() - t0 < 2, 'took ' .. (os.clock() - t0) .. ' s')
+  local ok = {}
+  for i = 1, LIMIT - 1 do ok[i] = 'None' end
+  T.eq(torch.zeros(2)[ok]:dim(), LIMIT)
+end)
+
+-- Found by the long fuzz run: randint's bounds went through a double, so
+-- those near 2^63 were rounded out of int64's range (undefined behaviour).
+T.test('randint near the ends of int64', function()
+  for _, dev in ipairs({'cpu', 'cuda:0'}) do
+    local hi = math.maxinteger
+    T.eq(table.concat(torch.randint(hi - 1, hi, {5}, {device = dev}):tolist(), ' '), ('%d '):rep(5, ''):format(hi - 1, hi - 1, hi - 1, hi - 1, hi - 1):sub(1, -2))
+    local lo = math.mininteger
+    T.eq(table.concat(torch.randint(lo, lo + 1, {3}, {device = dev}):tolist(), ' '), ('%d %d %d'):format(lo, lo, lo))
+    local x = torch.randint(lo, hi, {1000}, {device = dev})
+    T.truthy(x:min():item() < 0 and x:max():item() > 0, 'the whole range is drawn from')
+  end
+end)
+
+-- ---- sizes past int64, huge prints, .data and .grad ------------------------
+T.test('numel overflow', function()
+  T.raises(function() return torch.ones(1, 1):expand(2 ^ 62, 2) end, 'RuntimeError: numel: integer multiplication overflow')
+  T.raises(function() return torch.ones(1, 1):expand(1 << 62, 2) end, 'RuntimeError: numel: integer multiplication overflow')
+  T.raises(function() return torch.ones(1, 1, 1):expand(1 << 31, 1 << 31, 4) end,
+           'RuntimeError: numel: integer multiplication overflow')
+  local big = torch.ones(1, 1):expand(1 << 31, 1 << 31)
+  T.eq(big:numel(), 1 << 62)
+  local x = torch.ones(2, 2)
+  local ok, err = pcall(function() return x['repeat'](x, 1 << 62, 4) end)
+  T.eq(ok, false)
+  T.truthy(not tostring(err):find('max_size', 1, true) and tostring(err):find('^RuntimeError'), tostring(err))
+  T.raises(function() return x['repeat'](x, -1, 2) end, 'RuntimeError: Trying to create tensor with negative dimension -1: [-1, 2]')
+  T.close(x['repeat'](x, 2, 1), {{1, 1}, {1, 1}, {1, 1}, {1, 1}})
+end)
+
+T.test('printing a huge view reads only what it prints', function()
+  local huge = torch.ones(1, 1):expand(100000, 100000)  -- 40 GB if copied
+  T.eq(tostring(huge), tostring(torch.ones(100, 100)))
+  local r = torch.arange(1000000):view(1000, 1000)
+  T.eq(tostring(r), table.concat({
+    'tensor([[     0,      1,      2,  ...,    997,    998,    999],',
+    '        [  1000,   1001,   1002,  ...,   1997,   1998,   1999],',
+    '        [  2000,   2001,   2002,  ...,   2997,   2998,   2999],',
+    '        ...,',
+    '        [997000, 997001, 997002,  ..., 997997, 997998, 997999],',
+    '        [998000, 998001, 998002,  ..., 998997, 998998, 998999],',
+    '        [999000, 999001, 999002,  ..., 999997, 999998, 999999]])'}, '\n'))
+  T.eq(tostring(torch.arange(2000)), 'tensor([   0,    1,    2,  ..., 1997, 1998, 1999])')
+  local t = torch.arange(2 * 600 * 3, {dtype = torch.float32}):view(2, 600, 3):transpose(0, 2)
+  T.eq(tostring(t), tostring(t:contiguous()))
+end)
+
+T.test('.data = and .grad = check what PyTorch checks', function()
+  local w = torch.zeros(3, {requires_grad = true})
+  T.raises(function() w.data = torch.zeros(3, {dtype = torch.int8}) end,
+           'RuntimeError: data set to a tensor that requires gradients must be floating point or complex dtype')
+  T.eq(w.dtype, torch.float32)
+  w.data = torch.ones(2, {dtype = torch.float64})  -- PyTorch allows another float dtype and shape
+  T.eq(w.dtype, torch.float64)
+  local v = torch.zeros(3)
+  v.data = torch.ones(2, {dtype = torch.int8})
+  T.eq(v.dtype, torch.int8)
+  local p = torch.zeros(2, 3, {requires_grad = true})
+  T.raises(function() p.grad = torch.zeros(2, 3, {dtype = torch.int64}) end,
+           "RuntimeError: attempting to assign a gradient with dtype 'long int' to a tensor with dtype 'float'. " ..
+           'Please ensure that the gradient and the tensor have the same dtype')
+  T.raises(function() p.grad = torch.zeros(3) end,
+           "RuntimeError: attempting to assign a gradient of size '[3]' to a tensor of size '[2, 3]'. " ..
+           'Please ensure that the gradient and the tensor are the same size')
+  T.raises(function() p.grad = torch.zeros(2, 3, {device = 'cuda:0'}) end,
+           "RuntimeError: attempting to assign a gradient with device type 'cuda' to a tensor with device type 'cpu'. " ..
+           'Please ensure that the gradient and the tensor are on the same device')
+  local q = torch.zeros(2, {device = 'cuda:0', requires_grad = true})
+  T.raises(function() q.grad = torch.zeros(2, {device = 'cuda:1'}) end,
+           "RuntimeError: attempting to assign a gradient located on device with index '1' to a tensor located on " ..
+           "device with index '0'. Please ensure that the gradient and the tensor are on the same device")
+  T.raises(function() p.grad = p end, "RuntimeError: can't assign Variable as its own grad")
+  T.raises(function() p.grad = 5 end, 'TypeError: assigned grad expected to be a Tensor or None but got grad of type int')
+  p.grad = torch.ones(2, 3)
+  T.close(p.grad, {{1, 1, 1}, {1, 1, 1}})
+  p.grad = nil
+  T.eq(p.grad, nil)
+end)
+
+-- ---- found by fuzz_lua: out-of-range floats to integers, splits of scalars ---
+T.test('float -> int64 of NaN, inf, 1e30 is INT64_MIN (x86), never undefined', function()
+  local x = torch.tensor({1e30, -1e30, 0 / 0, 1 / 0, -2.5}):long()
+  T.eq(table.concat(x:tolist(), ','), table.concat({math.mininteger, math.mininteger, math.mininteger, math.mininteger, -2}, ','))
+end)
+T.test('binary op and clamp with a scalar out of int64 range', function()
+  T.eq(tostring(torch.tensor({3, 4}) + (-1e30)), 'tensor([-1.0000e+30, -1.0000e+30])')
+  T.eq(tostring(torch.tensor({1, 2}):clamp(nil, 1e30)), 'tensor([1., 2.])')
+end)
+T.test('split of a 0-d tensor, negative split sizes: errors as PyTorch', function()
+  T.raises(function() return torch.tensor(1.0):split({1}) end, 'RuntimeError: split expects at least a 1-dimensional tensor')
+  T.raises(function() return torch.ones(4):split({5, -1}) end,
+           'RuntimeError: split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=[5, -1]')
+end)
+
+T.finish()
