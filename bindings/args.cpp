@@ -165,6 +165,15 @@ std::optional<Device> Args::device(int i, const char* name) {
   return d;
 }
 
+TensorOptions Args::tensor_options(DType dflt) {
+  TensorOptions o;
+  o.dtype = dtype(-1, "dtype").value_or(dflt);
+  o.device = device(-1, "device").value_or(Device(Device::CPU));
+  o.requires_grad = boolean(-1, "requires_grad", false);
+  boolean(-1, "pin_memory", false);
+  return o;
+}
+
 Scalar Args::scalar(int i, const char* name) {
   int idx = at(i, name);
   auto s = idx ? to_scalar(L, idx) : std::nullopt;
