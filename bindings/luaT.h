@@ -76,6 +76,9 @@ class Args {
   std::string string(int i, const char* name, const char* dflt);
   std::optional<DType> dtype(int i, const char* name);
   std::optional<Device> device(int i, const char* name);
+  // The factory keywords dtype (default dflt), device (default cpu),
+  // requires_grad and pin_memory (accepted, ignored).
+  TensorOptions tensor_options(DType dflt);
   Scalar scalar(int i, const char* name);
   // Sizes given as ints from positional `from` on, or one table / torch.Size.
   Shape shape_from(int from, const char* name);

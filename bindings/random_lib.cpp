@@ -38,15 +38,6 @@ Generator& self_gen(lua_State* L) {
   return *g;
 }
 
-TensorOptions options(Args& a, DType dflt) {
-  TensorOptions o;
-  o.dtype = a.dtype(-1, "dtype").value_or(dflt);
-  o.device = a.device(-1, "device").value_or(Device(Device::CPU));
-  o.requires_grad = a.boolean(-1, "requires_grad", false);
-  a.boolean(-1, "pin_memory", false);
-  return o;
-}
-
 // ---- torch.Generator ----
 
 int generator_new(lua_State* L) {
@@ -136,7 +127,7 @@ int rand_fn(lua_State* L) {
   Args a(L, 1, Normal ? "randn" : "rand");
   Shape s = a.shape_from(0, "size");
   Generator* g = gen_arg(a);
-  TensorOptions o = options(a, DType::Float32);
+  TensorOptions o = a.tensor_options(DType::Float32);
   a.finish(a.n());
   push_tensor(L, Normal ? randn(s, o, g) : rand(s, o, g));
   return 1;
@@ -157,7 +148,7 @@ int randint_fn(lua_State* L) {
     s = a.shape_from(1, "size");
   }
   Generator* g = gen_arg(a);
-  push_tensor(L, randint(low, high, s, options(a, DType::Int64), g));
+  push_tensor(L, randint(low, high, s, a.tensor_options(DType::Int64), g));
   return 1;
 }
 
@@ -165,7 +156,7 @@ int randperm_fn(lua_State* L) {
   Args a(L, 1, "randperm");
   const int64_t n = a.integer(0, "n");
   Generator* g = gen_arg(a);
-  push_tensor(L, randperm(n, options(a, DType::Int64), g));
+  push_tensor(L, randperm(n, a.tensor_options(DType::Int64), g));
   return 1;
 }
 
@@ -198,7 +189,7 @@ int normal_fn(lua_State* L) {
     if (!im || !is || !a.has(2, "size")) normal_overloads(L, a);
     const double m = a.number(0, "mean"), s = a.number(1, "std");
     Shape size = a.shape_from(2, "size");
-    push_tensor(L, normal(m, s, size, options(a, DType::Float32), g));
+    push_tensor(L, normal(m, s, size, a.tensor_options(DType::Float32), g));
   }
   return 1;
 }

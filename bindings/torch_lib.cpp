@@ -14,15 +14,6 @@ namespace gl::lt {
 
 namespace {
 
-TensorOptions options(Args& a, DType dflt) {
-  TensorOptions o;
-  o.dtype = a.dtype(-1, "dtype").value_or(dflt);
-  o.device = a.device(-1, "device").value_or(Device(Device::CPU));
-  o.requires_grad = a.boolean(-1, "requires_grad", false);
-  a.boolean(-1, "pin_memory", false);
-  return o;
-}
-
 int tensor(lua_State* L) {
   Args a(L, 1, "tensor");
   GL_CHECK_T(TypeError, a.n() >= 1, "tensor() missing 1 required positional argument: \"data\"");
@@ -54,7 +45,7 @@ int creator(lua_State* L) {
   static const char* names[] = {"empty", "zeros", "ones", "rand", "randn"};
   Args a(L, 1, names[Kind]);
   Shape s = a.shape_from(0, "size");
-  TensorOptions o = options(a, DType::Float32);
+  TensorOptions o = a.tensor_options(DType::Float32);
   a.finish(a.n());
   Tensor t;
   switch (Kind) {
@@ -96,7 +87,7 @@ int full(lua_State* L) {
   Shape s = a.int_list(0, "size");
   Scalar v = a.scalar(1, "fill_value");
   DType d = scalar_default_dtype(v);
-  push_tensor(L, gl::full(s, v, options(a, d)));
+  push_tensor(L, gl::full(s, v, a.tensor_options(d)));
   return 1;
 }
 int full_like(lua_State* L) {
@@ -117,20 +108,20 @@ int arange(lua_State* L) {
   } else {
     end = a.scalar(0, "end");
   }
-  TensorOptions o = options(a, DType::Float32);
+  TensorOptions o = a.tensor_options(DType::Float32);
   push_tensor(L, gl::arange(start, end, step, a.dtype(-1, "dtype"), o));
   return 1;
 }
 int linspace(lua_State* L) {
   Args a(L, 1, "linspace");
-  push_tensor(L, gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"), options(a, DType::Float32)));
+  push_tensor(L, gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"), a.tensor_options(DType::Float32)));
   return 1;
 }
 int eye(lua_State* L) {
   Args a(L, 1, "eye");
   int64_t n = a.integer(0, "n");
   int64_t m = a.opt_integer(1, "m").value_or(n);
-  push_tensor(L, gl::eye(n, m, options(a, DType::Float32)));
+  push_tensor(L, gl::eye(n, m, a.tensor_options(DType::Float32)));
   return 1;
 }
 int randint_like(lua_State* L) {

@@ -12,6 +12,20 @@
 //   fresh_seed()                   reseed torch from the clock: fresh inputs
 //   first_line(err), show(t)       short texts for messages
 //   gpus()                         the visible device count
+// and, for exercises that run a net on a device over a loader's batches:
+//   probe_net(make_body)           Probe, probe: an nn.Module class whose
+//                                  instances wrap make_body(...)'s module and
+//                                  record each call (training, grad mode, the
+//                                  input's device) in probe.calls
+//   run_on_device(name, probe, device, fn, ...)
+//                                  trace, result: fn(...) traced, with the
+//                                  failures such exercises share (an error,
+//                                  a batch left on the host, a net that never
+//                                  ran or ran elsewhere); trace nil on failure
+//   check_device_traffic(trace, nbatches, running, h2d_per_batch)
+//                                  at most one read back to the host (of the
+//                                  running `running`) and h2d_per_batch copies
+//                                  to the device per batch
 #pragma once
 
 namespace gl::interp {
@@ -79,6 +93,45 @@ function lib.fresh_seed()
   local seed = (os.time() * 7919 + math.floor(os.clock() * 1e6) + seed_counter * 104729) % 2147483647
   torch.manual_seed(seed)
   return seed
+end
+function lib.probe_net(make_body)
+  local probe = {calls = {}}
+  local Probe = nn.Module:extend('Probe')
+  function Probe:__init(...) self.body = make_body(...) end
+  function Probe:forward(x)
+    probe.calls[#probe.calls + 1] = {training = self.training, grad = torch.is_grad_enabled(), device = tostring(x.device)}
+    return self.body(x)
+  end
+  return Probe, probe
+end
+function lib.run_on_device(name, probe, device, fn, ...)
+  probe.calls = {}
+  local trace, ok, result = lib.traced(fn, ...)
+  if not ok then
+    local err = tostring(result)
+    if err:find('same device') or err:find('should be the same') then
+      lib.fail(name .. ' raised "' .. lib.first_line(result) .. '": the net is on ' .. tostring(device)
+               .. ' and the batch is not; move each batch there (X:to(device), y:to(device), with the `device` argument)')
+    else
+      lib.fail(name .. ' raised an error: ' .. lib.first_line(result))
+    end
+    return nil
+  end
+  if #probe.calls == 0 then lib.fail('the net never ran: call net(X) on each batch') return nil end
+  for _, c in ipairs(probe.calls) do
+    if c.device ~= tostring(device) then
+      lib.fail('the net ran on a batch on ' .. c.device .. ', not on the `device` argument (' .. tostring(device) .. ')')
+      return nil
+    end
+  end
+  return trace, result
+end
+function lib.check_device_traffic(trace, nbatches, running, h2d_per_batch)
+  local reads = lib.syncs(trace, 'item') + lib.syncs(trace, 'tolist') + lib.syncs(trace, 'print')
+  check(reads <= 1, ('the host read values back from the GPU %d times for %d batches (:item() in the loop?): '
+        .. 'keep the running %s a tensor on the device and read it once, at the end'):format(reads, nbatches, running))
+  check(trace.h2d.calls <= h2d_per_batch * nbatches + 1, ('%d copies to the GPU for %d batches: move each batch once'):format(
+        trace.h2d.calls, nbatches))
 end
 lib.check = check
 -- (Re)defines the helpers as globals: the learner's code may have reused a name.

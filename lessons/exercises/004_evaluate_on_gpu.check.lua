@@ -7,13 +7,7 @@ local evaluate = need_function('evaluate_accuracy_gpu')
 if not evaluate then return end
 fresh_seed()
 local device = torch.device('cuda:' .. (gpus() - 1))
-local calls = {}
-local Probe = nn.Module:extend('Probe')
-function Probe:__init(n_in, n_out) self.lin = nn.Linear(n_in, n_out) end
-function Probe:forward(x)
-  calls[#calls + 1] = {training = self.training, grad = torch.is_grad_enabled(), device = tostring(x.device)}
-  return self.lin(x)
-end
+local Probe, probe = probe_net(function(n_in, n_out) return nn.Linear(n_in, n_out) end)
 local n, batch_size = 50 + math.random(0, 20), 16
 if n % batch_size == 0 then n = n + 3 end
 local net = Probe(6, 4):to(device)
@@ -43,24 +37,9 @@ local y = torch.tensor(labels)
 local expected = (n - k) / n
 local loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, y), {batch_size = batch_size})
 net:train()
-calls = {}
-local trace, ok, acc = traced(evaluate, net, loader, device)
-if not ok then
-  if tostring(acc):find('same device') then
-    fail('evaluate_accuracy_gpu raised "' .. first_line(acc) .. '": the net is on ' .. tostring(device)
-         .. ' and the batch is not; move each batch there (X:to(device), y:to(device), with the `device` argument)')
-  else
-    fail('evaluate_accuracy_gpu raised an error: ' .. first_line(acc))
-  end
-  return
-end
-if #calls == 0 then fail('the net never ran: call net(X) on each batch') return end
-for _, c in ipairs(calls) do
-  if c.device ~= tostring(device) then
-    fail('the net ran on a batch on ' .. c.device .. ', not on the `device` argument (' .. tostring(device) .. ')')
-    return
-  end
-end
+local trace, acc = run_on_device('evaluate_accuracy_gpu', probe, device, evaluate, net, loader, device)
+if not trace then return end
+local calls = probe.calls
 if calls[1].training then fail('the net was in training mode: call net:eval() first (dropout and batch norm behave differently)') return end
 if calls[1].grad then
   fail('the net ran with autograd recording: wrap the loop in torch.no_grad(function() ... end); evaluation needs no graph')
@@ -88,8 +67,4 @@ if math.abs(acc - expected) > 1e-6 then
   fail(msg)
   return
 end
-local reads = syncs(trace, 'item') + syncs(trace, 'tolist') + syncs(trace, 'print')
-check(reads <= 1, ('the host read values back from the GPU %d times for %d batches (:item() in the loop?): '
-      .. 'keep the running count a tensor on the device and read it once, at the end'):format(reads, nbatches))
-check(trace.h2d.calls <= 2 * nbatches + 1, ('%d copies to the GPU for %d batches: move each batch once'):format(
-      trace.h2d.calls, nbatches))
+check_device_traffic(trace, nbatches, 'count', 2)

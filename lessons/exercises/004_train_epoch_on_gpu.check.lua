@@ -8,16 +8,10 @@ local train_epoch = need_function('train_epoch')
 if not train_epoch then return end
 fresh_seed()
 local device = torch.device('cuda:' .. (gpus() - 1))
-local calls = {}
-local Probe = nn.Module:extend('Probe')
-function Probe:__init()
-  self.body = nn.Sequential(nn.Conv2d(1, 2, 3, {padding = 1}), nn.Sigmoid(), nn.AvgPool2d(2, 2), nn.Flatten(),
-                            nn.Linear(32, 3))
-end
-function Probe:forward(x)
-  calls[#calls + 1] = {training = self.training, device = tostring(x.device)}
-  return self.body(x)
-end
+local Probe, probe = probe_net(function()
+  return nn.Sequential(nn.Conv2d(1, 2, 3, {padding = 1}), nn.Sigmoid(), nn.AvgPool2d(2, 2), nn.Flatten(),
+                       nn.Linear(32, 3))
+end)
 local batch_size = 16
 local lr = 0.5
 -- Data whose last batch is small (3 to 8 examples), and drawn again until the
@@ -55,25 +49,11 @@ for _ = 1, 20 do
 end
 
 net:eval()  -- train_epoch must switch it
-calls = {}
 local updater = torch.optim.SGD(net:parameters(), {lr = lr})
-local trace, ok, got = traced(train_epoch, net, loader, nn.CrossEntropyLoss(), updater, device)
-if not ok then
-  if tostring(got):find('same device') or tostring(got):find('should be the same') then
-    fail('train_epoch raised "' .. first_line(got) .. '": the net is on ' .. tostring(device)
-         .. ' and the batch is not; move each batch there (X:to(device), y:to(device), with the `device` argument)')
-  else
-    fail('train_epoch raised an error: ' .. first_line(got))
-  end
-  return
-end
-if #calls == 0 then fail('the net never ran: call net(X) on each batch') return end
-for _, c in ipairs(calls) do
-  if c.device ~= tostring(device) then
-    fail('the net ran on a batch on ' .. c.device .. ', not on the `device` argument (' .. tostring(device) .. ')')
-    return
-  end
-end
+local trace, got = run_on_device('train_epoch', probe, device, train_epoch, net, loader, nn.CrossEntropyLoss(), updater,
+                                 device)
+if not trace then return end
+local calls = probe.calls
 if not calls[1].training then
   fail('the net was in evaluation mode: call net:train() first (dropout and batch norm train differently)')
   return
@@ -106,10 +86,6 @@ if math.abs(got - expected) > 2e-5 * math.max(1, math.abs(expected)) then
   fail(msg)
   return
 end
-local reads = syncs(trace, 'item') + syncs(trace, 'tolist') + syncs(trace, 'print')
-check(reads <= 1, ('the host read values back from the GPU %d times for %d batches (:item() in the loop?): '
-      .. 'keep the running sum a tensor on the device and read it once, at the end'):format(reads, nbatches))
 -- X and y once per batch, and gpulab's cross-entropy sends its class
 -- coefficients once per call (PyTorch builds them on the device).
-check(trace.h2d.calls <= 3 * nbatches + 1, ('%d copies to the GPU for %d batches: move each batch once'):format(
-      trace.h2d.calls, nbatches))
+check_device_traffic(trace, nbatches, 'sum', 3)

@@ -87,11 +87,18 @@ std::string shape_str(const Shape& s) {
 }
 std::string size_repr(const Shape& s) { return "torch.Size(" + shape_str(s) + ")"; }
 
-void check_shape(const Shape& sizes) {
+namespace {
+// The checks every new shape passes first: the dim limit, no negative size.
+void check_dims_and_signs(const Shape& sizes) {
   GL_CHECK(sizes.size() <= size_t(kMaxDims), "gpulab supports tensors of at most ", kMaxDims,
            " dimensions, but got ", sizes.size());
   for (auto s : sizes)
     GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
+}
+}  // namespace
+
+void check_shape(const Shape& sizes) {
+  check_dims_and_signs(sizes);
   int64_t n = 1;
   for (auto s : sizes)
     GL_CHECK(!__builtin_mul_overflow(n, s, &n), "numel: integer multiplication overflow");
@@ -110,10 +117,7 @@ Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
 }
 
 int64_t check_new_shape(const Shape& sizes, DType dtype) {
-  GL_CHECK(sizes.size() <= size_t(kMaxDims), "gpulab supports tensors of at most ", kMaxDims,
-           " dimensions, but got ", sizes.size());
-  for (auto s : sizes)
-    GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
+  check_dims_and_signs(sizes);
   int64_t n = 1;
   for (auto s : sizes)
     GL_CHECK(!__builtin_mul_overflow(n, s, &n), "Trying to create tensor of size ", shape_str(sizes), ", which is too large");

@@ -1,10 +1,12 @@
 // Elementwise ops: unary, binary (tensor/tensor and tensor/scalar), where,
-// clamp, and their in-place forms, with autograd.
+// clamp, driven by the rows of op_rows.def, and their in-place forms (whose
+// rules are in inplace.cpp), with autograd.
 #include <cmath>
 #include <functional>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
+#include "tensor/ops/inplace.h"
 #include "tensor/ops/op_table.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -235,69 +237,6 @@ Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
   Tensor out = binary_ts(op, a0, sc, scalar_first, nullptr);
   record_binary_scalar(out, op, a0, sc, scalar_first);
   return out;
-}
-
-void check_inplace_leaf(const Tensor& self) {
-  if (GradMode::enabled() && self.requires_grad() && self.is_leaf())
-    throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
-}
-
-namespace {
-
-// An in-place op with no derivative (comparisons, floor_divide, ...) on a
-// tensor in a graph would change values its graph may have saved.
-void check_no_grad_inplace(const Tensor& self) {
-  check_inplace_leaf(self);
-  if (GradMode::enabled() && self.requires_grad())
-    throw NotImplementedError("gpulab does not record this in-place operation on a tensor that requires grad; use the "
-                              "out-of-place op");
-}
-
-void write_back(Tensor& self, const Tensor& result, DType rt) {
-  if (!can_cast(rt, self.dtype()))
-    throw RuntimeError(cat("result type ", dtype_legacy_name(rt), " can't be cast to the desired output type ",
-                           dtype_legacy_name(self.dtype())));
-  if (result.sizes() != self.sizes())
-    throw RuntimeError(cat("output with shape ", shape_str(self.sizes()), " doesn't match the broadcast shape ",
-                           shape_str(result.sizes())));
-  copy_(self, result);
-}
-}  // namespace
-
-// Note [In-place autograd]. PyTorch records an in-place op on a tensor in a
-// graph and guards saved values with version counters. gpulab has none, so it
-// records the op only where no saved value can change: self is the only tensor
-// on its storage (no views of it, no detached copies) and no node holds self
-// itself or reads its output. Then `old`, an alias of self's current value
-// and node, is the op's input, and the result's storage and node become
-// self's: the same as writing in place, since nobody else sees the storage.
-// Anything else is a clear error instead of a wrong gradient.
-void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f) {
-  check_inplace_leaf(self);
-  const bool safe = self.impl.use_count() == 1 && self.storage().use_count() == 1 &&
-                    !(self.grad_fn() && self.grad_fn()->saves_output);
-  if (!safe)
-    throw NotImplementedError(
-        "gpulab cannot record this in-place operation for autograd: the tensor is a view, shares its storage, or "
-        "its value is saved for the backward pass; use the out-of-place form (y = x + 1 instead of x:add_(1))");
-  Tensor old(std::make_shared<TensorImpl>(*self.impl));
-  old.impl->grad = nullptr;
-  old.impl->retains_grad = false;
-  old.impl->is_parameter = false;
-  Tensor r = f(old);
-  if (!can_cast(r.dtype(), self.dtype()))
-    throw RuntimeError(cat("result type ", dtype_legacy_name(r.dtype()), " can't be cast to the desired output type ",
-                           dtype_legacy_name(self.dtype())));
-  GL_CHECK(r.sizes() == self.sizes(), "output with shape ", shape_str(self.sizes()), " doesn't match the broadcast shape ",
-        shape_str(r.sizes()));
-  r = to_dtype(r, self.dtype());
-  if (r.is_same(old)) return;
-  TensorImpl& s = *self.impl;
-  s.storage = r.impl->storage;
-  s.strides = r.impl->strides;
-  s.offset = r.impl->offset;
-  s.grad_fn = r.impl->grad_fn;
-  s.requires_grad = r.requires_grad();
 }
 
 namespace {

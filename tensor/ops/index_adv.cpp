@@ -119,6 +119,33 @@ std::vector<Tensor> replay(const Plan& p, int64_t ndim) {
   return r;
 }
 
+// The index kernel over a plan: self's elements at the plan's offsets, and
+// `other` (the values written, or the output read into) element by element;
+// traced as `name`. Nothing runs for an empty plan.
+void run_plan(const Tensor& self, const Plan& p, const Tensor& other, IndexOp op, const char* name) {
+  IndexSpec s;
+  s.op = op;
+  s.ndim = int(p.shape.size());
+  s.numel = numel_of(p.shape);
+  if (s.numel == 0) return;
+  for (size_t d = 0; d < p.shape.size(); ++d) {
+    s.shape[d] = p.shape[d];
+    s.self.strides[d] = p.self_strides[d];
+    s.index.strides[d] = p.index_strides[d];
+    s.other.strides[d] = other.stride(int64_t(d));
+  }
+  s.self.data = self.data_ptr();
+  s.self.dtype = self.dtype();
+  s.self_step = 1;
+  s.index.data = p.offset.data_ptr();
+  s.index.dtype = DType::Int64;
+  s.other.data = other.data_ptr();
+  s.other.dtype = other.dtype();
+  const DeviceSlot& sl = slot_of(self);
+  trace::op(name, self.device());
+  sl.kernels->index(sl.exec, s);
+}
+
 void put_into(Tensor& self, const Plan& p, const Tensor& values, bool accumulate) {
   GL_CHECK(values.dtype() == self.dtype(), "Index put requires the source and destination dtypes match, got ",
            dtype_legacy_name(self.dtype()), " for the destination and ", dtype_legacy_name(values.dtype()),
@@ -132,28 +159,7 @@ void put_into(Tensor& self, const Plan& p, const Tensor& values, bool accumulate
   }
   GL_CHECK(fits, "shape mismatch: value tensor of shape ", shape_str(vs), " cannot be broadcast to indexing result of shape ",
            shape_str(p.shape));
-  Tensor v = expand(values, p.shape);
-  IndexSpec s;
-  s.op = accumulate ? IndexOp::ScatterAdd : IndexOp::Scatter;
-  s.ndim = int(p.shape.size());
-  s.numel = numel_of(p.shape);
-  if (s.numel == 0) return;
-  for (size_t d = 0; d < p.shape.size(); ++d) {
-    s.shape[d] = p.shape[d];
-    s.self.strides[d] = p.self_strides[d];
-    s.index.strides[d] = p.index_strides[d];
-    s.other.strides[d] = v.stride(int64_t(d));
-  }
-  s.self.data = self.data_ptr();
-  s.self.dtype = self.dtype();
-  s.self_step = 1;
-  s.index.data = p.offset.data_ptr();
-  s.index.dtype = DType::Int64;
-  s.other.data = v.data_ptr();
-  s.other.dtype = v.dtype();
-  const DeviceSlot& sl = slot_of(self);
-  trace::op("index_put", self.device());
-  sl.kernels->index(sl.exec, s);
+  run_plan(self, p, expand(values, p.shape), accumulate ? IndexOp::ScatterAdd : IndexOp::Scatter, "index_put");
 }
 
 }  // namespace
@@ -165,29 +171,7 @@ Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
     p = plan(self, indices);
   }
   Tensor out = empty_on(p.shape, self.dtype(), self.device());
-  IndexSpec s;
-  s.op = IndexOp::Gather;
-  s.ndim = int(p.shape.size());
-  s.numel = numel_of(p.shape);
-  Shape os = out.strides();
-  for (size_t d = 0; d < p.shape.size(); ++d) {
-    s.shape[d] = p.shape[d];
-    s.self.strides[d] = p.self_strides[d];
-    s.index.strides[d] = p.index_strides[d];
-    s.other.strides[d] = os[d];
-  }
-  s.self.data = self.data_ptr();
-  s.self.dtype = self.dtype();
-  s.self_step = 1;
-  s.index.data = p.offset.data_ptr();
-  s.index.dtype = DType::Int64;
-  s.other.data = out.data_ptr();
-  s.other.dtype = out.dtype();
-  if (s.numel > 0) {
-    const DeviceSlot& sl = slot_of(self);
-    trace::op("index", self.device());
-    sl.kernels->index(sl.exec, s);
-  }
+  run_plan(self, p, out, IndexOp::Gather, "index");
   if (GradMode::enabled() && self.requires_grad()) {
     Shape shape = self.sizes();
     std::vector<Tensor> again = replay(p, self.dim());

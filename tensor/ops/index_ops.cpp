@@ -150,19 +150,25 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index_in) {
   return out;
 }
 
+namespace {
+// A copy of self with src scattered in by op, recording nothing: the checks
+// and the kernel call scatter and scatter_add share.
+Tensor scattered_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, IndexOp op) {
+  GL_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  check_gather_like("scatter", self, dim, index, &src);
+  common_device({&self, &index, &src});
+  NoGradGuard ng;
+  Tensor out = clone(self);
+  scatter_into(out, dim, index, &src, nullptr, op);
+  return out;
+}
+}  // namespace
+
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src, const std::string& reduce) {
   const Tensor index = as_long_index(index_in);
   dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   const IndexOp op = reduce_op(reduce, IndexOp::Scatter);
-  GL_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
-  check_gather_like("scatter", self, dim, index, &src);
-  common_device({&self, &index, &src});
-  Tensor out;
-  {
-    NoGradGuard ng;
-    out = clone(self);
-    scatter_into(out, dim, index, &src, nullptr, op);
-  }
+  Tensor out = scattered_copy(self, dim, index, src, op);
   if (wants_grad({&self, &src})) {
     GL_CHECK_T(NotImplementedError, op == IndexOp::Scatter,
                "the derivative for 'scatter' with reduce= is not implemented (use scatter_reduce)");
@@ -246,15 +252,7 @@ void scatter_(Tensor& self, int64_t dim, const Tensor& index_in, Scalar value, c
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src) {
   const Tensor index = as_long_index(index_in);
   dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-  GL_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
-  check_gather_like("scatter", self, dim, index, &src);
-  common_device({&self, &index, &src});
-  Tensor out;
-  {
-    NoGradGuard ng;
-    out = clone(self);
-    scatter_into(out, dim, index, &src, nullptr, IndexOp::ScatterAdd);
-  }
+  Tensor out = scattered_copy(self, dim, index, src, IndexOp::ScatterAdd);
   if (wants_grad({&self, &src})) {
     Tensor idx = index;
     record(out, "ScatterAddBackward0", {self, src}, [dim, idx](const Tensor& g) -> std::vector<Tensor> {

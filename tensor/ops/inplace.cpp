@@ -1,0 +1,70 @@
+// The in-place rules: the leaf check, the refusal of in-place ops with no
+// derivative on tensors in a graph, the write-back of a result into self, and
+// the recording of an in-place op for autograd (Note [In-place autograd]).
+#include "tensor/ops/inplace.h"
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
+#include "tensor/ops/promote.h"
+
+namespace gl {
+
+void check_inplace_leaf(const Tensor& self) {
+  if (GradMode::enabled() && self.requires_grad() && self.is_leaf())
+    throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+void check_no_grad_inplace(const Tensor& self) {
+  check_inplace_leaf(self);
+  if (GradMode::enabled() && self.requires_grad())
+    throw NotImplementedError("gpulab does not record this in-place operation on a tensor that requires grad; use the "
+                              "out-of-place op");
+}
+
+void write_back(Tensor& self, const Tensor& result, DType rt) {
+  if (!can_cast(rt, self.dtype()))
+    throw RuntimeError(cat("result type ", dtype_legacy_name(rt), " can't be cast to the desired output type ",
+                           dtype_legacy_name(self.dtype())));
+  if (result.sizes() != self.sizes())
+    throw RuntimeError(cat("output with shape ", shape_str(self.sizes()), " doesn't match the broadcast shape ",
+                           shape_str(result.sizes())));
+  copy_(self, result);
+}
+
+// Note [In-place autograd]. PyTorch records an in-place op on a tensor in a
+// graph and guards saved values with version counters. gpulab has none, so it
+// records the op only where no saved value can change: self is the only tensor
+// on its storage (no views of it, no detached copies) and no node holds self
+// itself or reads its output. Then `old`, an alias of self's current value
+// and node, is the op's input, and the result's storage and node become
+// self's: the same as writing in place, since nobody else sees the storage.
+// Anything else is a clear error instead of a wrong gradient.
+void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f) {
+  check_inplace_leaf(self);
+  const bool safe = self.impl.use_count() == 1 && self.storage().use_count() == 1 &&
+                    !(self.grad_fn() && self.grad_fn()->saves_output);
+  if (!safe)
+    throw NotImplementedError(
+        "gpulab cannot record this in-place operation for autograd: the tensor is a view, shares its storage, or "
+        "its value is saved for the backward pass; use the out-of-place form (y = x + 1 instead of x:add_(1))");
+  Tensor old(std::make_shared<TensorImpl>(*self.impl));
+  old.impl->grad = nullptr;
+  old.impl->retains_grad = false;
+  old.impl->is_parameter = false;
+  Tensor r = f(old);
+  if (!can_cast(r.dtype(), self.dtype()))
+    throw RuntimeError(cat("result type ", dtype_legacy_name(r.dtype()), " can't be cast to the desired output type ",
+                           dtype_legacy_name(self.dtype())));
+  GL_CHECK(r.sizes() == self.sizes(), "output with shape ", shape_str(self.sizes()), " doesn't match the broadcast shape ",
+        shape_str(r.sizes()));
+  r = to_dtype(r, self.dtype());
+  if (r.is_same(old)) return;
+  TensorImpl& s = *self.impl;
+  s.storage = r.impl->storage;
+  s.strides = r.impl->strides;
+  s.offset = r.impl->offset;
+  s.grad_fn = r.impl->grad_fn;
+  s.requires_grad = r.requires_grad();
+}
+
+}  // namespace gl

@@ -1,0 +1,106 @@
+// The CUDA random kernels' bodies run on the host (random.cuh): Philox against
+// its published vectors, fills that do not depend on the launch shape, and the
+// transforms' ranges and moments, checked in CI where there is no GPU.
+#if GPULAB_HAVE_CUDA
+#include <doctest/doctest.h>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+#include "cuda_host_emulate.h"
+#include "tensor/kernels/cuda/random.cuh"
+
+using namespace gl;
+using namespace gl::cuda;
+using namespace gl::cuda::host_test;
+
+TEST_CASE("cuda kernels on the host: Philox4x32-10 gives Random123's known answers") {
+  // Random123's tests/kat_vectors: counter words c0..c3, key words k0, k1.
+  struct Kat { uint32_t c[4], k[2], out[4]; };
+  const Kat kats[] = {
+      {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}},
+      {{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0xffffffffu, 0xffffffffu},
+       {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}},
+      {{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}, {0xa4093822u, 0x299f31d0u},
+       {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}},
+  };
+  for (const Kat& k : kats) {
+    const Philox4 r = philox4x32_10(uint64_t(k.c[0]) | uint64_t(k.c[1]) << 32, uint64_t(k.c[2]) | uint64_t(k.c[3]) << 32,
+                                    uint64_t(k.k[0]) | uint64_t(k.k[1]) << 32);
+    for (int j = 0; j < 4; ++j) CHECK(r.x[j] == k.out[j]);
+  }
+}
+
+namespace {
+template <class T, RandomKind K>
+std::vector<double> draw(int64_t n, double a, double b, int64_t threads, bool vec, uint64_t offset = 3) {
+  const int EC = random_group<T, K>(false);
+  Buf<T> out(n, 0);
+  RandArgs<T> p;
+  p.out = out.p;
+  p.n = n;
+  p.seed = 42;
+  p.offset = offset;
+  p.a = a;
+  p.b = b;
+  if constexpr (K == RandomKind::IntRange) {
+    p.base = int64_t(a);
+    p.range = uint64_t(int64_t(b) - int64_t(a));
+    p.wide = p.range >= (uint64_t(1) << 32);
+  } else {
+    p.vec = vec && aligned_to(p.out, sizeof(T) * EC);
+  }
+  emulate(threads, [&](Grid g) { random_body<T, K>(g, p); });
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[size_t(i)] = double(out.p[i]);
+  return v;
+}
+}  // namespace
+
+TEST_CASE("cuda kernels on the host: random fills do not depend on the launch shape") {
+  for (int64_t n : {1, 5, 1023}) {
+    CHECK(draw<float, RandomKind::Uniform>(n, 0, 1, 1, true) == draw<float, RandomKind::Uniform>(n, 0, 1, 256, false));
+    CHECK(draw<double, RandomKind::Normal>(n, 0, 1, 3, true) == draw<double, RandomKind::Normal>(n, 0, 1, 64, true));
+    CHECK(draw<Half, RandomKind::Normal>(n, 0, 1, 7, true) == draw<Half, RandomKind::Normal>(n, 0, 1, 1, false));
+    CHECK(draw<int64_t, RandomKind::IntRange>(n, -5, 5, 1, false) ==
+          draw<int64_t, RandomKind::IntRange>(n, -5, 5, 100, false));
+  }
+  CHECK(draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 3) != draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 4));
+}
+
+TEST_CASE("cuda kernels on the host: uniform stays below its upper bound in every dtype") {
+  const int64_t n = 200003;
+  auto check_range = [](const std::vector<double>& v, double lo, double hi) {
+    double mn = v[0], mx = v[0], s = 0;
+    for (double x : v) mn = std::min(mn, x), mx = std::max(mx, x), s += x;
+    CHECK(mn >= lo);
+    CHECK(mx < hi);
+    CHECK(std::fabs(s / double(v.size()) - (lo + hi) / 2) < 0.02 * (hi - lo));
+  };
+  // half on [2, 4): the spacing there is 2^-9, so u * 2 + 2 rounds up to 4 for
+  // the top draw (1 in 2^11) unless it is mapped back to 2
+  check_range(draw<Half, RandomKind::Uniform>(n, 2, 4, 256, true), 2, 4);
+  check_range(draw<BFloat16, RandomKind::Uniform>(n, 2, 4, 256, true), 2, 4);
+  check_range(draw<float, RandomKind::Uniform>(n, 1, 2, 256, true), 1, 2);
+  check_range(draw<double, RandomKind::Uniform>(n, -3, 5, 256, true), -3, 5);
+}
+
+TEST_CASE("cuda kernels on the host: normal moments and integer ranges") {
+  const int64_t n = 200003;
+  for (auto v : {draw<float, RandomKind::Normal>(n, -1, 2, 256, true), draw<double, RandomKind::Normal>(n, -1, 2, 256, true)}) {
+    double s = 0, s2 = 0;
+    for (double x : v) s += x, s2 += x * x;
+    const double mean = s / double(n), var = s2 / double(n) - mean * mean;
+    CHECK(std::isfinite(s));
+    CHECK(std::fabs(mean + 1) < 0.02);
+    CHECK(std::fabs(var - 4) < 0.08);
+  }
+  auto ints = draw<int64_t, RandomKind::IntRange>(n, -5, 5, 256, false);
+  CHECK(*std::min_element(ints.begin(), ints.end()) == -5);
+  CHECK(*std::max_element(ints.begin(), ints.end()) == 4);
+  // a range of 2^40 takes two words a draw
+  auto wide = draw<int64_t, RandomKind::IntRange>(1001, 0, double(int64_t(1) << 40), 7, false);
+  for (double x : wide) CHECK((x >= 0 && x < double(int64_t(1) << 40)));
+  CHECK(*std::max_element(wide.begin(), wide.end()) > double(int64_t(1) << 39));
+}
+
+#endif  // GPULAB_HAVE_CUDA
