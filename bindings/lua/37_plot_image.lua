@@ -54,7 +54,7 @@ end
 -- In the terminal, show() writes image-N.png beside the figures (37_plot_terminal.lua).
 local images = 0
 function Image:show()
-  if P.in_notebook() then return display(self) end
+  if P._in_notebook() then return display(self) end
   images = images + 1
   local dir = P.figure_dir or os.getenv('GPULAB_FIGURES')
   local path = ((dir and dir ~= '') and (dir:gsub('/+$', '') .. '/') or '') .. ('image-%d.png'):format(images)

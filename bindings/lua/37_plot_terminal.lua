@@ -57,7 +57,7 @@ function P.sparkline(values, width, log)
   return table.concat(chars)
 end
 
-function P.figure_path(fig)
+function P._figure_path(fig)
   if not fig.path then
     local dir = P.figure_dir or os.getenv('GPULAB_FIGURES')
     local name = ('figure-%d.png'):format(fig.number)
@@ -69,7 +69,7 @@ end
 local function num(v) return (v == v and v ~= math.huge and v ~= -math.huge) and ('%.4g'):format(v) or tostring(v) end
 
 -- The figure's lines as text: "  label  <sparkline>  first -> last" (an arrow).
-function P.text_summary(fig)
+function P._text_summary(fig)
   local rows = {}
   for _, ax in ipairs(fig.axes) do
     for i, s in ipairs(ax.series) do
@@ -89,26 +89,26 @@ function P.text_summary(fig)
 end
 
 -- Writes the PNG; `quiet` for the later updates of an Animator.
-function P.show_in_terminal(fig, quiet)
-  local path = P.figure_path(fig)
+function P._show_in_terminal(fig, quiet)
+  local path = P._figure_path(fig)
   local ok, err = pcall(fig.savefig, fig, path)
-  if not ok then
-    print(('%s: could not write %s: %s'):format(tostring(fig), path, tostring(err)))
-    return
-  end
   if quiet then return end
-  print(('%s saved to %s'):format(tostring(fig), path))
-  local text = P.text_summary(fig)
+  if ok then
+    print(('%s saved to %s'):format(tostring(fig), path))
+  else  -- still the sparklines: something to see
+    print(('%s: could not write %s: %s'):format(tostring(fig), path, tostring(err)))
+  end
+  local text = P._text_summary(fig)
   if text ~= '' then print(text) end
 end
 
 -- fig:show(): a notebook (the kernel's display) shows it; elsewhere the file
 -- and the sparklines.
-function P.in_notebook() return type(rawget(_G, 'display')) == 'function' end
+function P._in_notebook() return type(rawget(_G, 'display')) == 'function' end
 function P.Figure:show()
-  if P.in_notebook() then
+  if P._in_notebook() then
     self.display_id = display(self)
     return
   end
-  P.show_in_terminal(self)
+  P._show_in_terminal(self)
 end

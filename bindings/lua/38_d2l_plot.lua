@@ -137,7 +137,7 @@ function Animator:add(x, y)
   ax:cla()
   for i = 1, math.min(#self.X, #self.fmts) do ax:plot(self.X[i], self.Y[i], self.fmts[i]) end
   self.config_axes()
-  if P.in_notebook() then
+  if P._in_notebook() then
     local upd = rawget(_G, 'update_display')
     if self.display_id ~= nil and type(upd) == 'function' then
       upd(self.fig, {display_id = self.display_id})
@@ -145,16 +145,16 @@ function Animator:add(x, y)
       self.display_id = display(self.fig)
     end
   else
-    P.show_in_terminal(self.fig, self.shown)
+    P._show_in_terminal(self.fig, self.shown)
     if not self.shown then
-      print('(the Animator rewrites ' .. P.figure_path(self.fig) .. ' on each add; animator:show() prints its lines)')
+      print('(the Animator rewrites ' .. P._figure_path(self.fig) .. ' on each add; animator:show() prints its lines)')
     end
     self.shown = true
   end
 end
 function Animator:show()
-  if P.in_notebook() then return display(self.fig) end
-  P.show_in_terminal(self.fig)
+  if P._in_notebook() then return display(self.fig) end
+  P._show_in_terminal(self.fig)
 end
 
 -- ---- images ------------------------------------------------------------------------
