@@ -59,6 +59,8 @@ function d2l.plot(...)
   end
   local fmts = a.fmts or DEFAULT_FMTS
   if type(fmts) == 'string' then fmts = {fmts} end
+  -- the formats used first, so that a bad one leaves no figure behind
+  for i = 1, math.min(#X, #Y, #fmts) do torch._plot_fmt(fmts[i]) end
   local fig
   local axes = a.axes
   if axes == nil then
