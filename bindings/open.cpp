@@ -120,6 +120,7 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "distributed");
   lt::open_io(L);
   lt::open_idx(L);
+  lt::open_plot(L);
   lt::open_repr(L);
   lt::open_grad_scope(L);
   lua_newtable(L);

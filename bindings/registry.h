@@ -23,6 +23,7 @@ void open_trace(lua_State* L);         // trace_lib.cpp: torch._trace table on t
 void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the stack
 void open_cuda_setup(lua_State* L);    // cuda_setup.cpp: use_virtual & co. into the table on the stack
 void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
+void open_plot(lua_State* L);          // plot_lib.cpp: torch._plot_render and friends (plot/)
 void open_idx(lua_State* L);           // idx_lib.cpp: torch._read_idx into the table on the stack
 void open_distributed(lua_State* L);   // dist_lib.cpp: torch.distributed (C half) on the stack
 int repr(lua_State* L);                // repr.cpp: the global repr()

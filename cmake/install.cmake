@@ -62,6 +62,8 @@ if(GPULAB_HAVE_CUDA)
       "nvidia-driver | cuda-drivers, libcublas-${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR}")
 endif()
 # The d2l lessons read Fashion-MNIST from Debian's package (torchvision.datasets.FashionMNIST).
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS dataset-fashion-mnist)
+# Plots: libcairo2 comes into Depends through dpkg-shlibdeps, as libdnnl and
+# zlib do; their text is set in DejaVu Sans (plot/draw_image.cpp).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist, fonts-dejavu-core")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

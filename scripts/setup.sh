@@ -11,6 +11,8 @@ pkgs=(build-essential cmake pkg-config liblua5.4-dev doctest-dev libopenblas-ope
       dataset-fashion-mnist libgloo-dev libdnnl-dev)
 # The Jupyter kernel (gpulab kernel): xeus and its ZeroMQ/JSON headers.
 pkgs+=(xeus-dev cppzmq-dev libzmq3-dev nlohmann-json3-dev)
+# libcairo2-dev: cairo draws the plots (plot/) to SVG and PNG
+pkgs+=(libcairo2-dev)
 # libmimalloc-dev: the process allocator (Note [Allocator] in CMakeLists.txt)
 pkgs+=(libmimalloc-dev)
 tests=0

@@ -108,6 +108,11 @@ T.test('every example runs without an error, those help shows without running in
   -- torch.save's example writes the file torch.load's example reads: first, then removed.
   local ok, e = pcall(load('return ' .. save))
   T.truthy(ok, save .. ': ' .. tostring(e))
+  -- the plotting examples' files (fig:show() writes figure-N.png) in a folder of their own
+  local figures = os.tmpname()
+  os.remove(figures)
+  os.execute('mkdir -p ' .. figures)
+  torch.utils.plot.figure_dir = figures
   local n, shown = 0, 0
   for fn, code in pairs(U.examples) do
     n = n + 1
@@ -120,6 +125,10 @@ T.test('every example runs without an error, those help shows without running in
     T.truthy(ok2, code .. ': ' .. tostring(err))
   end
   os.remove('w.safetensors')
+  os.remove('figure.svg')
+  os.remove('image.png')
+  os.execute('rm -rf ' .. figures)
+  torch.utils.plot.figure_dir = nil
   T.truthy(n > 300 and shown >= 10, ('examples %d, shown without running %d'):format(n, shown))
   -- help runs random examples without moving the seed; effectful ones are shown, not run
   torch.manual_seed(7)
