@@ -7,6 +7,7 @@
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/reduce_table.h"
 #include "tensor/ops/shape_ops.h"
 
 namespace gl::lt {
@@ -138,8 +139,8 @@ const Reg kShapeOps[] = {
     {"swapaxes", swapaxes_, "swapaxes(input, axis0, axis1): transpose's alias."},
     {"swapdims", swapdims_, "swapdims(input, dim0, dim1): transpose's alias."},
     {"squeeze", squeeze_, "squeeze(input, dim=None): drop size-1 dims (all, one, or those in a table)."},
-    {"amax", amax_, "amax(input, dim=(), keepdim=False): the maximum over dim (an int or a table of ints; all when empty)."},
-    {"amin", amin_, "amin(input, dim=(), keepdim=False): the minimum over dim (an int or a table of ints; all when empty)."},
+    {"amax", amax_, row(ReduceOp::Max).doc},
+    {"amin", amin_, row(ReduceOp::Min).doc},
     {nullptr, nullptr, nullptr}};
 
 // torch functions only (no method).
