@@ -2,6 +2,7 @@
 // randint, randperm, normal, bernoulli, multinomial, and the in-place fills
 // uniform_, normal_, bernoulli_, exponential_ (ops in tensor/ops/random_ops.cpp).
 #include <memory>
+#include "bindings/args.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "bindings/udata.h"
@@ -104,10 +105,7 @@ int g_index(lua_State* L) {
 int get_rng_state(lua_State* L) { push_tensor(L, generator_state(default_cpu_generator())); return 1; }
 int set_rng_state(lua_State* L) {
   Args a(L, 1, "set_rng_state");
-  const int idx = a.at(0, "new_state");
-  Tensor* t = idx ? to_tensor(L, idx) : nullptr;
-  GL_CHECK_T(TypeError, t != nullptr, "set_rng_state(): argument 'new_state' must be Tensor, not ", type_name(L, idx));
-  set_generator_state(default_cpu_generator(), *t);
+  set_generator_state(default_cpu_generator(), a.tensor(0, "new_state"));
   return 0;
 }
 
@@ -175,9 +173,9 @@ int randperm_fn(lua_State* L) {
 
 int normal_fn(lua_State* L) {
   Args a(L, 1, "normal");
-  const int im = a.at(0, "mean"), is = a.at(1, "std");
-  Tensor* mean = im ? to_tensor(L, im) : nullptr;
-  Tensor* std = is ? to_tensor(L, is) : nullptr;
+  const bool im = a.has(0, "mean"), is = a.has(1, "std");
+  Tensor* mean = opt_tensor(a, 0, "mean");
+  Tensor* std = opt_tensor(a, 1, "std");
   Generator* g = gen_arg(a);
   if (mean && std) {
     push_tensor(L, normal(*mean, *std, g));
@@ -207,8 +205,7 @@ int bernoulli_inplace(lua_State* L) {
   Tensor& t = check_tensor(L, 1, "self");
   Args a(L, 2, "bernoulli_");
   Generator* g = gen_arg(a);
-  const int ip = a.at(0, "p");
-  if (Tensor* p = ip ? to_tensor(L, ip) : nullptr) bernoulli_(t, *p, g);
+  if (Tensor* p = opt_tensor(a, 0, "p")) bernoulli_(t, *p, g);
   else bernoulli_(t, a.opt_number(0, "p").value_or(0.5), g);
   lua_settop(L, 1);
   return 1;

@@ -40,6 +40,7 @@ bool push_named_tuple_record(lua_State* L, int idx);
 // str (a Lua string's bytes: UTF-8 kept, the rest escaped, NUL included).
 std::string py_float_repr(double x);
 std::string py_str_repr(const char* s, size_t n);
+void open_args(lua_State* L);          // args_lua.cpp: torch._parse_args, torch._too_many
 void open_grad_scope(lua_State* L);    // grad_scope.cpp: torch._with_grad_mode, torch._grad_guard
 // random_lib.cpp: rand & co. with generator= (replacing kTorchFunctions' rand,
 // randn, randint, randperm), the samplers, and the torch.Generator metatable.

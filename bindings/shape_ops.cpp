@@ -3,10 +3,12 @@
 // here replace the one-dim bindings with ones that also take a table of dims.
 #include <cstdio>
 #include <string>
+#include "bindings/args.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/reduce_table.h"
 #include "tensor/ops/shape_ops.h"
 
 namespace gl::lt {
@@ -73,17 +75,15 @@ int swapdims_(lua_State* L) {
 int squeeze_(lua_State* L) {
   Args a(L, 1, "squeeze");
   Tensor& x = a.tensor(0, "input");
-  const int idx = a.at(1, "dim");
-  if (idx && lua_type(L, idx) == LUA_TTABLE) push_tensor(L, gl::squeeze_dims(x, a.int_list(1, "dim")));
+  if (is_list(a, 1, "dim")) push_tensor(L, gl::squeeze_dims(x, a.int_list(1, "dim")));
   else push_tensor(L, gl::squeeze(x, a.opt_integer(1, "dim")));
   return 1;
 }
 int extreme(lua_State* L, bool is_max) {
   Args a(L, 1, is_max ? "amax" : "amin");
   Tensor& x = a.tensor(0, "input");
-  const int idx = a.at(1, "dim");
   const bool keepdim = a.boolean(2, "keepdim", false);
-  if (idx && lua_type(L, idx) == LUA_TTABLE) {
+  if (is_list(a, 1, "dim")) {
     auto dims = a.int_list(1, "dim");
     push_tensor(L, is_max ? gl::amax_dims(x, dims, keepdim) : gl::amin_dims(x, dims, keepdim));
   } else {
@@ -109,7 +109,7 @@ int logspace_(lua_State* L) {
 int meshgrid_(lua_State* L) {
   Args a(L, 1, "meshgrid");
   std::vector<Tensor> ts;
-  if (a.n() == 1 && lua_type(L, a.at(0)) == LUA_TTABLE) ts = a.tensor_list(0, "tensors");
+  if (a.n() == 1 && is_list(a, 0, nullptr)) ts = a.tensor_list(0, "tensors");
   else
     for (int i = 0; i < a.n(); ++i) ts.push_back(a.tensor(i, "tensors"));
   if (!a.has(-1, "indexing")) {  // PyTorch warns once, then uses 'ij'
@@ -138,8 +138,8 @@ const Reg kShapeOps[] = {
     {"swapaxes", swapaxes_, "swapaxes(input, axis0, axis1): transpose's alias."},
     {"swapdims", swapdims_, "swapdims(input, dim0, dim1): transpose's alias."},
     {"squeeze", squeeze_, "squeeze(input, dim=None): drop size-1 dims (all, one, or those in a table)."},
-    {"amax", amax_, "amax(input, dim=(), keepdim=False): the maximum over dim (an int or a table of ints; all when empty)."},
-    {"amin", amin_, "amin(input, dim=(), keepdim=False): the minimum over dim (an int or a table of ints; all when empty)."},
+    {"amax", amax_, row(ReduceOp::Max).doc},
+    {"amin", amin_, row(ReduceOp::Min).doc},
     {nullptr, nullptr, nullptr}};
 
 // torch functions only (no method).

@@ -49,7 +49,9 @@ const std::unordered_map<std::string, const char*>& table() {
       {"masked_fill", "masked_fill(input, mask, value)"},
       {"sum", "sum(input, dim=None, keepdim=False, *, dtype=None)"},
       {"mean", "mean(input, dim=None, keepdim=False, *, dtype=None)"},
-      REDUCE(prod), REDUCE(amax), REDUCE(amin), REDUCE(argmax), REDUCE(argmin), REDUCE(any), REDUCE(all),
+      // the rows of tensor/ops/reduce_rows.def (sum's dtype= above comes first)
+#define GL_REDUCE(E, name, ...) REDUCE(name),
+#include "tensor/ops/reduce_rows.def"
       {"max", "max(input, dim=None, keepdim=False)"}, {"min", "min(input, dim=None, keepdim=False)"},
       {"norm", "norm(input, p=2, dim=None, keepdim=False)"},
       {"var", "var(input, dim=None, unbiased=True, keepdim=False)"},

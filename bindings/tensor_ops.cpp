@@ -9,6 +9,7 @@
 #include "tensor/ops/op_table.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/ops/reduce_table.h"
 
 namespace gl::lt {
 
@@ -180,11 +181,6 @@ int mean(lua_State* L) {
   push_tensor(L, gl::mean(x, dims_arg(a, 1), a.boolean(2, "keepdim", false)));
   return 1;
 }
-int prod(lua_State* L) {
-  Args a(L, 1, "prod");
-  push_tensor(L, gl::prod(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
-  return 1;
-}
 // max(x) -> tensor; max(x, dim) -> values, indices; max(x, y) -> elementwise.
 int extreme(lua_State* L, bool is_max) {
   Args a(L, 1, is_max ? "max" : "min");
@@ -206,26 +202,18 @@ int extreme(lua_State* L, bool is_max) {
 }
 int max(lua_State* L) { return extreme(L, true); }
 int min(lua_State* L) { return extreme(L, false); }
-int l_amax(lua_State* L) {
-  Args a(L, 1, "amax");
-  push_tensor(L, amax(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
-  return 1;
-}
-int l_amin(lua_State* L) {
-  Args a(L, 1, "amin");
-  push_tensor(L, amin(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
-  return 1;
-}
-int argmax(lua_State* L) {
-  Args a(L, 1, "argmax");
-  push_tensor(L, gl::argmax(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
-  return 1;
-}
-int argmin(lua_State* L) {
-  Args a(L, 1, "argmin");
-  push_tensor(L, gl::argmin(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
-  return 1;
-}
+// The generated bindings of the rows of tensor/ops/reduce_rows.def:
+// name(input, dim=None, keepdim=False) calls gl::name.
+#define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, ...) GL_RBIND_##bind(name)
+#define GL_RBIND_Custom(name)
+#define GL_RBIND_DimOpt(name)                                                                            \
+  int reduce_##name(lua_State* L) {                                                                      \
+    Args a(L, 1, #name);                                                                                 \
+    push_tensor(L, gl::name(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false))); \
+    return 1;                                                                                            \
+  }
+#include "tensor/ops/reduce_rows.def"
+#undef GL_RBIND_DimOpt
 int norm(lua_State* L) {
   Args a(L, 1, "norm");
   double p = 2;
@@ -237,16 +225,6 @@ int norm(lua_State* L) {
     p = a.number(1, "p");
   }
   push_tensor(L, gl::norm(a.tensor(0, "input"), p, dims_arg(a, 2), a.boolean(3, "keepdim", false)));
-  return 1;
-}
-int any(lua_State* L) {
-  Args a(L, 1, "any");
-  push_tensor(L, gl::any(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
-  return 1;
-}
-int all(lua_State* L) {
-  Args a(L, 1, "all");
-  push_tensor(L, gl::all(a.tensor(0, "input"), a.opt_integer(1, "dim"), a.boolean(2, "keepdim", false)));
   return 1;
 }
 int var(lua_State* L) {
@@ -349,18 +327,14 @@ const Reg kTensorOps[] = {
     {"clamp_", clamp_, "x:clamp_(min, max): in place."},
     {"where", where, "where(condition, input, other): input where condition, else other (numbers allowed)."},
     {"masked_fill", masked_fill, "masked_fill(input, mask, value): value where mask is true."},
-    {"sum", sum, "sum(input, dim, keepdim) -> Tensor: sum of all elements, or over dim (an int or a table of ints)."},
+#define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, ...) GL_IF_##bind({#name, reduce_##name, row(ReduceOp::E).doc},)
+#define GL_IF_DimOpt(...) __VA_ARGS__
+#include "tensor/ops/reduce_rows.def"
+    {"sum", sum, row(ReduceOp::Sum).doc},
     {"mean", mean, "mean(input, dim, keepdim): mean of a floating tensor, overall or over dim."},
-    {"prod", prod, "prod(input, dim, keepdim): product."},
     {"max", max, "max(input) -> Tensor; max(input, dim, keepdim) -> values, indices; max(input, other) -> elementwise."},
     {"min", min, "min(input) -> Tensor; min(input, dim, keepdim) -> values, indices; min(input, other) -> elementwise."},
-    {"amax", l_amax, "amax(input, dim, keepdim): maximum values."},
-    {"amin", l_amin, "amin(input, dim, keepdim): minimum values."},
-    {"argmax", argmax, "argmax(input, dim, keepdim): index (from 0) of the maximum."},
-    {"argmin", argmin, "argmin(input, dim, keepdim): index (from 0) of the minimum."},
     {"norm", norm, "norm(input, p=2, dim, keepdim): vector p-norm (Frobenius for matrices by default)."},
-    {"any", any, "any(input, dim, keepdim) -> BoolTensor."},
-    {"all", all, "all(input, dim, keepdim) -> BoolTensor."},
     {"var", var, "var(input, dim, unbiased=true, keepdim=false): variance."},
     {"std", l_std, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
     {"cumsum", cumsum, "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},

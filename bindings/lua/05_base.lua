@@ -41,12 +41,6 @@ function U.is_tensor(v) return U.kind(v) == 'torch.Tensor' end
 function U.is_plain_table(v) return type(v) == 'table' and getmetatable(v) == nil end
 
 -- ---- argument parsing ------------------------------------------------------
-local function has_string_key(t)
-  for k in pairs(t) do
-    if type(k) == 'string' then return true end
-  end
-  return false
-end
 
 -- The name the C++ bindings give a value's type in their errors (luaT.cpp type_name).
 function U.type_name(v)
@@ -57,10 +51,7 @@ function U.type_name(v)
 end
 
 -- The TypeErrors of the C++ bindings (Note [Strict arguments]), same wording.
-function U.too_many(fname, max, given)
-  error(('TypeError: %s() takes %d positional argument%s but %d %s given'):format(
-    fname, max, max == 1 and '' or 's', given, given == 1 and 'was' or 'were'), 0)
-end
+U.too_many = torch._too_many  -- bindings/args_lua.cpp: the C++ bindings' wording
 function U.type_error(fname, arg, expected, v)
   error(("TypeError: %s(): argument '%s' must be %s, not %s"):format(fname, arg, expected, U.type_name(v)), 0)
 end
@@ -102,48 +93,18 @@ end
 -- many positionals raise PyTorch's TypeError, as the C++ trampoline does. A
 -- name may carry a type, 'tensor:Tensor' (see `checks`); a '!' after it makes
 -- the argument required: 'tensor:Tensor!'. Names after '*' are keyword-only.
+local parse_args = torch._parse_args
 function U.parse(fname, names, defaults, ...)
-  local n = select('#', ...)
-  local pos, kw = {...}, nil
-  while n > 0 and pos[n] == nil do n = n - 1 end  -- f(a, nil) is f(a)
-  local last = pos[n]
-  if n >= 1 and U.is_plain_table(last) then
-    if #last == 0 and (next(last) == nil or has_string_key(last)) then
-      kw, pos[n], n = last, nil, n - 1
-    elseif n == 1 and has_string_key(last) then
-      kw, n = last, #last
-      for i = 1, n do pos[i] = last[i] end
-    end
-  end
-  -- The shape of the call first (as PyTorch's parser): counts, then keywords, then types.
-  local specs, known, npos, kw_only = {}, {}, 0, false
+  -- The shape of the call first (as PyTorch's parser): counts and keywords in
+  -- C++ (bindings/args_lua.cpp, the bindings' own Args), then required and types.
+  local r = parse_args(fname, names, defaults, ...)
   for _, spec in ipairs(names) do
-    if spec == '*' then
-      kw_only = true
-    else
+    if spec ~= '*' then
       local name, ty, req = spec:match('^([^:!]+):?([^!]*)(!?)$')
-      known[name] = true
-      if not kw_only then npos = npos + 1 end
-      specs[#specs + 1] = {name, ty, req, not kw_only and npos or nil}
+      local v = r[name]
+      if req == '!' then U.required(fname, name, v) end
+      if ty ~= '' then U.check(fname, name, ty, v) end
     end
-  end
-  if n > npos then U.too_many(fname, npos, n) end
-  if kw then
-    for k in pairs(kw) do
-      if type(k) == 'string' and not known[k] then
-        error(("TypeError: %s() got an unexpected keyword argument '%s'"):format(fname, k), 0)
-      end
-    end
-  end
-  local r = {}
-  for _, sp in ipairs(specs) do
-    local name, ty, req, at = sp[1], sp[2], sp[3], sp[4]
-    local v = at and pos[at]
-    if v == nil and kw then v = kw[name] end
-    if v == nil and defaults then v = defaults[name] end
-    if req == '!' then U.required(fname, name, v) end
-    if ty ~= '' then U.check(fname, name, ty, v) end
-    r[name] = v
   end
   return r
 end

@@ -105,19 +105,15 @@ struct RedOp<T, RKind::AnyAll, Wide> {
 };
 
 // Calls f(std::integral_constant<RKind, K>{}, flag) for a ReduceOp: its
-// accumulation kind, and which way (max, argmax, any: true).
+// accumulation kind, and which way (max, argmax, any: true), from its row of
+// tensor/ops/reduce_rows.def.
 template <class F>
 void dispatch_reduce(ReduceOp op, F&& f) {
   using std::integral_constant;
   switch (op) {
-    case ReduceOp::Sum: return f(integral_constant<RKind, RKind::Sum>{}, false);
-    case ReduceOp::Prod: return f(integral_constant<RKind, RKind::Prod>{}, false);
-    case ReduceOp::Max: return f(integral_constant<RKind, RKind::MinMax>{}, true);
-    case ReduceOp::Min: return f(integral_constant<RKind, RKind::MinMax>{}, false);
-    case ReduceOp::ArgMax: return f(integral_constant<RKind, RKind::Arg>{}, true);
-    case ReduceOp::ArgMin: return f(integral_constant<RKind, RKind::Arg>{}, false);
-    case ReduceOp::Any: return f(integral_constant<RKind, RKind::AnyAll>{}, true);
-    case ReduceOp::All: return f(integral_constant<RKind, RKind::AnyAll>{}, false);
+#define GL_REDUCE(E, name, trace, kind, flag, ...) \
+  case ReduceOp::E: return f(integral_constant<RKind, RKind::kind>{}, flag != 0);
+#include "tensor/ops/reduce_rows.def"
   }
 }
 

@@ -70,7 +70,11 @@ struct BinarySpec {
   bool scalar_first = false;  // scalar is the left operand (e.g. 2 - x)
 };
 
-enum class ReduceOp : uint8_t { Sum, Prod, Max, Min, ArgMax, ArgMin, Any, All };
+// The reductions, from the rows of tensor/ops/reduce_rows.def.
+enum class ReduceOp : uint8_t {
+#define GL_REDUCE(E, ...) E,
+#include "tensor/ops/reduce_rows.def"
+};
 
 // out[o] = reduce over r of in[o, r]; `o` ranges over out_shape (in's kept
 // dims), `r` over red_shape. Arg ops write int64 indices into out.

@@ -7,6 +7,7 @@
 #include "tensor/kernels/merge_dims.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/ops/reduce_table.h"
 #include "tensor/runtime/trace.h"
 
 namespace gl {
@@ -40,9 +41,10 @@ Shape reduced_shape(const Tensor& t, const std::vector<int64_t>& dims, bool keep
   return s;
 }
 
-// Runs `op` over `dims` of t into a new tensor of dtype `out_dtype`.
-Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, DType out_dtype,
-                  const char* name) {
+// Runs `op` over `dims` of t into a new tensor of its row's result dtype
+// (no autograd); `name` names it in errors.
+Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, const char* name) {
+  const DType out_dtype = reduce_result_dtype(op, t.dtype());
   Shape out_shape = reduced_shape(t, dims, keepdim);
   Tensor out = empty_on(out_shape, out_dtype, t.device());
   ReduceSpec s;
@@ -86,10 +88,10 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
   for (int d = 0; d < s.out_ndim; ++d) s.out.strides[d] = kst[size_t(d)];
   if (s.out_numel == 0) return out;
   if (s.red_numel == 0) {
-    switch (op) {
-      case ReduceOp::Sum: case ReduceOp::Any: fill_(out, Scalar::from_int(0)); return out;
-      case ReduceOp::Prod: case ReduceOp::All: fill_(out, Scalar::from_int(1)); return out;
-      default: {
+    switch (row(op).empty) {
+      case ReduceEmpty::Zero: fill_(out, Scalar::from_int(0)); return out;
+      case ReduceEmpty::One: fill_(out, Scalar::from_int(1)); return out;
+      case ReduceEmpty::None: {
         // PyTorch's texts: a whole-tensor reduction asks for a dim; a given dim
         // of size zero is named.
         const bool arg = std::string(name).rfind("arg", 0) == 0;
@@ -117,23 +119,61 @@ Tensor expand_back(const Tensor& g, const Shape& in_shape, const std::vector<int
   return expand(r, in_shape);
 }
 
-DType sum_dtype(DType d) { return is_floating(d) ? d : DType::Int64; }
+// red_sum(x) of a row's derivative: x summed over the reduced dims, broadcast back.
+struct RedSum {
+  Shape in_shape;
+  std::vector<int64_t> dims;
+  bool keepdim;
+  Tensor operator()(const Tensor& x) const { return expand_back(sum(x, dims, keepdim), in_shape, dims, keepdim); }
+};
+
+// The derivatives of the rows: the grad of the input (g and out broadcast back).
+Tensor reduce_grad(ReduceOp op, const Tensor& g, const Tensor& a, const Tensor& out, const RedSum& red_sum) {
+  switch (op) {
+#define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, node_all, node_dim, saves, doc, ...) \
+  case ReduceOp::E: __VA_ARGS__
+#include "tensor/ops/reduce_rows.def"
+  }
+  return {};
+}
+
+// Records the row's autograd node on `out`, the reduction of `t` over the
+// normalized `dims` (`node`: its grad_fn name; nullptr: the row's, by
+// whether the user gave dims).
+void record_reduce(Tensor& out, ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool user_dims,
+                   bool keepdim, const char* node = nullptr) {
+  const ReduceRow& r = row(op);
+  if (!r.node_all || !any_requires_grad({&t})) return;
+  if (!node) node = user_dims ? r.node_dim : r.node_all;
+  RedSum red_sum{t.sizes(), dims, keepdim};
+  // The result detached: `out` itself would be owned by its own grad_fn (a cycle).
+  Tensor sa = r.saves ? t : Tensor(), so = r.saves ? detach(out) : Tensor();
+  const DType tdt = t.dtype();
+  record(out, node, {t}, [op, sa, so, red_sum, tdt](const Tensor& g) -> std::vector<Tensor> {
+    const Tensor gb = expand_back(g, red_sum.in_shape, red_sum.dims, red_sum.keepdim);
+    const Tensor ob = so.defined() ? expand_back(so, red_sum.in_shape, red_sum.dims, red_sum.keepdim) : Tensor();
+    return {to_dtype(reduce_grad(op, gb, sa, ob, red_sum), tdt)};
+  });
+}
+
+// A reduction row over an optional dim, with its autograd.
+Tensor reduce_dim_opt(ReduceOp op, const Tensor& t, std::optional<int64_t> dim, bool keepdim,
+                      const char* name = nullptr, const char* node = nullptr) {
+  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
+  auto dims = normalize_dims(t, d0);
+  Tensor out = reduce_raw(op, t, dims, keepdim, name ? name : row(op).name);
+  record_reduce(out, op, t, dims, dim.has_value(), keepdim, node);
+  return out;
+}
 
 }  // namespace
 
 Tensor sum(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim, std::optional<DType> dtype) {
   auto dims = normalize_dims(t, dims0);
-  DType out_dt = dtype ? *dtype : sum_dtype(t.dtype());
+  DType out_dt = dtype ? *dtype : reduce_result_dtype(ReduceOp::Sum, t.dtype());
   Tensor in = dtype ? to_dtype(t, *dtype) : t;
-  Tensor out = reduce_raw(ReduceOp::Sum, in, dims, keepdim, is_floating(in.dtype()) ? in.dtype() : DType::Int64, "sum");
-  out = to_dtype(out, out_dt);
-  if (any_requires_grad({&t})) {
-    Shape in_shape = t.sizes();
-    DType tdt = t.dtype();
-    record(out, dims0.empty() ? "SumBackward0" : "SumBackward1", {t}, [in_shape, dims, keepdim, tdt](const Tensor& g) -> std::vector<Tensor> {
-      return {to_dtype(expand_back(g, in_shape, dims, keepdim), tdt)};
-    });
-  }
+  Tensor out = to_dtype(reduce_raw(ReduceOp::Sum, in, dims, keepdim, "sum"), out_dt);
+  record_reduce(out, ReduceOp::Sum, t, dims, !dims0.empty(), keepdim);
   return out;
 }
 
@@ -163,72 +203,36 @@ Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
   return out;
 }
 
-Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
-  auto dims = normalize_dims(t, d0);
-  Tensor out = reduce_raw(ReduceOp::Prod, t, dims, keepdim, sum_dtype(t.dtype()), "prod");
-  if (any_requires_grad({&t})) {
-    Shape in_shape = t.sizes();
-    record(out, dim ? "ProdBackward1" : "ProdBackward0", {t}, [t, in_shape, dims, keepdim](const Tensor& g) -> std::vector<Tensor> {
-      Tensor o = reduce_raw(ReduceOp::Prod, t, dims, keepdim, t.dtype(), "prod");
-      return {div(mul(expand_back(g, in_shape, dims, keepdim), expand_back(o, in_shape, dims, keepdim)), t)};
-    });
-  }
-  return out;
-}
+Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Prod, t, dim, keepdim); }
+Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Max, t, dim, keepdim); }
+Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Min, t, dim, keepdim); }
+Tensor max_all(const Tensor& t) { return reduce_dim_opt(ReduceOp::Max, t, std::nullopt, false, "max", "MaxBackward1"); }
+Tensor min_all(const Tensor& t) { return reduce_dim_opt(ReduceOp::Min, t, std::nullopt, false, "min", "MinBackward1"); }
 
 namespace {
-Tensor extreme(ReduceOp op, const char* name, const char* node, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
-  auto dims = normalize_dims(t, d0);
-  Tensor out = reduce_raw(op, t, dims, keepdim, t.dtype(), name);
-  if (any_requires_grad({&t})) {
-    Shape in_shape = t.sizes();
-    Tensor od = detach(out);  // not `out` itself: its grad_fn would own it (a cycle)
-    record(out, node, {t}, [t, od, in_shape, dims, keepdim](const Tensor& g) -> std::vector<Tensor> {
-      // Gradient split evenly among the tied extreme elements, as PyTorch's amax.
-      Tensor mask = binary(BinaryOp::Eq, t, expand_back(od, in_shape, dims, keepdim));
-      Tensor fm = to_dtype(mask, g.dtype());
-      Tensor cnt = expand_back(sum(fm, dims, keepdim), in_shape, dims, keepdim);
-      return {div(mul(expand_back(g, in_shape, dims, keepdim), fm), cnt)};
-    });
-  }
-  return out;
-}
-}  // namespace
-
-Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  return extreme(ReduceOp::Max, "amax", "AmaxBackward0", t, dim, keepdim);
-}
-Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  return extreme(ReduceOp::Min, "amin", "AminBackward0", t, dim, keepdim);
-}
-Tensor max_all(const Tensor& t) { return extreme(ReduceOp::Max, "max", "MaxBackward1", t, std::nullopt, false); }
-Tensor min_all(const Tensor& t) { return extreme(ReduceOp::Min, "min", "MinBackward1", t, std::nullopt, false); }
-
-namespace {
-Tensor arg_extreme(ReduceOp op, const char* name, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+Tensor arg_extreme(ReduceOp op, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  const char* name = row(op).name;
   if (t.dtype() == DType::Bool) throw NotImplementedError(cat(name, "(): does not support bool input"));
-  if (dim) return reduce_raw(op, t, normalize_dims(t, {*dim}), keepdim, DType::Int64, name);
-  Tensor r = reduce_raw(op, reshape(t, {-1}), {0}, false, DType::Int64, name);
+  if (dim) return reduce_raw(op, t, normalize_dims(t, {*dim}), keepdim, name);
+  Tensor r = reduce_raw(op, reshape(t, {-1}), {0}, false, name);
   // keepdim without a dim keeps every dim, at size 1 (PyTorch: [[0]] for a matrix).
   return keepdim ? reshape(r, Shape(size_t(t.dim()), 1)) : r;
 }
 }  // namespace
 
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  return arg_extreme(ReduceOp::ArgMax, "argmax", t, dim, keepdim);
+  return arg_extreme(ReduceOp::ArgMax, t, dim, keepdim);
 }
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  return arg_extreme(ReduceOp::ArgMin, "argmin", t, dim, keepdim);
+  return arg_extreme(ReduceOp::ArgMin, t, dim, keepdim);
 }
 
 namespace {
 std::pair<Tensor, Tensor> extreme_dim(bool is_max, const Tensor& t, int64_t dim, bool keepdim) {
   auto dims = normalize_dims(t, {dim});
   const char* name = is_max ? "max" : "min";
-  Tensor idx = reduce_raw(is_max ? ReduceOp::ArgMax : ReduceOp::ArgMin, t, dims, keepdim, DType::Int64, name);
-  Tensor val = reduce_raw(is_max ? ReduceOp::Max : ReduceOp::Min, t, dims, keepdim, t.dtype(), name);
+  Tensor idx = reduce_raw(is_max ? ReduceOp::ArgMax : ReduceOp::ArgMin, t, dims, keepdim, name);
+  Tensor val = reduce_raw(is_max ? ReduceOp::Max : ReduceOp::Min, t, dims, keepdim, name);
   if (any_requires_grad({&t})) {
     Shape in_shape = t.sizes();
     int64_t d = dims.empty() ? 0 : dims[0];
@@ -282,14 +286,8 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
   return out;
 }
 
-Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
-  return reduce_raw(ReduceOp::Any, t, normalize_dims(t, d0), keepdim, DType::Bool, "any");
-}
-Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
-  std::vector<int64_t> d0 = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
-  return reduce_raw(ReduceOp::All, t, normalize_dims(t, d0), keepdim, DType::Bool, "all");
-}
+Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Any, t, dim, keepdim); }
+Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::All, t, dim, keepdim); }
 
 Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased) {
   if (!is_floating(t.dtype())) throw NotImplementedError("std and var only support floating point and complex dtypes");

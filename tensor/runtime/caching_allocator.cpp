@@ -196,43 +196,6 @@ void CachingAllocator::deallocate(void* p, size_t) {
   });
 }
 
-AllocStats CachingAllocator::stats() const {
-  std::lock_guard<std::mutex> g(mu_);
-  AllocStats s;
-  s.allocated = st_.allocated_bytes[kAllPools].current;
-  s.peak_allocated = st_.allocated_bytes[kAllPools].peak;
-  s.reserved = st_.reserved_bytes[kAllPools].current;
-  s.peak_reserved = st_.reserved_bytes[kAllPools].peak;
-  s.num_allocs = st_.allocation[kAllPools].allocated;
-  s.num_os_allocs = st_.num_device_alloc;
-  return s;
-}
-
-MemoryStats CachingAllocator::memory_stats() const {
-  std::lock_guard<std::mutex> g(mu_);
-  return st_;
-}
-
-void CachingAllocator::reset_peak() {
-  std::lock_guard<std::mutex> g(mu_);
-  for (Stat* a : {st_.allocation, st_.segment, st_.active, st_.inactive_split, st_.allocated_bytes,
-                  st_.reserved_bytes, st_.active_bytes, st_.inactive_split_bytes, st_.requested_bytes})
-    for (int t = 0; t < kPoolStats; ++t) a[t].peak = a[t].current;
-  st_.oversize_allocations.peak = st_.oversize_allocations.current;
-  st_.oversize_segments.peak = st_.oversize_segments.current;
-}
-
-void CachingAllocator::reset_accumulated() {
-  std::lock_guard<std::mutex> g(mu_);
-  for (Stat* a : {st_.allocation, st_.segment, st_.active, st_.inactive_split, st_.allocated_bytes,
-                  st_.reserved_bytes, st_.active_bytes, st_.inactive_split_bytes, st_.requested_bytes})
-    for (int t = 0; t < kPoolStats; ++t) a[t].allocated = a[t].freed = 0;
-  st_.oversize_allocations.allocated = st_.oversize_allocations.freed = 0;
-  st_.oversize_segments.allocated = st_.oversize_segments.freed = 0;
-  st_.num_alloc_retries = st_.num_ooms = st_.num_sync_all_streams = 0;
-  st_.num_device_alloc = st_.num_device_free = 0;
-}
-
 void CachingAllocator::empty_cache() {
   std::lock_guard<std::mutex> g(mu_);
   release_cached();

@@ -25,7 +25,7 @@
 #include <mutex>
 #include <set>
 #include <unordered_map>
-#include "tensor/runtime/allocator.h"
+#include "tensor/runtime/counting_allocator.h"
 
 namespace gl {
 
@@ -45,7 +45,7 @@ class SegmentSource {
 // Segments of ordinary host memory: virtual devices emulated on the CPU.
 SegmentSource* host_segments();
 
-class CachingAllocator final : public Allocator {
+class CachingAllocator final : public CountingAllocator {
  public:
   // capacity > 0 caps reserved memory; `index` names the device in messages.
   CachingAllocator(SegmentSource* src, int64_t capacity, int index) : src_(src), capacity_(capacity), index_(index) {}
@@ -54,10 +54,6 @@ class CachingAllocator final : public Allocator {
 
   void* allocate(size_t nbytes) override;
   void deallocate(void* p, size_t nbytes) override;
-  AllocStats stats() const override;
-  MemoryStats memory_stats() const override;
-  void reset_peak() override;
-  void reset_accumulated() override;
   void empty_cache() override;
 
   struct Block;
@@ -73,8 +69,6 @@ class CachingAllocator final : public Allocator {
   [[noreturn]] void oom(size_t seg);
   void* hand_out(Block* b, size_t size, size_t requested);
 
-  mutable std::mutex mu_;
-  MemoryStats st_;
   Pool small_, large_;
   std::unordered_map<void*, Block*> live_;
   SegmentSource* src_;

@@ -49,10 +49,9 @@ void* HostAllocator::allocate(size_t nbytes) {
       p = cache_[cls].back();
       cache_[cls].pop_back();
     }
-    st_.num_allocs++;
     if (p) {
-      st_.allocated += int64_t(n);
-      st_.peak_allocated = std::max(st_.peak_allocated, st_.allocated);
+      st_.allocation[kAllPools].add(1);
+      st_.allocated_bytes[kAllPools].add(int64_t(n));
       return p;
     }
   }
@@ -61,11 +60,10 @@ void* HostAllocator::allocate(size_t nbytes) {
     throw OutOfMemoryError(cat("[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate ",
                                n, " bytes."));
   std::lock_guard<std::mutex> g(mu_);
-  st_.allocated += int64_t(n);
-  st_.reserved += int64_t(real);
-  st_.num_os_allocs++;
-  st_.peak_allocated = std::max(st_.peak_allocated, st_.allocated);
-  st_.peak_reserved = std::max(st_.peak_reserved, st_.reserved);
+  st_.allocation[kAllPools].add(1);
+  st_.allocated_bytes[kAllPools].add(int64_t(n));
+  st_.reserved_bytes[kAllPools].add(int64_t(real));
+  st_.num_device_alloc++;
   return p;
 }
 
@@ -74,12 +72,14 @@ void HostAllocator::deallocate(void* p, size_t nbytes) {
   const int cls = size_class(n);
   {
     std::lock_guard<std::mutex> g(mu_);
-    st_.allocated -= int64_t(n);
+    st_.allocation[kAllPools].sub(1);
+    st_.allocated_bytes[kAllPools].sub(int64_t(n));
     if (cls >= 0 && cache_[cls].size() < kMaxCached) {
       cache_[cls].push_back(p);
       return;
     }
-    st_.reserved -= int64_t(cls >= 0 ? size_t(64) << cls : (n + 63) / 64 * 64);
+    st_.reserved_bytes[kAllPools].sub(int64_t(cls >= 0 ? size_t(64) << cls : (n + 63) / 64 * 64));
+    st_.num_device_free++;
   }
   std::free(p);
 }
@@ -88,20 +88,10 @@ void HostAllocator::empty_cache() {
   std::lock_guard<std::mutex> g(mu_);
   for (int c = 0; c < kClasses; ++c) {
     for (void* p : cache_[c]) std::free(p);
-    st_.reserved -= int64_t(cache_[c].size() * (size_t(64) << c));
+    st_.reserved_bytes[kAllPools].sub(int64_t(cache_[c].size() * (size_t(64) << c)));
+    st_.num_device_free += int64_t(cache_[c].size());
     cache_[c].clear();
   }
-}
-
-AllocStats HostAllocator::stats() const {
-  std::lock_guard<std::mutex> g(mu_);
-  return st_;
-}
-
-void HostAllocator::reset_peak() {
-  std::lock_guard<std::mutex> g(mu_);
-  st_.peak_allocated = st_.allocated;
-  st_.peak_reserved = st_.reserved;
 }
 
 }  // namespace gl

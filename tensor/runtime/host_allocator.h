@@ -5,25 +5,21 @@
 #pragma once
 #include <mutex>
 #include <vector>
-#include "tensor/runtime/allocator.h"
+#include "tensor/runtime/counting_allocator.h"
 
 namespace gl {
 
-class HostAllocator final : public Allocator {
+class HostAllocator final : public CountingAllocator {
  public:
   HostAllocator() = default;
   ~HostAllocator() override;
   void* allocate(size_t nbytes) override;
   void deallocate(void* p, size_t nbytes) override;
-  AllocStats stats() const override;
-  void reset_peak() override;
   void empty_cache() override;
 
  private:
   static constexpr int kClasses = 11;  // 64 B ... 64 KiB
   static constexpr size_t kMaxCached = 64;  // blocks kept per class
-  mutable std::mutex mu_;
-  AllocStats st_;
   std::vector<void*> cache_[kClasses];
 };
 

@@ -1,5 +1,6 @@
 #include "tensor/runtime/trace.h"
 #include "tensor/ops/op_table.h"
+#include "tensor/ops/reduce_table.h"
 
 #include <mutex>
 
@@ -68,10 +69,6 @@ SyncReason::~SyncReason() { reason = previous_; }
 const char* op_name(UnaryOp op) { return row(op).name; }
 const char* op_name(BinaryOp op) { return row(op).name; }
 
-const char* op_name(ReduceOp op) {
-  static const char* const names[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all"};
-  static_assert(sizeof(names) / sizeof(names[0]) == size_t(ReduceOp::All) + 1);
-  return names[size_t(op)];
-}
+const char* op_name(ReduceOp op) { return row(op).trace_name; }
 
 }  // namespace gl::trace

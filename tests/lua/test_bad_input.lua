@@ -1,6 +1,6 @@
 -- Malformed calls, generated: every one must raise a Lua error (never crash,
 -- never succeed silently), and the session must carry on with its tensors intact.
-local passed, failed = 0, 0
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
 local keep = torch.arange(6):view(2, 3)
 local keep_text = tostring(keep)
 
@@ -113,14 +113,10 @@ add('set_printoptions bad profile', function() torch.set_printoptions{profile = 
 
 for _, c in ipairs(calls) do
   local ok, err = pcall(c[2])
-  if ok then
-    failed = failed + 1
-    print('FAIL (no error): ' .. c[1])
-  elseif type(err) ~= 'string' or not err:match('^%u%a+Error: ') then
-    failed = failed + 1
-    print('FAIL (error without a Python-style kind): ' .. c[1] .. ' -> ' .. tostring(err))
+  if ok then T.check(false, '(no error) ' .. c[1])
   else
-    passed = passed + 1
+    T.check(type(err) == 'string' and err:match('^%u%a+Error: ') ~= nil,
+            '(error without a Python-style kind) ' .. c[1] .. ' -> ' .. tostring(err))
   end
 end
 -- Random calls (fixed seed): every torch function and tensor method with 0-3
@@ -159,13 +155,12 @@ do
   end
   torch.set_printoptions{profile = 'default'}
   collectgarbage()
-  if survived == #names * 30 then passed = passed + 1 else failed = failed + 1; print('FAIL: random calls') end
+  T.check(survived == #names * 30, 'random calls')
 end
 -- Exact errors, kind and text, as PyTorch 2.15 raises them (each checked against it).
 local function exact(want, fn)
   local ok, e = pcall(fn)
-  if not ok and e == want then passed = passed + 1
-  else failed = failed + 1; print('FAIL (want ' .. want .. ')\n  got: ' .. tostring(ok and 'no error' or e)) end
+  T.check(not ok and e == want, '(want ' .. want .. ')\n  got: ' .. tostring(ok and 'no error' or e))
 end
 local function assign(t, k, v) t[k] = v end
 local u8 = {dtype = torch.uint8}
@@ -277,8 +272,7 @@ exact('IndexError: start out of range (expected to be in range of [-2, 2], but g
 exact('IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 5)', function() return torch.tensor(3.):flatten(5) end)
 exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.ones(2):new_tensor({300}, u8) end)
 
-if tostring(keep) == keep_text then passed = passed + 1 else failed = failed + 1; print('FAIL: earlier tensor changed') end
+T.check(tostring(keep) == keep_text, 'earlier tensor changed')
 assert(#calls >= 300, 'expected at least 300 generated calls, got ' .. #calls)
 print(string.format('%d malformed calls', #calls))
-print(string.format('%d passed, %d failed', passed, failed))
-if failed > 0 then os.exit(1) end
+T.finish()

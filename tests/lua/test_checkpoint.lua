@@ -1,19 +1,7 @@
 -- torch.save / torch.load: safetensors checkpoints that remember devices. Run with --virtual-gpus 4.
-local passed, failed = 0, 0
-local function ok(cond, what)
-  if cond then passed = passed + 1 else failed = failed + 1; print('FAIL: ' .. what) end
-end
-local function eq(got, want, what)
-  ok(got == want, (what or '') .. '\n  got:  ' .. tostring(got) .. '\n  want: ' .. tostring(want))
-end
-local function err(fn, pattern, what)
-  local good, msg = pcall(fn)
-  ok(not good and tostring(msg):find(pattern, 1, true) ~= nil, (what or pattern) .. ' -> ' .. tostring(msg))
-end
-local function test(name, fn)  -- a test that raises counts as one failure and the file goes on
-  local good, msg = xpcall(fn, debug.traceback)
-  if not good then failed = failed + 1; print('FAIL (raised) ' .. name .. ': ' .. tostring(msg)) end
-end
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+local ok, eq, err = T.check, T.check_eq, T.check_err
+local test = T.test  -- a test that raises counts as one failure and the file goes on
 local function values(t) return repr(t:cpu():tolist()) end
 local function same(a, b, what)
   eq(tostring(a.dtype), tostring(b.dtype), what .. ' dtype')
@@ -242,5 +230,4 @@ with safe_open(src, 'np' if torch is None else 'pt') as f:
 end)
 
 os.execute('rm -rf ' .. q(dir))
-print(('%d passed, %d failed'):format(passed, failed))
-if failed > 0 then os.exit(1) end
+T.finish()

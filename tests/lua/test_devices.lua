@@ -1,8 +1,7 @@
 -- Devices: torch.device, torch.cuda queries, set_device, CUDA_VISIBLE_DEVICES,
 -- memory counters and events on virtual devices. Run with --virtual-gpus 4.
-local passed, failed = 0, 0
-local function ok(cond, what) if cond then passed = passed + 1 else failed = failed + 1; print('FAIL: ' .. what) end end
-local function eq(got, want, what) ok(got == want, (what or '') .. ': got ' .. tostring(got) .. ', want ' .. tostring(want)) end
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+local ok, eq = T.check, T.check_eq
 
 -- The gpulab binary, for child processes (arg[-n] as in lua.c).
 local exe = arg[-1]
@@ -103,5 +102,4 @@ else
   ok(out:find('--virtual-gpus', 1, true) ~= nil, 'the error tells the learner about --virtual-gpus: ' .. out)
 end
 
-print(string.format('%d passed, %d failed', passed, failed))
-if failed > 0 then os.exit(1) end
+T.finish()

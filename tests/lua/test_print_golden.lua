@@ -14,7 +14,7 @@ for line in f:lines() do
   end
 end
 f:close()
-local passed, failed = 0, 0
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
 for _, c in ipairs(cases) do
   local want = table.concat(c.lines, '\n')
   local opts, expr = c.expr:match('^with (%b{}) :: (.*)$')
@@ -22,12 +22,6 @@ for _, c in ipairs(cases) do
   local fn = assert(load('return ' .. (expr or c.expr)))
   local ok, got = pcall(function() return repr(fn()) end)
   torch.set_printoptions{profile = 'default'}
-  if ok and got == want then
-    passed = passed + 1
-  else
-    failed = failed + 1
-    print('FAIL: ' .. c.expr .. '\n--- PyTorch:\n' .. want .. '\n--- gpulab:\n' .. tostring(got))
-  end
+  T.check(ok and got == want, c.expr .. '\n--- PyTorch:\n' .. want .. '\n--- gpulab:\n' .. tostring(got))
 end
-print(string.format('%d passed, %d failed', passed, failed))
-if failed > 0 then os.exit(1) end
+T.finish()

@@ -1,15 +1,6 @@
 -- Bindings: creation, printing, devices, identity, errors. Run with --virtual-gpus 2 or more.
-local passed, failed = 0, 0
-local function ok(cond, what)
-  if cond then passed = passed + 1 else failed = failed + 1; print('FAIL: ' .. what) end
-end
-local function eq(got, want, what)
-  ok(got == want, (what or '') .. '\n  got:  ' .. tostring(got) .. '\n  want: ' .. tostring(want))
-end
-local function err(fn, pattern, what)
-  local good, msg = pcall(fn)
-  ok(not good and tostring(msg):find(pattern, 1, true) ~= nil, (what or pattern) .. ' -> ' .. tostring(msg))
-end
+local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
+local ok, eq, err = T.check, T.check_eq, T.check_err
 
 -- creation and dtype inference
 eq(tostring(torch.tensor({1, 2, 3})), 'tensor([1, 2, 3])')
@@ -222,5 +213,4 @@ eq(torch.cuda.memory_allocated(1), before, 'memory back to start after collectga
 err(function() return torch.empty(1 << 40, {device = 'cuda:0', dtype = torch.uint8}) end, 'CUDA out of memory. Tried to allocate 1024.00 GiB')
 eq(tostring(x), "tensor([1, 2, 3], device='cuda:0')", 'earlier tensors intact after OOM')
 
-print(string.format('%d passed, %d failed', passed, failed))
-if failed > 0 then os.exit(1) end
+T.finish()

@@ -1,6 +1,7 @@
 -- A tiny test helper for the Lua-level tests. Load it relative to the script:
 --   local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
 --   T.test('name', function() T.eq(1 + 1, 2) end)
+--   T.check_eq(torch.ones(2):sum():item(), 2, 'sum')   -- counted, does not stop the file
 --   T.finish()   -- prints 'N passed, M failed' and exits 1 on failure
 local T = {passed = 0, failed = 0}
 
@@ -61,6 +62,28 @@ function T.raises(fn, want, pattern)
   elseif err ~= want then
     error(('wrong error:\n  want %s\n  got  %s'):format(show(want), show(err)), 2)
   end
+end
+
+-- Checks that count one pass or one failure each and let the file go on
+-- (for scripts of many independent one-line checks):
+function T.check(cond, what)
+  if cond then
+    T.passed = T.passed + 1
+  else
+    T.failed = T.failed + 1
+    print('FAIL: ' .. tostring(what))
+  end
+  return cond
+end
+
+function T.check_eq(got, want, what)
+  return T.check(got == want, (what or '') .. '\n  got:  ' .. tostring(got) .. '\n  want: ' .. tostring(want))
+end
+
+-- fn must raise an error containing `text` (plain, not a pattern).
+function T.check_err(fn, text, what)
+  local ok, msg = pcall(fn)
+  return T.check(not ok and tostring(msg):find(text, 1, true) ~= nil, (what or text) .. ' -> ' .. tostring(msg))
 end
 
 function T.finish()

@@ -1,0 +1,53 @@
+// The counters both allocators share (Allocator::stats, reset_peak,
+// reset_accumulated in runtime/allocator.cpp): the host allocator and the
+// caching allocator over host segments report the same way.
+#include <doctest/doctest.h>
+#include <memory>
+#include "tensor/runtime/caching_allocator.h"
+#include "tensor/runtime/host_allocator.h"
+
+using namespace gl;
+
+namespace {
+
+// Allocates 1000 and 3000 bytes, frees the second, and checks what every
+// allocator reports the same way.
+void check_counters(Allocator& a) {
+  const AllocStats s0 = a.stats();
+  void* p = a.allocate(1000);
+  void* q = a.allocate(3000);
+  AllocStats s = a.stats();
+  CHECK(s.allocated - s0.allocated >= 4000);
+  CHECK(s.peak_allocated >= s.allocated);
+  CHECK(s.reserved >= s.allocated);
+  CHECK(s.num_allocs == s0.num_allocs + 2);
+  a.deallocate(q, 3000);
+  const int64_t high = s.allocated;
+  s = a.stats();
+  CHECK(s.allocated < high);
+  CHECK(s.peak_allocated == high);  // the peak stays until reset_peak
+  a.reset_peak();
+  s = a.stats();
+  CHECK(s.peak_allocated == s.allocated);
+  CHECK(s.peak_reserved == s.reserved);
+  a.reset_accumulated();
+  CHECK(a.stats().num_allocs == 0);
+  CHECK(a.memory_stats().allocated_bytes[kAllPools].current == a.stats().allocated);
+  a.deallocate(p, 1000);
+  a.empty_cache();
+  CHECK(a.stats().allocated == s0.allocated);
+}
+
+}  // namespace
+
+TEST_CASE("allocator stats: the host allocator") {
+  HostAllocator h;
+  check_counters(h);
+  CHECK(h.stats().reserved == 0);  // empty_cache gave every block back
+}
+
+TEST_CASE("allocator stats: the caching allocator over host segments") {
+  CachingAllocator c(host_segments(), 0, 0);
+  check_counters(c);
+  CHECK(c.stats().reserved == 0);
+}
