@@ -93,7 +93,9 @@ function Progress:refresh(final)
     if not self.display_id then self.display_id = display(view, {display_id = true})
     else update_display(view, {display_id = self.display_id}) end
   elseif self.mode == 'tty' then
-    local line = self:line(true, env.columns())
+    local cols = env.columns()
+    local line = self:line(true, cols)
+    if utf8.len(line) > cols - 1 then line = line:sub(1, utf8.offset(line, cols) - 1) end  -- a wrapped line cannot be redrawn
     local pad = math.max(0, (self.drawn or 0) - utf8.len(line))
     io.stderr:write('\r', line, (' '):rep(pad))
     self.drawn = utf8.len(line)
