@@ -23,30 +23,10 @@ bool is_incomplete(lua_State* L, int status) {
 
 EchoSink g_echo_sink = nullptr;
 
-// The echo with a sink: the same text (gpulab.echo's, else the reprs one per
-// line) handed over with the values still at 1..n.
+// The echo with a sink: the same text handed over with the values still at 1..n.
 int sink_results(lua_State* L) {
   const int n = lua_gettop(L);
-  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.echo") == LUA_TFUNCTION) {
-    for (int i = 1; i <= n; ++i) lua_pushvalue(L, i);
-    lua_call(L, n, 1);
-    if (lua_type(L, -1) != LUA_TSTRING) return 0;
-  } else {
-    lua_pop(L, 1);
-    for (int i = 1; i <= n; ++i) {
-      if (i > 1) lua_pushliteral(L, "\n");
-      if (lua_getglobal(L, "repr") == LUA_TFUNCTION) {
-        lua_pushvalue(L, i);
-        lua_call(L, 1, 1);
-        if (lua_type(L, -1) != LUA_TSTRING)
-          return luaL_error(L, "repr returned a %s value instead of a string", luaL_typename(L, -1));
-      } else {
-        lua_pop(L, 1);
-        luaL_tolstring(L, i, nullptr);
-      }
-    }
-    lua_concat(L, lua_gettop(L) - n);
-  }
+  push_echo_text(L, 1, n);
   size_t len = 0;
   const char* text = lua_tolstring(L, -1, &len);
   g_echo_sink(L, n, text, len);
@@ -180,6 +160,31 @@ void write_cell_error(lua_State* L, const std::string& message, const std::strin
 }
 
 void set_echo_sink(EchoSink sink) { g_echo_sink = sink; }
+
+void push_echo_text(lua_State* L, int first, int n) {
+  const int top = lua_gettop(L);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.echo") == LUA_TFUNCTION) {
+    for (int i = first; i < first + n; ++i) lua_pushvalue(L, i);
+    lua_call(L, n, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) return;
+    lua_settop(L, top);
+  } else {
+    lua_pop(L, 1);
+  }
+  for (int i = first; i < first + n; ++i) {
+    if (i > first) lua_pushliteral(L, "\n");
+    if (lua_getglobal(L, "repr") == LUA_TFUNCTION) {
+      lua_pushvalue(L, i);
+      lua_call(L, 1, 1);
+      if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_error(L, "repr returned a %s value instead of a string", luaL_typename(L, -1));
+    } else {
+      lua_pop(L, 1);
+      luaL_tolstring(L, i, nullptr);
+    }
+  }
+  lua_concat(L, lua_gettop(L) - top);
+}
 
 bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo) {
   return run_cell(L, input, chunkname, echo, input);

@@ -63,4 +63,8 @@ bool run_cell(lua_State* L, const std::string& input, const char* chunkname, boo
 using EchoSink = void (*)(lua_State* L, int n, const char* text, size_t len);
 void set_echo_sink(EchoSink sink);
 
+// Pushes the echo text of the n values at first..first+n-1 (gpulab.echo's,
+// else their reprs one per line, as the REPL prints them). May raise.
+void push_echo_text(lua_State* L, int first, int n);
+
 }  // namespace gl::interp

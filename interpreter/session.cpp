@@ -5,6 +5,7 @@
 #include <lua.hpp>
 
 #include "bindings/bindings.h"
+#include "interpreter/display.h"
 #include "interpreter/interrupt.h"
 #include "interpreter/terminal.h"
 
@@ -45,6 +46,12 @@ lua_State* open_session(const SessionOptions& options) {
   lua_pushcfunction(L, gl::bindings::open);
   if (protected_call(L, 0, 0, ErrorStyle::Traceback) != LUA_OK) {
     write_cli_error("cannot load the torch library: " + pop_error(L));
+    lua_close(L);
+    return nullptr;
+  }
+  lua_pushcfunction(L, open_display);
+  if (protected_call(L, 0, 0, ErrorStyle::Traceback) != LUA_OK) {
+    write_cli_error("cannot set up display(): " + pop_error(L));
     lua_close(L);
     return nullptr;
   }

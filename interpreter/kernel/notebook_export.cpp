@@ -62,8 +62,27 @@ bool read_file(const std::string& path, std::string* text) {
   return true;
 }
 
-// The code of the lessons `text` continues (and of those they continue), in order.
-bool continued_code(const std::string& text, std::string* code, std::string* error, int depth = 0) {
+// A lesson cell's code as a quiet setup cell: its last statement (where a
+// cell may end with a bare expression to echo) gets a `;`, which silences it.
+std::string quiet_cell(std::string source) {
+  while (!source.empty() && (source.back() == '\n' || source.back() == ' ')) source.pop_back();
+  size_t end = source.size();
+  for (;;) {  // the last line that is not a comment
+    size_t start = source.rfind('\n', end == 0 ? 0 : end - 1);
+    start = start == std::string::npos || end == 0 ? 0 : start + 1;
+    size_t first = source.find_first_not_of(" \t", start);
+    if (first < end && source.compare(first, 2, "--") != 0) {
+      source.insert(end, ";");
+      break;
+    }
+    if (start == 0) break;
+    end = start - 1;
+  }
+  return source;
+}
+
+// The code cells of the lessons `text` continues (and of those they continue), in order.
+bool continued_code(const std::string& text, std::vector<std::string>* code, std::string* error, int depth = 0) {
   if (depth > 16) return true;
   for (const std::string& name : parse_header(text).continues) {
     std::string path, other;
@@ -73,7 +92,7 @@ bool continued_code(const std::string& text, std::string* code, std::string* err
     }
     if (!continued_code(other, code, error, depth + 1)) return false;
     for (const Cell& cell : split_cells(other))
-      if (!cell.code.empty()) *code += cell.source + (cell.source.empty() || cell.source.back() == '\n' ? "" : "\n");
+      if (!cell.code.empty()) code->push_back(quiet_cell(cell.source));
   }
   return true;
 }
@@ -86,7 +105,8 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 int write_notebook(const std::string& path, const std::string& out) {
-  std::string text, continued, error;
+  std::string text, error;
+  std::vector<std::string> continued;
   if (!read_file(path, &text)) {
     write_cli_error("cannot read lesson file '" + path + "'");
     return 1;
@@ -107,7 +127,7 @@ int write_notebook(const std::string& path, const std::string& out) {
 
 }  // namespace
 
-std::string lesson_notebook(const std::string& text, const std::string& continued) {
+std::string lesson_notebook(const std::string& text, const std::vector<std::string>& continued) {
   LessonHeader header = parse_header(text);
   std::vector<std::string> cells;
   cells.push_back(markdown_cell({"# " + header.title}));
@@ -122,14 +142,16 @@ std::string lesson_notebook(const std::string& text, const std::string& continue
                                "torch.cuda.use_virtual(" + n + ")"},
                               setup));
   }
-  if (!continued.empty()) {
-    std::vector<std::string> lines = {"-- This lesson continues " + [&] {
+  // One setup cell per code cell of the lessons it continues: a bare
+  // expression may end a cell, not sit in the middle of one.
+  for (size_t i = 0; i < continued.size(); ++i) {
+    std::vector<std::string> lines;
+    if (i == 0) {
       std::string names;
       for (const std::string& c : header.continues) names += (names.empty() ? "" : ", ") + c;
-      return names;
-    }() + ": their code runs first."};
-    for (const std::string& l : lines_of(continued)) lines.push_back(l);
-    lines.push_back("nil;");
+      lines.push_back("-- This lesson continues " + names + ": their code runs first.");
+    }
+    for (const std::string& l : lines_of(continued[i])) lines.push_back(l);
     cells.push_back(code_cell(lines, setup));
   }
   for (const Cell& cell : split_cells(text)) {

@@ -10,6 +10,7 @@
 
 #include "bindings/bindings.h"
 #include "interpreter/completion.h"
+#include "interpreter/display.h"
 #include "interpreter/kernel/capture.h"
 #include "interpreter/kernel/cell.h"
 #include "interpreter/kernel/xeus_rich.h"
@@ -115,29 +116,23 @@ nl::json traceback_of(const std::string& text, const std::string& ename) {
 
 void sigint_noop(int) {}
 
-// display(...) in a notebook: each value as a display_data output (its repr as
-// text/plain, with its rich forms), as IPython's display().
-int l_display(lua_State* L) {
-  auto* self = static_cast<GpulabInterpreter*>(lua_touserdata(L, lua_upvalueindex(1)));
-  const int n = lua_gettop(L);
-  for (int i = 1; i <= n; ++i) {
-    if (lua_getglobal(L, "repr") == LUA_TFUNCTION) {
-      lua_pushvalue(L, i);
-      lua_call(L, 1, 1);
-    } else {
-      lua_pop(L, 1);
-    }
-    if (lua_type(L, -1) != LUA_TSTRING) luaL_tolstring(L, i, nullptr);
-    size_t len = 0;
-    const char* text = lua_tolstring(L, -1, &len);
-    lua_pushvalue(L, i);
-    const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    const bool ok = self->display_value(ref, std::string(text, len));
-    luaL_unref(L, LUA_REGISTRYINDEX, ref);
-    if (!ok) return luaL_error(L, "display: the notebook could not be sent the output");
-    lua_settop(L, n);
+// The bundle of the value at registry ref as JSON: binary types base64-encoded
+// as IPython sends them; the echo's rich forms unless __mimebundle gave it.
+// False (and `error` set) when __mimebundle failed.
+bool bundle_json(lua_State* L, int value_ref, nl::json* data, std::string* error) {
+  lua_pushcfunction(L, [](lua_State* S) {
+    push_mime_bundle(S, 1);
+    return 2;
+  });
+  lua_rawgeti(L, LUA_REGISTRYINDEX, value_ref);
+  if (protected_call(L, 1, 2, ErrorStyle::MessageOnly) != LUA_OK) {
+    *error = pop_error(L);
+    return false;
   }
-  return 0;
+  MimeBundle bundle = read_mime_bundle(L, -2);
+  lua_pop(L, 2);
+  *data = mime_json(L, value_ref, bundle);
+  return true;
 }
 
 }  // namespace
@@ -159,21 +154,25 @@ void run_shell_interruptible(const std::string& line) {
   sigaction(SIGINT, &saved, nullptr);
 }
 
-void GpulabInterpreter::configure_impl() {
-  lua_pushlightuserdata(L_, this);
-  lua_pushcclosure(L_, l_display, 1);
-  lua_setglobal(L_, "display");
-}
+void GpulabInterpreter::configure_impl() { set_display_sink(this); }
 
-bool GpulabInterpreter::display_value(int value_ref, const std::string& text) noexcept {
+GpulabInterpreter::~GpulabInterpreter() { set_display_sink(nullptr); }
+
+std::string GpulabInterpreter::show(lua_State* L, int value_ref, const MimeBundle& bundle,
+                                    const std::string& display_id, bool update) {
   try {
-    nl::json data;
-    data["text/plain"] = text;
-    add_rich_forms(L_, value_ref, text, &data);
-    display_data(std::move(data), nl::json::object(), nl::json::object());
-    return true;
-  } catch (...) {
-    return false;
+    nl::json data = mime_json(L, value_ref, bundle);
+    nl::json transient = nl::json::object();
+    if (!display_id.empty()) transient["display_id"] = display_id;
+    auto send = [&] {
+      if (update) update_display_data(std::move(data), nl::json::object(), std::move(transient));
+      else display_data(std::move(data), nl::json::object(), std::move(transient));
+    };
+    if (capture_ != nullptr) capture_->flush_then(send);  // after the output printed before it
+    else send();
+    return "";
+  } catch (const std::exception& e) {
+    return std::string("display: the notebook could not be sent the output: ") + e.what();
   }
 }
 
@@ -214,8 +213,11 @@ nl::json GpulabInterpreter::execute_request_impl(int execution_counter, const st
   bool ok;
   {
     Sinks sinks(&result);
-    OutputCapture capture;
+    OutputCapture capture([this, silent](const char* name, const std::string& text) {
+      if (!silent) publish_stream(name, text);
+    });
     capture.begin();
+    capture_ = &capture;
     const std::string chunkname = cell_chunkname(execution_counter);
     if (code.rfind("%%time", 0) == 0 && (code.size() == 6 || code[6] == '\n' || code[6] == ' ')) {
       // IPython's cell magic: the whole cell's wall time, devices synchronised.
@@ -228,13 +230,10 @@ nl::json GpulabInterpreter::execute_request_impl(int execution_counter, const st
     } else {
       ok = run_parts(code, chunkname.c_str());
     }
-    capture.end(&out, &err);
+    capture_ = nullptr;
+    capture.end(&out, &err);  // the rest of the output is published
   }
   if (!result.errors.empty()) ok = false;
-  if (!silent) {
-    if (!out.empty()) publish_stream("stdout", out);
-    if (!err.empty()) publish_stream("stderr", err);
-  }
   if (!ok) {
     std::string text = result.errors.empty() ? std::string("Error") : result.errors;
     std::string ename, evalue;
@@ -252,8 +251,13 @@ nl::json GpulabInterpreter::execute_request_impl(int execution_counter, const st
   }
   if (!silent && !result.echo.empty()) {
     nl::json data;
-    data["text/plain"] = result.echo;
-    add_rich_forms(L_, result.value_ref, result.echo, &data);
+    std::string error;
+    if (result.value_ref == LUA_NOREF || !bundle_json(L_, result.value_ref, &data, &error)) {
+      if (!error.empty()) publish_stream("stderr", error + "\n");  // the echo still shows
+      data = nl::json::object();
+      data["text/plain"] = result.echo;
+      add_rich_forms(L_, result.value_ref, result.echo, &data);
+    }
     publish_execution_result(execution_counter, std::move(data), nl::json::object());
   }
   luaL_unref(L_, LUA_REGISTRYINDEX, result.value_ref);

@@ -5,19 +5,23 @@
 
 #include <xeus/xinterpreter.hpp>
 
+#include "interpreter/display.h"
 #include "interpreter/timing.h"
 
 struct lua_State;
 
 namespace gl::interp {
 
-class GpulabInterpreter : public xeus::xinterpreter {
+class OutputCapture;
+
+// Also display()'s sink: display_data / update_display_data messages.
+class GpulabInterpreter : public xeus::xinterpreter, public DisplaySink {
  public:
   explicit GpulabInterpreter(lua_State* L) : L_(L) {}
+  ~GpulabInterpreter() override;
 
-  // display(x): a display_data message with x's echo and rich forms (value_ref:
-  // a registry reference to x). False when it could not be sent.
-  bool display_value(int value_ref, const std::string& text) noexcept;
+  std::string show(lua_State* L, int value_ref, const MimeBundle& bundle, const std::string& display_id,
+                   bool update) override;
 
  private:
   void configure_impl() override;
@@ -35,6 +39,7 @@ class GpulabInterpreter : public xeus::xinterpreter {
   lua_State* L_;
   Timer timer_;
   bool syntax_error_ = false;  // the cell failed to compile (its error's type)
+  OutputCapture* capture_ = nullptr;  // the running cell's, publishing its output as it comes
 };
 
 // The shell command of a `!cmd` line, run so that Interrupt reaches it.

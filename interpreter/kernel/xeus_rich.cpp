@@ -164,4 +164,34 @@ void add_rich_forms(lua_State* L, int value_ref, const std::string& text, nlohma
   if (!html.empty()) (*data)["text/html"] = html;
 }
 
+std::string base64(const std::string& bytes) {
+  static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8 | (unsigned char)bytes[i + 2];
+    for (int k = 18; k >= 0; k -= 6) out += digits[(v >> k) & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = (unsigned char)bytes[i] << 16;
+    if (i + 1 < bytes.size()) v |= (unsigned char)bytes[i + 1] << 8;
+    out += digits[(v >> 18) & 63];
+    out += digits[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? digits[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+nlohmann::json mime_json(lua_State* L, int value_ref, const MimeBundle& bundle) {
+  nlohmann::json data = nlohmann::json::object();
+  for (const auto& [mime, content] : bundle.items) {
+    const bool binary = mime == "image/png" || mime == "image/jpeg" || mime == "image/gif" || mime == "application/pdf";
+    data[mime] = binary ? base64(content) : content;
+  }
+  if (!bundle.from_value) add_rich_forms(L, value_ref, bundle.items[0].second, &data);
+  return data;
+}
+
 }  // namespace gl::interp

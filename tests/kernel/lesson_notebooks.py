@@ -1,15 +1,18 @@
 """Lessons exported as notebooks and run on the gpulab kernel with nbclient give
 the outputs of their golden transcripts (tests/lessons/NAME.out).
 
-usage: python3 lesson_notebooks.py GPULAB GOLDEN_DIR NAME...
+usage: python3 lesson_notebooks.py GPULAB GOLDEN_DIR [NAME...]
+Without names: the whole course, exported with `gpulab lessons --ipynb DIR`.
 (the 'gpulab' kernelspec must be on JUPYTER_PATH, installed with --seed 0, and
-GPULAB_EMULATE_GPUS=1 set, as tests/lessons/check.sh runs a lesson; run.sh does it)
+GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 set, as tests/lessons/check.sh runs a
+lesson; run.sh does it)
 """
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import nbformat
 from nbclient import NotebookClient
@@ -21,6 +24,7 @@ def mask(text):
     """tests/lessons/check.sh's mask of run-dependent timings and process ids."""
     text = re.sub(r"[0-9]+(\.[0-9]+)?(e-?[0-9]+)? (s|ms|us)\b", "<time>", text)
     text = re.sub(r"\b[0-9]+(\.[0-9]+)?x\b", "<ratio>", text)
+    text = re.sub(r"\b[0-9]+(\.[0-9]+)? examples/sec\b", "<rate> examples/sec", text)
     text = re.sub(r"(N/A  N/A) +[0-9]+      C ", r"\1        PID      C ", text)
     return re.sub(r"(?m)^process +[0-9]+ uses ", "process        PID uses ", text)
 
@@ -53,30 +57,50 @@ def notebook_output(cell):
     return mask(text.rstrip("\n"))
 
 
+def check(name, path, golden_dir):
+    """Runs one exported notebook; the number of failures (0 or 1)."""
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    started = time.monotonic()
+    NotebookClient(nb, kernel_name="gpulab", timeout=600).execute()
+    took = time.monotonic() - started
+    got = [notebook_output(c) for c in nb.cells
+           if c.cell_type == "code" and "gpulab-setup" not in c.metadata.get("tags", [])]
+    with open(os.path.join(golden_dir, name + ".out"), encoding="utf-8") as f:
+        want = golden_outputs(f.read())
+    if len(got) != len(want):
+        print("FAIL %s: %d code cells in the notebook, %d in the transcript" % (name, len(got), len(want)))
+        return 1
+    bad = [i for i in range(len(got)) if got[i] != want[i]]
+    for i in bad:
+        print("FAIL %s, code cell %d:\n--- transcript\n%s\n--- notebook\n%s" % (name, i + 1, want[i], got[i]))
+    if not bad:
+        print("ok   %s: %d code cells match the transcript (%.1f s)" % (name, len(got), took), flush=True)
+    return 1 if bad else 0
+
+
 def main():
     gpulab, golden_dir, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     failed = 0
+    started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
-        for name in names:
-            path = os.path.join(tmp, name + ".ipynb")
-            subprocess.run([gpulab, "lesson", name, "--ipynb", path], check=True)
-            nb = nbformat.read(path, as_version=4)
-            nbformat.validate(nb)
-            NotebookClient(nb, kernel_name="gpulab", timeout=600).execute()
-            got = [notebook_output(c) for c in nb.cells
-                   if c.cell_type == "code" and "gpulab-setup" not in c.metadata.get("tags", [])]
-            with open(os.path.join(golden_dir, name + ".out"), encoding="utf-8") as f:
-                want = golden_outputs(f.read())
-            if len(got) != len(want):
-                print("FAIL %s: %d code cells in the notebook, %d in the transcript" % (name, len(got), len(want)))
+        if names:
+            for name in names:
+                subprocess.run([gpulab, "lesson", name, "--ipynb", os.path.join(tmp, name + ".ipynb")], check=True)
+        else:  # the whole course, as a teacher would hand it out
+            subprocess.run([gpulab, "lessons", "--ipynb", tmp], check=True, stdout=subprocess.DEVNULL)
+            names = sorted(f[:-len(".ipynb")] for f in os.listdir(tmp) if f.endswith(".ipynb"))
+            missing = [n for n in names if not os.path.exists(os.path.join(golden_dir, n + ".out"))]
+            for n in missing:
+                print("FAIL %s: no golden transcript" % n)
+            failed += len(missing)
+            names = [n for n in names if n not in missing]
+            if not names:
+                print("FAIL: `gpulab lessons --ipynb` wrote no notebook")
                 failed += 1
-                continue
-            bad = [i for i in range(len(got)) if got[i] != want[i]]
-            for i in bad:
-                print("FAIL %s, code cell %d:\n--- transcript\n%s\n--- notebook\n%s" % (name, i + 1, want[i], got[i]))
-            failed += bool(bad)
-            if not bad:
-                print("ok   %s: %d code cells match the transcript" % (name, len(got)))
+        for name in names:
+            failed += check(name, os.path.join(tmp, name + ".ipynb"), golden_dir)
+    print("%d notebooks, %d failed, %.0f s" % (len(names), failed, time.monotonic() - started))
     sys.exit(1 if failed else 0)
 
 

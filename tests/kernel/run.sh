@@ -2,7 +2,7 @@
 # The Jupyter kernel with real clients: usage: run.sh GPULAB cli|protocol|console|notebooks
 #   cli       the kernelspec; connection files others could read refused
 #   protocol  jupyter_kernel_test's suite and our own (test_kernel.py)
-#   notebooks lessons exported with --ipynb, run by nbclient, against their transcripts
+#   notebooks every lesson exported with `lessons --ipynb`, run by nbclient, against its transcript
 #   console   one short `jupyter console --kernel gpulab` session on piped input
 # A missing client skips the test loudly (exit 77: ctest's SKIP_RETURN_CODE).
 set -uo pipefail
@@ -18,7 +18,7 @@ py=$("$here/python.sh" jupyter_kernel_test jupyter_client zmq) || py=""
 nbpy=$("$here/python.sh" nbclient nbformat) || nbpy=""
 if [ "$what" = notebooks ]; then  # as tests/lessons/check.sh runs a lesson
   "$gpulab" kernel install --prefix "$tmp" --seed 0 >/dev/null || { echo "FAIL: kernel install"; exit 1; }
-  export GPULAB_EMULATE_GPUS=1 GPULAB_LESSONS="$here/../../lessons"
+  export GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 GPULAB_LESSONS="$here/../../lessons"
 else
   "$gpulab" kernel install --prefix "$tmp" --virtual-gpus 2 >/dev/null || { echo "FAIL: kernel install"; exit 1; }
 fi
@@ -51,8 +51,7 @@ case $what in
   notebooks)
     # lessons exported with --ipynb, run by nbclient, against their golden transcripts
     [ -n "$nbpy" ] || skip "no python with nbclient and nbformat (Debian's python3-nbclient)"
-    exec "$nbpy" "$here/lesson_notebooks.py" "$gpulab" "$here/../lessons" \
-      a1_summary a2_nvidia_smi a3_computing_devices a4_tensors_on_gpu a5_models_on_gpu b3_random_dataset
+    exec "$nbpy" "$here/lesson_notebooks.py" "$gpulab" "$here/../lessons"  # every lesson
     ;;
   console)
     command -v jupyter-console >/dev/null || skip "no jupyter-console (Debian's jupyter-console)"

@@ -3,6 +3,7 @@
 usage: python3 test_kernel.py   (JUPYTER_PATH must hold the 'gpulab' kernelspec;
 run.sh installs one for the gpulab under test)
 """
+import base64
 import json
 import os
 import time
@@ -118,6 +119,91 @@ class GpulabKernelTests(jkt.KernelTests):
         text = "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream")
         self.assertIn("Wall time:", text)
         self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor(4.)")
+
+    def of_type(self, outputs, kind):
+        return [o["content"] for o in outputs if o["msg_type"] == kind]
+
+    def test_display_ids_and_updates(self):
+        _, outputs = self.run_cell('id = display(torch.zeros(2), {display_id = "fig"})\n'
+                                   'update_display(torch.ones(2, 2), {display_id = id})\nid')
+        shown, updated = self.of_type(outputs, "display_data"), self.of_type(outputs, "update_display_data")
+        self.assertEqual((len(shown), len(updated)), (1, 1))
+        self.assertEqual(shown[0]["transient"], {"display_id": "fig"})
+        self.assertEqual(updated[0]["transient"], {"display_id": "fig"})
+        self.assertEqual(shown[0]["data"], {"text/plain": "tensor([0., 0.])"})
+        self.assertEqual(updated[0]["data"]["text/plain"], "tensor([[1., 1.],\n        [1., 1.]])")
+        self.assertIn("text/html", updated[0]["data"])  # the echo's rich forms, as for the cell's value
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "'fig'")  # display returned the id
+        _, outputs = self.run_cell("fresh = display(1, {display_id = true})\ndisplay(2)\nfresh")
+        shown = self.of_type(outputs, "display_data")
+        self.assertRegex(shown[0]["transient"]["display_id"], "^[0-9a-f]{32}$")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], repr(shown[0]["transient"]["display_id"]))
+        self.assertNotIn("display_id", shown[1].get("transient", {}))
+        reply, _ = self.run_cell("update_display(1)")
+        self.assertEqual((reply["ename"], reply["evalue"]),
+                         ("TypeError", "update_display() missing 1 required keyword-only argument: 'display_id'"))
+
+    def test_mimebundle_for_display_and_the_cell_value(self):
+        png = b"\x89PNG\r\n\x1a\n\x00\xff\x01"
+        _, outputs = self.run_cell(
+            'Fig = {__mimebundle = function(self) return {["image/png"] = "\\137PNG\\r\\n\\26\\n\\0\\255\\1",\n'
+            '  ["image/svg+xml"] = "<svg/>", ["text/plain"] = "<Figure " .. self.n .. ">"} end}\n'
+            'display(setmetatable({n = 1}, Fig))\nsetmetatable({n = 2}, Fig)')
+        shown = self.of_type(outputs, "display_data")
+        self.assertEqual(len(shown), 1)
+        self.assertEqual(shown[0]["data"], {"text/plain": "<Figure 1>", "image/svg+xml": "<svg/>",
+                                            "image/png": base64.b64encode(png).decode()})
+        result = outputs[-1]["content"]
+        self.assertEqual(outputs[-1]["msg_type"], "execute_result")
+        self.assertEqual(result["data"]["text/plain"], "<Figure 2>")
+        self.assertEqual(result["data"]["image/png"], base64.b64encode(png).decode())
+        # no text/plain in the bundle: the echo is added
+        _, outputs = self.run_cell('setmetatable({}, {__mimebundle = function() return {["text/html"] = "<b>x</b>"} end,'
+                                   ' __tostring = function() return "X" end})')
+        self.assertEqual(outputs[-1]["content"]["data"], {"text/html": "<b>x</b>", "text/plain": "X"})
+        # a failing __mimebundle: the error on stderr, the echo still shown
+        _, outputs = self.run_cell('setmetatable({}, {__mimebundle = function() error("no picture", 0) end,'
+                                   ' __tostring = function() return "Y" end})')
+        self.assertIn("no picture", "".join(c["text"] for c in self.of_type(outputs, "stream")))
+        self.assertEqual(outputs[-1]["content"]["data"], {"text/plain": "Y"})
+
+    def test_output_arrives_while_the_cell_runs(self):
+        time.sleep(0.2)
+        self.flush_channels()
+        sent = time.time()
+        msg_id = self.kc.execute('print("early")\nio.write("partial\\n")\n'
+                                 'local t = time.perf_counter()\nwhile time.perf_counter() - t < 2 do end\nprint("late")')
+        streams = []
+        while True:
+            msg = self.kc.get_iopub_msg(timeout=30)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "stream":
+                streams.append((time.time() - sent, msg))
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        reply = self.kc.get_shell_msg(timeout=30)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = self.kc.get_shell_msg(timeout=30)
+        self.assertEqual("".join(m["content"]["text"] for _, m in streams), "early\npartial\nlate\n")
+        arrived, first = streams[0]
+        self.assertTrue(first["content"]["text"].startswith("early\n"))
+        self.assertLess(arrived, 1.5, "the first line came only when the cell ended")
+        # the kernel stamped it well before its execute_reply
+        self.assertGreater((reply["header"]["date"] - first["header"]["date"]).total_seconds(), 1.5)
+
+    def test_progress_is_one_display_updated(self):
+        _, outputs = self.run_cell('for i in torch.utils.progress(5, {desc = "steps"}) do\n'
+                                   '  local t = time.perf_counter() while time.perf_counter() - t < 0.15 do end\nend')
+        shown, updated = self.of_type(outputs, "display_data"), self.of_type(outputs, "update_display_data")
+        self.assertEqual(len(shown), 1)
+        display_id = shown[0]["transient"]["display_id"]
+        self.assertGreaterEqual(len(updated), 3)
+        self.assertEqual({u["transient"]["display_id"] for u in updated}, {display_id})
+        final = updated[-1]["data"]
+        self.assertRegex(final["text/plain"], r"^steps: 100%\|█+\| 5/5 \[00:0\d<00:00, [0-9.]+it/s\]$")
+        self.assertIn('<progress value="5" max="5"', final["text/html"])
+        self.assertFalse(self.of_type(outputs, "stream"))
 
     def test_kernel_info_names_gpulab_and_devices(self):
         msg_id = self.kc.kernel_info()
