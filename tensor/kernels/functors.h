@@ -215,23 +215,26 @@ struct BinaryF {
     else if constexpr (OP == BinaryOp::Maximum) return (m::isnan_(a) || a > b) ? a : b;
     else if constexpr (OP == BinaryOp::Minimum) return (m::isnan_(a) || a < b) ? a : b;
     else if constexpr (std::is_integral_v<T>) {
+      constexpr bool kSigned = std::is_signed_v<T>;
       if constexpr (OP == BinaryOp::BitAnd) return T(a & b);
       else if constexpr (OP == BinaryOp::BitOr) return T(a | b);
       else if constexpr (OP == BinaryOp::BitXor) return T(a ^ b);
       // Division by zero and MIN / -1 are refused by the op layer on the
       // CPU; these guards only keep a kernel from trapping if one slips by.
-      else if constexpr (OP == BinaryOp::Div) return (b == 0 || b == T(-1)) ? (b == 0 ? T(0) : m::wneg(a)) : T(a / b);
+      // Only a signed -1 needs a guard: an unsigned T(-1) is the type's
+      // maximum (255 for uint8), an ordinary divisor.
+      else if constexpr (OP == BinaryOp::Div) return (b == 0 || (kSigned && b == T(-1))) ? (b == 0 ? T(0) : m::wneg(a)) : T(a / b);
       else if constexpr (OP == BinaryOp::Remainder) {
-        if (b == 0 || b == T(-1)) return T(0);
+        if (b == 0 || (kSigned && b == T(-1))) return T(0);
         T r = T(a % b);
         return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;
       } else if constexpr (OP == BinaryOp::FloorDivide) {
         if (b == 0) return T(0);
-        if (b == T(-1)) return m::wneg(a);
+        if (kSigned && b == T(-1)) return m::wneg(a);
         T q = T(a / b);
         return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
       } else if constexpr (OP == BinaryOp::Fmod) {
-        return (b == 0 || (std::is_signed_v<T> && b == T(-1))) ? T(0) : T(a % b);  // MIN % -1 traps
+        return (b == 0 || (kSigned && b == T(-1))) ? T(0) : T(a % b);  // MIN % -1 traps
       } else if constexpr (OP == BinaryOp::Pow) {
         if (b < 0) return T(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0));
         T r = 1, base = a;
@@ -245,7 +248,17 @@ struct BinaryF {
       else if constexpr (OP == BinaryOp::Remainder) {
         T r = m::fmod(a, b);
         return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? T(r + b) : r;
-      } else if constexpr (OP == BinaryOp::FloorDivide) return m::floor(a / b);
+      } else if constexpr (OP == BinaryOp::FloorDivide) {
+        // PyTorch's div_floor_floating: from fmod, so inf // x is nan, and
+        // a result of zero keeps the sign of a / b.
+        if (b == T(0)) return T(a / b);
+        T mod = m::fmod(a, b);
+        T q = T((a - mod) / b);
+        if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) q = T(q - T(1));
+        if (q == T(0)) return m::copysign(T(0), T(a / b));
+        T fq = m::floor(q);
+        return (q - fq > T(0.5)) ? T(fq + T(1)) : fq;
+      }
       else if constexpr (OP == BinaryOp::Fmod) return m::fmod(a, b);
       else if constexpr (OP == BinaryOp::Atan2) return m::atan2(a, b);
       else return T(0);

@@ -333,8 +333,8 @@ Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi
   if (any_requires_grad({&a})) {
     record(r, "ClampBackward1", {a}, [a, lo, hi](const Tensor& g) -> std::vector<Tensor> {
       Tensor mask = ones(a.sizes(), {DType::Bool, a.device()});
-      if (lo) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Ge, a, Scalar::from_double(*lo)));
-      if (hi) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Le, a, Scalar::from_double(*hi)));
+      if (lo) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Gt, a, Scalar::from_double(*lo)));
+      if (hi) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Lt, a, Scalar::from_double(*hi)));
       return {where(mask, g, zeros({}, {g.dtype(), g.device()}))};
     });
   }

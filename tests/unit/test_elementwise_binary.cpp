@@ -21,6 +21,15 @@ double py_mod(double a, double b) {
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
+// PyTorch's div_floor_floating (from fmod: inf // x is nan).
+double py_floordiv(double a, double b) {
+  if (b == 0) return a / b;
+  double mod = std::fmod(a, b), q = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) q -= 1;
+  if (q == 0) return std::copysign(0.0, a / b);
+  double fq = std::floor(q);
+  return q - fq > 0.5 ? fq + 1 : fq;
+}
 struct BinaryCase {
   BinaryOp op;
   const char* name;
@@ -35,7 +44,7 @@ const std::vector<BinaryCase>& binary_cases() {
       {BinaryOp::Div, "div", [](double a, double b) { return a / b; }, true, true},
       {BinaryOp::Pow, "pow", [](double a, double b) { return std::pow(a, b); }, true, true},
       {BinaryOp::Remainder, "remainder", py_mod, true, true},
-      {BinaryOp::FloorDivide, "floor_divide", [](double a, double b) { return std::floor(a / b); }, true, true},
+      {BinaryOp::FloorDivide, "floor_divide", py_floordiv, true, true},
       {BinaryOp::Maximum, "maximum", [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }, true, true},
       {BinaryOp::Minimum, "minimum", [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }, true, true},
       {BinaryOp::Atan2, "atan2", [](double a, double b) { return std::atan2(a, b); }, true, true},

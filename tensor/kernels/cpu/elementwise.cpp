@@ -89,6 +89,15 @@ void unary(void*, UnaryOp op, const LoopSpec& s) {
   });
 }
 
+// The op's name as PyTorch's kernels give it in "not implemented for" errors.
+inline const char* binary_kernel_name(BinaryOp op) {
+  static constexpr const char* names[] = {
+#define GL_BINARY(E, name, ...) #name,
+#include "tensor/ops/op_rows.def"
+  };
+  return names[size_t(op)];
+}
+
 void binary(void*, const BinarySpec& s) {
   dispatch_binary(s.op, [&](auto opc) {
     constexpr BinaryOp OP = decltype(opc)::value;
@@ -96,7 +105,7 @@ void binary(void*, const BinarySpec& s) {
       using T = decltype(t);
       if constexpr ((is_float_v<T> && binary_float_ok<OP>) || (!is_float_v<T> && binary_int_ok<OP>))
         binary_typed<OP, T>(s);
-      else throw NotImplementedError(cat("binary op not implemented for '", dtype_legacy_name(s.compute), "'"));
+      else throw NotImplementedError(cat('"', binary_kernel_name(s.op), "_cpu\" not implemented for '", dtype_legacy_name(s.compute), "'"));
     });
   });
 }

@@ -77,7 +77,8 @@ void random(void* exec, const RandomSpec& s) {
       case RandomKind::Uniform:
         if constexpr (is_float_v<T>) {
           using M = opmath_t<T>;
-          for (int64_t i = 0; i < s.numel; ++i) out[i] = T(uniform01<T>(g) * (M(s.b) - M(s.a)) + M(s.a));
+          // PyTorch draws half/bfloat16 uniforms in float (24 random bits) and rounds
+          for (int64_t i = 0; i < s.numel; ++i) out[i] = T(uniform01<M>(g) * (M(s.b) - M(s.a)) + M(s.a));
           return;
         }
         throw RuntimeError("uniform_ only supports floating-point dtypes");

@@ -43,6 +43,15 @@ void binary_typed(Exec* ex, const BinarySpec& bs) {
   launch_loop<2, Out, T, T>(ex, s, fn);
 }
 
+// The op's name as PyTorch's kernels give it in "not implemented for" errors.
+inline const char* binary_kernel_name(BinaryOp op) {
+  static constexpr const char* names[] = {
+#define GL_BINARY(E, name, ...) #name,
+#include "tensor/ops/op_rows.def"
+  };
+  return names[size_t(op)];
+}
+
 // Instantiates only the comparison ops (Compare) or only the others; k_binary
 // sends each op to the file that instantiates it.
 template <bool Compare>
@@ -53,7 +62,7 @@ void binary_dispatch(Exec* ex, const BinarySpec& s) {
       dispatch_dtype(s.compute, [&](auto t) {
         using T = decltype(t);
         if constexpr (binary_supported<OP, T>) binary_typed<OP, T>(ex, s);
-        else throw NotImplementedError(cat("binary op not implemented for '", dtype_legacy_name(s.compute), "'"));
+        else throw NotImplementedError(cat('"', binary_kernel_name(s.op), "_cuda\" not implemented for '", dtype_legacy_name(s.compute), "'"));
       });
     }
   });
