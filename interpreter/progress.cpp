@@ -74,6 +74,10 @@ void open_progress(lua_State* L) {
   lua_getfield(L, -1, "utils");
   lua_pushvalue(L, -3);
   lua_setfield(L, -2, "progress");
+  // torch.utils._notebook(): whether display() reaches a notebook (the plot
+  // module draws to a file and sparklines otherwise).
+  lua_pushcfunction(L, l_notebook);
+  lua_setfield(L, -2, "_notebook");
   lua_getfield(L, -2, "_set_doc");
   if (lua_isfunction(L, -1)) {
     lua_pushvalue(L, -4);

@@ -104,10 +104,15 @@ end
 
 -- fig:show(): a notebook (the kernel's display) shows it; elsewhere the file
 -- and the sparklines.
-function P._in_notebook() return type(rawget(_G, 'display')) == 'function' end
+-- display() exists in every session (it prints in a terminal): ask whether a
+-- notebook is listening (interpreter/progress.cpp).
+function P._in_notebook()
+  local f = rawget(torch.utils, '_notebook')
+  return f ~= nil and f() and type(rawget(_G, 'display')) == 'function'
+end
 function P.Figure:show()
   if P._in_notebook() then
-    self.display_id = display(self)
+    display(self)
     return
   end
   P._show_in_terminal(self)

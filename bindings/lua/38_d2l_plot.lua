@@ -144,7 +144,7 @@ function Animator:add(x, y)
     if self.display_id ~= nil and type(upd) == 'function' then
       upd(self.fig, {display_id = self.display_id})
     else
-      self.display_id = display(self.fig)
+      self.display_id = display(self.fig, {display_id = true})
     end
   else
     P._show_in_terminal(self.fig, self.shown)

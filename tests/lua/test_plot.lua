@@ -16,18 +16,21 @@ end
 -- The kernel's display/update_display, recorded (the real ones come with the
 -- Jupyter kernel): display returns a display id as the contract says.
 local shown = {}
+local real_notebook = torch.utils._notebook
 local function notebook_on()
   shown = {}
+  torch.utils._notebook = function() return true end
   display = function(x, opts)
     local mt = getmetatable(x)
     shown[#shown + 1] = {kind = 'display', bundle = mt.__mimebundle(x), id = 'id-' .. (#shown + 1)}
-    return shown[#shown].id
+    -- the contract: an id comes back only when one was asked for
+    if opts and opts.display_id then return shown[#shown].id end
   end
   update_display = function(x, opts)
     shown[#shown + 1] = {kind = 'update', bundle = getmetatable(x).__mimebundle(x), id = opts.display_id}
   end
 end
-local function notebook_off() display, update_display = nil, nil end
+local function notebook_off() display, update_display, torch.utils._notebook = nil, nil, real_notebook end
 
 local function be32(s, at)
   local a, b, c, d = s:byte(at, at + 3)
