@@ -40,14 +40,18 @@ int pool(lua_State* L, bool is_max) {
   if (is_max) {
     o.dilation = ints(a, 4, "dilation", {1, 1});
     o.ceil_mode = a.boolean(5, "ceil_mode", false);
-    GL_CHECK_T(NotImplementedError, !a.boolean(6, "return_indices", false),
-               "gpulab: max_pool2d(return_indices=True) is not supported (oneDNN and cuDNN keep their own argmax)");
+    const bool with_indices = a.boolean(6, "return_indices", false);
     a.finish(7);
+    if (with_indices) {
+      auto [values, indices] = max_pool2d_with_indices(input, o);
+      push_tensor(L, values);
+      push_tensor(L, indices);
+      return 2;
+    }
   } else {
     o.ceil_mode = a.boolean(4, "ceil_mode", false);
     o.count_include_pad = a.boolean(5, "count_include_pad", true);
-    GL_CHECK_T(NotImplementedError, !a.opt_integer(6, "divisor_override"),
-               "gpulab: avg_pool2d(divisor_override=) is not supported");
+    o.divisor_override = a.opt_integer(6, "divisor_override");
     a.finish(7);
   }
   push_tensor(L, is_max ? max_pool2d(input, o) : avg_pool2d(input, o));

@@ -55,9 +55,11 @@ d2l.train_ch6(net, train_iter, test_iter, num_epochs, lr, device)
 -- on oneDNN (the library PyTorch's CPU convolutions use). gpulab's trace
 -- (the one the exercise checkers use) counts what one training step does,
 -- and on which device. The batch is already there, and every convolution
--- and pooling runs on it; one small copy goes each way: gpulab's
--- cross-entropy checks the labels on the host (PyTorch checks them on the
--- device, without making the host wait).
+-- and pooling runs on it. The two small copies are the cross-entropy's: the
+-- list of class numbers it compares the labels with goes to the device, and
+-- one flag comes back, saying whether every label is in range (on this
+-- emulated GPU gpulab checks as PyTorch's CPU does; on a real GPU it does
+-- not make the host wait: an out-of-range label gives a NaN loss there).
 X, y = torch.rand(256, 1, 28, 28):to(device), torch.randint(0, 10, {256}):to(device)
 loss = nn.CrossEntropyLoss()
 torch._trace.start()

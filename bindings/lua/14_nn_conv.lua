@@ -117,7 +117,8 @@ end
 -- ---- pooling ---------------------------------------------------------------
 local MaxPool2d = Module:extend('MaxPool2d')
 nn.MaxPool2d = MaxPool2d
-U.doc(MaxPool2d, 'nn.MaxPool2d(kernel_size, {stride=kernel_size, padding=0, dilation=1, ceil_mode=false}): the maximum of each window.')
+U.doc(MaxPool2d, 'nn.MaxPool2d(kernel_size, {stride=kernel_size, padding=0, dilation=1, return_indices=false, ceil_mode=false}):\n'
+  .. 'the maximum of each window (and, with return_indices, where it was: h * W + w in its plane).')
 function MaxPool2d:__init(...)
   local a = U.parse('MaxPool2d.__init__', {'kernel_size!', 'stride', 'padding', 'dilation', 'return_indices:bool', 'ceil_mode:bool'},
                     {padding = 0, dilation = 1, return_indices = false, ceil_mode = false}, ...)
@@ -137,7 +138,8 @@ end
 
 local AvgPool2d = Module:extend('AvgPool2d')
 nn.AvgPool2d = AvgPool2d
-U.doc(AvgPool2d, 'nn.AvgPool2d(kernel_size, {stride=kernel_size, padding=0, ceil_mode=false, count_include_pad=true}): the mean of each window.')
+U.doc(AvgPool2d, 'nn.AvgPool2d(kernel_size, {stride=kernel_size, padding=0, ceil_mode=false, count_include_pad=true, divisor_override=nil}):\n'
+  .. 'the mean of each window (its sum over divisor_override when given).')
 function AvgPool2d:__init(...)
   local a = U.parse('AvgPool2d.__init__', {'kernel_size!', 'stride', 'padding', 'ceil_mode:bool', 'count_include_pad:bool', 'divisor_override:int'},
                     {padding = 0, ceil_mode = false, count_include_pad = true}, ...)

@@ -3,7 +3,9 @@
 // run on the device's library (tensor/kernels/dnn.h); the normalisations are
 // built from elementwise ops and reductions, with their own backward.
 #pragma once
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #include "tensor/core/tensor.h"
 
@@ -21,9 +23,12 @@ struct Pool2dOptions {
   std::vector<int64_t> kernel, stride, padding{0, 0}, dilation{1, 1};  // stride empty: the kernel
   bool ceil_mode = false;
   bool count_include_pad = true;  // average pooling
+  std::optional<int64_t> divisor_override;  // average pooling: divide each window's sum by this instead
 };
 Tensor max_pool2d(const Tensor& input, const Pool2dOptions& o);
 Tensor avg_pool2d(const Tensor& input, const Pool2dOptions& o);
+// max_pool2d(return_indices=True): the values and each one's h * W + w in its plane.
+std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, const Pool2dOptions& o);
 // output_size: {h, w}, -1 keeps that input size (PyTorch's None).
 Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> output_size);
 

@@ -82,6 +82,26 @@ Tensor log_softmax(const Tensor& x0, int64_t dim) {
 }
 
 namespace {
+// Note [Cross-entropy on the device]
+// PyTorch raises "Target 10 is out of bounds." for a class index outside
+// [0, C) (other than ignore_index). Where the data are host memory (the CPU
+// and virtual devices) gpulab checks the same way, one any() read back, and
+// only on failure looks for the first bad target to name it. On a real GPU it
+// never waits for the device here: PyTorch's kernel asserts asynchronously
+// there, and gpulab instead gives such a sample a NaN loss, which the next
+// read of the loss shows. Everything else is computed on the device.
+void check_targets(const Tensor& tg, int64_t C, int64_t ignore_index) {
+  if (!slot_of(tg).host_memory || tg.numel() == 0) return;
+  Tensor bad = binary(BinaryOp::LogicalAnd, binary(BinaryOp::Ne, tg, Scalar::from_int(ignore_index)),
+                      binary(BinaryOp::LogicalOr, binary(BinaryOp::Lt, tg, Scalar::from_int(0)),
+                             binary(BinaryOp::Ge, tg, Scalar::from_int(C))));
+  if (!item(any(bad, std::nullopt, false)).i) return;
+  Tensor th = contiguous(to(tg, Device(Device::CPU), DType::Int64));
+  const int64_t* p = th.data<int64_t>();
+  for (int64_t i = 0; i < th.numel(); ++i)
+    GL_CHECK_T(IndexError, p[i] == ignore_index || (p[i] >= 0 && p[i] < C), "Target ", p[i], " is out of bounds.");
+}
+
 Tensor reduce_loss(const Tensor& per_elem, const std::string& reduction) {
   if (reduction == "mean") return mean(per_elem, {}, false);
   if (reduction == "sum") return sum(per_elem, {}, false);
@@ -136,6 +156,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
   const double eps = o.label_smoothing;
   GL_CHECK(eps >= 0 && eps <= 1, "label_smoothing must be between 0.0 and 1.0. Got: ", eps);
   Tensor coef, denom;  // coef: [N, C]; denom: what "mean" divides by
+  Tensor nan_rows;     // on a real GPU: NaN for samples with an out-of-range target
   {
     NoGradGuard ng;
     if (probs) {
@@ -151,29 +172,31 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
       GL_CHECK(target.dtype() == DType::Int64 || target.dtype() == DType::UInt8,
                "expected target dtype to be Long or Byte, but got ", dtype_legacy_name(target.dtype()));
       Tensor tg = to_dtype(target.dim() == 0 ? unsqueeze(target, 0) : target, DType::Int64);
-      // The coefficients are built on the host from the targets (read there
-      // anyway for the bounds check) and sent to the device in one copy.
-      Tensor th = contiguous(to(tg, Device(Device::CPU), DType::Int64));
-      const int64_t* p = th.data<int64_t>();
-      const int64_t N = th.numel();
-      for (int64_t i = 0; i < N; ++i)
-        GL_CHECK_T(IndexError, p[i] == o.ignore_index || (p[i] >= 0 && p[i] < C), "Target ", p[i], " is out of bounds.");
-      std::vector<double> w(size_t(C), 1.0), cf(size_t(N * C), 0.0);
-      if (wrow.defined()) {
-        Tensor wh = to(contiguous(wrow), Device(Device::CPU), DType::Float64);
-        std::copy_n(wh.data<double>(), C, w.begin());
+      check_targets(tg, C, o.ignore_index);
+      // The coefficients are built on the device (Note [Cross-entropy on the
+      // device]): row i is (1-eps) w[t_i] at column t_i plus eps/C w_c, or 0
+      // for an ignored sample. An out-of-range target gives a zero row (its
+      // loss is made NaN below), never a read outside the logits.
+      const Tensor classes = arange(Scalar::from_int(0), Scalar::from_int(C), Scalar::from_int(1), DType::Int64,
+                                    {DType::Int64, x.device()});
+      Tensor valid = to_dtype(binary(BinaryOp::Ne, tg, Scalar::from_int(o.ignore_index)), x.dtype());  // [N]
+      Tensor hot = to_dtype(binary(BinaryOp::Eq, unsqueeze(tg, 1), classes), x.dtype());               // [N, C]
+      Tensor wt = wrow.defined() ? sum(mul(hot, unsqueeze(wrow, 0)), {1}, false) : sum(hot, {1}, false);  // w[t_i]
+      Tensor wv = mul(wt, valid);  // w[t_i] for the samples that count
+      coef = mul(hot, unsqueeze(binary(BinaryOp::Mul, wv, Scalar::from_double(1 - eps)), 1));
+      if (eps > 0) {
+        Tensor smooth = wrow.defined() ? binary(BinaryOp::Mul, unsqueeze(wrow, 0), Scalar::from_double(eps / double(C)))
+                                       : full({1, C}, Scalar::from_double(eps / double(C)), fo);
+        coef = add(coef, mul(smooth, unsqueeze(valid, 1)), Scalar::from_int(1));
       }
-      double den = 0;
-      for (int64_t i = 0; i < N; ++i) {
-        if (p[i] == o.ignore_index) continue;
-        double* row = cf.data() + i * C;
-        if (eps > 0)
-          for (int64_t c = 0; c < C; ++c) row[c] = eps / double(C) * w[size_t(c)];
-        row[p[i]] += (1 - eps) * w[size_t(p[i])];
-        den += w[size_t(p[i])];
+      denom = sum(wv, {}, false);
+      if (!slot_of(tg).host_memory) {
+        // Real GPU: no host check; a sample whose target is out of range gets a NaN loss.
+        Tensor bad = binary(BinaryOp::LogicalAnd, binary(BinaryOp::Ne, tg, Scalar::from_int(o.ignore_index)),
+                            binary(BinaryOp::LogicalOr, binary(BinaryOp::Lt, tg, Scalar::from_int(0)),
+                                   binary(BinaryOp::Ge, tg, Scalar::from_int(C))));
+        nan_rows = where(bad, full({}, Scalar::from_double(NAN), fo), zeros({}, fo));
       }
-      coef = to(from_host(cf.data(), {N, C}, DType::Float64, {DType::Float64, Device(Device::CPU)}), x.device(), x.dtype());
-      denom = full({}, Scalar::from_double(den), fo);
     }
   }
   Tensor lp = log_softmax(x, 1);
@@ -184,6 +207,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
     NoGradGuard ng;
     // 0 - s rather than -s: ignored samples give +0, as in PyTorch.
     out = binary(BinaryOp::Sub, sum(mul(lp, coef), {1}, false), Scalar::from_double(0.0), true);  // per sample, [N]
+    if (nan_rows.defined()) out = add(out, nan_rows, Scalar::from_int(1));
     if (red == "sum") out = sum(out, {}, false);
     else if (red == "mean") out = div(sum(out, {}, false), denom);
     else if (logits.dim() == 1) out = squeeze(out, 0);

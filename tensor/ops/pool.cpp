@@ -8,6 +8,7 @@
 #include "tensor/kernels/dnn.h"
 #include "tensor/ops/nn_conv.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
 
 namespace gl {
@@ -28,8 +29,11 @@ int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil
   return out;
 }
 
-Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
+// PyTorch's checks in its order, and the geometry they give.
+PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   const char* fn = is_max ? "max_pool2d" : "avg_pool2d";
+  const bool override_div = !is_max && o.divisor_override.has_value();
+  GL_CHECK(!override_div || *o.divisor_override != 0, "divisor must be not zero");
   const auto k = pool_pair(o.kernel, fn, "kernel_size");
   const auto s = o.stride.empty() ? k : pool_pair(o.stride, fn, "stride");
   const auto p = pool_pair(o.padding, fn, "padding");
@@ -57,20 +61,100 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   g.Q = out_size(g.W, g.kw, g.pw, g.sw, g.dw, o.ceil_mode);
   GL_CHECK(g.P > 0 && g.Q > 0, "Given input size: (", g.C, "x", g.H, "x", g.W, "). Calculated output size: (", g.C, "x",
            g.P, "x", g.Q, "). Output size is too small");
-  GL_CHECK(is_floating(g.dtype), "\"", is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '",
+  // Integer max pooling is composed (below), where the data are host memory.
+  GL_CHECK(is_floating(g.dtype) || (is_max && g.dtype != DType::Bool && slot_of(input).host_memory), "\"", is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '",
            dtype_legacy_name(g.dtype), "'");
   // ceil_mode's last window may pass the padding: PyTorch then divides by the
   // window cut at the padding's end, which the libraries cannot express
   // (they count the whole kernel, or only the input). Without padding that is
   // "only the input"; with padding it is refused rather than computed wrong.
   const bool past = (g.P - 1) * g.sh + g.kh > g.H + 2 * g.ph || (g.Q - 1) * g.sw + g.kw > g.W + 2 * g.pw;
-  if (!is_max && g.count_include_pad && past) {
+  // divisor_override: the window's sum over divisor, from the library's
+  // average over the whole kernel (padding and any overhang count as zeros).
+  if (override_div) g.count_include_pad = true;
+  if (!is_max && !override_div && g.count_include_pad && past) {
     GL_CHECK_T(NotImplementedError, g.ph == 0 && g.pw == 0,
                "gpulab: avg_pool2d with ceil_mode=True, padding and count_include_pad=True, whose last window passes the "
                "padding, is not supported; use count_include_pad=False or no padding");
     g.count_include_pad = false;
   }
+  return g;
+}
 
+// Pooling composed from index ops, for what the libraries lack: max pooling's
+// indices as PyTorch gives them (h * W + w in each input plane), and dtypes
+// oneDNN does not pool (float64). Each output's window is gathered from the
+// flattened planes by a map of input positions built on the host; a position
+// in the padding points at the window's first input position instead, which
+// leaves the max and its first index as PyTorch's. Average pooling gathers
+// with the padding as zeros and divides by PyTorch's count. Autograd runs
+// through the gather and the reduction.
+Tensor composed_pool(const Tensor& input, const PoolGeom& g, const Pool2dOptions& o, Tensor* indices) {
+  const int64_t K = g.kh * g.kw, HW = g.H * g.W;
+  std::vector<int64_t> map(size_t(g.P * g.Q * K));
+  std::vector<double> count(size_t(g.P * g.Q));
+  for (int64_t p = 0; p < g.P; ++p)
+    for (int64_t q = 0; q < g.Q; ++q) {
+      const int64_t h0 = p * g.sh - g.ph, w0 = q * g.sw - g.pw;
+      int64_t first = -1, n = 0;
+      for (int64_t i = 0; i < g.kh && first < 0; ++i)
+        for (int64_t j = 0; j < g.kw && first < 0; ++j) {
+          const int64_t h = h0 + i * g.dh, w = w0 + j * g.dw;
+          if (h >= 0 && h < g.H && w >= 0 && w < g.W) first = h * g.W + w;
+        }
+      for (int64_t i = 0; i < g.kh; ++i)
+        for (int64_t j = 0; j < g.kw; ++j) {
+          const int64_t h = h0 + i * g.dh, w = w0 + j * g.dw;
+          const bool in = h >= 0 && h < g.H && w >= 0 && w < g.W;
+          n += in;
+          // max: a padded position repeats the first input one; average: the zero slot at HW.
+          map[size_t((p * g.Q + q) * K + i * g.kw + j)] = in ? h * g.W + w : g.max ? first : HW;
+        }
+      // PyTorch's divisor: the window cut at the padding's end, or only the input.
+      const int64_t hend = std::min(h0 + g.kh, g.H + g.ph), wend = std::min(w0 + g.kw, g.W + g.pw);
+      const double padded = double((hend - h0) * (wend - w0));
+      count[size_t(p * g.Q + q)] = o.divisor_override ? double(*o.divisor_override) : o.count_include_pad ? padded : double(n);
+    }
+  const Device dev = input.device();
+  const TensorOptions io{DType::Int64, Device(Device::CPU)};
+  Tensor index = to(from_host(map.data(), {int64_t(map.size())}, DType::Int64, io), dev, DType::Int64);
+  Shape lead(input.sizes().begin(), input.sizes().end() - 2);
+  Shape flat = lead, win = lead, out = lead;
+  flat.push_back(HW);
+  win.insert(win.end(), {g.P, g.Q, K});
+  out.insert(out.end(), {g.P, g.Q});
+  const int64_t last = int64_t(lead.size());
+  Tensor x = reshape(input, flat);
+  if (!g.max) {
+    Shape z = lead;
+    z.push_back(1);
+    x = cat({x, zeros(z, {input.dtype(), dev})}, last);
+  }
+  Tensor windows = reshape(index_select(x, last, index), win);
+  if (g.max) {
+    auto [values, arg] = max_dim(windows, last + 2, false);
+    rename_grad_fn(values, "MaxPool2DWithIndicesBackward0");
+    if (indices) {  // arg is the place in each window: its map entry is the input position
+      Tensor start = reshape(arange(Scalar::from_int(0), Scalar::from_int(g.P * g.Q * K), Scalar::from_int(K), DType::Int64,
+                                    {DType::Int64, dev}), {g.P, g.Q});
+      *indices = reshape(index_select(index, 0, reshape(add(arg, start, Scalar::from_int(1)), {-1})), out);
+    }
+    return values;
+  }
+  Tensor div = to(from_host(count.data(), {g.P, g.Q}, DType::Float64, {DType::Float64, Device(Device::CPU)}), dev, input.dtype());
+  Tensor y = binary(BinaryOp::Div, sum(windows, {last + 2}, false), div);
+  rename_grad_fn(y, "AvgPool2DBackward0");
+  return y;
+}
+
+Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
+  const char* fn = is_max ? "max_pool2d" : "avg_pool2d";
+  const bool override_div = !is_max && o.divisor_override.has_value();
+  PoolGeom g = pool_geom(input, o, is_max);
+  // oneDNN pools float32 only: other dtypes on the CPU (and virtual devices) are composed.
+  if (g.dtype != DType::Float32 && slot_of(input).host_memory) return composed_pool(input, g, o, nullptr);
+  const bool batched = input.dim() == 4;
+  const double scale = override_div ? double(g.kh * g.kw) / double(*o.divisor_override) : 1.0;
   const Device dev = input.device();
   const DnnKernels& kern = dnn_kernels_for(dev);
   Tensor x = contiguous(detach(input));
@@ -79,11 +163,15 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   Tensor ws = ws_bytes ? empty_on({int64_t(ws_bytes)}, DType::UInt8, dev) : Tensor();
   trace::op(fn, dev);
   kern.pool_fwd(dnn_exec_for(dev), g, x.data_ptr(), y.data_ptr(), ws_bytes ? ws.data_ptr() : nullptr);
+  if (override_div) {
+    NoGradGuard ng;
+    y = binary(BinaryOp::Mul, y, Scalar::from_double(scale));
+  }
   if (any_requires_grad({&input})) {
     Tensor yd = detach(y);
     record(y, is_max ? "MaxPool2DWithIndicesBackward0" : "AvgPool2DBackward0", {input},
-           [g, x, yd, ws, dev](const Tensor& gy0) -> std::vector<Tensor> {
-             Tensor gy = contiguous(gy0);
+           [g, x, yd, ws, dev, scale](const Tensor& gy0) -> std::vector<Tensor> {
+             Tensor gy = contiguous(scale != 1.0 ? binary(BinaryOp::Mul, gy0, Scalar::from_double(scale)) : gy0);
              Tensor gx = empty_on(x.sizes(), g.dtype, dev);
              trace::op(g.max ? "max_pool2d_backward" : "avg_pool2d_backward", dev);
              dnn_kernels_for(dev).pool_bwd(dnn_exec_for(dev), g, x.data_ptr(), yd.data_ptr(), gy.data_ptr(),
@@ -97,6 +185,11 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
 }  // namespace
 
 Tensor max_pool2d(const Tensor& input, const Pool2dOptions& o) { return pool2d(input, o, true); }
+std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, const Pool2dOptions& o) {
+  Tensor indices;
+  Tensor values = composed_pool(input, pool_geom(input, o, true), o, &indices);
+  return {values, indices};
+}
 Tensor avg_pool2d(const Tensor& input, const Pool2dOptions& o) { return pool2d(input, o, false); }
 
 namespace {
