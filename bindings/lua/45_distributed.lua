@@ -138,7 +138,6 @@ function dist.recv(...)
 end
 
 function dist.is_available() return true end
-function dist.is_nccl_available() return false end
 
 local docs = {
   all_reduce = 'torch.distributed.all_reduce(tensor, {op=ReduceOp.SUM, async_op=false}): every rank ends with '
