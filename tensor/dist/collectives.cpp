@@ -3,8 +3,10 @@
 // gloo's algorithm on the worker thread.
 #if GPULAB_HAVE_GLOO
 #include <cstring>
+#include <limits>
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
+#include <gloo/allreduce_ring_chunked.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
 #include <gloo/common/error.h>
@@ -106,7 +108,24 @@ Buf buf_of(const Tensor& t) { return {t.data_ptr(), t.numel(), t.dtype()}; }
 void allreduce_host(Group& g, const Buf& h, ReduceOp op) {
   const int64_t n = h.numel();
   if (n == 0) return;
-  run_gloo([&] {
+  const bool float_sum = (op == ReduceOp::Sum || op == ReduceOp::Avg) &&
+                         (h.dtype() == DType::Float32 || h.dtype() == DType::Float64) && g.sync_context &&
+                         n <= std::numeric_limits<int>::max();  // gloo's old algorithms count in int
+  if (float_sum) {
+    try {
+      if (h.dtype() == DType::Float32) gloo::AllreduceRingChunked<float>(g.sync_context, {h.data<float>()}, int(n)).run();
+      else gloo::AllreduceRingChunked<double>(g.sync_context, {h.data<double>()}, int(n)).run();
+    } catch (const gloo::IoException& e) {
+      // A sync-mode read says "Read timeout"; PyTorch (whose gloo waits in
+      // its unbound buffers) says this, so the text is the same either way.
+      if (std::strstr(e.what(), "Read timeout"))
+        throw RuntimeError(cat("Timed out waiting ", g.timeout.count(), "ms for recv operation to complete (gloo: ",
+                               e.what(), ")"));
+      throw RuntimeError(e.what());
+    } catch (const gloo::Exception& e) {
+      throw RuntimeError(e.what());
+    }
+  } else run_gloo([&] {
     gloo::AllreduceOptions o(g.context);
     dispatch_dtype(h.dtype(), [&](auto x) {
       using T = decltype(x);

@@ -189,6 +189,14 @@ void init_process_group(const InitOptions& o) {
     // destroy and init again over file://) does not read the first's addresses.
     gloo::rendezvous::PrefixStore prefixed("default_pg", *g->store);
     g->context->connectFullMesh(prefixed, g->device);
+    if (size > 1) {
+      g->sync_context = std::make_shared<gloo::rendezvous::Context>(rank, size);
+      g->sync_context->setTimeout(o.timeout);
+      gloo::rendezvous::PrefixStore sync_prefixed("sync_pg", *g->store);
+      g->sync_context->connectFullMesh(sync_prefixed, g->device);
+      for (int i = 0; i < size; ++i)
+        if (i != rank) g->sync_context->getPair(i)->setSync(true, /*busyPoll=*/false);
+    }
   } catch (const gloo::Exception& e) {
     throw RuntimeError(e.what());
   }

@@ -16,6 +16,10 @@ struct Group {
   std::unique_ptr<gloo::rendezvous::Store> store;
   std::shared_ptr<gloo::transport::Device> device;
   std::shared_ptr<gloo::rendezvous::Context> context;
+  // A second mesh whose pairs receive in sync mode: the waiting thread reads
+  // the socket itself, with no hand-off from gloo's loop thread (each costs
+  // a scheduler tick on a busy machine). Float sums (DDP's buckets) use it.
+  std::shared_ptr<gloo::rendezvous::Context> sync_context;
   int rank = 0, size = 1;
   std::chrono::milliseconds timeout{1800000};
   // The worker: collectives run one after another, in the order they were called.
