@@ -3,7 +3,6 @@
 // gloo's algorithm on the worker thread.
 #if GPULAB_HAVE_GLOO
 #include <cstring>
-#include <limits>
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/allreduce_ring_chunked.h>
@@ -104,13 +103,18 @@ struct Buf {
 };
 Buf buf_of(const Tensor& t) { return {t.data_ptr(), t.numel(), t.dtype()}; }
 
+// Sync-mode pairs write before they read, so a ring's chunks must fit in the
+// sockets' buffers (else both sides block in write): small tensors only,
+// where the hand-offs cost most; large ones stay on gloo's unbound buffers.
+constexpr int64_t kSyncMaxBytes = int64_t(2) << 20;
+
 // All-reduce of host buffer h (on the worker thread).
 void allreduce_host(Group& g, const Buf& h, ReduceOp op) {
   const int64_t n = h.numel();
   if (n == 0) return;
   const bool float_sum = (op == ReduceOp::Sum || op == ReduceOp::Avg) &&
                          (h.dtype() == DType::Float32 || h.dtype() == DType::Float64) && g.sync_context &&
-                         n <= std::numeric_limits<int>::max();  // gloo's old algorithms count in int
+                         n * int64_t(itemsize(h.dtype())) <= kSyncMaxBytes;
   if (float_sum) {
     try {
       if (h.dtype() == DType::Float32) gloo::AllreduceRingChunked<float>(g.sync_context, {h.data<float>()}, int(n)).run();
