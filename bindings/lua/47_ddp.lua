@@ -147,7 +147,8 @@ function DDP:_rebuild_buckets()
   for i = #params, 1, -1 do
     if not used[i] and params[i].requires_grad then order[#order + 1] = i end
   end
-  local t = torch.tensor(order, {dtype = torch.int64})
+  -- On the parameters' device: NCCL takes no CPU tensor.
+  local t = torch.tensor(order, {dtype = torch.int64, device = params[1].device})
   dist.broadcast(t, 0)
   self:_make_buckets(t:tolist())
 end
