@@ -63,6 +63,7 @@ int init(lua_State* L) {
 }
 int is_initialized(lua_State* L) { lua_pushboolean(L, dist::is_initialized()); return 1; }
 int is_gloo_available(lua_State* L) { lua_pushboolean(L, dist::gloo_available()); return 1; }
+int is_nccl_available(lua_State* L) { lua_pushboolean(L, dist::nccl_available()); return 1; }
 int get_rank(lua_State* L) { lua_pushinteger(L, dist::get_rank()); return 1; }
 int get_world_size(lua_State* L) { lua_pushinteger(L, dist::get_world_size()); return 1; }
 int get_backend(lua_State* L) { lua_pushstring(L, dist::get_backend().c_str()); return 1; }
@@ -197,9 +198,12 @@ void open_distributed(lua_State* L) {
       {"_init", init, "internal: init_process_group(backend, init_method, rank, world_size, timeout_s)"},
       {"is_initialized", is_initialized, "torch.distributed.is_initialized(): has init_process_group run?"},
       {"is_gloo_available", is_gloo_available, "torch.distributed.is_gloo_available(): was gpulab built with gloo?"},
+      {"is_nccl_available", is_nccl_available,
+       "torch.distributed.is_nccl_available(): can NCCL run here? (a CUDA build, and libnccl.so.2 loads; "
+       "GPULAB_NCCL_LIBRARY names another file)"},
       {"get_rank", get_rank, "torch.distributed.get_rank(): this process's rank in the default group."},
       {"get_world_size", get_world_size, "torch.distributed.get_world_size(): the number of processes."},
-      {"get_backend", get_backend, "torch.distributed.get_backend(): 'gloo'."},
+      {"get_backend", get_backend, "torch.distributed.get_backend(): the default group's backend, 'gloo' or 'nccl'."},
       {"destroy_process_group", destroy, "torch.distributed.destroy_process_group(): closes the default group."},
       {"spawn", spawn,
        "spawn(nproc, code): runs the Lua code in nproc processes with gpulab run (a process group's "

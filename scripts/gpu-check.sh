@@ -7,7 +7,8 @@
 #             CMAKE_CUDA_ARCHITECTURES says otherwise)
 #   test      gpulab doctor, then ctest in build-gpu/: the CUDA unit tests and the Lua tests run on
 #             the GPU (--virtual-gpus 4 slices it), the lesson transcripts on
-#             emulated devices (tests/lessons/check.sh)
+#             emulated devices (tests/lessons/check.sh), and NCCL at world
+#             size 1 (tests/dist/nccl.lua)
 #   sanitize  the CUDA unit tests and one Lua test under compute-sanitizer
 #             memcheck and racecheck (the 2^31-element case is left out: hours)
 #   bench     bench/gpu.sh (gpulab against PyTorch on this GPU) and the MLP
@@ -73,6 +74,10 @@ test_stage() {
   step doctor 300 build-gpu/gpulab doctor
   step unit 600 build-gpu/tests/unit_tests
   (cd build-gpu && step ctest 900 ctest --output-on-failure -j"$jobs" --timeout 300)
+  # NCCL (libnccl.so.2 opened at run time) at world size 1 on cuda:0: the
+  # collectives and a DDP step. Two ranks wait for a machine with two GPUs:
+  # NCCL refuses two ranks on one GPU.
+  step nccl 300 build-gpu/gpulab tests/dist/nccl.lua 29631
 }
 
 sanitize() {

@@ -138,7 +138,8 @@ function dist.recv(...)
 end
 
 function dist.is_available() return true end
-function dist.is_nccl_available() return false end
+-- DDP's first gradient bucket (PyTorch's torch.distributed._DEFAULT_FIRST_BUCKET_BYTES).
+dist._DEFAULT_FIRST_BUCKET_BYTES = 1024 * 1024
 
 local docs = {
   all_reduce = 'torch.distributed.all_reduce(tensor, {op=ReduceOp.SUM, async_op=false}): every rank ends with '

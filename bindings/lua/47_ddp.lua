@@ -89,9 +89,11 @@ function DDP:forward(...)
   return self.module(table.unpack(args, 1, args.n))
 end
 
--- Buckets of parameters (one device and dtype each, at most bucket_bytes_cap
--- unless one parameter alone is larger), in `order` (a list of parameter
--- numbers), by default the last parameters first.
+-- Buckets of parameters (one device and dtype each), in `order` (a list of
+-- parameter numbers), by default the last parameters first. As PyTorch's
+-- compute_bucket_assignment_by_size, a bucket closes once it holds its limit:
+-- 1 MiB for the first (dist._DEFAULT_FIRST_BUCKET_BYTES, so that the last
+-- layers' all-reduce starts while backward goes on), bucket_cap_mb after.
 function DDP:_make_buckets(order)
   local buckets, open, bucket_of = {}, {}, {}
   local params = self.module:parameters()
@@ -99,20 +101,25 @@ function DDP:_make_buckets(order)
     order = {}
     for i = #params, 1, -1 do order[#order + 1] = i end
   end
+  local first_cap = math.min(dist._DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap)
+  local closed = {}  -- per key: buckets closed so far
   for _, i in ipairs(order) do
     local p = params[i]
     if p.requires_grad and bucket_of[p] == nil then
       local key = tostring(p.device) .. '/' .. tostring(p.dtype)
-      local bytes = p:numel() * p:element_size()
       local b = open[key]
-      if b == nil or (b.bytes > 0 and b.bytes + bytes > self.bucket_bytes_cap) then
-        b = {params = {}, bytes = 0}
+      if b == nil then
+        b = {params = {}, bytes = 0, cap = (closed[key] or 0) == 0 and first_cap or self.bucket_bytes_cap}
         open[key] = b
         buckets[#buckets + 1] = b
       end
       b.params[#b.params + 1] = p
-      b.bytes = b.bytes + bytes
+      b.bytes = b.bytes + p:numel() * p:element_size()
       bucket_of[p] = b
+      if b.bytes >= b.cap then
+        open[key] = nil
+        closed[key] = (closed[key] or 0) + 1
+      end
     end
   end
   self._buckets, self._bucket_of = buckets, bucket_of
@@ -120,7 +127,7 @@ end
 
 -- Before a backward: nothing ready, nothing started.
 function DDP:_reset_reducer()
-  for _, b in ipairs(self._buckets) do b.ready, b.work, b.flat = 0, nil, nil end
+  for _, b in ipairs(self._buckets) do b.ready, b.work = 0, nil end
   self._seen, self._next, self._order = {}, 1, {}
 end
 
@@ -140,19 +147,25 @@ function DDP:_rebuild_buckets()
   for i = #params, 1, -1 do
     if not used[i] and params[i].requires_grad then order[#order + 1] = i end
   end
-  local t = torch.tensor(order, {dtype = torch.int64})
+  -- On the parameters' device: NCCL takes no CPU tensor.
+  local t = torch.tensor(order, {dtype = torch.int64, device = params[1].device})
   dist.broadcast(t, 0)
   self:_make_buckets(t:tolist())
 end
 
--- Starts bucket b's all-reduce: the flattened gradients divided by world_size, summed.
+-- Starts bucket b's all-reduce: the gradients copied into the bucket's flat
+-- buffer (kept from step to step, as PyTorch's reducer keeps its buckets),
+-- divided by world_size, summed.
 local function start_bucket(self, b)
-  local flat = {}
-  for i, p in ipairs(b.params) do
-    if p.grad == nil then p.grad = torch.zeros_like(p) end
-    flat[i] = p.grad:reshape(-1)
+  local p1 = b.params[1]
+  if b.flat == nil then b.flat = torch.empty(b.bytes // p1:element_size(), {dtype = p1.dtype, device = p1.device}) end
+  local off = 0
+  for _, p in ipairs(b.params) do
+    local n = p:numel()
+    local dst = b.flat:narrow(0, off, n)
+    if p.grad == nil then dst:zero_() else dst:copy_(p.grad:reshape(-1)) end
+    off = off + n
   end
-  b.flat = #flat == 1 and flat[1]:clone() or torch.cat(flat)
   b.flat:div_(self.world_size)
   b.work = dist.all_reduce(b.flat, {async_op = true})
 end
@@ -183,10 +196,11 @@ function DDP:_finish_reducer()
       local off = 0
       for _, p in ipairs(b.params) do
         local n = p:numel()
-        p.grad:copy_(b.flat:narrow(0, off, n):view(p.shape))
+        local avg = b.flat:narrow(0, off, n):view(p.shape)
+        if p.grad == nil then p.grad = avg:clone() else p.grad:copy_(avg) end
         off = off + n
       end
-      b.work, b.flat = nil, nil
+      b.work = nil
     end
   end)
   if not self._rebuilt then self:_rebuild_buckets() end

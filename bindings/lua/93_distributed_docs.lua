@@ -24,13 +24,13 @@ local entries = {
     'torch.distributed.is_available()', false},
   ['torch.distributed.is_gloo_available'] = {'is_gloo_available(): was this gpulab built with gloo (libgloo-dev)?',
     'torch.distributed.is_gloo_available()', false},
-  ['torch.distributed.is_nccl_available'] = {'is_nccl_available(): NCCL is not wired in yet (false); CUDA tensors go '
-    .. 'through host memory with gloo', 'torch.distributed.is_nccl_available()', false},
+  ['torch.distributed.is_nccl_available'] = {'is_nccl_available(): can backend=\'nccl\' run here? (a CUDA build, '
+    .. 'and libnccl.so.2 opens at run time; GPULAB_NCCL_LIBRARY names another file)', 'torch.distributed.is_nccl_available()', false},
   ['torch.distributed.get_rank'] = {'get_rank(): this process\'s rank in the default group, from 0',
     solo:format('return torch.distributed.get_rank()')},
   ['torch.distributed.get_world_size'] = {'get_world_size(): the number of processes in the default group',
     solo:format('return torch.distributed.get_world_size()')},
-  ['torch.distributed.get_backend'] = {"get_backend(): the default group's backend ('gloo')",
+  ['torch.distributed.get_backend'] = {"get_backend(): the default group's backend ('gloo' or 'nccl')",
     solo:format('return torch.distributed.get_backend()')},
   ['torch.distributed.destroy_process_group'] = {'destroy_process_group(): closes the default group (its queued '
     .. 'operations finish first)', solo:format('return torch.distributed.is_initialized()')},

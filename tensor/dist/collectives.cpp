@@ -5,6 +5,7 @@
 #include <cstring>
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
+#include <gloo/allreduce_ring_chunked.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
 #include <gloo/common/error.h>
@@ -102,11 +103,33 @@ struct Buf {
 };
 Buf buf_of(const Tensor& t) { return {t.data_ptr(), t.numel(), t.dtype()}; }
 
+// Sync-mode pairs write before they read, so a ring's chunks must fit in the
+// sockets' buffers (else both sides block in write): small tensors only,
+// where the hand-offs cost most; large ones stay on gloo's unbound buffers.
+constexpr int64_t kSyncMaxBytes = int64_t(2) << 20;
+
 // All-reduce of host buffer h (on the worker thread).
 void allreduce_host(Group& g, const Buf& h, ReduceOp op) {
   const int64_t n = h.numel();
   if (n == 0) return;
-  run_gloo([&] {
+  const bool float_sum = (op == ReduceOp::Sum || op == ReduceOp::Avg) &&
+                         (h.dtype() == DType::Float32 || h.dtype() == DType::Float64) && g.sync_context &&
+                         n * int64_t(itemsize(h.dtype())) <= kSyncMaxBytes;
+  if (float_sum) {
+    try {
+      if (h.dtype() == DType::Float32) gloo::AllreduceRingChunked<float>(g.sync_context, {h.data<float>()}, int(n)).run();
+      else gloo::AllreduceRingChunked<double>(g.sync_context, {h.data<double>()}, int(n)).run();
+    } catch (const gloo::IoException& e) {
+      // A sync-mode read says "Read timeout"; PyTorch (whose gloo waits in
+      // its unbound buffers) says this, so the text is the same either way.
+      if (std::strstr(e.what(), "Read timeout"))
+        throw RuntimeError(cat("Timed out waiting ", g.timeout.count(), "ms for recv operation to complete (gloo: ",
+                               e.what(), ")"));
+      throw RuntimeError(e.what());
+    } catch (const gloo::Exception& e) {
+      throw RuntimeError(e.what());
+    }
+  } else run_gloo([&] {
     gloo::AllreduceOptions o(g.context);
     dispatch_dtype(h.dtype(), [&](auto x) {
       using T = decltype(x);
@@ -146,8 +169,9 @@ WorkPtr barrier() {
 
 WorkPtr all_reduce(const Tensor& t, ReduceOp op) {
   Group& g = group();
-  check_dtype(t);
   check_avg(t, op);
+  if (g.backend == "nccl") return nccl_all_reduce(g, t, op);
+  check_dtype(t);
   Staged s = stage(t);
   WorkPtr w = enqueue([&g, b = buf_of(s.host), op] { allreduce_host(g, b, op); });
   w->keep = {s.host};
@@ -157,6 +181,7 @@ WorkPtr all_reduce(const Tensor& t, ReduceOp op) {
 
 WorkPtr broadcast(const Tensor& t, int src) {
   Group& g = group();
+  if (g.backend == "nccl") return nccl_broadcast(g, t, src);
   GL_CHECK(src >= 0 && src < g.size, "ProcessGroupGloo::broadcast: invalid root rank: ", src);
   Staged s = stage(t);
   WorkPtr w = enqueue([&g, h = buf_of(s.host), src] {
@@ -182,6 +207,10 @@ WorkPtr all_gather(const std::vector<Tensor>& outs, const Tensor& in) {
   for (size_t i = 0; i < outs.size(); ++i)  // (PyTorch's text, its missing space included)
     GL_CHECK_T(ValueError, outs[i].dtype() == in.dtype(), "Invalid usage of tensors with different dtypesFound ",
                dtype_repr(in.dtype()), " and  ", dtype_repr(outs[i].dtype()));
+  if (g.backend == "nccl") {
+    GL_CHECK(int(outs.size()) == g.size, "Tensor list input to scatter/gather must match number of collective participants but got ", outs.size(), " inputs with world_size ", g.size, ".");
+    return nccl_all_gather(g, outs, in);
+  }
   GL_CHECK(int(outs.size()) == g.size, "ProcessGroupGloo::allgather: invalid output tensor list at index 0 ",
            "(expected length ", g.size, ", got ", outs.size(), ")");
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -224,8 +253,9 @@ WorkPtr reduce_scatter(const Tensor& out, const std::vector<Tensor>& ins, Reduce
     GL_CHECK(ins[i].sizes() == out.sizes(), "ProcessGroupGloo::reduce_scatter: invalid tensor size at index ", i,
              " (expected ", sizes_text(out.sizes()), ", got ", sizes_text(ins[i].sizes()), ")");
   }
-  check_dtype(out);
   check_avg(out, op);
+  if (g.backend == "nccl") return nccl_reduce_scatter(g, out, ins, op);
+  check_dtype(out);
   // An all-reduce of every rank's whole list, of which each keeps its own part:
   // gloo's reduce-scatter algorithm wants one flat buffer per rank all the same.
   std::vector<int64_t> shape = out.sizes();
@@ -249,40 +279,33 @@ WorkPtr reduce_scatter(const Tensor& out, const std::vector<Tensor>& ins, Reduce
   return w;
 }
 
-WorkPtr send(const Tensor& t, int dst, int tag) {
+namespace {
+// send and recv: gloo's unbound buffer on the staged host copy, posted now and
+// waited in wait(); a recv's result is written back there.
+WorkPtr send_recv(const Tensor& t, int peer, int tag, bool is_send) {
   Group& g = group();
-  GL_CHECK_T(ValueError, dst != g.rank,
-             "Invalid destination rank: destination rank should not be the same as the rank of the current process.");
-  GL_CHECK_T(ValueError, dst >= 0 && dst < g.size, "Invalid destination rank: ", dst);
+  const char* what = is_send ? "destination" : "source";
+  GL_CHECK_T(ValueError, peer != g.rank, "Invalid ", what, " rank: ", what, " rank should not be the same as the rank of the current process.");
+  GL_CHECK_T(ValueError, peer >= 0 && peer < g.size, "Invalid ", what, " rank: ", peer);
+  if (g.backend == "nccl") return nccl_send_recv(g, t, peer, is_send);
   Staged s = stage(t);
   auto w = std::make_shared<Work>();
   std::shared_ptr<gloo::transport::UnboundBuffer> buf;
   run_gloo([&] {
     buf = g.context->createUnboundBuffer(s.host.data_ptr(), size_t(s.host.numel()) * itemsize(s.host.dtype()));
-    buf->send(dst, gloo::Slot::build(0x7f, uint32_t(tag)));
+    const auto slot = gloo::Slot::build(0x7f, uint32_t(tag));
+    if (is_send) buf->send(peer, slot);
+    else buf->recv(peer, slot);
   });
-  Tensor keep = s.host;  // gloo reads it until the send completes
-  w->blocking_wait = [buf, keep] { run_gloo([&] { buf->waitSend(); }); };
+  Tensor keep = s.host;  // gloo uses it until the transfer completes
+  w->blocking_wait = [buf, keep, is_send] { run_gloo([&] { is_send ? buf->waitSend() : buf->waitRecv(); }); };
+  if (!is_send) add_copy_back(w, s);
   return w;
 }
+}  // namespace
 
-WorkPtr recv(const Tensor& t, int src, int tag) {
-  Group& g = group();
-  GL_CHECK_T(ValueError, src != g.rank,
-             "Invalid source rank: source rank should not be the same as the rank of the current process.");
-  GL_CHECK_T(ValueError, src >= 0 && src < g.size, "Invalid source rank: ", src);
-  Staged s = stage(t);
-  auto w = std::make_shared<Work>();
-  std::shared_ptr<gloo::transport::UnboundBuffer> buf;
-  run_gloo([&] {
-    buf = g.context->createUnboundBuffer(s.host.data_ptr(), size_t(s.host.numel()) * itemsize(s.host.dtype()));
-    buf->recv(src, gloo::Slot::build(0x7f, uint32_t(tag)));
-  });
-  Tensor keep = s.host;
-  w->blocking_wait = [buf, keep] { run_gloo([&] { buf->waitRecv(); }); };
-  add_copy_back(w, s);
-  return w;
-}
+WorkPtr send(const Tensor& t, int dst, int tag) { return send_recv(t, dst, tag, true); }
+WorkPtr recv(const Tensor& t, int src, int tag) { return send_recv(t, src, tag, false); }
 
 }  // namespace gl::dist
 #endif

@@ -121,10 +121,10 @@ WorkPtr enqueue(std::function<void()> task) {
 
 void init_process_group(const InitOptions& o) {
   if (g_group) throw ValueError("trying to initialize the default process group twice!");
-  if (o.backend == "nccl")
-    throw RuntimeError("Distributed package doesn't have NCCL built in");
-  GL_CHECK_T(ValueError, o.backend == "gloo", "Invalid backend: '", o.backend, "'");
+  if (o.backend == "nccl") nccl_check_init();
+  GL_CHECK_T(ValueError, o.backend == "gloo" || o.backend == "nccl", "Invalid backend: '", o.backend, "'");
   auto g = std::make_unique<Group>();
+  g->backend = o.backend;
   g->timeout = o.timeout;
   int rank = o.rank, size = o.world_size;
   std::string host;  // the store's host (rank 0's address)
@@ -189,6 +189,14 @@ void init_process_group(const InitOptions& o) {
     // destroy and init again over file://) does not read the first's addresses.
     gloo::rendezvous::PrefixStore prefixed("default_pg", *g->store);
     g->context->connectFullMesh(prefixed, g->device);
+    if (size > 1) {
+      g->sync_context = std::make_shared<gloo::rendezvous::Context>(rank, size);
+      g->sync_context->setTimeout(o.timeout);
+      gloo::rendezvous::PrefixStore sync_prefixed("sync_pg", *g->store);
+      g->sync_context->connectFullMesh(sync_prefixed, g->device);
+      for (int i = 0; i < size; ++i)
+        if (i != rank) g->sync_context->getPair(i)->setSync(true, /*busyPoll=*/false);
+    }
   } catch (const gloo::Exception& e) {
     throw RuntimeError(e.what());
   }
@@ -200,7 +208,7 @@ void init_process_group(const InitOptions& o) {
 bool is_initialized() { return g_group != nullptr; }
 int get_rank() { return group().rank; }
 int get_world_size() { return group().size; }
-std::string get_backend() { group(); return "gloo"; }
+std::string get_backend() { return group().backend; }
 
 void destroy_process_group() {
   if (!g_group) throw AssertionError("Process group cannot be None");
@@ -210,6 +218,7 @@ void destroy_process_group() {
   }
   g_group->cv.notify_all();
   g_group->worker.join();  // finishes the queued work first, as PyTorch's shutdown
+  nccl_destroy(*g_group);
   delete g_group;
   g_group = nullptr;
 }

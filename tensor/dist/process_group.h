@@ -42,6 +42,9 @@ class Work {
 using WorkPtr = std::shared_ptr<Work>;
 
 bool gloo_available();
+// Built with CUDA and libnccl.so.2 opens (GPULAB_NCCL_LIBRARY names another
+// file); `why` gets dlopen's reason when not.
+bool nccl_available(std::string* why = nullptr);
 void init_process_group(const InitOptions& o);
 bool is_initialized();
 int get_rank();

@@ -109,7 +109,7 @@ end)
 T.test('buckets start while backward runs, the last layer\'s first', function()
   torch.manual_seed(3)
   local m = make_model():to(device)
-  local d = nn.parallel.DistributedDataParallel(m, {bucket_cap_mb = 0.00001})  -- 10 bytes: one bucket per parameter
+  local d = nn.parallel.DistributedDataParallel(m, {bucket_cap_mb = 0.000001})  -- 1 byte: one bucket per parameter (a bucket closes once it holds its cap)
   local first_grad_at_start = {}
   local all_reduce = dist.all_reduce
   dist.all_reduce = function(t, opts)
@@ -129,6 +129,19 @@ T.test('buckets start while backward runs, the last layer\'s first', function()
   for r = 1, world do all[r] = torch.zeros_like(g) end
   dist.all_gather(all, g)
   for r = 2, world do T.eq((all[r] - all[1]):abs():max():item(), 0.0, 'averaged: equal on rank ' .. (r - 1)) end
+end)
+
+T.test('buckets as PyTorch cuts them: the first closes at 1 MiB, the rest at bucket_cap_mb', function()
+  local m = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+  local d = nn.parallel.DistributedDataParallel(m)
+  -- Last parameters first: 10, 10x512, 512, then 512x512 (1 MiB) closes the first bucket.
+  T.eq(#d._buckets, 2, 'buckets')
+  T.eq(#d._buckets[1].params, 4, 'parameters in the first bucket')
+  T.eq(d._buckets[1].bytes, (10 + 5120 + 512 + 262144) * 4, 'bytes in the first bucket')
+  -- 0.01 MiB (10485 bytes) caps the first bucket too: {10, 10x512}, {512, 512x512}, {512, 512x784}.
+  local small = nn.parallel.DistributedDataParallel(m, {bucket_cap_mb = 0.01})
+  T.eq(#small._buckets, 3, 'buckets of 0.01 MiB')
+  T.eq(#small._buckets[1].params, 2, 'parameters in the first bucket of 0.01 MiB')
 end)
 
 dist.destroy_process_group()

@@ -20,6 +20,33 @@ if ! "$G" -e 'os.exit(torch.distributed.is_gloo_available() and 0 or 1)'; then
   exit $fail
 fi
 
+# NCCL, as far as a machine without a GPU can check it (tests/dist/nccl.lua is
+# the GPU's part, run by scripts/gpu-check.sh): in a CUDA build it is compiled
+# in and libnccl.so.2 opens at run time; a missing library and a machine (or
+# virtual devices) without a GPU give PyTorch 2.15's errors; a CPU-only build
+# says what PyTorch's CPU-only build says.
+nccl_init='print(pcall(torch.distributed.init_process_group, {backend="nccl", init_method="tcp://127.0.0.1:29630", rank=0, world_size=1}))'
+nccl_said() {  # nccl_said WHAT EXPECTED_LINE [env...]: gpulab's two printed lines
+  local what=$1 want=$2 out
+  shift 2
+  out=$(env "$@" "$G" -e 'print(torch.distributed.is_nccl_available())' -e "$nccl_init" 2>&1)
+  [ "$out" = "$want" ] && pass "$what" || { bad "$what"; printf 'got:\n%s\nwanted:\n%s\n' "$out" "$want"; }
+}
+nodev_ok=$'false\tRuntimeError: nccl2 requires at least one CUDA device'
+if "$G" --version | grep -q '^CUDA: compiled in'; then
+  if "$G" --version | grep -q 'no NVIDIA driver\|no CUDA-capable'; then
+    nccl_said "NCCL compiled in, loaded; no GPU: PyTorch's error" "true"$'\n'"$nodev_ok"
+    nccl_said "NCCL on virtual devices: PyTorch's error" "true"$'\n'"$nodev_ok" GPULAB_VIRTUAL_GPUS=2
+  fi
+  nccl_said "libnccl.so.2 missing: unavailable, and init says why" \
+    "false"$'\n'"false"$'\t'"RuntimeError: Distributed package doesn't have NCCL built in (gpulab could not load libnccl.so.2: $TMP/none/libnccl.so.2: cannot open shared object file: No such file or directory; install NCCL, e.g. NVIDIA's libnccl2 package, and see \`gpulab doctor\`)" \
+    GPULAB_NCCL_LIBRARY="$TMP/none/libnccl.so.2"
+  ldd "$G" | grep -q nccl && bad "gpulab links libnccl (it must open it at run time)" || pass "libnccl is not linked"
+else
+  nccl_said "a CPU-only build has no NCCL, in PyTorch's words" \
+    "false"$'\n'"false"$'\t'"RuntimeError: Distributed package doesn't have NCCL built in"
+fi
+
 # run NAME TIMEOUT ARGS...: the launcher's output in $TMP/NAME.out, its status in $rc.
 run() {
   local name=$1 limit=$2
@@ -59,9 +86,11 @@ run ddp4 240 --nproc-per-node 4 "$D/ddp_train.lua"
 if [ $rc = 0 ] && tests_passed 4 ddp4; then pass "DDP training, 4 ranks on the CPU"
 else bad "DDP training, 4 ranks (status $rc)"; cat "$TMP/ddp4.out" "$TMP/ddp4.err"; fi
 
-run timeout 60 --nproc-per-node 2 "$D/timeout.lua"
-if [ $rc = 0 ] && tests_passed 2 timeout; then pass "gloo's timeout is an error"
-else bad "gloo's timeout (status $rc)"; cat "$TMP/timeout.out" "$TMP/timeout.err"; fi
+for what in recv all_reduce; do
+  run timeout 60 --nproc-per-node 2 "$D/timeout.lua" $what
+  if [ $rc = 0 ] && tests_passed 2 timeout; then pass "gloo's timeout is an error ($what)"
+  else bad "gloo's timeout, $what (status $rc)"; cat "$TMP/timeout.out" "$TMP/timeout.err"; fi
+done
 
 run tcp 60 --nproc-per-node 3 "$D/init_methods.lua" tcp 29613
 if [ $rc = 0 ] && tests_passed 3 tcp; then pass "init_method tcp://"

@@ -189,6 +189,8 @@ void synchronize(void* exec) {
   check_cuda(cudaStreamSynchronize(ex->stream));
 }
 
+void* stream_of(void* exec) { return exec ? static_cast<void*>(as_exec(exec)->stream) : nullptr; }
+
 // ---- copies ----
 
 namespace {
