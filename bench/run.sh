@@ -7,6 +7,7 @@
 #   BENCH_REPEATS=N   timed repeats per workload inside a run (default 5, best taken)
 #   NEIGHBOUR=0       skip the configuration with a busy process beside the benchmark
 #   PYTHON=python3    the Python that has torch
+#   INSTRUCTIONS=1    also callgrind instruction counts (bench/instructions.sh)
 # Each ratio is PyTorch's time / gpulab's time (> 1: gpulab faster): the
 # median over the rounds, with the lowest and highest round in brackets.
 set -euo pipefail
@@ -79,3 +80,8 @@ print("startup 1 py startup", t)
 PY
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$py" "$here/table.py" "$tmp/results.txt"
+# Instruction counts (start-up, per op, both sides), which load does not
+# disturb: INSTRUCTIONS=1 (needs valgrind; a few minutes).
+if [[ "${INSTRUCTIONS:-0}" != 0 ]]; then
+  PYTHON="$py" "$here/instructions.sh" "$bin" | sed 's/^/# callgrind: /'
+fi

@@ -3,6 +3,7 @@
 // interpreter's hooks (banner, completion, virtual-device flag).
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include "bindings/bindings.h"
@@ -17,7 +18,8 @@
 #include "tensor/runtime/registry.h"
 
 namespace gl::lua_src {
-struct Chunk { const char* name; const char* code; };
+struct Chunk { const char* name; const char* code; std::size_t code_len;
+               const unsigned char* bytecode; std::size_t bytecode_len; };
 extern const Chunk chunks[];
 }  // namespace gl::lua_src
 
@@ -179,10 +181,23 @@ void open_torch(lua_State* L) {
   lua_register(L, "repr", lt::repr);
 }
 
+// Note [Bytecode at build time]: compiling the embedded Lua at each start was
+// 43% of a `gpulab -e ''` (40M instructions). cmake/embed_lua.cpp compiles it
+// when gpulab is built, with the liblua gpulab links and its debug information
+// kept, so errors and tracebacks are those of the source. A liblua whose
+// bytecode format differs (another 5.4 release, in principle) refuses the
+// bytecode at its header check; the source, kept beside it, is compiled then.
+int load_chunk(lua_State* L, const lua_src::Chunk* c, const char* name) {
+  const char* bc = reinterpret_cast<const char*>(c->bytecode);
+  if (luaL_loadbufferx(L, bc, c->bytecode_len, name, "b") == LUA_OK) return LUA_OK;
+  lua_pop(L, 1);
+  return luaL_loadbufferx(L, c->code, c->code_len, name, "t");
+}
+
 int load_chunks(lua_State* L) {
   for (const lua_src::Chunk* c = lua_src::chunks; c->name; ++c) {
     std::string name = std::string("=[gpulab]/") + c->name + ".lua";
-    if (luaL_loadbuffer(L, c->code, std::strlen(c->code), name.c_str()) != LUA_OK) return lua_error(L);
+    if (load_chunk(L, c, name.c_str()) != LUA_OK) return lua_error(L);
     lua_pushstring(L, c->name);
     lua_call(L, 1, 0);
   }

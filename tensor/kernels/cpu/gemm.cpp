@@ -13,9 +13,7 @@ namespace {
 
 template <class T>
 void gemm_loop(const GemmSpec& g) {
-#pragma omp parallel for collapse(2) schedule(static) if (g.batch * g.m * g.n * g.k > 65536)
-  for (int64_t b = 0; b < g.batch; ++b)
-    for (int64_t i = 0; i < g.m; ++i) {
+  auto row = [&](int64_t b, int64_t i) {
       const T* A = reinterpret_cast<const T*>(g.a) + b * g.stride_a;
       const T* B = reinterpret_cast<const T*>(g.b) + b * g.stride_b;
       T* C = reinterpret_cast<T*>(g.c) + b * g.stride_c;
@@ -33,7 +31,17 @@ void gemm_loop(const GemmSpec& g) {
         if constexpr (std::is_same_v<T, bool>) c = acc;
         else c = T(opmath_t<T>(g.alpha) * acc + (g.beta == 0 ? opmath_t<T>(0) : opmath_t<T>(g.beta) * opmath_t<T>(c)));
       }
-    }
+  };
+  // Small products stay out of OpenMP (a region costs a futex even for one thread).
+  if (g.batch * g.m * g.n * g.k <= 65536) {
+    for (int64_t b = 0; b < g.batch; ++b)
+      for (int64_t i = 0; i < g.m; ++i) row(b, i);
+    return;
+  }
+  fit_threads();  // Note [Threads that pay]
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int64_t b = 0; b < g.batch; ++b)
+    for (int64_t i = 0; i < g.m; ++i) row(b, i);
 }
 
 // Half/BFloat16: widen to float, sgemm, narrow.

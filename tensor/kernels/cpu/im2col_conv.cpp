@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 #include "tensor/core/error.h"
+#include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/dnn.h"
 
 namespace gl {
@@ -77,6 +78,7 @@ struct Dims {
 template <class T>
 void fwd(const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
   const Dims d(g);
+  cpu::fit_threads();  // Note [Threads that pay]
 #pragma omp parallel if (g.N >= omp_get_max_threads())
   {
     std::vector<T> cols(size_t(d.ckk * d.PQ));
@@ -97,6 +99,7 @@ template <class T>
 void bwd_data(const ConvGeom& g, const T* gy, const T* w, T* gx) {
   const Dims d(g);
   std::memset(gx, 0, sizeof(T) * size_t(g.N * g.C * g.H * g.W));
+  cpu::fit_threads();  // Note [Threads that pay]
 #pragma omp parallel if (g.N >= omp_get_max_threads())
   {
     std::vector<T> cols(size_t(d.ckk * d.PQ));
@@ -116,6 +119,7 @@ void bwd_weight(const ConvGeom& g, const T* x, const T* gy, T* gw, T* gb) {
   const size_t wn = size_t(g.K * d.ckk);
   std::memset(gw, 0, sizeof(T) * wn);
   if (gb) std::memset(gb, 0, sizeof(T) * size_t(g.K));
+  cpu::fit_threads();  // Note [Threads that pay]
 #pragma omp parallel if (g.N >= omp_get_max_threads())
   {
     std::vector<T> cols(size_t(d.ckk * d.PQ)), acc(wn, T(0)), bacc(size_t(g.K), T(0));

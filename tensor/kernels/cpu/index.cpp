@@ -2,6 +2,7 @@
 // cores; scatters run in index order on one core, so repeated indices
 // combine (or overwrite) in the order PyTorch's CPU kernel does.
 #include "tensor/kernels/index_spec.h"
+#include "tensor/kernels/cpu/threads.h"
 
 namespace gl::cpu {
 
@@ -17,12 +18,18 @@ void index(void*, const IndexSpec& s) {
     T* other = reinterpret_cast<T*>(s.other.data);
     const int64_t* index = reinterpret_cast<const int64_t*>(s.index.data);
     if (s.op == IndexOp::Gather) {
-#pragma omp parallel for schedule(static) if (s.numel > kIndexGrain)
-      for (int64_t i = 0; i < s.numel; ++i) {
+      auto one = [&](int64_t i) {
         int64_t a, b, k;
         index_offsets(s, i, a, b, k);
         other[b] = self[a + index[k] * s.self_step];
+      };
+      if (s.numel <= kIndexGrain) {  // no OpenMP region for small gathers
+        for (int64_t i = 0; i < s.numel; ++i) one(i);
+        return;
       }
+      fit_threads();  // Note [Threads that pay]
+#pragma omp parallel for schedule(static)
+      for (int64_t i = 0; i < s.numel; ++i) one(i);
       return;
     }
     for (int64_t i = 0; i < s.numel; ++i) {

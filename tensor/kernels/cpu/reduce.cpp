@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <omp.h>
 #include "tensor/core/error.h"
 #include "tensor/kernels/cpu/loop.h"
 #include "tensor/kernels/reduce_ops.h"
@@ -51,10 +52,13 @@ double sum_contiguous_float(const T* x, int64_t n) {
     for (; i < hi; ++i) s0 += opmath_t<T>(x[i]);
     return double(s0) + double(s1) + double(s2) + double(s3);
   };
-  if (n <= kGrain) {  // no OpenMP region: entering one costs a futex syscall even with one thread
+  // No OpenMP region for small sums (entering one costs a futex syscall even
+  // with one thread), nor inside reduce_typed's region over outputs.
+  if (n <= kGrain || omp_in_parallel()) {
     for (int64_t b = 0; b < blocks; ++b) total += block(b);
     return total;
   }
+  fit_threads();  // Note [Threads that pay]
 #pragma omp parallel for reduction(+ : total) schedule(static)
   for (int64_t b = 0; b < blocks; ++b) total += block(b);
   return total;
@@ -98,6 +102,7 @@ void reduce_typed(const ReduceSpec& s) {
       out[ooff] = rop.template result<Out>(acc);
     };
     if (s.out_numel * s.red_numel > kGrain && s.out_numel > 1) {
+      fit_threads();  // Note [Threads that pay]
 #pragma omp parallel for schedule(static)
       for (int64_t o = 0; o < s.out_numel; ++o) one(o);
     } else {

@@ -17,6 +17,7 @@ namespace {
 template <class F>
 void per_line(int64_t lines, int64_t work, F&& f) {
   if (lines > 1 && work > kGrain) {
+    fit_threads();  // Note [Threads that pay]
 #pragma omp parallel for schedule(static)
     for (int64_t l = 0; l < lines; ++l) f(l);
   } else {

@@ -1,11 +1,11 @@
 // nvidia-smi's view of a GPU, from NVML loaded at run time (dlopen), so the
 // program neither links against nor needs libnvidia-ml. The few NVML types
 // used are declared here with NVML's documented layouts.
-#include <dlfcn.h>
 #include <cstdlib>
 #include <string>
 #include <mutex>
 #include "tensor/runtime/cuda_api.h"
+#include "tensor/runtime/dl_library.h"
 
 namespace gl::cuda {
 
@@ -34,27 +34,19 @@ struct Nvml {
   nvmlReturn_t (*cuda_version)(int*) = nullptr;
 };
 
-template <class F>
-bool sym(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  return *out != nullptr;
-}
-
 const Nvml& nvml() {
   static Nvml n;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return;
-    bool ok = sym(lib, "nvmlInit_v2", &n.init) && sym(lib, "nvmlDeviceGetHandleByIndex_v2", &n.by_index) &&
-              sym(lib, "nvmlDeviceGetMemoryInfo", &n.memory) &&
-              sym(lib, "nvmlDeviceGetUtilizationRates", &n.utilization) &&
-              sym(lib, "nvmlDeviceGetTemperature", &n.temperature) && sym(lib, "nvmlDeviceGetPowerUsage", &n.power);
-    sym(lib, "nvmlDeviceGetHandleByUUID", &n.by_uuid);  // optional
-    sym(lib, "nvmlSystemGetDriverVersion", &n.driver_version);
-    sym(lib, "nvmlSystemGetCudaDriverVersion", &n.cuda_version);
-    if (!ok || n.init() != 0) return;  // the library stays loaded: it is process-wide state
-    n.ok = true;
+  static DlLibrary lib("libnvidia-ml.so.1", /*toolkit_dirs=*/false);
+  lib.load([](DlLibrary& l) {
+    bool ok = l.sym("nvmlInit_v2", &n.init) && l.sym("nvmlDeviceGetHandleByIndex_v2", &n.by_index) &&
+              l.sym("nvmlDeviceGetMemoryInfo", &n.memory) && l.sym("nvmlDeviceGetUtilizationRates", &n.utilization) &&
+              l.sym("nvmlDeviceGetTemperature", &n.temperature) && l.sym("nvmlDeviceGetPowerUsage", &n.power);
+    // Optional: dlsym directly, so that their absence is not recorded as the error.
+    n.by_uuid = reinterpret_cast<decltype(n.by_uuid)>(l.find("nvmlDeviceGetHandleByUUID"));
+    n.driver_version = reinterpret_cast<decltype(n.driver_version)>(l.find("nvmlSystemGetDriverVersion"));
+    n.cuda_version = reinterpret_cast<decltype(n.cuda_version)>(l.find("nvmlSystemGetCudaDriverVersion"));
+    n.ok = ok && n.init() == 0;  // the library stays loaded: it is process-wide state
+    return n.ok;
   });
   return n;
 }
