@@ -114,7 +114,13 @@ T.test('every example runs without an error, those help shows without running in
   os.execute('mkdir -p ' .. figures)
   torch.utils.plot.figure_dir = figures
   local n, shown = 0, 0
-  for fn, code in pairs(U.examples) do
+  -- In a fixed order (by code): pairs() over functions follows their addresses,
+  -- and some examples share state (the process group, the virtual devices).
+  local runs = {}
+  for fn, code in pairs(U.examples) do runs[#runs + 1] = {fn, code} end
+  table.sort(runs, function(a, b) return a[2] < b[2] end)
+  for _, r in ipairs(runs) do
+    local fn, code = r[1], r[2]
     n = n + 1
     if U.examples_not_run[fn] then shown = shown + 1 end
     local ok2, err = pcall(load('return ' .. code, '=example'))
