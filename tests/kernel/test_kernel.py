@@ -205,6 +205,26 @@ class GpulabKernelTests(jkt.KernelTests):
         self.assertIn('<progress value="5" max="5"', final["text/html"])
         self.assertFalse(self.of_type(outputs, "stream"))
 
+    def test_plots_are_figures_updated_in_place(self):
+        reply, outputs = self.run_cell('d2l.plot(torch.arange(5), {torch.arange(5):float():pow(2)}, "x", "y", {"f"})')
+        if "needs cairo" in reply.get("evalue", ""):
+            self.skipTest("SKIPPED: this gpulab was built without cairo: " + reply["evalue"])
+        shown = self.of_type(outputs, "display_data")
+        self.assertEqual(len(shown), 1)
+        data = shown[0]["data"]
+        self.assertEqual(data["text/plain"], "<Figure size 350x250 with 1 Axes>")
+        self.assertTrue(data["image/svg+xml"].lstrip().startswith("<?xml") or "<svg" in data["image/svg+xml"])
+        self.assertTrue(base64.b64decode(data["image/png"]).startswith(b"\x89PNG\r\n\x1a\n"))
+        self.assertFalse(self.of_type(outputs, "stream"), "no figure file or sparkline in a notebook")
+        # d2l's Animator: one display, then updates of that same display
+        _, outputs = self.run_cell('a = d2l.Animator{xlabel = "epoch", legend = {"loss"}, xlim = {1, 3}}\n'
+                                   'for e = 1, 3 do a:add(e, {1 / e}) end')
+        shown, updated = self.of_type(outputs, "display_data"), self.of_type(outputs, "update_display_data")
+        self.assertEqual((len(shown), len(updated)), (1, 2))
+        display_id = shown[0]["transient"]["display_id"]
+        self.assertEqual({u["transient"]["display_id"] for u in updated}, {display_id})
+        self.assertIn("image/png", updated[-1]["data"])
+
     def test_kernel_info_names_gpulab_and_devices(self):
         msg_id = self.kc.kernel_info()
         reply = self.kc.get_shell_msg(timeout=10)
