@@ -8,5 +8,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULAB_SANITIZE=ON 
 cmake --build build-asan -j"$(nproc)"
 cd build-asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+# fontconfig (under cairo) keeps its caches until exit: tests/lsan.supp
+export LSAN_OPTIONS="suppressions=$PWD/../tests/lsan.supp"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --output-on-failure -j"$(nproc)"
