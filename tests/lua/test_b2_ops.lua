@@ -16,20 +16,8 @@ local function run(code, device)
   return torch._echo(table.unpack(r, 2, r.n)), false
 end
 
-for _, c in ipairs(cases) do
-  local name, code, want = c[1], c[2], c[3]
-  T.test(name .. ' (cpu)', function() T.eq(run(code, 'cpu'), want, name) end)
-  T.test(name .. ' (cuda:1)', function()
-    local got, err = run(code, 'cuda:1')
-    if not err and want:find('tensor%(') then
-      T.truthy(got:find("device='cuda:1'", 1, true), name .. ': result not on cuda:1: ' .. got)
-      got = got:gsub(",%s*device='cuda:1'", ''):gsub('%s+', ' ')
-      want = want:gsub('%s+', ' ')
-    end
-    -- errors name the device's kernel as PyTorch's CUDA build would
-    T.eq(got, (want:gsub('_cpu"', '_cuda"'):gsub('on CPU', 'on CUDA')), name)
-  end)
-end
+-- errors name the device's kernel as PyTorch's CUDA build would
+T.device_cases(cases, run, function(want) return (want:gsub('_cpu"', '_cuda"'):gsub('on CPU', 'on CUDA')) end)
 
 T.test('same-device rule', function()
   -- a selection's gradient stays on the input's device

@@ -19,17 +19,5 @@ local function run(code, device)
   return table.concat(parts, '\n'), false
 end
 
-for _, c in ipairs(cases) do
-  local name, code, want = c[1], c[2], c[3]
-  T.test(name .. ' (cpu)', function() T.eq(run(code, 'cpu'), want, name) end)
-  T.test(name .. ' (cuda:1)', function()
-    local got, err = run(code, 'cuda:1')
-    if not err and want:find('tensor%(') then
-      T.truthy(got:find("device='cuda:1'", 1, true), name .. ': result not on cuda:1: ' .. got)
-      got = got:gsub(",%s*device='cuda:1'", ''):gsub('%s+', ' ')
-      want = want:gsub('%s+', ' ')
-    end
-    T.eq(got, want, name)
-  end)
-end
+T.device_cases(cases, run)
 T.finish()

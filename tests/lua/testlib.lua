@@ -86,6 +86,28 @@ function T.check_err(fn, text, what)
   return T.check(not ok and tostring(msg):find(text, 1, true) ~= nil, (what or text) .. ' -> ' .. tostring(msg))
 end
 
+-- Cases {name, code, want} generated from PyTorch, each run on the CPU (the
+-- echo must be PyTorch's, to the character) and on a virtual cuda:1 (the same
+-- up to the device='cuda:1' suffix, which may move a line break).
+-- run(code, device) -> text, is_error; on_device(want), if given, turns an
+-- expected text into the device's (e.g. a kernel's name in an error).
+function T.device_cases(cases, run, on_device)
+  for _, c in ipairs(cases) do
+    local name, code, want = c[1], c[2], c[3]
+    T.test(name .. ' (cpu)', function() T.eq(run(code, 'cpu'), want, name) end)
+    T.test(name .. ' (cuda:1)', function()
+      local got, err = run(code, 'cuda:1')
+      local expect = want
+      if not err and want:find('tensor%(') then
+        T.truthy(got:find("device='cuda:1'", 1, true), name .. ': result not on cuda:1: ' .. got)
+        got = got:gsub(",%s*device='cuda:1'", ''):gsub('%s+', ' ')
+        expect = want:gsub('%s+', ' ')
+      end
+      T.eq(got, on_device and on_device(expect) or expect, name)
+    end)
+  end
+end
+
 function T.finish()
   print(('%d passed, %d failed'):format(T.passed, T.failed))
   if T.failed > 0 then os.exit(1) end
