@@ -48,7 +48,10 @@ int allow_tf32_newindex(lua_State* L) {
   return 0;
 }
 
+int load_docs(lua_State* L);
+
 int doc(lua_State* L) {
+  load_docs(L);
   const char* d = lt::doc_of(L, 1);
   if (d) lua_pushstring(L, d);
   else lua_pushnil(L);
@@ -194,13 +197,73 @@ int load_chunk(lua_State* L, const lua_src::Chunk* c, const char* name) {
   return luaL_loadbufferx(L, c->code, c->code_len, name, "t");
 }
 
-int load_chunks(lua_State* L) {
-  for (const lua_src::Chunk* c = lua_src::chunks; c->name; ++c) {
-    std::string name = std::string("=[gpulab]/") + c->name + ".lua";
-    if (load_chunk(L, c, name.c_str()) != LUA_OK) return lua_error(L);
-    lua_pushstring(L, c->name);
-    lua_call(L, 1, 0);
+int run_chunk(lua_State* L, const lua_src::Chunk* c) {
+  std::string name = std::string("=[gpulab]/") + c->name + ".lua";
+  if (load_chunk(L, c, name.c_str()) != LUA_OK) return lua_error(L);
+  lua_pushstring(L, c->name);
+  lua_call(L, 1, 0);
+  return 0;
+}
+
+// Note [Docs on first use]: the chunks named 9x_ (doc strings, signatures on
+// them, help's examples) were 20M of the 35M instructions that opening the
+// library took, and only help(), the kernel's inspection and the doc tests read
+// what they write. They run once, at the first read of a doc after start-up:
+// torch._doc, or a field torch._util lacks (its examples tables). While the
+// library opens, torch._doc reads the bound functions' own docs, as before.
+// The registry holds the index of the first deferred chunk until then.
+const char kDocsPending = 0;
+
+bool is_doc_chunk(const lua_src::Chunk* c) { return c->name[0] == '9'; }
+
+bool push_util(lua_State* L) {  // torch._util (or what stands there) on the stack; true if a table
+  lua_getglobal(L, "torch");
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_pushliteral(L, "_util");
+    lua_rawget(L, -2);
+  } else {
+    lua_pushnil(L);
   }
+  lua_remove(L, -2);
+  return lua_type(L, -1) == LUA_TTABLE;
+}
+
+int util_index(lua_State* L) {  // torch._util's __index while the docs wait
+  load_docs(L);
+  lua_settop(L, 2);
+  lua_rawget(L, 1);
+  return 1;
+}
+
+int load_docs(lua_State* L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kDocsPending);
+  const lua_Integer first = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
+  lua_pop(L, 1);
+  if (first < 0) return 0;
+  lua_pushboolean(L, 0);  // first, so that the chunks' own doc reads do not come back here
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kDocsPending);
+  if (push_util(L)) {
+    lua_pushnil(L);
+    lua_setmetatable(L, -2);
+  }
+  lua_pop(L, 1);
+  for (const lua_src::Chunk* c = lua_src::chunks + first; c->name; ++c) run_chunk(L, c);
+  return 0;
+}
+
+int load_chunks(lua_State* L) {
+  const lua_src::Chunk* c = lua_src::chunks;
+  for (; c->name && !is_doc_chunk(c); ++c) run_chunk(L, c);
+  if (!c->name) return 0;
+  lua_pushinteger(L, c - lua_src::chunks);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kDocsPending);
+  if (push_util(L)) {
+    lua_newtable(L);
+    lua_pushcfunction(L, util_index);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+  }
+  lua_pop(L, 1);
   return 0;
 }
 

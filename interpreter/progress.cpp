@@ -84,21 +84,6 @@ void open_progress(lua_State* L) {
     lua_pushstring(L, kDoc);
     lua_call(L, 2, 0);
   }
-  // help()'s example: shown, not run, since it would draw in the middle of the help text.
-  lua_settop(L, top + 3);  // the function, torch, torch.utils
-  if (lua_getfield(L, top + 2, "_util") == LUA_TTABLE) {
-    if (lua_getfield(L, -1, "examples") == LUA_TTABLE) {
-      lua_pushvalue(L, top + 1);
-      lua_pushstring(L, "torch.utils.progress(loader, {desc='epoch 1'})");
-      lua_settable(L, -3);
-    }
-    lua_pop(L, 1);
-    if (lua_getfield(L, -1, "examples_not_run") == LUA_TTABLE) {
-      lua_pushvalue(L, top + 1);
-      lua_pushstring(L, "not run: it draws its bar on the terminal");
-      lua_settable(L, -3);
-    }
-  }
   lua_settop(L, top);
 }
 

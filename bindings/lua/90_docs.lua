@@ -1,6 +1,7 @@
 -- Doc strings for the functions written in Lua, so that help(f) answers for
 -- them as for the bound C functions (tests/lua/test_docs.lua checks that every
--- public function has one). Runs after every other file of the Lua half.
+-- public function has one). Runs after every other file of the Lua half, at the
+-- first read of a doc (Note [Docs on first use], bindings/open.cpp).
 -- Keyed by name, not by function: a name some build lacks is skipped.
 local docs = {
   ['torch.save'] = 'torch.save(obj, path): write a tensor, a table of tensors or a state_dict to path\n'

@@ -66,3 +66,11 @@ for path, e in pairs(entries) do
     if e[3] ~= false then U.examples_not_run[fn] = not_run end
   end
 end
+
+-- torch.utils.progress is the interpreter's (interpreter/progress.cpp); its
+-- example is shown, not run, since it would draw in the middle of the help text.
+local progress = rawget(torch.utils, 'progress')
+if type(progress) == 'function' then
+  U.examples[progress] = "torch.utils.progress(loader, {desc='epoch 1'})"
+  U.examples_not_run[progress] = 'not run: it draws its bar on the terminal'
+end
