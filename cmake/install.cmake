@@ -4,17 +4,13 @@
 # share/man/man1/gpulab.1.gz.
 include(GNUInstallDirs)
 
-# Note [One thread pool]: keep OpenBLAS's OpenMP variant once installed too, where
-# libopenblas.so.0 would otherwise be whichever variant the alternatives pick.
+# Note [One thread pool]: the OpenMP variant of OpenBLAS, which gpulab opens by
+# its path (tensor/runtime/blas_loader.h); dpkg-shlibdeps cannot see a library
+# opened with dlopen, so the package names it.
 if(OPENBLAS_LIBRARY_DIRS MATCHES "openblas-openmp")
-  string(REGEX REPLACE "/+$" "" GPULAB_OPENBLAS_DIR "${OPENBLAS_LIBRARY_DIRS}")
-  set_target_properties(gpulab PROPERTIES INSTALL_RPATH "${GPULAB_OPENBLAS_DIR}")
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-openmp")
-  # Lintian flags any RUNPATH; this one is deliberate (it names a Debian directory).
-  file(WRITE ${CMAKE_BINARY_DIR}/lintian-overrides
-       "gpulab: custom-library-search-path RUNPATH ${GPULAB_OPENBLAS_DIR} [usr/bin/gpulab]\n")
-  install(FILES ${CMAKE_BINARY_DIR}/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
-          RENAME gpulab)
+else()
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0")
 endif()
 install(TARGETS gpulab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab/lessons

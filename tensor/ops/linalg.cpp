@@ -1,4 +1,4 @@
-// Matrix factorizations through LAPACK (the OpenBLAS gpulab links carries it):
+// Matrix factorizations through LAPACK (OpenBLAS carries it; runtime/blas_loader.h):
 // linalg.qr as PyTorch computes it on the CPU, geqrf then orgqr on a
 // column-major copy, so that the Householder reflectors, and hence the signs
 // of Q and R, are the ones PyTorch gets. CUDA tensors are factored on the CPU
@@ -8,28 +8,19 @@
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
-
-extern "C" {
-// LAPACK's Fortran interface: every argument by pointer, column-major arrays.
-void sgeqrf_(const int* m, const int* n, float* a, const int* lda, float* tau, float* work, const int* lwork, int* info);
-void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork, int* info);
-void sorgqr_(const int* m, const int* n, const int* k, float* a, const int* lda, const float* tau, float* work,
-             const int* lwork, int* info);
-void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau, double* work,
-             const int* lwork, int* info);
-}
+#include "tensor/runtime/blas_loader.h"
 
 namespace gl {
 
 namespace {
 
-void geqrf(int m, int n, float* a, int lda, float* tau, float* w, int lw, int* info) { sgeqrf_(&m, &n, a, &lda, tau, w, &lw, info); }
-void geqrf(int m, int n, double* a, int lda, double* tau, double* w, int lw, int* info) { dgeqrf_(&m, &n, a, &lda, tau, w, &lw, info); }
+void geqrf(int m, int n, float* a, int lda, float* tau, float* w, int lw, int* info) { blas::api().sgeqrf(&m, &n, a, &lda, tau, w, &lw, info); }
+void geqrf(int m, int n, double* a, int lda, double* tau, double* w, int lw, int* info) { blas::api().dgeqrf(&m, &n, a, &lda, tau, w, &lw, info); }
 void orgqr(int m, int n, int k, float* a, int lda, const float* tau, float* w, int lw, int* info) {
-  sorgqr_(&m, &n, &k, a, &lda, tau, w, &lw, info);
+  blas::api().sorgqr(&m, &n, &k, a, &lda, tau, w, &lw, info);
 }
 void orgqr(int m, int n, int k, double* a, int lda, const double* tau, double* w, int lw, int* info) {
-  dorgqr_(&m, &n, &k, a, &lda, tau, w, &lw, info);
+  blas::api().dorgqr(&m, &n, &k, a, &lda, tau, w, &lw, info);
 }
 
 // One matrix: `a` holds m x n column-major (lda = m) and is overwritten by

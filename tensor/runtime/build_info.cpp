@@ -1,6 +1,6 @@
 #include "tensor/runtime/build_info.h"
 
-#include <cblas.h>
+#include "tensor/runtime/blas_loader.h"
 #include "tensor/runtime/cuda_api.h"
 
 namespace gl::runtime {
@@ -8,7 +8,12 @@ namespace gl::runtime {
 std::string blas_description() {
   // "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY USE_OPENMP Cooperlake
   // MAX_THREADS=64": version, threading variant and the CPU kernel chosen now.
-  std::string config = openblas_get_config();
+  std::string config;
+  try {
+    config = blas::api().get_config();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
   while (!config.empty() && config.back() == ' ') config.pop_back();
   return config;
 }

@@ -1,9 +1,9 @@
 // CPU matrix multiply: OpenBLAS for float32/float64; float16/bfloat16 go
 // through float32; integers use a plain loop (BLAS has none).
-#include <cblas.h>
 #include <omp.h>
 #include <vector>
 #include "tensor/core/error.h"
+#include "tensor/runtime/blas_loader.h"
 #include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/functors.h"
 
@@ -64,7 +64,7 @@ void gemm_via_float(const GemmSpec& g) {
     if (g.beta != 0)
       for (int64_t i = 0; i < g.m; ++i)
         for (int64_t j = 0; j < g.n; ++j) Cf[size_t(i * g.n + j)] = float(C[i * g.ldc + j]);
-    cblas_sgemm(CblasRowMajor, g.trans_a ? CblasTrans : CblasNoTrans, g.trans_b ? CblasTrans : CblasNoTrans,
+    blas::api().sgemm(CblasRowMajor, g.trans_a ? CblasTrans : CblasNoTrans, g.trans_b ? CblasTrans : CblasNoTrans,
                 int(g.m), int(g.n), int(g.k), float(g.alpha), A.data(), int(ac), B.data(), int(bc),
                 float(g.beta), Cf.data(), int(g.n));
     for (int64_t i = 0; i < g.m; ++i)
@@ -103,7 +103,7 @@ void gemm(void*, const GemmSpec& g) {
     case DType::Float32:
       return with_gemm_threads(g, [&] {
         for (int64_t b = 0; b < g.batch; ++b)
-          cblas_sgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), float(g.alpha),
+          blas::api().sgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), float(g.alpha),
                       reinterpret_cast<const float*>(g.a) + b * g.stride_a, lda,
                       reinterpret_cast<const float*>(g.b) + b * g.stride_b, ldb, float(g.beta),
                       reinterpret_cast<float*>(g.c) + b * g.stride_c, ldc);
@@ -111,7 +111,7 @@ void gemm(void*, const GemmSpec& g) {
     case DType::Float64:
       return with_gemm_threads(g, [&] {
         for (int64_t b = 0; b < g.batch; ++b)
-          cblas_dgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), g.alpha,
+          blas::api().dgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), g.alpha,
                       reinterpret_cast<const double*>(g.a) + b * g.stride_a, lda,
                       reinterpret_cast<const double*>(g.b) + b * g.stride_b, ldb, g.beta,
                       reinterpret_cast<double*>(g.c) + b * g.stride_c, ldc);

@@ -3,12 +3,12 @@
 // keeps oneDNN for float32 (faster on the shapes bench/conv_bench measures);
 // this path serves float64, which oneDNN lacks, and the benchmark's rival
 // (GPULAB_CPU_CONV=im2col).
-#include <cblas.h>
 #include <omp.h>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 #include "tensor/core/error.h"
+#include "tensor/runtime/blas_loader.h"
 #include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/dnn.h"
 
@@ -20,9 +20,9 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
   const auto A = ta ? CblasTrans : CblasNoTrans, B = tb ? CblasTrans : CblasNoTrans;
   const int lda = int(ta ? m : k), ldb = int(tb ? k : n);
   if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.f, a, lda, b, ldb, beta, c, int(n));
+    blas::api().sgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.f, a, lda, b, ldb, beta, c, int(n));
   else
-    cblas_dgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.0, a, lda, b, ldb, beta, c, int(n));
+    blas::api().dgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.0, a, lda, b, ldb, beta, c, int(n));
 }
 
 // cols[(c, r, s), (p, q)] = x[c, p*sh - ph + r*dh, q*sw - pw + s*dw] (0 outside).

@@ -1,0 +1,34 @@
+// OpenBLAS, opened on first use (Note [Libraries on first use]): its 16,000
+// symbol relocations were most of the dynamic loader's work at every start,
+// for a library that only matmul, convolutions on im2col and linalg.qr need.
+#pragma once
+#include <cblas.h>
+#include <string>
+
+namespace gl::blas {
+
+using Gemm32 = decltype(&cblas_sgemm);
+using Gemm64 = decltype(&cblas_dgemm);
+// LAPACK's Fortran entry points (OpenBLAS carries LAPACK), by reference.
+using Geqrf32 = void (*)(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
+using Geqrf64 = void (*)(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
+using Orgqr32 = void (*)(const int*, const int*, const int*, float*, const int*, const float*, float*, const int*, int*);
+using Orgqr64 = void (*)(const int*, const int*, const int*, double*, const int*, const double*, double*, const int*,
+                         int*);
+
+struct Api {
+  Gemm32 sgemm;
+  Gemm64 dgemm;
+  Geqrf32 sgeqrf;
+  Geqrf64 dgeqrf;
+  Orgqr32 sorgqr;
+  Orgqr64 dorgqr;
+  char* (*get_config)();
+};
+
+// Opens OpenBLAS once (the OpenMP variant gpulab was built against, Note [One
+// thread pool], else whichever libopenblas.so.0 the loader finds); a missing
+// library is a RuntimeError naming it and the Debian package. Thread-safe.
+const Api& api();
+
+}  // namespace gl::blas
