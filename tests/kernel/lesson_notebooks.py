@@ -3,7 +3,9 @@ the outputs of their golden transcripts (tests/lessons/NAME.out).
 
 usage: python3 lesson_notebooks.py GPULAB GOLDEN_DIR [NAME...]
 Without names: the whole course, exported with `gpulab lessons --ipynb DIR`.
-A cell that trains with d2l.train_ch3 or d2l.train_ch6 must also show the
+Prose lines printed as they are in the terminal (indented output, a command)
+must stay lines in the notebook's markdown (a fenced block), not be joined
+into the paragraph above them. A cell that trains with d2l.train_ch3 or d2l.train_ch6 must also show the
 book's animated plot (a display_data with an image, updated per epoch), which
 the terminal and the transcripts do not have; e1_softmax_scratch must be one.
 (the 'gpulab' kernelspec must be on JUPYTER_PATH, installed with --seed 0, and
@@ -60,6 +62,32 @@ def notebook_output(cell):
     return mask(text.rstrip("\n"))
 
 
+LIST_ITEM = re.compile(r"^([-*+]|[0-9]+[.)]) ")
+
+
+def joined_lines(name, nb):
+    """Indented markdown lines outside a fenced block that continue no list
+    item: markdown would run them into the paragraph above."""
+    failures = []
+    for i, c in enumerate(nb.cells):
+        if c.cell_type != "markdown":
+            continue
+        fenced = in_list = False
+        for line in c.source.split("\n"):
+            if line.startswith("```"):
+                fenced = not fenced
+            elif fenced:
+                continue
+            elif not line.strip():
+                in_list = False
+            elif not line.startswith(" "):
+                in_list = bool(LIST_ITEM.match(line))
+            elif not in_list:
+                failures.append("FAIL %s, markdown cell %d: an indented line would join its paragraph: %r"
+                                % (name, i + 1, line))
+    return failures
+
+
 TRAINING = re.compile(r"\bd2l\.train_ch[36]\(")
 FIGURE_LESSON = "e1_softmax_scratch"  # trains with d2l.train_ch3
 
@@ -85,6 +113,9 @@ def check(name, path, golden_dir, figures):
     set the name goes into when it has training cells, each with its figure."""
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
+    md_failures = joined_lines(name, nb)
+    for f in md_failures:
+        print(f)
     started = time.monotonic()
     NotebookClient(nb, kernel_name="gpulab", timeout=600).execute()
     took = time.monotonic() - started
@@ -105,9 +136,9 @@ def check(name, path, golden_dir, figures):
             print(f)
         if training_cells and not fig_failures:
             figures.add(name)
-    if not bad and not fig_failures:
+    if not bad and not fig_failures and not md_failures:
         print("ok   %s: %d code cells match the transcript (%.1f s)" % (name, len(got), took), flush=True)
-    return 1 if bad or fig_failures else 0
+    return 1 if bad or fig_failures or md_failures else 0
 
 
 def main():
