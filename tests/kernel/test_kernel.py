@@ -116,7 +116,9 @@ class GpulabKernelTests(jkt.KernelTests):
     def test_rich_output(self):
         _, outputs = self.run_cell('torch.tensor({{1.5, 2}, {3, 4}}, {device="cuda:1"})')
         html = outputs[-1]["content"]["data"]["text/html"]
-        self.assertIn("<caption>tensor of shape (2, 2), device='cuda:1'</caption>", html)
+        # the shape heads the table in a div of its own (a <caption> wraps to the table's width)
+        self.assertIn("<div style=\"font-family: monospace\">tensor of shape (2, 2), device='cuda:1'</div>", html)
+        self.assertNotIn("<caption", html)
         self.assertIn('<td style="text-align: right">1.5000</td><td style="text-align: right">2.0000</td>', html)
         self.assertEqual(html.count("<tr>"), 2)
         _, outputs = self.run_cell("torch.zeros(2000, 3)")  # summarised as the repr is
