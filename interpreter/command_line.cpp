@@ -169,7 +169,7 @@ std::string usage_text() {
        gpulab doctor [--json] [--virtual-gpus N[:SIZE]]
        gpulab run --nproc-per-node N [--nnodes M --node-rank R --master-addr A --master-port P] [--virtual-gpus N] script.lua [args]
        gpulab kernel -f CONNECTION_FILE [--virtual-gpus N[:SIZE]] [--seed N]
-       gpulab kernel install [--user | --prefix P] [--virtual-gpus N[:SIZE]]
+       gpulab kernel install [--user | --prefix P] [--virtual-gpus N[:SIZE]] [--seed N]
 
 With no script and no -e, gpulab starts the interactive REPL (prompts '>>> ' and
 '... ', as in Python; an expression echoes its value, a trailing ';' hides it,
@@ -215,7 +215,8 @@ Subcommands:
   kernel install          write the 'gpulab' kernelspec for Jupyter: system-wide
                           (/usr/local/share/jupyter/kernels), in your user's Jupyter
                           data directory with --user, or under P/share/jupyter with
-                          --prefix P; --virtual-gpus N is passed on to the kernel
+                          --prefix P; --virtual-gpus N and --seed N are passed on
+                          to the kernel
 
 Environment:
   GPULAB_VIRTUAL_GPUS     virtual devices, as --virtual-gpus

@@ -3,6 +3,7 @@
 -- (help(d2l.train_ch6), or this file). Where the book draws an animated plot,
 -- these print one line per epoch in the form of the book's final lines:
 --   epoch 3, loss 0.469, train acc 0.823, test acc 0.779, 55296.6 examples/sec on cuda:0
+-- and, in a notebook only, draw the plot too (d2l.Animator).
 -- Indices follow PyTorch (an Accumulator's first sum is metric[0]).
 local U = torch._util
 d2l = d2l or {}
@@ -150,14 +151,33 @@ local function epoch_line(epoch, train_l, train_acc, test_acc, examples, seconds
     train_acc, test_acc, examples / math.max(seconds, 1e-9), tostring(device or 'cpu'))
 end
 
--- d2l's train_ch3, on `device` (nil: where the data are), printing a line per
--- epoch. Returns nothing, as d2l's (a lesson's cell would echo it).
-function d2l.train_ch3(net, train_iter, test_iter, loss, num_epochs, updater, device)
+-- In a notebook (torch.utils._notebook(): a kernel's display reaches one) the
+-- book's d2l.Animator (38_d2l_plot.lua) draws train loss, train acc and test
+-- acc per epoch, one figure updated in place; in a terminal, or without cairo,
+-- there is none, and nothing more is printed.
+local function epoch_animator(num_epochs, ylim)
+  if not (torch.utils.plot._in_notebook() and torch._have_cairo()) then return nil end
+  return d2l.Animator{xlabel = 'epoch', xlim = {1, math.max(num_epochs, 2)}, ylim = ylim,
+                      legend = {'train loss', 'train acc', 'test acc'}}
+end
+
+local function train_epochs(net, train_iter, test_iter, loss, num_epochs, updater, device, ylim)
+  local animator = epoch_animator(num_epochs, ylim)
   for epoch = 1, num_epochs do
     local train_l, train_acc, n, seconds = d2l.train_epoch_ch3(net, train_iter, loss, updater, device)
     local test_acc = d2l.evaluate_accuracy_gpu(net, test_iter, device)
+    if animator then animator:add(epoch, {train_l, train_acc, test_acc}) end
     print(epoch_line(epoch, train_l, train_acc, test_acc, n, seconds, device))
   end
+end
+
+-- d2l's train_ch3, on `device` (nil: where the data are), printing a line per
+-- epoch (and, in a notebook, drawing the book's animated plot, its y axis
+-- from 0.3 to 0.9; free in a quick run, whose loss stays above 0.9). Returns
+-- nothing, as d2l's (a lesson's cell would echo it).
+function d2l.train_ch3(net, train_iter, test_iter, loss, num_epochs, updater, device)
+  local ylim = not d2l.quick() and {0.3, 0.9} or nil
+  train_epochs(net, train_iter, test_iter, loss, num_epochs, updater, device, ylim)
 end
 
 -- d2l's train_ch6: Xavier-initialised weights, SGD with learning rate `lr`,
@@ -170,7 +190,8 @@ function d2l.train_ch6(net, train_iter, test_iter, num_epochs, lr, device)
   pyprint('training on', device)
   net:to(device)
   local optimizer = torch.optim.SGD(net:parameters(), {lr = lr})
-  d2l.train_ch3(net, train_iter, test_iter, nn.CrossEntropyLoss(), num_epochs, optimizer, device)
+  -- the loss starts above 2: the plot's y axis is left free, as the book's
+  train_epochs(net, train_iter, test_iter, nn.CrossEntropyLoss(), num_epochs, optimizer, device, nil)
 end
 
 -- ---- Fashion-MNIST ---------------------------------------------------------------
@@ -220,7 +241,8 @@ local docs = {
   train_epoch_ch3 = 'd2l.train_epoch_ch3(net, train_iter, loss, updater, device=nil) -> loss, accuracy, examples,\n'
     .. 'seconds of one epoch; updater: an optimizer, or a function(batch_size) updating the parameters.',
   train_ch3 = 'd2l.train_ch3(net, train_iter, test_iter, loss, num_epochs, updater, device=nil): trains, printing\n'
-    .. '"epoch N, loss L, train acc A, test acc B, R examples/sec on DEVICE" per epoch.',
+    .. '"epoch N, loss L, train acc A, test acc B, R examples/sec on DEVICE" per epoch (in a notebook it also\n'
+    .. 'draws train loss, train acc and test acc per epoch in a d2l.Animator, as the book does).',
   train_ch6 = 'd2l.train_ch6(net, train_iter, test_iter, num_epochs, lr, device): Xavier init, SGD(lr),\n'
     .. 'cross-entropy, on device; one line per epoch as train_ch3.',
   get_fashion_mnist_labels = 'd2l.get_fashion_mnist_labels(labels): the class names of labels 0..9.',

@@ -1,5 +1,6 @@
 #include "interpreter/kernel/notebook_export.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -52,6 +53,46 @@ std::string markdown_cell(const std::vector<std::string>& lines) {
 std::string code_cell(const std::vector<std::string>& lines, const std::string& metadata = "{}") {
   return "  {\"cell_type\": \"code\", \"execution_count\": null, \"metadata\": " + metadata +
          ", \"outputs\": [], \"source\": " + source_json(lines) + "}";
+}
+
+bool is_list_item(const std::string& line) {
+  if (line.size() > 1 && (line[0] == '-' || line[0] == '*' || line[0] == '+') && line[1] == ' ') return true;
+  size_t i = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
+  return i > 0 && i + 1 < line.size() && (line[i] == '.' || line[i] == ')') && line[i + 1] == ' ';
+}
+
+// A cell's prose as markdown. The terminal prints prose lines as they are, and
+// an indented run of them that continues no list item is printed output or a
+// command (`  epoch 1, loss 0.787, ...`): markdown would join it into the
+// paragraph, so it becomes a fenced block, less its common indentation.
+std::vector<std::string> prose_markdown(const std::vector<std::string>& prose) {
+  std::vector<std::string> md;
+  bool in_list = false;
+  for (size_t i = 0; i < prose.size();) {
+    const std::string& line = prose[i];
+    size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string::npos || indent == 0 || in_list) {
+      if (indent == std::string::npos) in_list = false;  // a blank line ends a list
+      else if (indent == 0) in_list = is_list_item(line);
+      md.push_back(line);
+      ++i;
+      continue;
+    }
+    size_t end = i, common = indent;
+    for (; end < prose.size(); ++end) {
+      size_t k = prose[end].find_first_not_of(' ');
+      if (k == std::string::npos || k == 0) break;
+      common = std::min(common, k);
+    }
+    if (!md.empty() && !md.back().empty()) md.push_back("");
+    md.push_back("```");
+    for (size_t j = i; j < end; ++j) md.push_back(prose[j].substr(common));
+    md.push_back("```");
+    if (end < prose.size() && !prose[end].empty()) md.push_back("");
+    i = end;
+  }
+  return md;
 }
 
 bool read_file(const std::string& path, std::string* text) {
@@ -158,7 +199,7 @@ std::string lesson_notebook(const std::string& text, const std::vector<std::stri
     std::vector<std::string> md;
     if (!cell.title.empty()) md.push_back("## " + cell.title);
     if (!cell.title.empty() && !cell.prose.empty()) md.push_back("");
-    for (const std::string& p : cell.prose) md.push_back(p);
+    for (const std::string& p : prose_markdown(cell.prose)) md.push_back(p);
     if (!md.empty()) cells.push_back(markdown_cell(md));
     if (!cell.code.empty()) cells.push_back(code_cell(cell.shown));
   }

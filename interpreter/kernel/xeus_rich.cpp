@@ -47,6 +47,9 @@ std::string trim(const std::string& s) {
 // A 2-D tensor's echo, "tensor([[1., 2.],\n        [3., 4.]], device='cuda:0')",
 // as an HTML table of the same numbers (the repr's formatting, so it matches
 // text/plain); a summarised row or column ("...") becomes an ellipsis cell.
+// The "tensor of shape (R, C), device=..." line heads it in a div of its own,
+// not a <caption>: a caption is at most as wide as the table, so a narrow
+// tensor's wrapped into a column of words (seen in the classic notebook).
 std::string matrix_html(const std::string& text, long long rows, long long cols) {
   size_t open = text.find("[[");
   size_t close = text.rfind("]]");
@@ -57,11 +60,11 @@ std::string matrix_html(const std::string& text, long long rows, long long cols)
   suffix = trim(suffix);
   if (!suffix.empty() && suffix[0] == ',') suffix = trim(suffix.substr(1));
   std::string body = text.substr(open + 1, close - open);  // "[...], ..., [...]"
-  std::string html = "<table class=\"gpulab-tensor\" style=\"font-family: monospace\">\n<caption>";
+  std::string html = "<div class=\"gpulab-tensor\">\n<div style=\"font-family: monospace\">";
   html += escape(prefix.rfind("tensor(", 0) == 0 ? "tensor" : prefix.substr(0, prefix.find('\n')));
   html += " of shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
   if (!suffix.empty()) html += ", " + escape(suffix);
-  html += "</caption>\n";
+  html += "</div>\n<table style=\"font-family: monospace\">\n";
   size_t i = 0;
   while (i < body.size()) {
     size_t row_open = body.find('[', i);
@@ -83,7 +86,7 @@ std::string matrix_html(const std::string& text, long long rows, long long cols)
     html += "</tr>\n";
     i = row_close + 1;
   }
-  return html + "</table>";
+  return html + "</table>\n</div>";
 }
 
 bool separator(const std::string& line) {

@@ -70,6 +70,23 @@ run --help
 expect_grep "--help lists every option and subcommand" 0 "$OUT" '^usage: gpulab' ' -e STMT' ' -i ' \
   ' --virtual-gpus N' ' --seed N' ' --version' ' --help' ' lessons ' ' lesson NAME' ' --quiet' \
   ' --step' ' check FILE' 'GPULAB_LESSONS' 'NO_COLOR' 'cell lines' 'is a lesson'
+# --help and the man page agree: each subcommand of the usage lines is in the
+# man page's SYNOPSIS, and each option and environment variable --help names
+# is in the man page.
+man_page=$HERE/../../doc/gpulab.1
+if [[ -f $man_page ]]; then
+  man_text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man_page")
+  synopsis=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' <<<"$man_text")
+  missing=()
+  while read -r sub; do
+    grep -qE -- "^\.B gpulab $sub( |\$)" <<<"$synopsis" || missing+=("synopsis: gpulab $sub")
+  done < <(sed -n '1,/^$/s/^\(usage:\)\{0,1\} *gpulab \([a-z]\{1,\}\( install\)\{0,1\}\)\( .*\)\{0,1\}$/\2/p' "$OUT" | sort -u)
+  while read -r word; do
+    grep -qE -- "(^|[^a-zA-Z_-])$word([^a-zA-Z_-]|\$)" <<<"$man_text" || missing+=("$word")
+  done < <(grep -oE -- '(^|[][ |])--?[a-z][a-z-]*|\b(GPULAB_[A-Z_]+|NO_COLOR)\b' "$OUT" | sed 's/^[][ |]//' | sort -u)
+  if [[ ${#missing[@]} = 0 && -n $synopsis ]]; then pass "--help and doc/gpulab.1 agree"
+  else fail "--help and doc/gpulab.1 agree" "the man page lacks: ${missing[*]}"; fi
+fi
 run --no-such-option
 expect_grep "unknown option: status 2" 2 "$ERR" "^gpulab: unrecognized option '--no-such-option'" "gpulab --help"
 run --seed abc -e 'print(1)'

@@ -3,6 +3,11 @@ the outputs of their golden transcripts (tests/lessons/NAME.out).
 
 usage: python3 lesson_notebooks.py GPULAB GOLDEN_DIR [NAME...]
 Without names: the whole course, exported with `gpulab lessons --ipynb DIR`.
+Prose lines printed as they are in the terminal (indented output, a command)
+must stay lines in the notebook's markdown (a fenced block), not be joined
+into the paragraph above them. A cell that trains with d2l.train_ch3 or d2l.train_ch6 must also show the
+book's animated plot (a display_data with an image, updated per epoch), which
+the terminal and the transcripts do not have; e1_softmax_scratch must be one.
 (the 'gpulab' kernelspec must be on JUPYTER_PATH, installed with --seed 0, and
 GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 set, as tests/lessons/check.sh runs a
 lesson; run.sh does it)
@@ -57,10 +62,60 @@ def notebook_output(cell):
     return mask(text.rstrip("\n"))
 
 
-def check(name, path, golden_dir):
-    """Runs one exported notebook; the number of failures (0 or 1)."""
+LIST_ITEM = re.compile(r"^([-*+]|[0-9]+[.)]) ")
+
+
+def joined_lines(name, nb):
+    """Indented markdown lines outside a fenced block that continue no list
+    item: markdown would run them into the paragraph above."""
+    failures = []
+    for i, c in enumerate(nb.cells):
+        if c.cell_type != "markdown":
+            continue
+        fenced = in_list = False
+        for line in c.source.split("\n"):
+            if line.startswith("```"):
+                fenced = not fenced
+            elif fenced:
+                continue
+            elif not line.strip():
+                in_list = False
+            elif not line.startswith(" "):
+                in_list = bool(LIST_ITEM.match(line))
+            elif not in_list:
+                failures.append("FAIL %s, markdown cell %d: an indented line would join its paragraph: %r"
+                                % (name, i + 1, line))
+    return failures
+
+
+TRAINING = re.compile(r"\bd2l\.train_ch[36]\(")
+FIGURE_LESSON = "e1_softmax_scratch"  # trains with d2l.train_ch3
+
+
+def training_figures(name, nb):
+    """The failures of the training cells' figures (each needs a display_data
+    with an image/svg+xml or image/png), and how many training cells there were."""
+    failures, cells = [], 0
+    for i, c in enumerate(nb.cells):
+        if c.cell_type != "code" or not TRAINING.search(c.source):
+            continue
+        cells += 1
+        shown = [o for o in c.outputs if o.output_type == "display_data"
+                 and ("image/svg+xml" in o.data or "image/png" in o.data)]
+        if len(shown) != 1:
+            failures.append("FAIL %s, cell %d: %d figures (want 1, d2l.Animator's) for\n%s"
+                            % (name, i + 1, len(shown), c.source))
+    return failures, cells
+
+
+def check(name, path, golden_dir, figures):
+    """Runs one exported notebook; the number of failures (0 or 1). figures: a
+    set the name goes into when it has training cells, each with its figure."""
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
+    md_failures = joined_lines(name, nb)
+    for f in md_failures:
+        print(f)
     started = time.monotonic()
     NotebookClient(nb, kernel_name="gpulab", timeout=600).execute()
     took = time.monotonic() - started
@@ -74,14 +129,26 @@ def check(name, path, golden_dir):
     bad = [i for i in range(len(got)) if got[i] != want[i]]
     for i in bad:
         print("FAIL %s, code cell %d:\n--- transcript\n%s\n--- notebook\n%s" % (name, i + 1, want[i], got[i]))
-    if not bad:
+    fig_failures = []
+    if figures is not None:
+        fig_failures, training_cells = training_figures(name, nb)
+        for f in fig_failures:
+            print(f)
+        if training_cells and not fig_failures:
+            figures.add(name)
+    if not bad and not fig_failures and not md_failures:
         print("ok   %s: %d code cells match the transcript (%.1f s)" % (name, len(got), took), flush=True)
-    return 1 if bad else 0
+    return 1 if bad or fig_failures or md_failures else 0
 
 
 def main():
     gpulab, golden_dir, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     failed = 0
+    have_cairo = subprocess.run([gpulab, "-e", "io.write(tostring(torch._have_cairo()))"],
+                                capture_output=True, text=True).stdout == "true"
+    figures = set() if have_cairo else None
+    if not have_cairo:
+        print("SKIPPED: the training figures (this gpulab was built without cairo)")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         if names:
@@ -99,7 +166,12 @@ def main():
                 print("FAIL: `gpulab lessons --ipynb` wrote no notebook")
                 failed += 1
         for name in names:
-            failed += check(name, os.path.join(tmp, name + ".ipynb"), golden_dir)
+            failed += check(name, os.path.join(tmp, name + ".ipynb"), golden_dir, figures)
+    if figures is not None and FIGURE_LESSON in names and FIGURE_LESSON not in figures:
+        print("FAIL %s: no training figure checked" % FIGURE_LESSON)
+        failed += 1
+    elif figures:
+        print("training figures shown in: %s" % ", ".join(sorted(figures)))
     print("%d notebooks, %d failed, %.0f s" % (len(names), failed, time.monotonic() - started))
     sys.exit(1 if failed else 0)
 

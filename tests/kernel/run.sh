@@ -4,11 +4,18 @@
 #   protocol  jupyter_kernel_test's suite and our own (test_kernel.py)
 #   notebooks every lesson exported with `lessons --ipynb`, run by nbclient, against its transcript
 #   console   one short `jupyter console --kernel gpulab` session on piped input
-# A missing client skips the test loudly (exit 77: ctest's SKIP_RETURN_CODE).
+# A missing client, or a gpulab built without the kernel (tests/CMakeLists.txt
+# sets GPULAB_KERNEL_BUILT=0 when CMake found no xeus), skips the test loudly
+# (exit 77: ctest's SKIP_RETURN_CODE).
 set -uo pipefail
 gpulab=$(realpath "$1")
 what=$2
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "${GPULAB_KERNEL_BUILT:-1}" = 0 ]; then
+  echo "SKIPPED: kernel_$what: this gpulab was built without the Jupyter kernel (CMake found no xeus;" \
+       "install xeus-dev, cppzmq-dev, libzmq3-dev and nlohmann-json3-dev, as scripts/setup.sh does, and configure again)" >&2
+  exit 77
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 skip() { echo "SKIPPED: $*  (scripts/setup.sh --tests installs it)" >&2; exit 77; }

@@ -6,12 +6,17 @@ run.sh installs one for the gpulab under test)
 import base64
 import json
 import os
+import re
+import tempfile
 import time
 import unittest
 
 import jupyter_kernel_test as jkt
 import zmq
+from jupyter_client.manager import start_new_kernel
 from jupyter_client.session import Session
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class GpulabKernelTests(jkt.KernelTests):
@@ -41,6 +46,22 @@ class GpulabKernelTests(jkt.KernelTests):
         {"code": "x = torch.ones(2, 2)\nx:sum()", "result": "tensor(4.)"},
         {"code": "net = nn.Linear(3, 1)\nnet:parameters()[1].device", "result": "device(type='cpu')"},
     ]
+
+    @classmethod
+    def setUpClass(cls):
+        # as jkt.KernelTests starts it, with the kernel's own stderr (what it
+        # writes outside a cell: xeus' log) kept in a file the tests read
+        cls.kernel_stderr = tempfile.TemporaryFile(mode="w+b")
+        cls.km, cls.kc = start_new_kernel(kernel_name=cls.kernel_name, stderr=cls.kernel_stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.kernel_stderr.close()
+
+    def kernel_log(self):
+        self.kernel_stderr.seek(0)
+        return self.kernel_stderr.read().decode("utf-8", "replace")
 
     def run_cell(self, code, timeout=30):
         time.sleep(0.2)
@@ -72,6 +93,17 @@ class GpulabKernelTests(jkt.KernelTests):
         reply, _ = self.run_cell("undefined_name_here")
         self.assertEqual(reply["ename"], "NameError")
 
+    def test_python_habit_gets_its_hint_in_the_traceback(self):
+        # len is one of 06_repl_hints.lua's Python names: the REPL's hint line
+        # is in the reply's traceback and in the error message the notebook shows
+        hint = "hint: Lua writes #t for a table's length; for a tensor x:size(0), x.shape[0] or x:numel()"
+        reply, outputs = self.run_cell("n = len({1, 2, 3})")
+        self.assertEqual((reply["status"], reply["ename"]), ("error", "NameError"))
+        self.assertIn(hint, [ANSI.sub("", line) for line in reply["traceback"]])
+        errors = [o["content"] for o in outputs if o["msg_type"] == "error"]
+        self.assertEqual(len(errors), 1)
+        self.assertIn(hint, [ANSI.sub("", line) for line in errors[0]["traceback"]])
+
     def test_echo_is_the_repl_echo(self):
         _, outputs = self.run_cell("torch.tensor({{1.5, 2}, {3, 4}})")
         data = outputs[-1]["content"]["data"]
@@ -84,7 +116,9 @@ class GpulabKernelTests(jkt.KernelTests):
     def test_rich_output(self):
         _, outputs = self.run_cell('torch.tensor({{1.5, 2}, {3, 4}}, {device="cuda:1"})')
         html = outputs[-1]["content"]["data"]["text/html"]
-        self.assertIn("<caption>tensor of shape (2, 2), device='cuda:1'</caption>", html)
+        # the shape heads the table in a div of its own (a <caption> wraps to the table's width)
+        self.assertIn("<div style=\"font-family: monospace\">tensor of shape (2, 2), device='cuda:1'</div>", html)
+        self.assertNotIn("<caption", html)
         self.assertIn('<td style="text-align: right">1.5000</td><td style="text-align: right">2.0000</td>', html)
         self.assertEqual(html.count("<tr>"), 2)
         _, outputs = self.run_cell("torch.zeros(2000, 3)")  # summarised as the repr is
@@ -263,6 +297,7 @@ class GpulabKernelTests(jkt.KernelTests):
         key = key if isinstance(key, bytes) else key.encode()
         url = "%s://%s:%s" % (info["transport"], info["ip"], info["shell_port"])
         ctx = zmq.Context.instance()
+        logged = self.kernel_log().count("Signatures don't match")
         for wrong in (b"not-the-key", b""):
             session = Session(key=wrong, username="test")
             sock = ctx.socket(zmq.DEALER)
@@ -286,6 +321,24 @@ class GpulabKernelTests(jkt.KernelTests):
         self.assertTrue(self.km.is_alive())
         _, outputs = self.run_cell("signed_badly")
         self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
+        # and the kernel said so on its stderr, once for each (xeus' log line)
+        log = self.kernel_log()
+        self.assertEqual(log.count("Signatures don't match") - logged, 2, "the kernel's stderr:\n" + log)
+
+    def test_image_as_the_cells_value(self):
+        _, outputs = self.run_cell("torch.utils.image(torch.rand(1, 8, 8))")
+        result = outputs[-1]
+        self.assertEqual(result["msg_type"], "execute_result")
+        data = result["content"]["data"]
+        self.assertEqual(data["text/plain"], "<Image mode=L size=8x8>")
+        if "image/png" not in data:  # a build without cairo has no PNG writer
+            _, probe = self.run_cell("torch._have_cairo()")
+            self.assertEqual(probe[-1]["content"]["data"]["text/plain"], "false", data)
+            self.skipTest("SKIPPED: this gpulab was built without cairo")
+        png = base64.b64decode(data["image/png"])
+        self.assertTrue(png.startswith(b"\x89PNG\r\n\x1a\n"))
+        self.assertEqual(png[12:16], b"IHDR")
+        self.assertEqual((int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")), (8, 8))
 
     def test_sockets_bound_to_the_connection_address_only(self):
         info = self.km.get_connection_info(session=False)
