@@ -54,8 +54,8 @@ const std::unordered_map<std::string, const char*>& table() {
 #include "tensor/ops/reduce_rows.def"
       {"max", "max(input, dim=None, keepdim=False)"}, {"min", "min(input, dim=None, keepdim=False)"},
       {"norm", "norm(input, p=2, dim=None, keepdim=False)"},
-      {"var", "var(input, dim=None, unbiased=True, keepdim=False)"},
-      {"std", "std(input, dim=None, unbiased=True, keepdim=False)"},
+      {"var", "var(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
+      {"std", "std(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
       {"cumsum", "cumsum(input, dim, *, dtype=None)"}, {"cumprod", "cumprod(input, dim, *, dtype=None)"},
       {"index_select", "index_select(input, dim, index)"},
       {"matmul", "matmul(input, other)"}, {"mm", "mm(input, mat2)"}, {"bmm", "bmm(input, mat2)"},

@@ -6,8 +6,8 @@
 
 namespace gl {
 
-Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased) {
-  Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, unbiased));
+Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction) {
+  Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, correction));
   rename_grad_fn(out, "StdBackward0");
   return out;
 }

@@ -50,8 +50,8 @@ Tensor where(const Tensor& cond, Other x, Other y);
 void clamp_(Tensor& t, std::optional<double> lo, std::optional<double> hi);
 
 // ---- composite.cpp ----
-// torch.std: sqrt(var), its own grad_fn (StdBackward0).
-Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased);
+// torch.std: sqrt(var), its own grad_fn (StdBackward0); correction as var's.
+Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction);
 Tensor repeat(const Tensor& t, const Shape& repeats);
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim);
 
