@@ -36,8 +36,10 @@ const std::unordered_map<std::string, const char*>& table() {
       {"mul", "mul(input, other)"}, {"mul_", "mul_(self, other)"},
       {"pow", "pow(input, exponent)"}, {"pow_", "pow_(self, exponent)"},
       {"negative", "negative(input)"},
+      {"round", "round(input, *, decimals=None)"}, {"round_", "round_(self, *, decimals=None)"},
       // the rows of tensor/ops/op_rows.def with generated bindings (pow's
-      // `exponent` above comes first: a map keeps the first of equal keys)
+      // `exponent` and round's `decimals` above come first: a map keeps the
+      // first of equal keys)
 #define GL_UNARY(E, name, ...) UNARY(name),
 #define GL_BINARY(E, name, policy, bind, ...) GL_SIG_##bind(name)
 #define GL_SIG_Plain(name) BINARY(name),

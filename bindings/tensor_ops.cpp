@@ -63,6 +63,23 @@ template <UnaryOp OP> int unop_row_(lua_State* L) {
   lua_settop(L, 1);
   return 1;
 }
+// round's row takes one option, PyTorch's round(input, *, decimals): given
+// (0 included), it is gl::round(x, decimals), PyTorch's round.decimals.
+template <> int unop_row<UnaryOp::Round>(lua_State* L) {
+  Args a(L, 1, "round");
+  Tensor& x = a.tensor(0, "input");
+  auto decimals = a.opt_integer(-1, "decimals");
+  push_tensor(L, decimals ? gl::round(x, *decimals) : unary(UnaryOp::Round, x));
+  return 1;
+}
+template <> int unop_row_<UnaryOp::Round>(lua_State* L) {
+  Args a(L, 1, "round_");
+  Tensor& x = a.tensor(0, "self");
+  if (auto decimals = a.opt_integer(-1, "decimals")) gl::round_(x, *decimals);
+  else unary_(UnaryOp::Round, x);
+  lua_settop(L, 1);
+  return 1;
+}
 
 // div(input, other, {rounding_mode=nil|'trunc'|'floor'}) and div_.
 std::optional<std::string> rounding_mode(Args& a) {

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # Needs PyTorch (CPU is enough). Writes tests/lua/op_options_expected.lua: the
 # options and corner cases of existing ops that PyTorch 2.x has (std/var's
-# correction=, ...), each as the gpulab (Lua) code and what PyTorch prints for
-# the same call (its repr, or "Kind: message" for an error's first line).
-# tests/lua/test_op_options.lua runs each case on the CPU and on a virtual CUDA
-# device and compares the echo.
+# correction=, round's decimals=, ...), each as the gpulab (Lua) code and what
+# PyTorch prints for the same call (its repr, or "Kind: message" for an error's
+# first line). tests/lua/test_op_options.lua runs each case on the CPU and on a
+# virtual CUDA device and compares the echo.
 #   python3 tests/pytorch/gen_op_options.py
 import math, os
 import torch
@@ -48,6 +48,37 @@ for f in ("std", "var"):
              f"(v * torch.arange(1., 3., {{device=D}})):sum():backward(); return v, x.grad end)()",
              f"(lambda x: (lambda v: ((v * torch.arange(1., 3., device=D)).sum().backward(), (v, x.grad))[1])"
              f"(x.{f}(1, correction={c})))({GP})")
+
+# ---- round(decimals=): PyTorch's round_decimals kernel ----
+R = "torch.tensor({1.2345, -2.5, 0.125, 1234.5678, -0.0051, 2.675, 1e10, 0/0, math.huge, -math.huge, 0.5, 1.5, -0.5}, {device=D})"
+RP = "torch.tensor([1.2345, -2.5, 0.125, 1234.5678, -0.0051, 2.675, 1e10, nan, inf, -inf, 0.5, 1.5, -0.5], device=D)"
+for d in (0, 1, 2, 3, 4, 10, 38, 39, 400, -1, -2, -3, -38, -39, -400):
+    tag = f"m{-d}" if d < 0 else str(d)
+    case(f"round_d{tag}", f"torch.round({R}, {{decimals={d}}})", f"torch.round({RP}, decimals={d})")
+for dt in ("double", "half", "bfloat16"):
+    for d in (2, -1, 0):
+        tag = f"m{-d}" if d < 0 else str(d)
+        case(f"round_{dt}_d{tag}", f"{R}:{dt}():round{{decimals={d}}}", f"{RP}.{dt}().round(decimals={d})")
+case("round_method", f"{R}:round{{decimals=2}}", f"{RP}.round(decimals=2)")
+case("round_mixed_table", f"torch.round{{{R}, decimals=-1}}", f"torch.round({RP}, decimals=-1)")
+case("round_plain", f"torch.round({R})", f"torch.round({RP})")
+case("round_inplace", f"(function() local x = {R}; assert(x:round_{{decimals=1}} == x); return x end)()",
+     f"(lambda x: (x.round_(decimals=1), x)[1])({RP})")
+case("round_inplace_neg", f"(function() local x = {R}:double(); x:round_{{decimals=-2}}; return x end)()",
+     f"(lambda x: (x.round_(decimals=-2), x)[1])({RP}.double())")
+case("round_2d", "torch.arange(12., {device=D}):reshape(3, 4):div(7):round{decimals=1}",
+     "torch.arange(12., device=D).reshape(3, 4).div(7).round(decimals=1)")
+for dt, lv, pv in (("int64", "{15, -25, 7}", "[15, -25, 7]"), ("bool", "{true, false}", "[True, False]")):
+    for d in (1, 0):
+        case(f"round_{dt}_d{d}", f"torch.round(torch.tensor({lv}, {{device=D}}), {{decimals={d}}})",
+             f"torch.round(torch.tensor({pv}, device=D), decimals={d})")
+case("round_int_plain", "torch.round(torch.tensor({15, -25}, {device=D}))", "torch.round(torch.tensor([15, -25], device=D))")
+for d in (2, 0):
+    case(f"grad_round_d{d}",
+         f"(function() local x = torch.tensor({{1.234, -2.5}}, {{requires_grad=true, device=D}}); local z = x:round{{decimals={d}}}; "
+         f"(z * 3):sum():backward(); return z, x.grad end)()",
+         f"(lambda x: (lambda z: ((z * 3).sum().backward(), (z, x.grad))[1])(x.round(decimals={d})))"
+         f"(torch.tensor([1.234, -2.5], requires_grad=True, device=D))")
 
 
 def run_py(code):
