@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # Needs PyTorch (CPU is enough). Writes tests/lua/op_options_expected.lua: the
 # options and corner cases of existing ops that PyTorch 2.x has (std/var's
-# correction=, round's decimals=, ...), each as the gpulab (Lua) code and what
-# PyTorch prints for the same call (its repr, or "Kind: message" for an error's
-# first line). tests/lua/test_op_options.lua runs each case on the CPU and on a
-# virtual CUDA device and compares the echo.
+# correction=, round's decimals=, any/all's dtype for uint8, ...), each as the
+# gpulab (Lua) code and what PyTorch prints for the same call (its repr, or
+# "Kind: message" for an error's first line). tests/lua/test_op_options.lua runs
+# each case on the CPU and on a virtual CUDA device and compares the echo.
 #   python3 tests/pytorch/gen_op_options.py
 import math, os
 import torch
@@ -79,6 +79,19 @@ for d in (2, 0):
          f"(z * 3):sum():backward(); return z, x.grad end)()",
          f"(lambda x: (lambda z: ((z * 3).sum().backward(), (z, x.grad))[1])(x.round(decimals={d})))"
          f"(torch.tensor([1.234, -2.5], requires_grad=True, device=D))")
+
+# ---- any/all: uint8 gives uint8 (PyTorch keeps it for backward compatibility), the rest bool ----
+U = "torch.tensor({{1, 0, 3}, {0, 0, 2}}, {dtype=torch.uint8, device=D})"
+UP = "torch.tensor([[1, 0, 3], [0, 0, 2]], dtype=torch.uint8, device=D)"
+for f in ("any", "all"):
+    case(f"{f}_uint8", f"{U}:{f}()", f"{UP}.{f}()")
+    case(f"{f}_uint8_dim", f"torch.{f}({U}, 1)", f"torch.{f}({UP}, 1)")
+    case(f"{f}_uint8_keep", f"{U}:{f}(0, true)", f"{UP}.{f}(0, True)")
+    case(f"{f}_uint8_empty", f"torch.{f}(torch.ones(0, 2, {{dtype=torch.uint8, device=D}}), 0)",
+         f"torch.{f}(torch.ones(0, 2, dtype=torch.uint8, device=D), 0)")
+    case(f"{f}_uint8_ones", f"torch.ones(4, {{dtype=torch.uint8, device=D}}):{f}()", f"torch.ones(4, dtype=torch.uint8, device=D).{f}()")
+    case(f"{f}_int8", f"torch.tensor({{1, 0}}, {{dtype=torch.int8, device=D}}):{f}()", f"torch.tensor([1, 0], dtype=torch.int8, device=D).{f}()")
+    case(f"{f}_float", f"torch.tensor({{1.5, 0.}}, {{device=D}}):{f}(0)", f"torch.tensor([1.5, 0.], device=D).{f}(0)")
 
 
 def run_py(code):

@@ -125,6 +125,13 @@ TEST_CASE("reduce: norm, var, any, all") {
     CHECK(vals(any(b, 1, false)) == std::vector<double>{1, 0});
     CHECK(vals(any(b, 0, true)) == std::vector<double>{0, 1, 0});
     CHECK(any(b, 0, true).dtype() == DType::Bool);
+    // uint8 stays uint8, as PyTorch's any/all; other integers give bool
+    Tensor u = ut::tens({0, 3, 0, 0}, {2, 2}, DType::UInt8, d);
+    CHECK(any(u, std::nullopt, false).dtype() == DType::UInt8);
+    CHECK(vals(any(u, 1, false)) == std::vector<double>{1, 0});
+    CHECK(vals(all(u, 0, false)) == std::vector<double>{0, 0});
+    CHECK(all(u, 0, false).dtype() == DType::UInt8);
+    CHECK(all(ut::tens({1, 2}, {}, DType::Int8, d), std::nullopt, false).dtype() == DType::Bool);
     CHECK(vals(all(ut::tens({1, 2, -1}, {}, DType::Float32, d), std::nullopt, false)) == std::vector<double>{1});
     CHECK(vals(all(ut::tens({1, 0, -1}, {}, DType::Int64, d), 0, false)) == std::vector<double>{0});
   }
