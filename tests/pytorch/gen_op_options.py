@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # Needs PyTorch (CPU is enough). Writes tests/lua/op_options_expected.lua: the
 # options and corner cases of existing ops that PyTorch 2.x has (std/var's
-# correction=, round's decimals=, any/all's dtype for uint8, ...), each as the
-# gpulab (Lua) code and what PyTorch prints for the same call (its repr, or
-# "Kind: message" for an error's first line). tests/lua/test_op_options.lua runs
-# each case on the CPU and on a virtual CUDA device and compares the echo.
+# correction=, round's decimals=, any/all's dtype for uint8, masked_fill's
+# autograd), each as the gpulab (Lua) code and what PyTorch prints for
+# the same call (its repr, or "Kind: message" for an error's first line).
+# tests/lua/test_op_options.lua runs each case on the CPU and on a virtual CUDA
+# device and compares the echo.
 #   python3 tests/pytorch/gen_op_options.py
 import math, os
 import torch
@@ -92,6 +93,52 @@ for f in ("any", "all"):
     case(f"{f}_uint8_ones", f"torch.ones(4, {{dtype=torch.uint8, device=D}}):{f}()", f"torch.ones(4, dtype=torch.uint8, device=D).{f}()")
     case(f"{f}_int8", f"torch.tensor({{1, 0}}, {{dtype=torch.int8, device=D}}):{f}()", f"torch.tensor([1, 0], dtype=torch.int8, device=D).{f}()")
     case(f"{f}_float", f"torch.tensor({{1.5, 0.}}, {{device=D}}):{f}(0)", f"torch.tensor([1.5, 0.], device=D).{f}(0)")
+
+# ---- masked_fill: its grad_fn (MaskedFillBackward0 with a number, 1 with a 0-d tensor) and gradients ----
+MX = "torch.tensor({{1., -2., 3.}, {4., 5., -6.}}, {requires_grad=true, device=D})"
+MXP = "torch.tensor([[1., -2., 3.], [4., 5., -6.]], requires_grad=True, device=D)"
+MM = "torch.tensor({{true, false, true}, {false, false, true}}, {device=D})"
+MMP = "torch.tensor([[True, False, True], [False, False, True]], device=D)"
+W = "torch.arange(1., 7., {device=D}):reshape(2, 3)"
+WP = "torch.arange(1., 7., device=D).reshape(2, 3)"
+case("masked_fill_number", f"{MX}:masked_fill({MM}, 0.5)", f"{MXP}.masked_fill({MMP}, 0.5)")
+case("masked_fill_fn", f"torch.masked_fill({MX}, {MM}, -1)", f"torch.masked_fill({MXP}, {MMP}, -1)")
+case("masked_fill_grad_number",
+     f"(function() local x = {MX}; local y = x:masked_fill({MM}, 7.); (y * {W}):sum():backward(); return y, x.grad end)()",
+     f"(lambda x: (lambda y: ((y * {WP}).sum().backward(), (y, x.grad))[1])(x.masked_fill({MMP}, 7.)))({MXP})")
+case("masked_fill_grad_tensor",
+     f"(function() local x = {MX}; local v = torch.tensor(2., {{requires_grad=true, device=D}}); local y = x:masked_fill({MM}, v); "
+     f"(y * {W}):sum():backward(); return y, x.grad, v.grad end)()",
+     f"(lambda x, v: (lambda y: ((y * {WP}).sum().backward(), (y, x.grad, v.grad))[1])(x.masked_fill({MMP}, v)))"
+     f"({MXP}, torch.tensor(2., requires_grad=True, device=D))")
+case("masked_fill_grad_value_only",
+     f"(function() local v = torch.tensor(3., {{requires_grad=true, device=D}}); local y = torch.zeros(2, 3, {{device=D}}):masked_fill({MM}, v); "
+     f"(y * {W}):sum():backward(); return y, v.grad end)()",
+     f"(lambda v: (lambda y: ((y * {WP}).sum().backward(), (y, v.grad))[1])(torch.zeros(2, 3, device=D).masked_fill({MMP}, v)))"
+     f"(torch.tensor(3., requires_grad=True, device=D))")
+case("masked_fill_grad_value_f64",
+     f"(function() local x = {MX}; local v = torch.tensor(2., {{dtype=torch.float64, requires_grad=true, device=D}}); "
+     f"local y = x:masked_fill({MM}, v); (y * {W}):sum():backward(); return y, x.grad, v.grad end)()",
+     f"(lambda x, v: (lambda y: ((y * {WP}).sum().backward(), (y, x.grad, v.grad))[1])(x.masked_fill({MMP}, v)))"
+     f"({MXP}, torch.tensor(2., dtype=torch.float64, requires_grad=True, device=D))")
+case("masked_fill_grad_cpu_value",
+     f"(function() local x = {MX}; local v = torch.tensor(2., {{requires_grad=true}}); local y = x:masked_fill({MM}, v); "
+     f"(y * {W}):sum():backward(); return x.grad, v.grad end)()",
+     f"(lambda x, v: (lambda y: ((y * {WP}).sum().backward(), (x.grad, v.grad))[1])(x.masked_fill({MMP}, v)))"
+     f"({MXP}, torch.tensor(2., requires_grad=True))")
+case("masked_fill_grad_broadcast",
+     f"(function() local x = torch.tensor({{{{1.}}, {{2.}}}}, {{requires_grad=true, device=D}}); local y = x:masked_fill({MM}, 0); "
+     f"(y * {W}):sum():backward(); return y, x.grad end)()",
+     f"(lambda x: (lambda y: ((y * {WP}).sum().backward(), (y, x.grad))[1])(x.masked_fill({MMP}, 0)))"
+     f"(torch.tensor([[1.], [2.]], requires_grad=True, device=D))")
+case("masked_fill_grad_mask_row",
+     f"(function() local x = {MX}; local y = x:masked_fill(torch.tensor({{false, true, false}}, {{device=D}}), 0.); "
+     f"y:sum():backward(); return y, x.grad end)()",
+     f"(lambda x: (lambda y: (y.sum().backward(), (y, x.grad))[1])(x.masked_fill(torch.tensor([False, True, False], device=D), 0.)))({MXP})")
+case("masked_fill_1d_value", f"torch.zeros(3, {{device=D}}):masked_fill(torch.tensor({{true, false, true}}, {{device=D}}), torch.ones(3, {{device=D}}))",
+     "torch.zeros(3, device=D).masked_fill(torch.tensor([True, False, True], device=D), torch.ones(3, device=D))")
+case("masked_fill_int_float", "torch.zeros(3, {dtype=torch.int64, device=D}):masked_fill(torch.tensor({true, false, true}, {device=D}), 1.5)",
+     "torch.zeros(3, dtype=torch.int64, device=D).masked_fill(torch.tensor([True, False, True], device=D), 1.5)")
 
 
 def run_py(code):
