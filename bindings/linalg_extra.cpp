@@ -31,13 +31,13 @@ void read_ord(Args& a, int i, std::optional<std::string>* s, std::optional<doubl
   *n = a.number(i, "ord");
 }
 
-int logsumexp_(lua_State* L) {
+int l_logsumexp(lua_State* L) {
   Args a(L, 1, "logsumexp");
   GL_CHECK_T(TypeError, a.has(1, "dim"), "logsumexp() missing 1 required positional arguments: \"dim\"");
   push_tensor(L, gl::logsumexp(a.tensor(0, "input"), a.int_list(1, "dim"), a.boolean(2, "keepdim", false)));
   return 1;
 }
-int einsum_(lua_State* L) {
+int l_einsum(lua_State* L) {
   Args a(L, 1, "einsum");
   const std::string eq = a.string(0, "equation", "");
   std::vector<Tensor> ops;
@@ -47,7 +47,7 @@ int einsum_(lua_State* L) {
   push_tensor(L, gl::einsum(eq, ops));
   return 1;
 }
-int vector_norm_(lua_State* L) {
+int linalg_vector_norm(lua_State* L) {
   Args a(L, 1, "vector_norm");
   std::optional<std::string> s;
   std::optional<double> n;
@@ -56,7 +56,7 @@ int vector_norm_(lua_State* L) {
   push_tensor(L, gl::vector_norm(input_as(a, 0, "x"), n.value_or(2), a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
   return 1;
 }
-int matrix_norm_(lua_State* L) {
+int linalg_matrix_norm(lua_State* L) {
   Args a(L, 1, "matrix_norm");
   std::optional<std::string> s;
   std::optional<double> n;
@@ -64,7 +64,7 @@ int matrix_norm_(lua_State* L) {
   push_tensor(L, gl::matrix_norm(input_as(a, 0, "A"), s.value_or("fro"), n, a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
   return 1;
 }
-int norm_(lua_State* L) {
+int linalg_norm(lua_State* L) {
   Args a(L, 1, "norm");
   std::optional<std::string> s;
   std::optional<double> n;
@@ -72,7 +72,7 @@ int norm_(lua_State* L) {
   push_tensor(L, gl::linalg_norm(input_as(a, 0, "A"), s, n, a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
   return 1;
 }
-int one_hot_(lua_State* L) {
+int f_one_hot(lua_State* L) {
   Args a(L, 1, "one_hot");
   push_tensor(L, gl::one_hot(a.tensor(0, "tensor"), a.opt_integer(1, "num_classes").value_or(-1)));
   return 1;
@@ -82,19 +82,19 @@ int one_hot_(lua_State* L) {
 
 // Methods and torch functions.
 const Reg kReduceExtra[] = {
-    {"logsumexp", logsumexp_, "logsumexp(input, dim, keepdim=False): log(sum(exp(input))) over dim, computed stably."},
+    {"logsumexp", l_logsumexp, "logsumexp(input, dim, keepdim=False): log(sum(exp(input))) over dim, computed stably."},
     {nullptr, nullptr, nullptr}};
 // torch functions only.
 const Reg kEinsum[] = {
-    {"einsum", einsum_, "einsum(equation, *operands): sums of products named by subscripts ('ij,jk->ik' is a matmul)."},
+    {"einsum", l_einsum, "einsum(equation, *operands): sums of products named by subscripts ('ij,jk->ik' is a matmul)."},
     {nullptr, nullptr, nullptr}};
 const Reg kLinalgExtra[] = {
-    {"vector_norm", vector_norm_, "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False): the ord-norm of x as a vector (over dim)."},
-    {"matrix_norm", matrix_norm_, "torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False): a matrix norm ('fro', 1, -1, inf, -inf)."},
-    {"norm", norm_, "torch.linalg.norm(A, ord=None, dim=None, keepdim=False): a vector or a matrix norm, by ord and dim."},
+    {"vector_norm", linalg_vector_norm, "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False): the ord-norm of x as a vector (over dim)."},
+    {"matrix_norm", linalg_matrix_norm, "torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False): a matrix norm ('fro', 1, -1, inf, -inf)."},
+    {"norm", linalg_norm, "torch.linalg.norm(A, ord=None, dim=None, keepdim=False): a vector or a matrix norm, by ord and dim."},
     {nullptr, nullptr, nullptr}};
 const Reg kFunctionalExtra[] = {
-    {"one_hot", one_hot_, "F.one_hot(tensor, num_classes=-1): int64 one-hot rows, one per index (num_classes: max + 1 by default)."},
+    {"one_hot", f_one_hot, "F.one_hot(tensor, num_classes=-1): int64 one-hot rows, one per index (num_classes: max + 1 by default)."},
     {nullptr, nullptr, nullptr}};
 
 extern const char* const kLinalgExtraSignatures[][2];

@@ -15,37 +15,37 @@ namespace gl::lt {
 
 namespace {
 
-int tril_(lua_State* L) {
+int l_tril(lua_State* L) {
   Args a(L, 1, "tril");
   push_tensor(L, gl::tril(a.tensor(0, "input"), a.opt_integer(1, "diagonal").value_or(0)));
   return 1;
 }
-int triu_(lua_State* L) {
+int l_triu(lua_State* L) {
   Args a(L, 1, "triu");
   push_tensor(L, gl::triu(a.tensor(0, "input"), a.opt_integer(1, "diagonal").value_or(0)));
   return 1;
 }
-int diag_(lua_State* L) {
+int l_diag(lua_State* L) {
   Args a(L, 1, "diag");
   push_tensor(L, gl::diag(a.tensor(0, "input"), a.opt_integer(1, "diagonal").value_or(0)));
   return 1;
 }
-int trace_(lua_State* L) {
+int l_trace(lua_State* L) {
   Args a(L, 1, "trace");
   push_tensor(L, gl::trace(a.tensor(0, "input")));
   return 1;
 }
-int outer_(lua_State* L) {
+int l_outer(lua_State* L) {
   Args a(L, 1, "outer");
   push_tensor(L, gl::outer(a.tensor(0, "input"), a.tensor(1, "vec2")));
   return 1;
 }
-int mv_(lua_State* L) {
+int l_mv(lua_State* L) {
   Args a(L, 1, "mv");
   push_tensor(L, gl::mv(a.tensor(0, "input"), a.tensor(1, "vec")));
   return 1;
 }
-int repeat_interleave_(lua_State* L) {
+int l_repeat_interleave(lua_State* L) {
   Args a(L, 1, "repeat_interleave");
   Tensor& x = a.tensor(0, "input");
   auto dim = a.opt_integer(2, "dim");
@@ -57,22 +57,22 @@ int repeat_interleave_(lua_State* L) {
   else push_tensor(L, gl::repeat_interleave(x, a.integer(1, "repeats"), dim));
   return 1;
 }
-int unflatten_(lua_State* L) {
+int l_unflatten(lua_State* L) {
   Args a(L, 1, "unflatten");
   push_tensor(L, gl::unflatten(a.tensor(0, "input"), a.integer(1, "dim"), a.int_list(2, "sizes")));
   return 1;
 }
-int swapaxes_(lua_State* L) {
+int l_swapaxes(lua_State* L) {
   Args a(L, 1, "swapaxes");
   push_tensor(L, gl::transpose(a.tensor(0, "input"), a.integer(1, "axis0"), a.integer(2, "axis1")));
   return 1;
 }
-int swapdims_(lua_State* L) {
+int l_swapdims(lua_State* L) {
   Args a(L, 1, "swapdims");
   push_tensor(L, gl::transpose(a.tensor(0, "input"), a.integer(1, "dim0"), a.integer(2, "dim1")));
   return 1;
 }
-int squeeze_(lua_State* L) {
+int l_squeeze(lua_State* L) {
   Args a(L, 1, "squeeze");
   Tensor& x = a.tensor(0, "input");
   if (is_list(a, 1, "dim")) push_tensor(L, gl::squeeze_dims(x, a.int_list(1, "dim")));
@@ -92,10 +92,10 @@ int extreme(lua_State* L, bool is_max) {
   }
   return 1;
 }
-int amax_(lua_State* L) { return extreme(L, true); }
-int amin_(lua_State* L) { return extreme(L, false); }
+int l_amax(lua_State* L) { return extreme(L, true); }
+int l_amin(lua_State* L) { return extreme(L, false); }
 
-int logspace_(lua_State* L) {
+int l_logspace(lua_State* L) {
   Args a(L, 1, "logspace");
   TensorOptions o;
   o.dtype = a.dtype(-1, "dtype").value_or(DType::Float32);
@@ -106,7 +106,7 @@ int logspace_(lua_State* L) {
   return 1;
 }
 // meshgrid(t1, t2, ..., {indexing='ij'}) or meshgrid({t1, t2, ...}): one result per tensor.
-int meshgrid_(lua_State* L) {
+int l_meshgrid(lua_State* L) {
   Args a(L, 1, "meshgrid");
   std::vector<Tensor> ts;
   if (a.n() == 1 && is_list(a, 0, nullptr)) ts = a.tensor_list(0, "tensors");
@@ -127,25 +127,25 @@ int meshgrid_(lua_State* L) {
 }  // namespace
 
 const Reg kShapeOps[] = {
-    {"tril", tril_, "tril(input, diagonal=0): the lower triangle of the last two dims, the rest zero."},
-    {"triu", triu_, "triu(input, diagonal=0): the upper triangle of the last two dims, the rest zero."},
-    {"diag", diag_, "diag(input, diagonal=0): a 1-d input on a matrix's diagonal, or a matrix's diagonal as 1-d."},
-    {"trace", trace_, "trace(input): the sum of a matrix's diagonal."},
-    {"outer", outer_, "outer(input, vec2): the outer product of two vectors."},
-    {"mv", mv_, "mv(input, vec): matrix times vector."},
-    {"repeat_interleave", repeat_interleave_, "repeat_interleave(input, repeats, dim=None): each element repeated (repeats an int or one per element)."},
-    {"unflatten", unflatten_, "unflatten(input, dim, sizes): dim split into sizes (one may be -1)."},
-    {"swapaxes", swapaxes_, "swapaxes(input, axis0, axis1): transpose's alias."},
-    {"swapdims", swapdims_, "swapdims(input, dim0, dim1): transpose's alias."},
-    {"squeeze", squeeze_, "squeeze(input, dim=None): drop size-1 dims (all, one, or those in a table)."},
-    {"amax", amax_, row(ReduceOp::Max).doc},
-    {"amin", amin_, row(ReduceOp::Min).doc},
+    {"tril", l_tril, "tril(input, diagonal=0): the lower triangle of the last two dims, the rest zero."},
+    {"triu", l_triu, "triu(input, diagonal=0): the upper triangle of the last two dims, the rest zero."},
+    {"diag", l_diag, "diag(input, diagonal=0): a 1-d input on a matrix's diagonal, or a matrix's diagonal as 1-d."},
+    {"trace", l_trace, "trace(input): the sum of a matrix's diagonal."},
+    {"outer", l_outer, "outer(input, vec2): the outer product of two vectors."},
+    {"mv", l_mv, "mv(input, vec): matrix times vector."},
+    {"repeat_interleave", l_repeat_interleave, "repeat_interleave(input, repeats, dim=None): each element repeated (repeats an int or one per element)."},
+    {"unflatten", l_unflatten, "unflatten(input, dim, sizes): dim split into sizes (one may be -1)."},
+    {"swapaxes", l_swapaxes, "swapaxes(input, axis0, axis1): transpose's alias."},
+    {"swapdims", l_swapdims, "swapdims(input, dim0, dim1): transpose's alias."},
+    {"squeeze", l_squeeze, "squeeze(input, dim=None): drop size-1 dims (all, one, or those in a table)."},
+    {"amax", l_amax, row(ReduceOp::Max).doc},
+    {"amin", l_amin, row(ReduceOp::Min).doc},
     {nullptr, nullptr, nullptr}};
 
 // torch functions only (no method).
 const Reg kShapeFunctions[] = {
-    {"logspace", logspace_, "logspace(start, end, steps, base=10.0): steps values base^x for x evenly from start to end."},
-    {"meshgrid", meshgrid_, "meshgrid(*tensors, indexing='ij'): one grid per 1-d tensor, each expanded over the others."},
+    {"logspace", l_logspace, "logspace(start, end, steps, base=10.0): steps values base^x for x evenly from start to end."},
+    {"meshgrid", l_meshgrid, "meshgrid(*tensors, indexing='ij'): one grid per 1-d tensor, each expanded over the others."},
     {nullptr, nullptr, nullptr}};
 
 extern const char* const kShapeOpSignatures[][2];

@@ -36,8 +36,10 @@ const std::unordered_map<std::string, const char*>& table() {
       {"mul", "mul(input, other)"}, {"mul_", "mul_(self, other)"},
       {"pow", "pow(input, exponent)"}, {"pow_", "pow_(self, exponent)"},
       {"negative", "negative(input)"},
+      {"round", "round(input, *, decimals=None)"}, {"round_", "round_(self, *, decimals=None)"},
       // the rows of tensor/ops/op_rows.def with generated bindings (pow's
-      // `exponent` above comes first: a map keeps the first of equal keys)
+      // `exponent` and round's `decimals` above come first: a map keeps the
+      // first of equal keys)
 #define GL_UNARY(E, name, ...) UNARY(name),
 #define GL_BINARY(E, name, policy, bind, ...) GL_SIG_##bind(name)
 #define GL_SIG_Plain(name) BINARY(name),
@@ -54,8 +56,8 @@ const std::unordered_map<std::string, const char*>& table() {
 #include "tensor/ops/reduce_rows.def"
       {"max", "max(input, dim=None, keepdim=False)"}, {"min", "min(input, dim=None, keepdim=False)"},
       {"norm", "norm(input, p=2, dim=None, keepdim=False)"},
-      {"var", "var(input, dim=None, unbiased=True, keepdim=False)"},
-      {"std", "std(input, dim=None, unbiased=True, keepdim=False)"},
+      {"var", "var(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
+      {"std", "std(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
       {"cumsum", "cumsum(input, dim, *, dtype=None)"}, {"cumprod", "cumprod(input, dim, *, dtype=None)"},
       {"index_select", "index_select(input, dim, index)"},
       {"matmul", "matmul(input, other)"}, {"mm", "mm(input, mat2)"}, {"bmm", "bmm(input, mat2)"},

@@ -204,20 +204,6 @@ int l_zero_(lua_State* L) {
   lua_settop(L, 1);
   return 1;
 }
-int l_uniform_(lua_State* L) {
-  Args a(L, 2, "uniform_");
-  Tensor& t = self(L);
-  uniform_(t, a.opt_number(0, "from").value_or(0), a.opt_number(1, "to").value_or(1));
-  lua_settop(L, 1);
-  return 1;
-}
-int l_normal_(lua_State* L) {
-  Args a(L, 2, "normal_");
-  Tensor& t = self(L);
-  normal_(t, a.opt_number(0, "mean").value_or(0), a.opt_number(1, "std").value_or(1));
-  lua_settop(L, 1);
-  return 1;
-}
 int requires_grad_(lua_State* L) {
   Tensor& t = self(L);
   t.set_requires_grad(lua_isnone(L, 2) ? true : lua_toboolean(L, 2));
@@ -344,7 +330,7 @@ const Reg kTensorMethods[] = {
     {"repeat", repeat, "x:repeat(reps...): tile."},
     {"copy_", l_copy_, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
     {"fill_", l_fill_, "x:fill_(value)."}, {"zero_", l_zero_, "x:zero_()."},
-    {"uniform_", l_uniform_, "x:uniform_(from=0, to=1)."}, {"normal_", l_normal_, "x:normal_(mean=0, std=1)."},
+    // x:uniform_, x:normal_ and the other samplers: random_lib.cpp (kRandomMethods, with generator=)
     {"requires_grad_", requires_grad_, "x:requires_grad_(true): start recording operations on x."},
     {"retain_grad", retain_grad, "x:retain_grad()."},
     {"backward", backward, "y:backward(gradient=nil, retain_graph=false): accumulate gradients into the leaves' .grad."},

@@ -63,6 +63,23 @@ template <UnaryOp OP> int unop_row_(lua_State* L) {
   lua_settop(L, 1);
   return 1;
 }
+// round's row takes one option, PyTorch's round(input, *, decimals): given
+// (0 included), it is gl::round(x, decimals), PyTorch's round.decimals.
+template <> int unop_row<UnaryOp::Round>(lua_State* L) {
+  Args a(L, 1, "round");
+  Tensor& x = a.tensor(0, "input");
+  auto decimals = a.opt_integer(-1, "decimals");
+  push_tensor(L, decimals ? gl::round(x, *decimals) : unary(UnaryOp::Round, x));
+  return 1;
+}
+template <> int unop_row_<UnaryOp::Round>(lua_State* L) {
+  Args a(L, 1, "round_");
+  Tensor& x = a.tensor(0, "self");
+  if (auto decimals = a.opt_integer(-1, "decimals")) gl::round_(x, *decimals);
+  else unary_(UnaryOp::Round, x);
+  lua_settop(L, 1);
+  return 1;
+}
 
 // div(input, other, {rounding_mode=nil|'trunc'|'floor'}) and div_.
 std::optional<std::string> rounding_mode(Args& a) {
@@ -227,14 +244,42 @@ int norm(lua_State* L) {
   push_tensor(L, gl::norm(a.tensor(0, "input"), p, dims_arg(a, 2), a.boolean(3, "keepdim", false)));
   return 1;
 }
+// var/std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
+// unbiased is correction 1 (true) or 0 (false). PyTorch has them in separate
+// overloads, so both in one call is its "invalid combination" TypeError.
+[[noreturn]] void var_overloads(Args& a) {
+  auto py_type = [&](int idx) {
+    const std::string t = type_name(a.L, idx);
+    if (t == "boolean") return std::string("bool");
+    if (t == "table") return std::string("tuple");
+    return t == "nothing" ? std::string("NoneType") : t;
+  };
+  std::string got;
+  for (int i = 0; i < a.n(); ++i) got += (i ? ", " : "") + py_type(a.at(i));
+  // PyTorch lists the keywords in the reverse of the call's order; a Lua table
+  // has none, so they come as a call in alphabetical order would show them.
+  for (const char* k : {"unbiased", "keepdim", "input", "dim", "correction"}) {
+    if (int idx = a.at(-1, k)) got += cat(got.empty() ? "" : ", ", k, "=", py_type(idx));
+  }
+  throw TypeError(cat(a.fname, "() received an invalid combination of arguments - got (", got, "), but expected one of:\n",
+                      " * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, Tensor out = None)\n",
+                      " * (Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False, "
+                      "Tensor out = None)\n",
+                      " * (Tensor input, bool unbiased = True)\n"));
+}
+double correction_arg(Args& a) {
+  if (a.has(2, "unbiased") && a.has(-1, "correction")) var_overloads(a);
+  if (auto c = a.opt_number(-1, "correction")) return *c;
+  return a.boolean(2, "unbiased", true) ? 1 : 0;
+}
 int var(lua_State* L) {
   Args a(L, 1, "var");
-  push_tensor(L, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
+  push_tensor(L, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), correction_arg(a)));
   return 1;
 }
 int l_std(lua_State* L) {
   Args a(L, 1, "std");
-  push_tensor(L, gl::stddev(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), a.boolean(2, "unbiased", true)));
+  push_tensor(L, gl::stddev(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), correction_arg(a)));
   return 1;
 }
 
@@ -335,8 +380,10 @@ const Reg kTensorOps[] = {
     {"max", max, "max(input) -> Tensor; max(input, dim, keepdim) -> values, indices; max(input, other) -> elementwise."},
     {"min", min, "min(input) -> Tensor; min(input, dim, keepdim) -> values, indices; min(input, other) -> elementwise."},
     {"norm", norm, "norm(input, p=2, dim, keepdim): vector p-norm (Frobenius for matrices by default)."},
-    {"var", var, "var(input, dim, unbiased=true, keepdim=false): variance."},
-    {"std", l_std, "std(input, dim, unbiased=true, keepdim=false): standard deviation."},
+    {"var", var, "var(input, dim, unbiased=true, keepdim=false, {correction=1}): variance, the squared deviations "
+                 "summed and divided by N - correction (unbiased=false is correction=0)."},
+    {"std", l_std, "std(input, dim, unbiased=true, keepdim=false, {correction=1}): standard deviation, the square root "
+                   "of var."},
     {"cumsum", cumsum, "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},
     {"cumprod", cumprod, "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
     {"index_select", index_select, "index_select(input, dim, index) -> Tensor: the entries of index along dim (a 0-d index keeps dim, with size 1)."},

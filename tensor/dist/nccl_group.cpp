@@ -17,6 +17,7 @@
 #include "tensor/dist/process_group.h"
 #include "tensor/ops/ops.h"
 #include "tensor/runtime/cuda_api.h"
+#include "tensor/runtime/cuda_device_guard.h"
 #include "tensor/runtime/registry.h"
 
 namespace gl::dist {
@@ -147,9 +148,11 @@ Target target(Group& g, const Tensor& t) {
     } catch (const gloo::Exception& e) {
       throw RuntimeError(e.what());
     }
-    cuda::set_device(s.physical);  // ncclCommInitRank binds the current device
     ncclComm_t comm = nullptr;
-    check(a.ncclCommInitRank(&comm, g.size, id, g.rank), "ncclCommInitRank");
+    {
+      cuda::DeviceGuard device_guard(s.physical);  // ncclCommInitRank binds the current device
+      check(a.ncclCommInitRank(&comm, g.size, id, g.rank), "ncclCommInitRank");
+    }
     it = g.nccl->by_gpu.emplace(s.physical, comm).first;
   }
   return {it->second, cuda::stream_of(s.exec)};

@@ -1,15 +1,52 @@
-// Composite ops with a grad_fn name of their own: std, repeat, unbind.
+// Composite ops with a grad_fn name of their own: std, round with decimals,
+// repeat, unbind.
 #include <algorithm>
+#include <cmath>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 
 namespace gl {
 
-Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased) {
-  Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, unbiased));
+Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction) {
+  Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, correction));
   rename_grad_fn(out, "StdBackward0");
   return out;
+}
+
+Tensor round(const Tensor& t, int64_t decimals) {
+  if (!is_floating(t.dtype())) {
+    const char* kernel = !t.device().is_cpu() ? "round_cuda" : decimals == 0 ? "round_vml_cpu" : "round_cpu";
+    throw NotImplementedError(cat('"', kernel, "\" not implemented for '", dtype_legacy_name(t.dtype()), "'"));
+  }
+  // PyTorch's opmath: float for the 16-bit floats, each step rounded to it.
+  const DType compute = t.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
+  double p = std::pow(10.0, std::fabs(double(decimals)));  // (-INT64_MIN would overflow)
+  if (compute == DType::Float32) p = double(static_cast<float>(p));  // 10^39 and past: inf, so nan, as PyTorch
+  Tensor r;
+  {
+    NoGradGuard ng;
+    const Scalar s = Scalar::from_double(p);
+    Tensor x = to_dtype(t, compute);
+    r = decimals >= 0 ? binary(BinaryOp::Div, unary(UnaryOp::Round, binary(BinaryOp::Mul, x, s)), s)
+                      : binary(BinaryOp::Mul, unary(UnaryOp::Round, binary(BinaryOp::Div, x, s)), s);
+    r = to_dtype(r, t.dtype());
+  }
+  if (any_requires_grad({&t})) {
+    record(r, "RoundBackward1", {t}, [sizes = t.sizes(), o = TensorOptions{t.dtype(), t.device()}](const Tensor&) {
+      return std::vector<Tensor>{zeros(sizes, o)};
+    });
+  }
+  return r;
+}
+
+void round_(Tensor& t, int64_t decimals) {
+  if (GradMode::enabled() && t.requires_grad()) {
+    inplace_with_grad(t, [&](const Tensor& old) { return round(old, decimals); });
+    return;
+  }
+  Tensor r = round(t, decimals);
+  copy_(t, r);
 }
 
 // Tiles t: repeats[d] copies along dim d (t first gains leading dims of size 1).

@@ -50,8 +50,15 @@ Tensor where(const Tensor& cond, Other x, Other y);
 void clamp_(Tensor& t, std::optional<double> lo, std::optional<double> hi);
 
 // ---- composite.cpp ----
-// torch.std: sqrt(var), its own grad_fn (StdBackward0).
-Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased);
+// torch.std: sqrt(var), its own grad_fn (StdBackward0); correction as var's.
+Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction);
+// torch.round(x, decimals=d), PyTorch's round_decimals kernel: nearbyint(x * 10^d) / 10^d
+// (for d < 0, nearbyint(x / 10^-d) * 10^-d), in float for float32, float16 and
+// bfloat16 (10^d rounded to float first) and in double for float64. Integer and
+// bool inputs are refused as by PyTorch's round.decimals, decimals = 0 included;
+// the grad_fn is RoundBackward1 (zero gradient).
+Tensor round(const Tensor& t, int64_t decimals);
+void round_(Tensor& t, int64_t decimals);
 Tensor repeat(const Tensor& t, const Shape& repeats);
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim);
 

@@ -10,9 +10,31 @@ DType scalar_default_dtype(Scalar s) {
   return s.kind == Scalar::Float ? DType::Float32 : s.kind == Scalar::Bool ? DType::Bool : DType::Int64;
 }
 
+// PyTorch's derivatives: MaskedFillBackward0 (a number as the value) gives the
+// input the gradient with zeros where mask; MaskedFillBackward1 (a 0-d tensor)
+// also gives the value the sum of the gradient where mask.
 Tensor masked_fill(const Tensor& t, const Tensor& mask, Other value) {
+  GL_CHECK(!value.t || value.t->dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+           value.t ? value.t->dim() : 0, " dimension(s).");
   Tensor v = value.t ? *value.t : scalar_tensor(value.s, t.dtype(), Device());
-  return where(mask, to_dtype(v, t.dtype()), t);
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = where(mask, to_dtype(v, t.dtype()), t);
+  }
+  if (!any_requires_grad({&t, &v})) return out;
+  std::vector<Tensor> inputs{t};
+  if (value.t) inputs.push_back(v);
+  record(out, value.t ? "MaskedFillBackward1" : "MaskedFillBackward0", inputs,
+         [mask, in_shape = t.sizes(), in_dtype = t.dtype(), v_dtype = v.dtype(), v_device = v.device(),
+          has_v = value.t != nullptr](const Tensor& g) {
+           Tensor z = zeros({}, {g.dtype(), g.device()});
+           std::vector<Tensor> grads{to_dtype(sum_to(where(mask, z, g), in_shape), in_dtype)};
+           // (a 0-d CPU value may fill a tensor on a device: its gradient goes back to the CPU)
+           if (has_v) grads.push_back(to(sum_to(where(mask, g, z), {}), v_device, v_dtype));
+           return grads;
+         });
+  return out;
 }
 
 Tensor where(const Tensor& cond, Other x, Other y) {

@@ -106,7 +106,9 @@ std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim);
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim);
 Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
-Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased);
+// Divides the sum of squared deviations by max(N - correction, 0), as PyTorch 2.x:
+// correction 1 is the unbiased (Bessel's) estimate, 0 the population variance.
+Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction);
 
 // ---- scans (scan.cpp) ----
 // dtype: cast the input first; without it integer and bool inputs give int64.

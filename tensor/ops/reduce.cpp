@@ -289,7 +289,7 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
 Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Any, t, dim, keepdim); }
 Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::All, t, dim, keepdim); }
 
-Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool unbiased) {
+Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction) {
   if (!is_floating(t.dtype())) throw NotImplementedError("std and var only support floating point and complex dtypes");
   auto nd = normalize_dims(t, dims);
   int64_t count = 1;
@@ -297,7 +297,7 @@ Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool
   Tensor mu = mean(t, dims, true);
   Tensor dev = sub(t, mu);
   Tensor ss = sum(mul(dev, dev), dims, keepdim);
-  Tensor out = binary(BinaryOp::Div, ss, Scalar::from_double(double(std::max<int64_t>(count - (unbiased ? 1 : 0), 0))));
+  Tensor out = binary(BinaryOp::Div, ss, Scalar::from_double(std::max(double(count) - correction, 0.0)));
   rename_grad_fn(out, "VarBackward0");
   return out;
 }

@@ -41,7 +41,7 @@ inline DType reduce_result_dtype(ReduceOp op, DType in) {
     case ReduceResult::Widen: return is_floating(in) ? in : DType::Int64;
     case ReduceResult::Same: return in;
     case ReduceResult::Index: return DType::Int64;
-    case ReduceResult::Bool: return DType::Bool;
+    case ReduceResult::Bool: return in == DType::UInt8 ? DType::UInt8 : DType::Bool;  // PyTorch's any/all
   }
   return in;
 }

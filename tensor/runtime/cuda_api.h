@@ -32,8 +32,7 @@ const Kernels& kernels();
 void synchronize(void* exec);
 // The exec's stream (a cudaStream_t), for libraries that queue work on it (NCCL).
 void* stream_of(void* exec);
-// Makes physical GPU `phys` current on the calling thread (cudaSetDevice).
-void set_device(int phys);
+// A GPU is made current only by a DeviceGuard (cuda_device_guard.h).
 // Ordered copy; a null exec means that side is host memory.
 void memcpy(void* dst, void* dst_exec, const void* src, void* src_exec, size_t n);
 

@@ -1,6 +1,7 @@
 // The physical CUDA layer of a build without the CUDA toolkit: no devices.
 #include "tensor/core/error.h"
 #include "tensor/runtime/cuda_api.h"
+#include "tensor/runtime/cuda_device_guard.h"
 
 namespace gl::cuda {
 
@@ -18,7 +19,8 @@ void* create_exec(int) { absent(); }
 const Kernels& kernels() { absent(); }
 void synchronize(void*) {}
 void* stream_of(void*) { return nullptr; }
-void set_device(int) {}
+DeviceGuard::DeviceGuard(int) {}
+DeviceGuard::~DeviceGuard() {}
 void memcpy(void*, void*, const void*, void*, size_t) { absent(); }
 void* event_create(bool) { absent(); }
 void event_destroy(void*) {}

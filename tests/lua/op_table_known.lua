@@ -1,10 +1,6 @@
 -- Cases of op_table_expected.lua where gpulab still differs from PyTorch 2.15, with the
 -- reason; test_op_table.lua checks that each still differs. A key@device is one device only.
 return {
-  ['all/r/uint8'] = "uint8 input gives bool, PyTorch uint8",
-  ['all/r1/uint8'] = "uint8 input gives bool, PyTorch uint8",
-  ['any/r/uint8'] = "uint8 input gives bool, PyTorch uint8",
-  ['any/r1/uint8'] = "uint8 input gives bool, PyTorch uint8",
   ['atan2/s3/bfloat16'] = "a number as other is accepted, PyTorch wants a Tensor",
   ['atan2/s3/bool'] = "a number as other is accepted, PyTorch wants a Tensor",
   ['atan2/s3/float16'] = "a number as other is accepted, PyTorch wants a Tensor",

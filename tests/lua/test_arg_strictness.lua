@@ -103,7 +103,7 @@ T.test("PyTorch's wording", function()
   local y = torch.ones(2, 3)
   T.eq(select(2, pcall(y.transpose, y, 0, 1, 'junk')), 'TypeError: transpose() takes 2 positional arguments but 3 were given')
   T.eq(select(2, pcall(y.exp, y, {out = y})), "TypeError: exp() got an unexpected keyword argument 'out'")
-  T.eq(select(2, pcall(y.round, y, {decimals = 2})), "TypeError: round() got an unexpected keyword argument 'decimals'")
+  T.eq(select(2, pcall(y.round, y, {decimal = 2})), "TypeError: round() got an unexpected keyword argument 'decimal'")
   T.eq(select(2, pcall(torch.exp, y, 1)), 'TypeError: exp() takes 1 positional argument but 2 were given')
   T.eq(select(2, pcall(y.exp, y, 1)), 'TypeError: exp() takes 0 positional arguments but 1 was given')
   T.eq(select(2, pcall(torch.sum, {y, 0, true, 'junk', dtype = torch.float64})),

@@ -110,17 +110,28 @@ TEST_CASE("reduce: norm, var, any, all") {
     CHECK(error_of([&] { norm(ut::tens({1}, {}, DType::Int64, d), 2, {}, false); })
               .find("linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long") == 0);
     Tensor y = ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d);
-    CHECK(vals(var(y, {}, false, true))[0] == doctest::Approx(3.5));
-    CHECK(vals(var(y, {}, false, false))[0] == doctest::Approx(35.0 / 12));
-    CHECK(vals(var(y, {1}, false, true)) == std::vector<double>{1, 1});
-    CHECK(vals(var(y, {0}, true, true)) == std::vector<double>{4.5, 4.5, 4.5});
-    CHECK(var(y, {0}, true, true).sizes() == Shape{1, 3});
+    CHECK(vals(var(y, {}, false, 1))[0] == doctest::Approx(3.5));
+    CHECK(vals(var(y, {}, false, 0))[0] == doctest::Approx(35.0 / 12));
+    CHECK(vals(var(y, {1}, false, 1)) == std::vector<double>{1, 1});
+    CHECK(vals(var(y, {0}, true, 1)) == std::vector<double>{4.5, 4.5, 4.5});
+    CHECK(var(y, {0}, true, 1).sizes() == Shape{1, 3});
+    // correction= (PyTorch 2.x): divide by max(N - correction, 0)
+    CHECK(vals(var(y, {}, false, 2))[0] == doctest::Approx(17.5 / 4));
+    CHECK(vals(var(y, {}, false, 1.5))[0] == doctest::Approx(17.5 / 4.5));
+    CHECK(vals(var(y, {1}, false, 3)) == std::vector<double>{INFINITY, INFINITY});
     Tensor b = ut::tens({0, 1, 0, 0, 0, 0}, {2, 3}, DType::Bool, d);
     CHECK(vals(any(b, std::nullopt, false)) == std::vector<double>{1});
     CHECK(vals(all(b, std::nullopt, false)) == std::vector<double>{0});
     CHECK(vals(any(b, 1, false)) == std::vector<double>{1, 0});
     CHECK(vals(any(b, 0, true)) == std::vector<double>{0, 1, 0});
     CHECK(any(b, 0, true).dtype() == DType::Bool);
+    // uint8 stays uint8, as PyTorch's any/all; other integers give bool
+    Tensor u = ut::tens({0, 3, 0, 0}, {2, 2}, DType::UInt8, d);
+    CHECK(any(u, std::nullopt, false).dtype() == DType::UInt8);
+    CHECK(vals(any(u, 1, false)) == std::vector<double>{1, 0});
+    CHECK(vals(all(u, 0, false)) == std::vector<double>{0, 0});
+    CHECK(all(u, 0, false).dtype() == DType::UInt8);
+    CHECK(all(ut::tens({1, 2}, {}, DType::Int8, d), std::nullopt, false).dtype() == DType::Bool);
     CHECK(vals(all(ut::tens({1, 2, -1}, {}, DType::Float32, d), std::nullopt, false)) == std::vector<double>{1});
     CHECK(vals(all(ut::tens({1, 0, -1}, {}, DType::Int64, d), 0, false)) == std::vector<double>{0});
   }

@@ -35,7 +35,7 @@ cudnnHandle_t handle(Exec* ex) {
   std::lock_guard<std::mutex> g(mu);
   auto it = handles.find(ex);
   if (it != handles.end()) return it->second;
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);  // the handle is made on the slot's device
   const CudnnApi& api = cudnn();
   cudnnHandle_t h = nullptr;
   GL_CUDNN(api.cudnnCreate(&h));

@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(kThreads) index_kernel(IndexSpec s) {
 void k_index(void* exec, const IndexSpec& s) {
   if (s.numel <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_dtype(s.self.dtype, [&](auto t) {
     using T = decltype(t);
     constexpr auto kernel = index_kernel<T>;

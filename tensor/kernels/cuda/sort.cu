@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(kThreads) k_elems(SortSpec s) {
 void k_sort(void* exec, const SortSpec& s) {
   if (s.lines <= 0) return;
   Exec* ex = as_exec(exec);
-  set_device(ex->device);
+  DeviceGuard device_guard(ex->device);
   dispatch_dtype(s.dtype, [&](auto t) {
     using T = decltype(t);
     T* v = reinterpret_cast<T*>(s.values);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include "tensor/runtime/cuda_device_guard.h"
 
 struct cublasContext;  // cublasHandle_t is `cublasContext*`; kept out of the kernels' headers
 
@@ -45,21 +46,8 @@ inline void check_cuda(cudaError_t e) {
 }
 // After a kernel launch: throws if the launch failed.
 void check_launch();
-// Makes `device` current on the calling thread (a no-op when it already is).
-void set_device(int device);
-// c10's DeviceGuard: makes `device` current on the calling thread for the
-// guard's scope and restores the previous device when it ends, so that no
-// call leaves another device current behind it.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device);
-  ~DeviceGuard();
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = -1;  // -1: nothing to restore
-};
+// A device is made current only by a DeviceGuard (cuda_device_guard.h), which
+// restores the previous one when its scope ends.
 // Device scratch for the kernels, grown on demand (rarely: it is capped by
 // the callers). Call with ex->mu held; the memory is ordered on ex->stream.
 void* exec_workspace(Exec* ex, size_t bytes);

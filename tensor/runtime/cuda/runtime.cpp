@@ -28,12 +28,6 @@ void check_launch() {
   if (e != cudaSuccess) [[unlikely]] throw_cuda(e);
 }
 
-void set_device(int device) {
-  int cur = -1;
-  if (cudaGetDevice(&cur) == cudaSuccess && cur == device) return;
-  check_cuda(cudaSetDevice(device));
-}
-
 DeviceGuard::DeviceGuard(int device) {
   int cur = -1;
   if (cudaGetDevice(&cur) != cudaSuccess) (void)cudaGetLastError();
@@ -282,9 +276,11 @@ void event_destroy(void* p) {
   auto* e = static_cast<Event*>(p);
   if (!e) return;
   if (e->ev) {
+    // DeviceGuard's way by hand: this never throws (it runs from destructors).
     int cur = -1;
-    if (cudaGetDevice(&cur) == cudaSuccess && cur != e->device) cudaSetDevice(e->device);
+    const bool switched = cudaGetDevice(&cur) == cudaSuccess && cur != e->device && cudaSetDevice(e->device) == cudaSuccess;
     cudaEventDestroy(e->ev);
+    if (switched) cudaSetDevice(cur);
     (void)cudaGetLastError();
   }
   delete e;
