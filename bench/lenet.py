@@ -1,6 +1,6 @@
 # d2l 7.6 LeNet on Fashion-MNIST in PyTorch, as lessons/e4_lenet.lua trains it in gpulab:
 # the same IDX files (Debian's dataset-fashion-mnist), layers, init, lr 0.9, batch 256, seed 0.
-# Prints d2l's line per epoch. Needs torch and numpy. Run by bench/lenet.sh.
+# Prints d2l's line per epoch; DEVICE (default cpu) as in lenet.lua. Needs torch and numpy. Run by bench/lenet.sh.
 import gzip, time, numpy as np, torch
 from torch import nn
 def idx(p):
@@ -10,6 +10,7 @@ def idx(p):
 import os, sys
 root = os.environ.get("FASHION_MNIST", "/usr/share/datasets/fashion-mnist") + "/"
 EPOCHS = int(os.environ.get("EPOCHS", "10"))
+device = torch.device(os.environ.get("DEVICE", "cpu"))  # as bench/lenet.lua
 Xtr = torch.tensor(idx(root+'train-images-idx3-ubyte.gz'), dtype=torch.float32).unsqueeze(1) / 255
 ytr = torch.tensor(idx(root+'train-labels-idx1-ubyte.gz'), dtype=torch.int64)
 Xte = torch.tensor(idx(root+'t10k-images-idx3-ubyte.gz'), dtype=torch.float32).unsqueeze(1) / 255
@@ -24,14 +25,16 @@ net(torch.rand(1, 1, 28, 28))
 def init(m):
     if type(m) in (nn.Linear, nn.Conv2d): nn.init.xavier_uniform_(m.weight)
 net.apply(init)
+net.to(device)
 opt = torch.optim.SGD(net.parameters(), lr=0.9); loss = nn.CrossEntropyLoss()
 for epoch in range(EPOCHS):
     net.train(); t0 = time.time(); L = A = N = 0
     for X, y in train_iter:
+        X, y = X.to(device), y.to(device)
         opt.zero_grad(); y_hat = net(X); l = loss(y_hat, y); l.backward(); opt.step()
         with torch.no_grad():
             L += l.item() * X.shape[0]; A += (y_hat.argmax(1) == y).sum().item(); N += X.shape[0]
     dt = time.time() - t0
     net.eval()
-    with torch.no_grad(): acc = sum((net(X).argmax(1) == y).sum().item() for X, y in test_iter) / len(yte)
-    print(f'epoch {epoch+1}, loss {L/N:.3f}, train acc {A/N:.3f}, test acc {acc:.3f}, {N/dt:.1f} examples/sec on cpu', flush=True)
+    with torch.no_grad(): acc = sum((net(X.to(device)).argmax(1) == y.to(device)).sum().item() for X, y in test_iter) / len(yte)
+    print(f'epoch {epoch+1}, loss {L/N:.3f}, train acc {A/N:.3f}, test acc {acc:.3f}, {N/dt:.1f} examples/sec on {device}', flush=True)

@@ -11,8 +11,9 @@
 #             size 1 (tests/dist/nccl.lua)
 #   sanitize  the CUDA unit tests and one Lua test under compute-sanitizer
 #             memcheck and racecheck (the 2^31-element case is left out: hours)
-#   bench     bench/gpu.sh (gpulab against PyTorch on this GPU) and the MLP
-#             benchmark's CUDA row
+#   bench     bench/gpu.sh (gpulab against PyTorch on this GPU), the MLP
+#             benchmark's CUDA row, cuDNN convolutions (bench/conv.sh cuda) and
+#             LeNet's examples/sec on cuda:0 (bench/lenet.lua and .py)
 #   all       all four, in that order
 #
 # --out DIR: where the logs go (default build-gpu/logs). --deps DIR: .deb files
@@ -92,6 +93,11 @@ sanitize() {
 bench() {
   step gpu_bench 900 bench/gpu.sh "$root/build-gpu/gpulab"
   step mlp_bench 600 bench/mlp.sh "$root/build-gpu/gpulab"
+  # Issue 17's GPU figures: cuDNN convolutions against PyTorch's, and LeNet's
+  # examples/sec on cuda:0 (bench/lenet.lua and .py, the same script and seed).
+  step conv_bench 600 bench/conv.sh "$root/build-gpu/gpulab" cuda
+  step lenet_gpulab 600 env EPOCHS=2 DEVICE=cuda build-gpu/gpulab bench/lenet.lua
+  step lenet_pytorch 600 env EPOCHS=2 DEVICE=cuda "${PYTHON:-python3}" bench/lenet.py
 }
 
 for s in "${stages[@]}"; do
