@@ -35,7 +35,11 @@ void* take_interrupts(void*) {
 
 }  // namespace
 
-int start_kernel(const std::string& connection_file, const SessionOptions& session) {
+}  // namespace gl::interp
+
+// The module's entry point (Note [Kernel on first use], kernel_module.cpp).
+extern "C" int gpulab_start_kernel(const std::string& connection_file, const gl::interp::SessionOptions& session) {
+  using namespace gl::interp;
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -62,5 +66,3 @@ int start_kernel(const std::string& connection_file, const SessionOptions& sessi
   lua_close(L);
   return 0;
 }
-
-}  // namespace gl::interp
