@@ -13,9 +13,12 @@ else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0")
 endif()
 install(TARGETS gpulab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-if(TARGET gpulab_kernel)  # Note [Kernel on first use]
-  install(TARGETS gpulab_kernel LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpulab)
-endif()
+# gpulab's modules, opened on first use (Note [Libraries on first use]).
+foreach(module gpulab_kernel gpulab_plot_cairo)
+  if(TARGET ${module})
+    install(TARGETS ${module} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpulab)
+  endif()
+endforeach()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab/lessons
         FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
         DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE

@@ -13,7 +13,6 @@
 
 namespace gl::plot {
 
-bool have_cairo() { return true; }
 
 namespace {
 
@@ -131,3 +130,19 @@ std::string render_image_png(const Image& im, int scale) {
 }
 
 }  // namespace gl::plot
+
+// The module's entry points (plot/render_module.cpp opens it). The module is
+// built with hidden visibility, so the names above bind inside it; results
+// come back through a pointer, as a C-linkage function returns no std::string.
+extern "C" {
+__attribute__((visibility("default"))) void gpulab_render_svg(const gl::plot::Figure& f, std::string* out) {
+  *out = gl::plot::render_svg(f);
+}
+__attribute__((visibility("default"))) void gpulab_render_png(const gl::plot::Figure& f, std::string* out) {
+  *out = gl::plot::render_png(f);
+}
+__attribute__((visibility("default"))) void gpulab_render_image_png(const gl::plot::Image& im, int scale,
+                                                                   std::string* out) {
+  *out = gl::plot::render_image_png(im, scale);
+}
+}

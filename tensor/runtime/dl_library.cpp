@@ -5,6 +5,14 @@
 // and what needs it). A library stays loaded once opened.
 #include "tensor/runtime/dl_library.h"
 
+#include <unistd.h>
+
+#include <climits>
+
+#ifndef GPULAB_MODULE_RELDIR
+#define GPULAB_MODULE_RELDIR "../lib/gpulab"
+#endif
+
 namespace gl {
 
 bool DlLibrary::open() {
@@ -20,6 +28,22 @@ bool DlLibrary::open() {
   }
   error_ = first;
   return false;
+}
+
+void* open_module(const char* file, std::string* why) {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  std::string dir = n > 0 ? std::string(buf, size_t(n)) : std::string("./gpulab");
+  dir.erase(dir.find_last_of('/'));
+  std::string errors;
+  for (const std::string& d : {dir, dir + "/..", dir + "/" GPULAB_MODULE_RELDIR}) {
+    const std::string path = d + "/" + file;
+    if (access(path.c_str(), F_OK) != 0) continue;
+    if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
+    errors += std::string(errors.empty() ? "" : "; ") + dlerror();
+  }
+  if (why) *why = errors.empty() ? std::string(file) + " is neither beside " + dir + " nor in " + dir + "/" GPULAB_MODULE_RELDIR : errors;
+  return nullptr;
 }
 
 }  // namespace gl

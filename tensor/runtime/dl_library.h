@@ -57,4 +57,11 @@ class DlLibrary {
   std::once_flag once_;
 };
 
+// One of gpulab's own modules (gpulab_kernel.so, gpulab_plot_cairo.so), which
+// keep a large library set out of every start (Note [Libraries on first use]):
+// looked for beside the running program, one folder up (the test programs in
+// build/tests), then under the install prefix's lib/gpulab. nullptr when none
+// opens, with *why saying what was tried.
+void* open_module(const char* file, std::string* why);
+
 }  // namespace gl
