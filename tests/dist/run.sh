@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # torch.distributed over loopback with `gpulab run`: collectives (2 and 3
-# ranks, CPU and virtual devices), DDP training (2 and 4 ranks), the
-# rendezvous's and gloo's timeout, the launcher's environment and output prefixes, and a failing or
+# ranks, CPU and virtual devices), DDP training (2 and 4 ranks), exercise
+# 003_average_gradients' solution (2 ranks), the rendezvous's and gloo's
+# timeout, the launcher's environment and output prefixes, and a failing or
 # killed rank: the launcher exits non-zero in time, naming it, leaving no process.
 # Usage: tests/dist/run.sh path/to/gpulab
 set -u
@@ -85,6 +86,12 @@ else bad "DDP training, 2 ranks (status $rc)"; cat "$TMP/ddp2.out" "$TMP/ddp2.er
 run ddp4 240 --nproc-per-node 4 "$D/ddp_train.lua"
 if [ $rc = 0 ] && tests_passed 4 ddp4; then pass "DDP training, 4 ranks on the CPU"
 else bad "DDP training, 4 ranks (status $rc)"; cat "$TMP/ddp4.out" "$TMP/ddp4.err"; fi
+
+# Exercise 003_average_gradients' reference solution with two real ranks.
+sol="$D/../../lessons/exercises/solutions/003_average_gradients.lua"
+run avg 120 --nproc-per-node 2 --virtual-gpus 2 "$D/average_gradients.lua" "$sol"
+if [ $rc = 0 ] && tests_passed 2 avg; then pass "exercise 003_average_gradients' solution, 2 ranks"
+else bad "exercise 003_average_gradients' solution, 2 ranks (status $rc)"; cat "$TMP/avg.out" "$TMP/avg.err"; fi
 
 for what in recv all_reduce; do
   run timeout 60 --nproc-per-node 2 "$D/timeout.lua" $what
