@@ -91,8 +91,8 @@ int send(lua_State* L) {
   return push_work(L, dist::send(check_tensor(L, 1, "tensor"), int(luaL_checkinteger(L, 2)),
                                  int(luaL_optinteger(L, 3, 0))));
 }
-int recv(lua_State* L) {
-  return push_work(L, dist::recv(check_tensor(L, 1, "tensor"), int(luaL_checkinteger(L, 2)),
+int recv(lua_State* L) {  // src nil: from any rank
+  return push_work(L, dist::recv(check_tensor(L, 1, "tensor"), int(luaL_optinteger(L, 2, -1)),
                                  int(luaL_optinteger(L, 3, 0))));
 }
 
@@ -108,6 +108,12 @@ int wait(lua_State* L) {
   return 1;
 }
 int is_completed(lua_State* L) { lua_pushboolean(L, work(L)->is_completed()); return 1; }
+int source_rank(lua_State* L) {
+  dist::WorkPtr w = work(L);
+  GL_CHECK(w->is_recv, "sourceRank() may only be called on work objects that correspond to a recv or recv-from-any call.");
+  lua_pushinteger(L, w->source_rank);
+  return 1;
+}
 int drop(lua_State* L) {
   g_works.erase(luaL_checkinteger(L, 1));
   return 0;
@@ -219,6 +225,7 @@ void open_distributed(lua_State* L) {
       {"_recv", recv, "internal"},
       {"_wait", wait, "internal"},
       {"_is_completed", is_completed, "internal"},
+      {"_source_rank", source_rank, "internal"},
       {"_drop", drop, "internal"},
       {nullptr, nullptr, nullptr}};
   lua_newtable(L);

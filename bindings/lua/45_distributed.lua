@@ -24,6 +24,9 @@ Work.__tostring = function(w) return ('<torch.distributed.distributed_c10d.Work 
 Work.__gc = function(w) dist._drop(w._id) end
 function Work:wait(timeout) return dist._wait(self._id) end
 function Work:is_completed() return dist._is_completed(self._id) end
+-- A recv's sender (after wait(); -1 before), as PyTorch's Work.source_rank().
+function Work:source_rank() return dist._source_rank(self._id) end
+Work._source_rank = Work.source_rank
 local function work(id)
   local w = setmetatable({_id = id}, Work)
   w._addr = tostring({}):match('0x%x+') or '0x0'
@@ -119,8 +122,9 @@ function dist.isend(...)
   check_group('isend', a.group)
   return work(dist._send(a.tensor, a.dst, a.tag))
 end
+-- src=nil: from any other rank; the handle's source_rank() then says which.
 function dist.irecv(...)
-  local a = U.parse('irecv', {'tensor:Tensor!', 'src:int!', 'group', 'tag:int'}, {tag = 0}, ...)
+  local a = U.parse('irecv', {'tensor:Tensor!', 'src:int', 'group', 'tag:int'}, {tag = 0}, ...)
   check_group('irecv', a.group)
   return work(dist._recv(a.tensor, a.src, a.tag))
 end
@@ -129,12 +133,17 @@ function dist.send(...)
   check_group('send', a.group)
   finish(dist._send(a.tensor, a.dst, a.tag), false)
 end
--- Returns the sender's rank, as PyTorch's recv.
+-- Returns the sender's rank, as PyTorch's recv; src=nil receives from
+-- whichever rank sends first (gloo's recv from any source).
 function dist.recv(...)
-  local a = U.parse('recv', {'tensor:Tensor!', 'src:int!', 'group', 'tag:int'}, {tag = 0}, ...)
+  local a = U.parse('recv', {'tensor:Tensor!', 'src:int', 'group', 'tag:int'}, {tag = 0}, ...)
   check_group('recv', a.group)
-  finish(dist._recv(a.tensor, a.src, a.tag), false)
-  return a.src
+  local id = dist._recv(a.tensor, a.src, a.tag)
+  local ok, err = pcall(dist._wait, id)
+  local src = ok and dist._source_rank(id)
+  dist._drop(id)
+  if not ok then error(err, 0) end
+  return src
 end
 
 function dist.is_available() return true end
@@ -150,9 +159,11 @@ local docs = {
     .. 'reduction over ranks of input_list[rank+1].',
   barrier = 'torch.distributed.barrier(): waits until every rank has reached it.',
   send = 'torch.distributed.send(tensor, dst, {tag=0}): sends tensor to rank dst (blocks until received).',
-  recv = 'torch.distributed.recv(tensor, src, {tag=0}): receives into tensor from rank src; returns src.',
+  recv = 'torch.distributed.recv(tensor, src, {tag=0}): receives into tensor from rank src (src=nil: from any '
+    .. 'rank); returns the sender\'s rank.',
   isend = 'torch.distributed.isend(tensor, dst): send, returning a Work handle (:wait()).',
-  irecv = 'torch.distributed.irecv(tensor, src): recv, returning a Work handle (:wait()).',
+  irecv = 'torch.distributed.irecv(tensor, src): recv, returning a Work handle (:wait(); :source_rank() after it '
+    .. 'names the sender, for src=nil).',
 }
 for name, text in pairs(docs) do doc_fn(dist[name], text) end
 

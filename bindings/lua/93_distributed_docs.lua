@@ -50,11 +50,14 @@ local entries = {
     solo:format('return torch.distributed.barrier()')},
   ['torch.distributed.send'] = {'send(tensor, dst, {group=nil, tag=0}): sends tensor to rank dst (blocks until it '
     .. 'is received)', "-- rank 0: torch.distributed.send(torch.ones(2), 1)\ntorch.distributed.send"},
-  ['torch.distributed.recv'] = {'recv(tensor, src, {group=nil, tag=0}): receives rank src\'s tensor into tensor; '
-    .. 'returns src', "-- rank 1: torch.distributed.recv(buf, 0)\ntorch.distributed.recv"},
+  ['torch.distributed.recv'] = {'recv(tensor, src, {group=nil, tag=0}): receives rank src\'s tensor into tensor '
+    .. '(src=nil: from whichever rank sends first); returns the sender\'s rank',
+    "-- rank 1: torch.distributed.recv(buf, 0); any rank: local from = torch.distributed.recv(buf)\n"
+    .. "torch.distributed.recv"},
   ['torch.distributed.isend'] = {'isend(tensor, dst, {group=nil, tag=0}): send, returning a Work handle (:wait())',
     "-- rank 0: torch.distributed.isend(torch.ones(2), 1):wait()\ntorch.distributed.isend"},
-  ['torch.distributed.irecv'] = {'irecv(tensor, src, {group=nil, tag=0}): recv, returning a Work handle (:wait())',
+  ['torch.distributed.irecv'] = {'irecv(tensor, src, {group=nil, tag=0}): recv, returning a Work handle '
+    .. '(:wait(), then :source_rank() names the sender; src=nil: from any rank)',
     "-- rank 1: torch.distributed.irecv(buf, 0):wait()\ntorch.distributed.irecv"},
   ['nn.parallel.DistributedDataParallel.forward'] = {'ddp:forward(...): the module\'s forward on this rank\'s '
     .. 'inputs (moved to device_ids[0]); the next backward averages the gradients',

@@ -285,20 +285,40 @@ namespace {
 WorkPtr send_recv(const Tensor& t, int peer, int tag, bool is_send) {
   Group& g = group();
   const char* what = is_send ? "destination" : "source";
+  const bool any = !is_send && peer < 0;  // recv from whichever rank sends first
+  if (any && g.backend == "nccl") throw RuntimeError("ProcessGroupNCCL does not support recvAnysource");
   GL_CHECK_T(ValueError, peer != g.rank, "Invalid ", what, " rank: ", what, " rank should not be the same as the rank of the current process.");
-  GL_CHECK_T(ValueError, peer >= 0 && peer < g.size, "Invalid ", what, " rank: ", peer);
-  if (g.backend == "nccl") return nccl_send_recv(g, t, peer, is_send);
+  GL_CHECK_T(ValueError, any || (peer >= 0 && peer < g.size), "Invalid ", what, " rank: ", peer);
+  if (g.backend == "nccl") {
+    WorkPtr w = nccl_send_recv(g, t, peer, is_send);
+    if (!is_send) w->is_recv = true, w->source_rank = peer;
+    return w;
+  }
   Staged s = stage(t);
   auto w = std::make_shared<Work>();
   std::shared_ptr<gloo::transport::UnboundBuffer> buf;
   run_gloo([&] {
     buf = g.context->createUnboundBuffer(s.host.data_ptr(), size_t(s.host.numel()) * itemsize(s.host.dtype()));
     const auto slot = gloo::Slot::build(0x7f, uint32_t(tag));
-    if (is_send) buf->send(peer, slot);
-    else buf->recv(peer, slot);
+    if (is_send) {
+      buf->send(peer, slot);
+    } else if (any) {
+      // gloo's recv from a list of ranks: the first message on this slot from
+      // any of them (PyTorch's ProcessGroupGloo::recvAnysource does the same).
+      std::vector<int> srcs;
+      for (int i = 0; i < g.size; ++i)
+        if (i != g.rank) srcs.push_back(i);
+      buf->recv(srcs, slot);
+    } else {
+      buf->recv(peer, slot);
+    }
   });
   Tensor keep = s.host;  // gloo uses it until the transfer completes
-  w->blocking_wait = [buf, keep, is_send] { run_gloo([&] { is_send ? buf->waitSend() : buf->waitRecv(); }); };
+  Work* raw = w.get();   // the lambda lives in *w
+  w->blocking_wait = [buf, keep, is_send, raw] {
+    run_gloo([&] { is_send ? buf->waitSend() : buf->waitRecv(&raw->source_rank); });
+  };
+  w->is_recv = !is_send;
   if (!is_send) add_copy_back(w, s);
   return w;
 }

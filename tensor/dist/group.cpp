@@ -171,7 +171,7 @@ void init_process_group(const InitOptions& o) {
     ::mkdir(dir.c_str(), 0700);
     g->store = std::make_unique<gloo::rendezvous::FileStore>(dir);
   } else {
-    g->store = std::make_unique<TcpStore>(host, port, rank == 0, o.timeout);
+    g->store = std::make_unique<TcpStore>(host, port, rank == 0, o.timeout, size);
   }
   gloo::transport::tcp::attr attr;
   if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME")) attr.iface = ifname;

@@ -36,6 +36,8 @@ class Work {
   std::vector<std::function<void()>> finish;  // run once, on the waiting thread
   std::function<void()> blocking_wait;         // send/recv: gloo's own wait
   std::vector<Tensor> keep;                    // buffers the worker writes, alive until the handle goes
+  bool is_recv = false;                        // a recv: source_rank is the sender's, once waited
+  int source_rank = -1;
  private:
   bool finished_ = false;
 };
@@ -58,6 +60,8 @@ WorkPtr broadcast(const Tensor& t, int src);
 WorkPtr all_gather(const std::vector<Tensor>& outs, const Tensor& in);
 WorkPtr reduce_scatter(const Tensor& out, const std::vector<Tensor>& ins, ReduceOp op);
 WorkPtr send(const Tensor& t, int dst, int tag);
+// src < 0: from any other rank (PyTorch's recv_anysource); the handle's
+// source_rank says which, after wait().
 WorkPtr recv(const Tensor& t, int src, int tag);
 
 }  // namespace gl::dist

@@ -23,6 +23,17 @@ namespace {
 using ms = std::chrono::milliseconds;
 using clk = std::chrono::steady_clock;
 
+// PyTorch's store errors (torch.distributed.DistStoreError and
+// DistNetworkError, both RuntimeErrors), named as its tracebacks name them.
+struct DistStoreError : Error {
+  using Error::Error;
+  const char* kind() const override { return "DistStoreError"; }
+};
+struct DistNetworkError : Error {
+  using Error::Error;
+  const char* kind() const override { return "DistNetworkError"; }
+};
+
 // Reads or writes exactly n bytes; false on EOF/error, or when `deadline`
 // passes (then *timed_out is set).
 bool io_all(int fd, void* p, size_t n, bool writing, clk::time_point deadline = clk::time_point::max(),
@@ -70,6 +81,10 @@ class TcpStoreServer {
     acceptor_ = std::thread([this] { accept_loop(); });
   }
   int port() const { return port_; }  // the one bound (port 0: the system's choice)
+  int joined() {  // clients that said 'J' (PyTorch's init key count)
+    std::lock_guard<std::mutex> g(mu_);
+    return joined_;
+  }
   ~TcpStoreServer() {
     stop_ = true;
     cv_.notify_all();
@@ -103,7 +118,14 @@ class TcpStoreServer {
       if (!io_all(fd, &op, 1, false) || !io_all(fd, &klen, 4, false)) break;
       std::string key(klen, '\0');
       if (!io_all(fd, key.data(), klen, false)) break;
-      if (op == 'S') {
+      if (op == 'J') {  // a client joined: count it, answer as an empty GET
+        {
+          std::lock_guard<std::mutex> g(mu_);
+          ++joined_;
+        }
+        uint64_t vlen = 0;
+        if (!io_all(fd, &vlen, 8, true)) break;
+      } else if (op == 'S') {
         uint64_t vlen;
         if (!io_all(fd, &vlen, 8, false)) break;
         std::vector<char> v(vlen);
@@ -140,9 +162,11 @@ class TcpStoreServer {
   std::map<std::string, std::vector<char>> data_;
   std::vector<int> conns_;
   std::vector<std::thread> threads_;
+  int joined_ = 0;
 };
 
-TcpStore::TcpStore(const std::string& host, int port, bool is_server, ms timeout) : timeout_(timeout) {
+TcpStore::TcpStore(const std::string& host, int port, bool is_server, ms timeout, int num_workers)
+    : timeout_(timeout) {
   if (is_server) server_ = std::make_unique<TcpStoreServer>(port);
   if (server_ && port == 0) port = server_->port();  // tcp://host:0 with world_size=1
   addrinfo hints{}, *res = nullptr;
@@ -162,12 +186,34 @@ TcpStore::TcpStore(const std::string& host, int port, bool is_server, ms timeout
     }
     if (fd_ >= 0) break;
     if (clk::now() >= deadline)
-      throw RuntimeError("The client socket has timed out after " + std::to_string(timeout.count()) +
-                         "ms while trying to connect to (" + host + ", " + port_s + ").");
+      throw DistNetworkError("The client socket has timed out after " + std::to_string(timeout.count()) +
+                             "ms while trying to connect to (" + host + ", " + port_s + ").");
     std::this_thread::sleep_for(ms(50));
   }
   int one = 1;
   ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (num_workers <= 0) return;
+  // PyTorch's TCPStore::waitForWorkers: every client counts itself in; the
+  // server (rank 0) then waits for all of them, checking every 10 ms whether
+  // the whole seconds elapsed exceed the timeout, so a 2 s timeout ends after
+  // 3 s ("Timed out after 3 seconds").
+  try {
+    request('J', "", {}, timeout_);
+    if (!server_) return;
+    const auto start = clk::now();
+    for (;;) {
+      const int n = server_->joined();
+      if (n >= num_workers) break;
+      const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(clk::now() - start);
+      if (elapsed > timeout_)
+        throw DistStoreError("Timed out after " + std::to_string(elapsed.count()) + " seconds waiting for clients. " +
+                             std::to_string(n) + "/" + std::to_string(num_workers) + " clients joined.");
+      std::this_thread::sleep_for(ms(10));
+    }
+  } catch (...) {
+    ::close(fd_);  // no destructor runs for a constructor that throws
+    throw;
+  }
 }
 
 TcpStore::~TcpStore() {
@@ -192,8 +238,8 @@ std::vector<char> TcpStore::request(char op, const std::string& key, const std::
       if (io_all(fd_, v.data(), vlen, false, deadline, &timed_out)) return v;
     }
   }
-  if (timed_out)
-    throw RuntimeError("wait timeout after " + std::to_string(timeout.count()) + "ms, keys: " + key);
+  if (timed_out)  // PyTorch's keys start with '/', its TCPStore's prefix
+    throw DistStoreError("wait timeout after " + std::to_string(timeout.count()) + "ms, keys: /" + key);
   throw RuntimeError("Connection to the store (rank 0, MASTER_ADDR:MASTER_PORT) was closed while waiting for key " + key);
 }
 

@@ -114,6 +114,42 @@ for _, device in ipairs(DEVICES) do
   end
 end
 
+-- recv without src: from whichever rank sends first, returning the sender's
+-- rank, as PyTorch's dist.recv(tensor) (gloo's recv from a list of ranks);
+-- irecv without src: the handle's source_rank() names it after wait().
+T.test('recv from any rank', function()
+  if world == 1 then return end
+  if rank == 0 then
+    local seen = {}
+    for _ = 1, world - 1 do
+      local t = torch.zeros(3)
+      local from = dist.recv(t)
+      T.truthy(math.type(from) == 'integer' and from >= 1 and from < world, 'a sender: ' .. tostring(from))
+      T.eq(seen[from], nil, 'each sender once')
+      seen[from] = true
+      T.close(t, {from + 0.5, from + 0.5, from + 0.5}, 0, 'the sender\'s tensor')
+    end
+    -- keyword form, on a virtual device when there is one
+    local dev = DEVICES[2] or 'cpu'
+    local w = dist.irecv{tensor = torch.zeros(2, {device = dev}), tag = 8}
+    T.eq(w:wait(), true, 'wait')
+    T.eq(w:source_rank(), world - 1, 'source_rank after wait')
+    T.eq(w:_source_rank(), world - 1, '_source_rank')
+    local t = torch.zeros(2)
+    local w2 = dist.irecv(t, 1, {tag = 9})
+    w2:wait()
+    T.eq(w2:source_rank(), 1, 'a recv from a given rank names it too')
+  else
+    dist.send(torch.full({3}, rank + 0.5), 0)
+    if rank == world - 1 then dist.send(torch.ones(2), 0, {tag = 8}) end
+    if rank == 1 then dist.isend(torch.ones(2), 0, {tag = 9}):wait() end
+  end
+  local a = dist.all_reduce(torch.ones(1), {async_op = true})
+  a:wait()
+  T.raises(function() a:source_rank() end, 'RuntimeError: sourceRank() may only be called on work objects that '
+    .. 'correspond to a recv or recv-from-any call.')
+end)
+
 T.test('async handles overlap and complete in order', function()
   local xs, works = {}, {}
   for i = 1, 5 do
