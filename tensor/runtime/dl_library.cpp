@@ -1,8 +1,10 @@
 // Note [Libraries on first use]: the large optional libraries (cuBLAS ~200 MB
-// resident, cuDNN, NVML) are opened with dlopen when first needed, never at
-// start: `gpulab -e ''` stays fast and small and touches no CUDA library, and
-// one build runs on machines without them (the error then names the library
-// and what needs it). A library stays loaded once opened.
+// resident, cuDNN, NVML, NCCL, OpenBLAS) are opened with dlopen when first
+// needed, never at start: `gpulab -e ''` stays fast and small and touches no
+// CUDA library, and one build runs on machines without them (the error then
+// names the library and what needs it). Where gpulab's own code is what uses a
+// library set (xeus for the Jupyter kernel, cairo for figures), that code is a
+// module of gpulab's (open_module). A library stays loaded once opened.
 #include "tensor/runtime/dl_library.h"
 
 #include <unistd.h>
