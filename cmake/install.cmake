@@ -16,7 +16,7 @@ install(TARGETS gpulab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # gpulab's modules, opened on first use (Note [Libraries on first use]).
 foreach(module gpulab_kernel gpulab_plot_cairo)
   if(TARGET ${module})
-    install(TARGETS ${module} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpulab)
+    install(TARGETS ${module} LIBRARY DESTINATION ${GPULAB_MODULE_DIR})
   endif()
 endforeach()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gpulab/lessons
