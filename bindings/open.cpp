@@ -206,7 +206,7 @@ int run_chunk(lua_State* L, const lua_src::Chunk* c) {
 }
 
 // Note [Docs on first use]: the chunks named 9x_ (doc strings, signatures on
-// them, help's examples) were 20M of the 35M instructions that opening the
+// them, help's examples) were about 25M of the 35M instructions that opening the
 // library took, and only help(), the kernel's inspection and the doc tests read
 // what they write. They run once, at the first read of a doc after start-up:
 // torch._doc, or a field torch._util lacks (its examples tables). While the
