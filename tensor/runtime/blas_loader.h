@@ -1,6 +1,7 @@
 // OpenBLAS, opened on first use (Note [Libraries on first use]): its 16,000
 // symbol relocations were most of the dynamic loader's work at every start,
-// for a library that only matmul, convolutions on im2col and linalg.qr need.
+// for a library that only float64 products, convolutions on im2col and
+// linalg.qr need (float32 products run on oneDNN: tensor/kernels/cpu/gemm.cpp).
 #pragma once
 #include <cblas.h>
 #include <string>
