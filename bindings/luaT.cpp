@@ -191,8 +191,10 @@ void push_tensor(lua_State* L, const Tensor& t) {
   // faults in fresh pages). The host allocator's cache of blocks up to 64 KiB
   // only refills when the collector runs: unreported, a loop of 100x100
   // matmuls took 108,000 page faults and ran at half speed between collections.
+  // An eighth of the size is debt enough to keep the garbage within a few
+  // times the Lua heap; the whole size made the collector a fifth of that loop.
   if (size_t nb = t.storage()->nbytes; nb >= (size_t(4) << 10) && t.storage().use_count() == 1)
-    lua_gc(L, LUA_GCSTEP, int(std::min<size_t>(nb >> 10, size_t(1) << 30)));
+    lua_gc(L, LUA_GCSTEP, int(std::min<size_t>(nb >> 13, size_t(1) << 30)));
   lua_pushvalue(L, -1);
   lua_rawsetp(L, -3, t.impl.get());
   lua_remove(L, -2);
