@@ -7,13 +7,7 @@ local dir = arg[0]:match('^(.*)[/\\]') or '.'
 local T = dofile(dir .. '/testlib.lua')
 local cases = dofile(dir .. '/op_options_expected.lua')
 
-local function run(code, device)
-  local env = setmetatable({D = device}, {__index = _G})
-  local fn = assert(load('return ' .. code, code, 't', env))
-  local r = table.pack(pcall(fn))
-  if not r[1] then return (tostring(r[2]):match('^[^\n]*')), true end
-  return torch._echo(table.unpack(r, 2, r.n)), false
-end
+local run = T.echo_code
 
 -- errors name the device's kernel as PyTorch's CUDA build would (round_cuda for both of round's)
 T.device_cases(cases, run, function(want) return (want:gsub('_vml_cpu"', '_cuda"'):gsub('_cpu"', '_cuda"')) end)

@@ -10,13 +10,7 @@ local cases = dofile(dir .. '/pool_options_expected.lua')
 local F = nn.functional
 
 local function run(code, device)
-  local env = setmetatable({D = device, F = F}, {__index = _G})
-  local fn = assert(load('return ' .. code, code, 't', env))
-  local r = table.pack(pcall(fn))
-  if not r[1] then return (tostring(r[2]):match('^[^\n]*')), true end
-  local parts = {}
-  for i = 2, r.n do parts[#parts + 1] = type(r[i]) == 'string' and r[i] or torch._echo(r[i]) end
-  return table.concat(parts, '\n'), false
+  return T.echo_code(code, device, {F = F}, function(v) return type(v) == 'string' and v or torch._echo(v) end)
 end
 
 T.device_cases(cases, run)

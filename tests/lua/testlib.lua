@@ -86,6 +86,21 @@ function T.check_err(fn, text, what)
   return T.check(not ok and tostring(msg):find(text, 1, true) ~= nil, (what or text) .. ' -> ' .. tostring(msg))
 end
 
+-- Runs `return CODE` with D bound to device (and the names in env, if given)
+-- and gives what the REPL would echo, or the error's first line and true.
+-- echo(value) may replace torch._echo for each returned value.
+function T.echo_code(code, device, env, echo)
+  local scope = setmetatable({D = device}, {__index = _G})
+  for k, v in pairs(env or {}) do scope[k] = v end
+  local fn = assert(load('return ' .. code, code, 't', scope))
+  local r = table.pack(pcall(fn))
+  if not r[1] then return (tostring(r[2]):match('^[^\n]*')), true end
+  if not echo then return torch._echo(table.unpack(r, 2, r.n)), false end
+  local parts = {}
+  for i = 2, r.n do parts[#parts + 1] = echo(r[i]) end
+  return table.concat(parts, '\n'), false
+end
+
 -- Cases {name, code, want} generated from PyTorch, each run on the CPU (the
 -- echo must be PyTorch's, to the character) and on a virtual cuda:1 (the same
 -- up to the device='cuda:1' suffix, which may move a line break).
