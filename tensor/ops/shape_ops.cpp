@@ -51,7 +51,11 @@ Tensor diagonal_view(const Tensor& m, int64_t k) {
 
 // A square matrix with v on its k-th diagonal (no autograd).
 Tensor diag_embed(const Tensor& v, int64_t k) {
-  const int64_t n = v.size(0) + (k < 0 ? -k : k);
+  // |k| in unsigned arithmetic: -k of INT64_MIN does not exist in int64_t.
+  const uint64_t ak = k < 0 ? uint64_t(0) - uint64_t(k) : uint64_t(k);
+  GL_CHECK(ak <= uint64_t(INT64_MAX) - uint64_t(v.size(0)), "diag(): the diagonal offset ", k,
+           " makes a matrix too large to exist");
+  const int64_t n = v.size(0) + int64_t(ak);
   Tensor out = zeros({n, n}, {v.dtype(), v.device()});
   Tensor d = diagonal_view(out, k);
   copy_(d, v);

@@ -183,4 +183,14 @@ T.test('split of a 0-d tensor, negative split sizes: errors as PyTorch', functio
            'RuntimeError: split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=[5, -1]')
 end)
 
+T.test('diag with a diagonal offset at the ends of int64: an error, never undefined', function()
+  -- the fuzzer's fixed_diag_offset_int64_min: -k of INT64_MIN overflowed in diag_embed
+  for _, k in ipairs({math.mininteger, math.maxinteger, math.mininteger + 1}) do
+    T.raises(function() return torch.diag(torch.ones(2), k) end,
+             ('RuntimeError: diag(): the diagonal offset %d makes a matrix too large to exist'):format(k))
+  end
+  T.eq(torch.diag(torch.ones(2), -1):size(0), 3)
+  T.eq(torch.diag(torch.ones(3, 3), math.mininteger):numel(), 0)
+end)
+
 T.finish()
