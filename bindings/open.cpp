@@ -235,6 +235,20 @@ int util_index(lua_State* L) {  // torch._util's __index while the docs wait
   return 1;
 }
 
+// Marks the doc chunks from `first` on as pending: torch._doc and torch._util's
+// __index run them at the next read.
+void defer_docs(lua_State* L, lua_Integer first) {
+  lua_pushinteger(L, first);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kDocsPending);
+  if (push_util(L)) {
+    lua_newtable(L);
+    lua_pushcfunction(L, util_index);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+  }
+  lua_pop(L, 1);
+}
+
 int load_docs(lua_State* L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &kDocsPending);
   const lua_Integer first = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
@@ -247,23 +261,28 @@ int load_docs(lua_State* L) {
     lua_setmetatable(L, -2);
   }
   lua_pop(L, 1);
-  for (const lua_src::Chunk* c = lua_src::chunks + first; c->name; ++c) run_chunk(L, c);
+  for (const lua_src::Chunk* c = lua_src::chunks + first; c->name; ++c) {
+    // An error here (most often Ctrl-C at the first help()) leaves this chunk
+    // and the rest pending for the next read, not missing for the session;
+    // a chunk sets fields only, so running it again from the start is safe.
+    std::string name = std::string("=[gpulab]/") + c->name + ".lua";
+    int rc = load_chunk(L, c, name.c_str());
+    if (rc == LUA_OK) {
+      lua_pushstring(L, c->name);
+      rc = lua_pcall(L, 1, 0, 0);
+    }
+    if (rc != LUA_OK) {
+      defer_docs(L, c - lua_src::chunks);
+      return lua_error(L);
+    }
+  }
   return 0;
 }
 
 int load_chunks(lua_State* L) {
   const lua_src::Chunk* c = lua_src::chunks;
   for (; c->name && !is_doc_chunk(c); ++c) run_chunk(L, c);
-  if (!c->name) return 0;
-  lua_pushinteger(L, c - lua_src::chunks);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kDocsPending);
-  if (push_util(L)) {
-    lua_newtable(L);
-    lua_pushcfunction(L, util_index);
-    lua_setfield(L, -2, "__index");
-    lua_setmetatable(L, -2);
-  }
-  lua_pop(L, 1);
+  if (c->name) defer_docs(L, c - lua_src::chunks);
   return 0;
 }
 

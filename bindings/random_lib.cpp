@@ -274,9 +274,11 @@ const Reg kRandomMethods[] = {
 
 void open_random(lua_State* L) {
   luaL_newmetatable(L, kGeneratorMT);
-  static const Reg meta[] = {{"__gc", generator_gc, nullptr}, {"__tostring", generator_tostring, nullptr},
-                             {"__index", g_index, nullptr}, {nullptr, nullptr, nullptr}};
+  static const Reg meta[] = {{"__tostring", generator_tostring, nullptr}, {"__index", g_index, nullptr},
+                             {nullptr, nullptr, nullptr}};
   set_functions(L, meta);
+  ud_set_finalizer(UdTag::Generator, generator_gc);  // Note [One finalizer]
+  ud_set_gc(L, -1);
   lua_newtable(L);
   static const Reg methods[] = {
       {"manual_seed", g_manual_seed, "g:manual_seed(seed): seed this generator; returns it."},

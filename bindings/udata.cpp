@@ -6,7 +6,7 @@ namespace gl::lt {
 
 namespace {
 constexpr uint32_t kFirstTag = uint32_t(UdTag::Dead);
-constexpr size_t kTags = size_t(UdTag::Event) - kFirstTag + 1;
+constexpr size_t kTags = size_t(UdTag::Last) - kFirstTag + 1;
 // Written while the library opens, the same functions for every state.
 std::array<lua_CFunction, kTags> g_finalizers{};
 }  // namespace

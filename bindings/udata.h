@@ -18,7 +18,7 @@
 
 namespace gl::lt {
 
-enum class UdTag : uint32_t { Dead = 0x676c0000, Tensor, Device, DType, Size, GradFn, Event, Generator };
+enum class UdTag : uint32_t { Dead = 0x676c0000, Tensor, Device, DType, Size, GradFn, Event, Generator, Last = Generator };
 
 template <class T>
 struct UdBox {

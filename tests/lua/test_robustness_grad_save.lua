@@ -2,6 +2,23 @@
 -- by an error or a hook, torch.save and torch.load misused.
 local T = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/testlib.lua')
 
+-- ---- the first doc read, interrupted ------------------------------------------
+-- Must stay first: nothing before it may read a doc (Note [Docs on first use]).
+T.test('an interrupt during the first doc load leaves the docs pending, not lost', function()
+  local armed = true
+  debug.sethook(function()
+    if armed then armed = false; error('KeyboardInterrupt', 0) end
+  end, '', 20000)
+  local ok, err = pcall(torch._doc, torch.ones)
+  debug.sethook()
+  T.eq(ok, false)
+  T.eq(err, 'KeyboardInterrupt')
+  -- the chunk that was cut and every one after it run at the next read
+  T.truthy(torch._doc(torch.utils.plot.sparkline), 'the last doc chunk ran')
+  T.truthy(torch._util.examples, 'torch._util.examples')
+  T.truthy(tostring(torch._doc(torch.ones)):find('ones'), tostring(torch._doc(torch.ones)))
+end)
+
 -- ---- grad mode restored however the scope ends -----------------------------
 local function hook_error_after(n, fn)
   local armed = true

@@ -78,7 +78,8 @@ end)
 T.test('every userdata with every other metatable', function()
   local function make()
     local y = torch.ones(2, {requires_grad = true}) * 2
-    return {torch.ones(2), torch.device('cuda:1'), torch.float64, torch.Size{4, 5}, y.grad_fn, torch.cuda.Event()}
+    return {torch.ones(2), torch.device('cuda:1'), torch.float64, torch.Size{4, 5}, y.grad_fn, torch.cuda.Event(),
+            torch.Generator()}
   end
   local mts = {}
   for i, v in ipairs(make()) do mts[i] = getmetatable(v) end
@@ -110,7 +111,7 @@ T.test('a userdata with another type\'s metatable is still finalized', function(
   collectgarbage()
   collectgarbage()
   local base = torch.cuda.memory_allocated(0)
-  for _, other in ipairs({torch.device('cpu'), torch.float32, torch.Size{1}}) do
+  for _, other in ipairs({torch.device('cpu'), torch.float32, torch.Size{1}, torch.Generator()}) do
     local x = torch.ones(1000, {device = 'cuda:0'})
     T.eq(torch.cuda.memory_allocated(0), base + 4096)
     debug.setmetatable(x, getmetatable(other))
