@@ -171,8 +171,11 @@ int set_printoptions(lua_State* L) {
   }
   if (auto v = a.opt_integer(0, "precision")) o.precision = int(std::clamp<int64_t>(*v, 0, 30));
   if (auto v = a.opt_integer(1, "threshold")) o.threshold = *v;
-  if (auto v = a.opt_integer(2, "edgeitems")) o.edgeitems = std::max<int64_t>(*v, 0);
-  if (auto v = a.opt_integer(3, "linewidth")) o.linewidth = *v;
+  // Python's ints do not overflow: past 2^31 these print as PyTorch's would,
+  // and the printer's arithmetic on them (2 * edgeitems, linewidth - indent) stays in range.
+  constexpr int64_t kBig = int64_t(1) << 31;
+  if (auto v = a.opt_integer(2, "edgeitems")) o.edgeitems = std::clamp<int64_t>(*v, 0, kBig);
+  if (auto v = a.opt_integer(3, "linewidth")) o.linewidth = std::clamp<int64_t>(*v, -kBig, kBig);
   // As PyTorch: every call sets sci_mode, so leaving it out returns to automatic.
   std::optional<bool> sci;
   if (int idx = a.at(-1, "sci_mode")) {

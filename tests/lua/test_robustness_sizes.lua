@@ -193,4 +193,20 @@ T.test('diag with a diagonal offset at the ends of int64: an error, never undefi
   T.eq(torch.diag(torch.ones(3, 3), math.mininteger):numel(), 0)
 end)
 
+T.test('print options at the ends of int64 print as PyTorch, never overflow', function()
+  -- the fuzzer's fixed_printoptions_linewidth_min: linewidth - indent overflowed
+  local x = torch.arange(8.)
+  torch.set_printoptions{linewidth = math.mininteger}
+  T.eq(tostring(x), 'tensor([0.,\n        1.,\n        2.,\n        3.,\n        4.,\n        5.,\n        6.,\n        7.])')
+  torch.set_printoptions{linewidth = math.maxinteger, edgeitems = math.maxinteger, threshold = 2}
+  T.eq(tostring(x), 'tensor([0., 1., 2., 3., 4., 5., 6., 7.])')
+  torch.set_printoptions{edgeitems = 0}
+  T.eq(tostring(x), 'tensor([...], size=(8,))')
+  -- negative counts are taken as 0 (PyTorch slices with them, and warns)
+  torch.set_printoptions{edgeitems = math.mininteger}
+  T.eq(tostring(x), 'tensor([...], size=(8,))')
+  torch.set_printoptions{profile = 'default'}
+  T.eq(tostring(x), 'tensor([0., 1., 2., 3., 4., 5., 6., 7.])')
+end)
+
 T.finish()

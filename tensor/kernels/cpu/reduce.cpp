@@ -1,13 +1,13 @@
 // CPU reductions: the accumulation rules of kernels/reduce_ops.h (shared with
-// CUDA) in a loop per output. Sums of floats accumulate in double (blocks of
-// floats in a vectorisable loop), so long sums stay accurate without a second
-// pass.
+// CUDA) in a loop per output. Sums of floats add blocks in float and the
+// blocks in double (Note [Sums in blocks]).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <omp.h>
 #include "tensor/core/error.h"
 #include "tensor/kernels/cpu/loop.h"
+#include "tensor/kernels/cpu/sum_block.h"
 #include "tensor/kernels/reduce_ops.h"
 
 namespace gl::cpu {
@@ -39,10 +39,11 @@ inline void out_offsets(const ReduceSpec& s, int64_t o, int64_t* in_off, int64_t
 template <class T>
 double sum_contiguous_float(const T* x, int64_t n) {
   double total = 0;
-  constexpr int64_t B = 4096;
+  constexpr int64_t B = kSumBlock;
   const int64_t blocks = (n + B - 1) / B;
-  auto block = [&](int64_t b) {
+  auto block = [&](int64_t b) -> double {
     const int64_t lo = b * B, hi = std::min(n, lo + B);
+    if constexpr (std::is_same_v<T, float>) return sum_block_f32(x + lo, hi - lo);
     opmath_t<T> s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     int64_t i = lo;
     for (; i + 4 <= hi; i += 4) {
