@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <cmath>
 #include <random>
+#include "tensor/kernels/cpu/sum_block.h"
 #include "tensor/kernels/merge_dims.h"
 #include "unit_util.h"
 
@@ -289,4 +290,44 @@ TEST_CASE("merge_dims: drops size-1 dims and merges runs that are dense for ever
   CHECK(c[0] == 1);
   int64_t shape3[2] = {1, 1};
   CHECK(merge_dims(2, shape3, one, 1) == 0);
+}
+
+TEST_CASE("reduce: a float32 sum adds blocks of 4096 in 32 float lanes and the blocks in double") {
+  // Note [Sums in blocks]: the reference below is that order written out; the
+  // AVX2 loop and the portable one must both give it, on 1 thread or many.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.f, 100.f);
+  for (int64_t n : {int64_t(5), int64_t(4096 + 31), int64_t(100003)}) {
+    CAPTURE(n);
+    std::vector<float> x(static_cast<size_t>(n));
+    for (auto& e : x) e = u(rng);
+    double ref = 0;
+    for (int64_t lo = 0; lo < n; lo += 4096) {
+      const int64_t hi = std::min(n, lo + 4096);
+      float lane[32] = {};
+      int64_t i = lo;
+      for (; i + 32 <= hi; i += 32)
+        for (int k = 0; k < 32; ++k) lane[k] += x[size_t(i + k)];
+      double b = 0;
+      for (float l : lane) b += l;
+      for (; i < hi; ++i) b += x[size_t(i)];
+      ref += b;
+    }
+    Tensor t = from_host(x.data(), {n}, DType::Float32, {DType::Float32, Device(Device::CPU)});
+    CHECK(vals(sum(t, {}, false))[0] == double(float(ref)));
+    // the same numbers as the rows of a matrix: each row is one inner sum
+    Tensor m = view(t, {1, n});
+    CHECK(vals(sum(m, {1}, false))[0] == double(float(ref)));
+  }
+}
+
+TEST_CASE("reduce: the AVX2 block sum and the portable one agree to the bit") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1e3f, 1e3f);
+  std::vector<float> x(4096);
+  for (auto& e : x) e = u(rng);
+  for (int64_t n : {0, 1, 31, 32, 33, 100, 4095, 4096}) {
+    CAPTURE(n);
+    CHECK(cpu::sum_block_f32(x.data(), n) == cpu::sum_block_f32_portable(x.data(), n));
+  }
 }

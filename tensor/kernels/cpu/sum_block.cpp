@@ -12,18 +12,6 @@ namespace gl::cpu {
 
 namespace {
 
-// 32 partial sums in lanes of 32 consecutive values, as the AVX2 loop keeps them.
-double sum_block_generic(const float* x, int64_t n) {
-  float acc[32] = {};
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32)
-    for (int k = 0; k < 32; ++k) acc[k] += x[i + k];
-  double s = 0;
-  for (float a : acc) s += a;
-  for (; i < n; ++i) s += x[i];
-  return s;
-}
-
 #ifdef GL_SUM_AVX2
 __attribute__((target("avx2"))) double sum_block_avx2(const float* x, int64_t n) {
   __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
@@ -45,16 +33,33 @@ __attribute__((target("avx2"))) double sum_block_avx2(const float* x, int64_t n)
   return s;
 }
 
-const bool g_avx2 = __builtin_cpu_supports("avx2");
+// In a static initialiser the CPU model must be read first (it may run before libgcc's).
+bool detect_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+const bool g_avx2 = detect_avx2();
 #endif
 
 }  // namespace
+
+// 32 partial sums in lanes of 32 consecutive values, as the AVX2 loop keeps them.
+double sum_block_f32_portable(const float* x, int64_t n) {
+  float acc[32] = {};
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 32; ++k) acc[k] += x[i + k];
+  double s = 0;
+  for (float a : acc) s += a;
+  for (; i < n; ++i) s += x[i];
+  return s;
+}
 
 double sum_block_f32(const float* x, int64_t n) {
 #ifdef GL_SUM_AVX2
   if (g_avx2) return sum_block_avx2(x, n);
 #endif
-  return sum_block_generic(x, n);
+  return sum_block_f32_portable(x, n);
 }
 
 }  // namespace gl::cpu

@@ -11,7 +11,9 @@ namespace gl::cpu {
 
 constexpr int64_t kSumBlock = 4096;
 
-// x[0] + ... + x[n-1], n <= kSumBlock.
+// x[0] + ... + x[n-1], n <= kSumBlock: the AVX2 loop where the CPU has it.
 double sum_block_f32(const float* x, int64_t n);
+// The same sum in the same order, in portable C++ (what other CPUs run).
+double sum_block_f32_portable(const float* x, int64_t n);
 
 }  // namespace gl::cpu
