@@ -2,6 +2,7 @@
 // tensors from host data.
 #include <cmath>
 #include <cstring>
+#include <vector>
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
@@ -16,8 +17,14 @@ void requires_grad_at_creation(Tensor& t) {
   t.set_requires_grad(true);
 }
 
+// Note [Valid bools]: a C++ bool must hold 0 or 1, and kernels read bool
+// tensors as bool (another byte is undefined behaviour, which UBSan reports).
+// So a bool tensor made from bytes is normalised (nonzero -> true, as Python
+// reads it), and torch.empty's bool tensors start false where PyTorch's hold
+// whatever the memory held.
 Tensor empty(const Shape& size, const TensorOptions& o) {
   Tensor t = empty_on(size, o.dtype, resolve_device(o.device));
+  if (o.dtype == DType::Bool) fill_(t, Scalar::from_int(0));
   if (o.requires_grad) requires_grad_at_creation(t);
   return t;
 }
@@ -35,6 +42,13 @@ Tensor ones(const Shape& size, const TensorOptions& o) { return full(size, Scala
 Tensor from_host(const void* data, const Shape& size, DType dtype, const TensorOptions& o) {
   Device dev = resolve_device(o.device);
   Tensor t = empty_on(size, dtype, dev);
+  std::vector<unsigned char> bools;  // Note [Valid bools]
+  if (dtype == DType::Bool) {
+    const auto* b = static_cast<const unsigned char*>(data);
+    bools.assign(b, b + t.numel());
+    for (auto& v : bools) v = v != 0;
+    data = bools.data();
+  }
   copy_bytes(t.data_ptr(), dev, data, Device(Device::CPU), size_t(t.numel()) * itemsize(dtype));
   if (o.requires_grad) requires_grad_at_creation(t);
   return t;

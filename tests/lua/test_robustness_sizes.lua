@@ -209,4 +209,16 @@ T.test('print options at the ends of int64 print as PyTorch, never overflow', fu
   T.eq(tostring(x), 'tensor([0., 1., 2., 3., 4., 5., 6., 7.])')
 end)
 
+T.test('bool tensors from empty or from bytes hold valid bools (Note [Valid bools])', function()
+  -- the fuzzer's fixed_empty_bool_uninitialized: new_empty's bytes read as bool (UBSan)
+  local b = torch.ones(2, {dtype = torch.bool})
+  for _, e in ipairs({torch.empty(3, {dtype = torch.bool}), b:new_empty(3), torch.empty_like(torch.ones(3):bool()),
+                      torch.empty(3, {dtype = torch.bool, device = 'cuda:0'})}) do
+    T.eq(tostring((e + e):cpu()), 'tensor([False, False, False])')
+  end
+  local f = torch.frombuffer('\2\0\255', {dtype = torch.bool})
+  T.eq(tostring(f), 'tensor([ True, False,  True])')
+  T.eq(tostring(f:to(torch.uint8)), 'tensor([1, 0, 1], dtype=torch.uint8)')
+end)
+
 T.finish()
