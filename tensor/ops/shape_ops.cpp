@@ -144,7 +144,7 @@ Tensor repeat_interleave(const Tensor& x, int64_t r, std::optional<int64_t> dim)
   Shape big = in.sizes();
   big.insert(big.begin() + d + 1, r);
   Shape merged = in.sizes();
-  merged[size_t(d)] *= r;
+  GL_CHECK(!__builtin_mul_overflow(merged[size_t(d)], r, &merged[size_t(d)]), "numel: integer multiplication overflow");
   Tensor out = reshape(expand(unsqueeze(in, d + 1), big), merged);
   rename_grad_fn(out, "ViewBackward0");  // PyTorch's last step is a view too
   return out;

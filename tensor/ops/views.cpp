@@ -322,7 +322,7 @@ std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
   GL_CHECK(x.dim() > 0, "chunk expects at least a 1-dimensional tensor");
   GL_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t n = x.size(dim);
-  const int64_t each = (n + chunks - 1) / chunks;
+  const int64_t each = n / chunks + (n % chunks != 0);  // ceil, without n + chunks - 1 overflowing
   return split(x, each == 0 ? 1 : each, dim);
 }
 

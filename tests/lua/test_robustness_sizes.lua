@@ -221,4 +221,24 @@ T.test('bool tensors from empty or from bytes hold valid bools (Note [Valid bool
   T.eq(tostring(f:to(torch.uint8)), 'tensor([1, 0, 1], dtype=torch.uint8)')
 end)
 
+T.test('repeat_interleave past int64: an error as PyTorch, never an overflow', function()
+  -- the fuzzer's fixed_repeat_interleave_overflow: 108 * (2^63 - 1) in the merged size
+  T.raises(function() return torch.ones(108):repeat_interleave(math.maxinteger) end,
+           'RuntimeError: numel: integer multiplication overflow')
+  T.raises(function() return torch.ones(2, 3):repeat_interleave(2^62 // 1, {dim = 1}) end,
+           'RuntimeError: numel: integer multiplication overflow')
+  T.eq(torch.ones(2, 3):repeat_interleave(2, {dim = 1}):size(1), 6)
+end)
+
+T.test('chunk into math.maxinteger pieces: one piece per entry, never an overflow', function()
+  -- the fuzzer's fixed_chunk_count_overflow: n + chunks - 1 overflowed. PyTorch 2.15
+  -- wraps there and says "split expects split_size be non-negative, but got
+  -- split_size=-1"; gpulab gives what chunk means instead.
+  local c = torch.arange(3):chunk(math.maxinteger)
+  T.eq(#c, 3)
+  T.eq(tostring(c[3]), 'tensor([2])')
+  T.eq(#torch.arange(7):chunk(3), 3)
+  T.eq(tostring(torch.arange(7):chunk(3)[3]), 'tensor([6])')
+end)
+
 T.finish()
