@@ -3,6 +3,23 @@
 -- public function has one). Runs after every other file of the Lua half, at the
 -- first read of a doc (Note [Docs on first use], bindings/open.cpp).
 -- Keyed by name, not by function: a name some build lacks is skipped.
+
+-- The doc chunks walk their tables in sorted order: where two names reach one
+-- function (torch.multinomial and x:multinomial are one C function), the same
+-- name's doc and example win on every start, which pairs' order (it follows
+-- Lua's per-state hash seed) did not promise.
+function torch._util.sorted_pairs(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k ~= nil then return k, t[k] end
+  end
+end
+
 local docs = {
   ['torch.save'] = 'torch.save(obj, path): write a tensor, a table of tensors or a state_dict to path\n'
     .. 'in the safetensors format, recording each tensor\'s device. The file is replaced atomically.',
@@ -49,11 +66,11 @@ local function lookup(path)
   return v
 end
 torch._util.lookup_path = lookup
-for name, text in pairs(docs) do
+for name, text in torch._util.sorted_pairs(docs) do
   local fn = lookup(name)
   if type(fn) == 'function' then torch._set_doc(fn, text) end
 end
-for name, text in pairs(init) do
+for name, text in torch._util.sorted_pairs(init) do
   local fn = rawget(nn.init, name)
   if type(fn) == 'function' then torch._set_doc(fn, 'nn.init.' .. text) end
 end
@@ -155,7 +172,7 @@ local examples = {
   ['torch.Tensor.masked_select'] = 'torch.arange(4):masked_select(torch.arange(4):gt(1))',
 }
 torch._util.examples = setmetatable({}, {__mode = 'k'})
-for name, code in pairs(examples) do
+for name, code in torch._util.sorted_pairs(examples) do
   local bare = name:match('[^.]+$')
   for _, fn in ipairs({lookup(name) or false, rawget(torch, bare) or false, rawget(torch.Tensor, bare) or false}) do
     if type(fn) == 'function' then torch._util.examples[fn] = code end

@@ -43,7 +43,7 @@ local function strip_first(params)
   return (params:gsub('^[^,{]*,?%s*', '', 1))
 end
 
-for key, s in pairs(cpp) do
+for key, s in torch._util.sorted_pairs(cpp) do
   local is_method, params = s[1], s[2]
   local prefix, bare = key:match('^(%a+)%.(.+)$')
   if prefix == 'F' then set(rawget(nn.functional, bare), 'F.' .. bare .. '(' .. params .. ')')
@@ -60,7 +60,7 @@ for key, s in pairs(cpp) do
     end
   end
 end
-for name, sig in pairs(lua) do
+for name, sig in torch._util.sorted_pairs(lua) do
   local v = _G
   for part in name:gmatch('[^.]+') do v = type(v) == 'table' and rawget(v, part) or nil end
   set(v, sig)
@@ -69,7 +69,7 @@ end
 -- A layer's own forward and extra_repr (nn.Linear:forward, ...): documented
 -- as the nn.Module methods they override, under the layer's name.
 local loss_class = {MSELoss = true, CrossEntropyLoss = true}
-for name, cls in pairs(nn) do
+for name, cls in torch._util.sorted_pairs(nn) do
   if type(cls) == 'table' and rawget(cls, '__name') and cls ~= nn.Module then
     local fwd = rawget(cls, 'forward')
     if type(fwd) == 'function' and (torch._doc(fwd) or '') == '' then

@@ -11,25 +11,28 @@
 local U = torch._util
 local ex, not_run = {}, {}
 
+-- The op table's rows (tensor/ops/op_rows.def) give every elementwise op its
+-- example by kind and dtype policy, so a new row needs no line here; aliases
+-- are added by name.
 local x = 'torch.tensor({0.25, 1.0})'
-for _, n in ipairs({'abs', 'exp', 'log', 'log2', 'log1p', 'expm1', 'sqrt', 'rsqrt', 'sin', 'cos', 'tan', 'tanh',
-                    'sigmoid', 'relu', 'sign', 'floor', 'ceil', 'round', 'trunc', 'reciprocal', 'square', 'erf',
-                    'erfinv', 'neg', 'negative', 'isnan', 'isinf', 'isfinite', 'logical_not'}) do
+local a, b = 'torch.tensor({5., -6})', 'torch.tensor({2., 4})'
+local i, j = 'torch.tensor({12, 10})', 'torch.tensor({10, 6})'
+local function unary(n)
   ex['torch.' .. n] = 'torch.' .. n .. '(' .. x .. ')'
   ex['torch.Tensor.' .. n .. '_'] = x .. ':' .. n .. '_()'
 end
-local a, b = 'torch.tensor({5., -6})', 'torch.tensor({2., 4})'
-for _, n in ipairs({'add', 'sub', 'mul', 'div', 'true_divide', 'pow', 'remainder', 'fmod', 'floor_divide', 'maximum',
-                    'minimum', 'atan2', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logical_and', 'logical_or',
-                    'logical_xor'}) do
-  ex['torch.' .. n] = 'torch.' .. n .. '(' .. a .. ', ' .. b .. ')'
-  ex['torch.Tensor.' .. n .. '_'] = a .. ':' .. n .. '_(' .. b .. ')'
+local function binary(n, p, q)
+  ex['torch.' .. n] = 'torch.' .. n .. '(' .. p .. ', ' .. q .. ')'
+  ex['torch.Tensor.' .. n .. '_'] = p .. ':' .. n .. '_(' .. q .. ')'
 end
-local i, j = 'torch.tensor({12, 10})', 'torch.tensor({10, 6})'
-for _, n in ipairs({'bitwise_and', 'bitwise_or', 'bitwise_xor'}) do
-  ex['torch.' .. n] = 'torch.' .. n .. '(' .. i .. ', ' .. j .. ')'
-  ex['torch.Tensor.' .. n .. '_'] = i .. ':' .. n .. '_(' .. j .. ')'
+for _, r in ipairs(torch._op_rows()) do
+  if r.kind == 'unary' then unary(r.name)
+  elseif r.kind == 'binary' and r.policy == 'IntOnly' then binary(r.name, i, j)
+  elseif r.kind == 'binary' then binary(r.name, a, b)
+  elseif r.kind == 'reduce' then ex['torch.' .. r.name] = 'torch.' .. r.name .. '(torch.tensor({{1., 2}, {3, 4}}), 1)' end
 end
+unary('negative')
+binary('true_divide', a, b)
 for _, n in ipairs({'float', 'double', 'half', 'bfloat16', 'long', 'int', 'short', 'char', 'byte', 'bool'}) do
   ex['torch.Tensor.' .. n] = 'torch.tensor({0, 1.5, 2}):' .. n .. '()'
 end
@@ -124,7 +127,7 @@ local written = {
   ['nn.UninitializedParameter'] = 'nn.UninitializedParameter()',
   ['nn.UninitializedBuffer'] = 'nn.UninitializedBuffer()',
 }
-for k, v in pairs(written) do ex[k] = v end
+for k, v in torch._util.sorted_pairs(written) do ex[k] = v end
 
 -- Shown, not run by help: why, by name.
 local random = 'random'  -- run by help under a saved and restored generator
@@ -159,7 +162,7 @@ local effect = {
   ['torch.save'] = {"torch.save({w=torch.ones(2)}, 'w.safetensors')", 'not run here: it writes a file'},
   ['torch.load'] = {"torch.load('w.safetensors', {map_location='cpu'})", 'not run here: it reads the file that torch.save wrote'},
 }
-for k, v in pairs(effect) do
+for k, v in torch._util.sorted_pairs(effect) do
   ex[k] = v[1]
   if v[2] ~= random then not_run[k] = v[2] end  -- random ones run under a restored generator
 end
@@ -206,8 +209,8 @@ local methods = {
   ['nn.Sequential.append'] = 'nn.Sequential(nn.Linear(2, 2)):append(nn.ReLU())',
   ['nn.DataParallel.replicate'] = "#nn.DataParallel.replicate(nn.Linear(2, 1), {'cuda:0', 'cuda:1'})",
 }
-for k, v in pairs(methods) do ex[k] = v end
-for k, v in pairs(module) do ex['nn.Module.' .. k] = v end
+for k, v in torch._util.sorted_pairs(methods) do ex[k] = v end
+for k, v in torch._util.sorted_pairs(module) do ex['nn.Module.' .. k] = v end
 
 -- Classes: help(nn.Linear), ?torch.optim.SGD show one as well.
 local classes = {
@@ -236,7 +239,7 @@ local classes = {
 
 local lookup = U.lookup_path
 U.examples_not_run = setmetatable({}, {__mode = 'k'})
-for name, code in pairs(ex) do
+for name, code in torch._util.sorted_pairs(ex) do
   local bare = name:match('[^.]+$')
   local fns = {lookup(name) or false}
   if name:match('^torch%.[%w_]+$') or name:match('^torch%.Tensor%.') then
@@ -249,7 +252,7 @@ for name, code in pairs(ex) do
     end
   end
 end
-for name, code in pairs(classes) do
+for name, code in torch._util.sorted_pairs(classes) do
   local cls = lookup(name)
   if type(cls) == 'table' then U.examples[cls] = code end
 end
@@ -276,7 +279,7 @@ local layer_inputs = {
   LazyBatchNorm1d = {'nn.LazyBatchNorm1d()', 'torch.tensor({{1., 2}, {3, 6}})', ''},
   LazyBatchNorm2d = {'nn.LazyBatchNorm2d()', 'torch.zeros(2, 2, 3, 3)', '.shape'},
 }
-for name, cls in pairs(nn) do
+for name, cls in torch._util.sorted_pairs(nn) do
   local li = layer_inputs[name]
   if type(cls) == 'table' and rawget(cls, '__name') and li then
     local fwd, er = rawget(cls, 'forward'), rawget(cls, 'extra_repr')

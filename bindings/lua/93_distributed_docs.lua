@@ -77,7 +77,7 @@ local entries = {
     "#torch.utils.data.DistributedSampler:new({1, 2, 3}, {num_replicas=2, rank=0})", false},
 }
 
-for path, e in pairs(entries) do
+for path, e in torch._util.sorted_pairs(entries) do
   local fn = U.lookup_path(path)
   if type(fn) == 'function' then
     torch._set_doc(fn, e[1])

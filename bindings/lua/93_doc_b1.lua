@@ -45,7 +45,7 @@ local entries = {
   ['x:tobytes'] = {'x:tobytes()', '#torch.zeros(3, {dtype=torch.float64}):tobytes()'},
 }
 
-for name, e in pairs(entries) do
+for name, e in torch._util.sorted_pairs(entries) do
   local fn
   local method = name:match('^x:(.+)$')
   if method then fn = rawget(torch.Tensor, method) else fn = rawget(torch, name:match('^torch%.(.+)$')) end
@@ -103,9 +103,9 @@ local methods = {
     entropy = {'d:entropy(): the entropy, per batch element', 'D.Multinomial(3, torch.tensor({0.2, 0.8})):entropy()'},
   },
 }
-for cls_name, ms in pairs(methods) do
+for cls_name, ms in torch._util.sorted_pairs(methods) do
   local cls = D[cls_name]
-  for m, e in pairs(ms) do
+  for m, e in torch._util.sorted_pairs(ms) do
     local fn = rawget(cls, m)
     if type(fn) == 'function' then
       torch._set_doc(fn, e[1])

@@ -58,7 +58,7 @@ local entries = {
   ['torch.utils.plot.Image.extend'] = {'Image:extend(name): a subclass', "torch.utils.plot.Image:extend('MyImage')", false},
 }
 
-for path, e in pairs(entries) do
+for path, e in torch._util.sorted_pairs(entries) do
   local fn = U.lookup_path(path)
   if type(fn) == 'function' then
     torch._set_doc(fn, e[1])
