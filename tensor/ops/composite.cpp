@@ -64,16 +64,19 @@ Tensor repeat(const Tensor& t0, const Shape& reps) {
              shape_str(t.sizes()), " by ", shape_str(reps), " gives a size past int64");
   }
   check_new_shape(out_shape, t.dtype());
+  // Along each repeated dim d: t viewed as (..., 1, s_d, ...), expanded to
+  // (..., r_d, s_d, ...) and laid out as (..., r_d * s_d, ...), so entry i reads
+  // t's i mod s_d; no list of copies, whose length alone could exhaust memory.
+  bool copied = false;
   for (size_t d = 0; d < reps.size(); ++d) {
-    std::vector<Tensor> copies(size_t(std::max<int64_t>(reps[d], 0)), t);
-    if (copies.empty()) {
-      Shape s = t.sizes();
-      s[d] = 0;
-      t = empty_on(s, t.dtype(), t.device());
-      continue;
-    }
-    t = cat(copies, int64_t(d));
+    if (reps[d] == 1) continue;
+    Shape big = t.sizes(), merged = t.sizes();
+    big.insert(big.begin() + int64_t(d), reps[d]);
+    merged[d] *= reps[d];  // no overflow: out_shape's product was checked
+    t = reshape(contiguous(expand(unsqueeze(t, int64_t(d)), big)), merged);
+    copied = true;
   }
+  if (!copied) t = clone(t);  // repeat always returns new memory, as PyTorch's
   rename_grad_fn(t, "RepeatBackward0");
   return t;
 }

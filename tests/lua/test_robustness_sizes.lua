@@ -241,4 +241,14 @@ T.test('chunk into math.maxinteger pieces: one piece per entry, never an overflo
   T.eq(tostring(torch.arange(7):chunk(3)[3]), 'tensor([6])')
 end)
 
+T.test('repeat of an empty tensor a billion times: no list of a billion copies', function()
+  -- the fuzzer's fixed_repeat_empty_huge_count: repeat planned one copy per repetition
+  -- (a 16 GiB vector for 2^30 of them) even when the result was empty
+  local z = torch.zeros(0, 2)
+  T.eq(tostring(z['repeat'](z, 2^30 // 1, 1).shape), 'torch.Size([0, 2])')
+  local o = torch.ones(1)['repeat'](torch.ones(1), 3)
+  o[1] = 5  -- new memory, not a view of the one element
+  T.eq(tostring(o), 'tensor([1., 5., 1.])')
+end)
+
 T.finish()
