@@ -9,7 +9,4 @@ void push_list(lua_State* L, const Tensor& t);
 // x[key] / x[key] = value (tensor_index.cpp)
 void push_index(lua_State* L, const Tensor& t, int key);
 void assign_index(lua_State* L, Tensor& t, int key, int value);
-// Keys with index tensors (tensor_index_adv.cpp): false when `key` has none.
-bool push_advanced_index(lua_State* L, const Tensor& t, int key);
-bool assign_advanced_index(lua_State* L, Tensor& t, int key, int value);
 }  // namespace gl::lt

@@ -1,0 +1,199 @@
+// x[key] and x[key] = value (tensor/ops/indexing.h). Integers count from 0 and
+// slices are Python's start:stop:step, so PyTorch code reads the same.
+#include "tensor/ops/indexing.h"
+#include <algorithm>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/composite.h"
+#include "tensor/ops/index_ops.h"
+#include "tensor/ops/ops.h"
+
+namespace gl {
+
+namespace {
+
+bool is_index_tensor(const Tensor& t) {
+  const DType d = t.dtype();
+  return d == DType::Int64 || d == DType::Int32 || (d == DType::Bool && t.dim() > 0);
+}
+
+bool has_tensor(const std::vector<IndexItem>& items) {
+  return std::any_of(items.begin(), items.end(), [](const IndexItem& it) { return it.kind == IndexItem::Tensor; });
+}
+
+// Integers, slices, '...' and None: a view of t.
+Tensor basic(const Tensor& t, const std::vector<IndexItem>& items) {
+  int64_t consumed = 0, ellipses = 0;
+  for (auto& it : items) {
+    if (it.kind == IndexItem::Int || it.kind == IndexItem::Slice) ++consumed;
+    if (it.kind == IndexItem::Ellipsis) ++ellipses;
+  }
+  GL_CHECK_T(IndexError, t.dim() > 0 || consumed == 0,
+             "invalid index of a 0-dim tensor. Use `tensor:item()` to convert a 0-dim tensor to a number");
+  GL_CHECK_T(IndexError, ellipses <= 1, "an index can only have a single ellipsis ('...')");
+  GL_CHECK_T(IndexError, consumed <= t.dim(), "too many indices for tensor of dimension ", t.dim());
+  Tensor r = t;
+  int64_t dim = 0, orig = 0;  // dim in r, and the dim of t it came from (for errors)
+  for (auto& it : items) {
+    switch (it.kind) {
+      case IndexItem::Int: {
+        const int64_t n = r.size(dim);
+        GL_CHECK_T(IndexError, it.i >= -n && it.i < n, "index ", it.i, " is out of bounds for dimension ", orig, " with size ", n);
+        r = select(r, dim, it.i);
+        ++orig;
+        break;
+      }
+      case IndexItem::Slice: r = slice(r, dim, it.start, it.stop, it.step); ++dim; ++orig; break;
+      case IndexItem::NewAxis: r = unsqueeze(r, dim); ++dim; break;
+      case IndexItem::Ellipsis: dim += t.dim() - consumed; orig += t.dim() - consumed; break;
+      case IndexItem::Tensor: break;  // not here: has_tensor sends such keys to index()
+    }
+  }
+  // Python indexing always returns a new tensor object, even for x[...].
+  if (r.is_same(t)) r = make_view(t, t.sizes(), t.strides(), t.offset()), r.impl->requires_grad = false;
+  return r;
+}
+
+// Index tensors among the items: the view the other items select (integers
+// select first, as PyTorch's basic indexing does), and one entry of `idx` per
+// dim of it for index()/index_put_() (undefined: the whole dim).
+Tensor advanced_view(const Tensor& t, const std::vector<IndexItem>& items, std::vector<Tensor>& idx) {
+  int64_t consumed = 0;
+  for (auto& it : items) {
+    if (it.kind == IndexItem::Tensor) consumed += it.tensor.dtype() == DType::Bool ? std::max<int64_t>(it.tensor.dim(), 1) : 1;
+    else if (it.kind != IndexItem::Ellipsis) ++consumed;
+  }
+  GL_CHECK_T(IndexError, consumed <= t.dim(), "too many indices for tensor of dimension ", t.dim());
+  Tensor view = t;
+  int64_t dim = 0;
+  for (auto& it : items) {
+    switch (it.kind) {
+      case IndexItem::Tensor:
+        idx.push_back(it.tensor);
+        dim += it.tensor.dtype() == DType::Bool ? std::max<int64_t>(it.tensor.dim(), 1) : 1;  // a mask covers its dims
+        break;
+      case IndexItem::Int: {
+        const int64_t size = view.size(dim);
+        GL_CHECK_T(IndexError, it.i >= -size && it.i < size, "index ", it.i, " is out of bounds for dimension ", dim,
+                   " with size ", size);
+        view = select(view, dim, it.i);
+        break;
+      }
+      case IndexItem::Ellipsis:
+        for (int64_t e = 0; e < t.dim() - consumed; ++e, ++dim) idx.push_back(Tensor());
+        break;
+      case IndexItem::Slice:
+        view = slice(view, dim, it.start, it.stop, it.step);
+        idx.push_back(Tensor());
+        ++dim;
+        break;
+      case IndexItem::NewAxis:
+        throw IndexError("gpulab: with index tensors, the other items must be integers, slices like ':' or '1:3', or '...'");
+    }
+  }
+  return view;
+}
+
+// A bool mask indexes the leading mask.dim() dims of t; its shape must match
+// them (PyTorch's rule). Returns the mask with size-1 dims for the rest of t.
+Tensor leading_mask(const Tensor& t, const Tensor& mask) {
+  for (int64_t d = 0; d < mask.dim(); ++d)
+    if (d >= t.dim() || mask.size(d) != t.size(d))
+      throw IndexError(cat("The shape of the mask ", shape_str(mask.sizes()), " at index ", d,
+                           " does not match the shape of the indexed tensor ", shape_str(t.sizes()), " at index ", d));
+  Tensor m = mask;
+  while (m.dim() < t.dim()) m = unsqueeze(m, m.dim());
+  return m;
+}
+
+// The bool mask a uint8 index stands for. PyTorch still takes one (nonzero =
+// true) but warns that this is deprecated; a 0-d one is a plain condition in
+// PyTorch (it never reaches the deprecated mask path), so it does not warn.
+Tensor uint8_mask(const IndexKey& key, const Tensor& k) {
+  if (k.dim() > 0 && key.on_uint8_mask) key.on_uint8_mask();
+  return to_dtype(k, DType::Bool);
+}
+
+}  // namespace
+
+Tensor getitem(const Tensor& t, const IndexKey& key) {
+  const Tensor* bare = key.bare ? &key.items.at(0).tensor : nullptr;
+  if (bare ? is_index_tensor(*bare) : has_tensor(key.items)) {
+    std::vector<Tensor> idx;
+    if (bare) idx.push_back(*bare);
+    Tensor view = bare ? t : advanced_view(t, key.items, idx);
+    return index(view, idx);
+  }
+  if (bare) {
+    GL_CHECK_T(IndexError, bare->dtype() == DType::Bool || bare->dtype() == DType::UInt8,
+               "tensors used as indices must be long, int, byte or bool tensors");
+    // x[mask]: the selected rows of the leading dims, each with the trailing dims.
+    const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(key, *bare) : *bare;
+    Tensor r = masked_select(t, leading_mask(t, mask));
+    Shape rest{-1};
+    for (int64_t d = mask.dim(); d < t.dim(); ++d) rest.push_back(t.size(d));
+    return rest.size() > 1 ? reshape(r, rest) : r;
+  }
+  return basic(t, key.items);
+}
+
+void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optional<Scalar>& vs,
+              const std::string& value_type) {
+  check_inplace_leaf(t);
+  const Tensor* bare = key.bare ? &key.items.at(0).tensor : nullptr;
+  auto bad_value = [&] { return TypeError(cat("can't assign a ", value_type, " to a ", dtype_repr(t.dtype()), " tensor")); };
+  // Index tensors (bool masks keep their own path, masked_assign_): one index_put_.
+  if ((bare ? is_index_tensor(*bare) : has_tensor(key.items)) && !(bare && bare->dtype() == DType::Bool)) {
+    std::vector<Tensor> idx;
+    if (bare) idx.push_back(*bare);
+    Tensor view = bare ? t : advanced_view(t, key.items, idx);
+    Tensor v;
+    if (vt) {
+      Shape s = vt->sizes();  // setitem drops the value's leading 1s, then casts it to x's dtype
+      while (!s.empty() && s.front() == 1) s.erase(s.begin());
+      v = to(reshape(*vt, s), t.device(), t.dtype());
+    } else if (vs) {
+      v = empty_on({}, t.dtype(), t.device());
+      fill_(v, *vs);
+    } else {
+      throw bad_value();
+    }
+    if (view.is_same(t)) {  // t itself: drop the second reference so autograd can record it
+      view = Tensor();
+      index_put_(t, idx, v, false);
+    } else {
+      index_put_(view, idx, v, false);
+    }
+    return;
+  }
+  if (GradMode::enabled() && t.requires_grad())
+    throw RuntimeError("gpulab does not record in-place assignment into tensors that require grad");
+  if (!vt && !vs) throw bad_value();
+  if (bare && (bare->dtype() == DType::Bool || bare->dtype() == DType::UInt8)) {
+    if (bare->dtype() == DType::UInt8 && bare->dim() > 0) {
+      // PyTorch sends a one-element value on the CPU (a number too) to
+      // masked_fill_, which checks the mask's shape and then refuses uint8;
+      // any other value goes through index_put_, which takes it with a warning.
+      if (!vt || (vt->numel() == 1 && vt->device().is_cpu())) {
+        leading_mask(t, *bare);
+        throw RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char");
+      }
+    }
+    const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(key, *bare) : *bare;
+    leading_mask(t, mask);  // PyTorch's mask shape check
+    if (vt) return masked_assign_(t, mask, *vt);
+    Tensor v = empty_on({}, t.dtype(), t.device());
+    fill_(v, *vs);  // refuses a value the dtype cannot hold, as PyTorch does
+    return masked_assign_(t, mask, v);
+  }
+  GL_CHECK_T(IndexError, !bare, "gpulab: assignment through an index tensor is not supported; use a mask");
+  Tensor view = basic(t, key.items);
+  if (!vt) return fill_(view, *vs);
+  // PyTorch's setitem drops the value's leading 1s, then expands it to the
+  // target (so a wrong shape reports expand's error), then copies.
+  Shape vsz = vt->sizes();
+  while (!vsz.empty() && vsz.front() == 1) vsz.erase(vsz.begin());
+  copy_(view, expand(reshape(*vt, vsz), view.sizes()));
+}
+
+}  // namespace gl
