@@ -14,6 +14,7 @@ else()
 endif()
 install(TARGETS gpulab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # gpulab's modules, opened on first use (Note [Libraries on first use]).
+install(TARGETS gpulab_omp_policy LIBRARY DESTINATION ${GPULAB_MODULE_DIR})  # Note [Idle workers sleep]
 foreach(module gpulab_kernel gpulab_plot_cairo)
   if(TARGET ${module})
     install(TARGETS ${module} LIBRARY DESTINATION ${GPULAB_MODULE_DIR})

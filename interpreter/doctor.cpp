@@ -21,6 +21,8 @@
 
 namespace fs = std::filesystem;
 
+extern "C" int gpulab_omp_policy_set_it(void);  // interpreter/omp_policy/omp_policy.c
+
 namespace gl::interp {
 namespace {
 
@@ -44,6 +46,16 @@ struct Report {
   int lessons = 0, exercises = 0;
   std::vector<std::string> failures;
 };
+
+// The wait policy idle OpenMP workers follow (Note [Idle workers sleep]).
+std::string omp_policy_line() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  const char* spin = std::getenv("GOMP_SPINCOUNT");
+  if (spin) return std::string("idle workers spin GOMP_SPINCOUNT=") + spin + " times, then sleep (your setting)";
+  if (!policy) return "idle workers spin, then sleep (libgomp's default)";
+  const bool ours = gpulab_omp_policy_set_it() != 0;
+  return std::string("OMP_WAIT_POLICY=") + policy + (ours ? " (gpulab's default: idle workers sleep at once)" : " (your setting)");
+}
 
 std::string field_string(lua_State* L, int t, const char* k) {
   lua_getfield(L, t, k);
@@ -201,6 +213,7 @@ void print_json(const Report& r) {
 
 void print_text(const Report& r) {
   std::printf("gpulab %s, %s\nBLAS: %s\n", r.version.c_str(), r.lua.c_str(), r.blas.c_str());
+  std::printf("OpenMP: %s\n", omp_policy_line().c_str());
   if (r.cuda_runtime.empty()) {
     std::printf("CUDA: not compiled in (CPU and virtual devices only)\n");
   } else {

@@ -66,6 +66,22 @@ expect_grep "--version" 0 "$OUT" '^gpulab [0-9]+\.[0-9]+\.[0-9]+$' '^Lua 5\.4\.[
   '^BLAS: OpenBLAS [0-9]+\.[0-9]+' '^CUDA: (not compiled in|compiled in \(CUDA runtime [0-9]+\.[0-9]+\); )'
 run -v
 expect_grep "-v" 0 "$OUT" '^gpulab [0-9.]+$' '^CUDA: '
+
+# ---- Note [Idle workers sleep]: the wait policy is in place before libgomp reads it ----
+# (the dynamic loader's own account of the order it initialises libraries in)
+LD_DEBUG=files "$GPULAB" -e '' </dev/null >"$OUT" 2>"$ERR"
+RC=$?
+policy_at=$(grep 'calling init:' "$ERR" | grep -n 'libgpulab_omp_policy' | cut -d: -f1)
+gomp_at=$(grep 'calling init:' "$ERR" | grep -n 'libgomp' | cut -d: -f1)
+if [[ $RC == 0 && -n $policy_at && -n $gomp_at && $policy_at -lt $gomp_at ]]; then
+  pass "the OpenMP wait policy's library is initialised before libgomp"
+else
+  fail "the OpenMP wait policy's library is initialised before libgomp" "policy at ${policy_at:-none}, libgomp at ${gomp_at:-none}"
+fi
+run doctor
+expect_grep "doctor: idle OpenMP workers sleep by default" 0 "$OUT" '^OpenMP: OMP_WAIT_POLICY=PASSIVE \(gpulab.s default'
+OMP_WAIT_POLICY=active run doctor
+expect_grep "doctor: the user's OMP_WAIT_POLICY is kept" 0 "$OUT" '^OpenMP: OMP_WAIT_POLICY=active \(your setting\)'
 run --help
 expect_grep "--help lists every option and subcommand" 0 "$OUT" '^usage: gpulab' ' -e STMT' ' -i ' \
   ' --virtual-gpus N' ' --seed N' ' --version' ' --help' ' lessons ' ' lesson NAME' ' --quiet' \

@@ -1,0 +1,29 @@
+/* Note [Idle workers sleep]: learners share machines (JupyterHub, lab
+ * servers), and an OpenMP worker that spins while waiting for work takes a
+ * core someone else needs; worse, when that someone runs too, a parallel
+ * region waits for a descheduled worker: LeNet trained 4x slower beside two
+ * niced processes, its workers spinning in libgomp. So gpulab's OpenMP threads
+ * (OpenBLAS's and oneDNN's included, Note [One thread pool]) sleep as soon as
+ * they are idle, unless the user chose a policy (OMP_WAIT_POLICY,
+ * GOMP_SPINCOUNT). Small work never wakes them at all: it runs on the calling
+ * thread (kGrain in kernels/cpu/loop.h, kGemmSerialMNK in kernels/cpu/gemm.cpp).
+ *
+ * libgomp reads its settings once, in its own initialiser. So the default must
+ * be in the environment after libc's initialiser (which sets `environ` back to
+ * what the kernel passed: a setenv in the executable's .preinit_array, run
+ * before it, was lost that way) and before libgomp's. This is that code, as a
+ * library of its own that the gpulab executable needs after libgomp
+ * (CMakeLists.txt): the dynamic loader initialises a library loaded later, and
+ * not needed by the earlier ones, before them. tests/cli/run.sh checks that
+ * gpulab's OpenMP workers do not spin. */
+#include <stdlib.h>
+
+static int set_it;
+
+__attribute__((constructor)) static void gpulab_default_wait_policy(void) {
+  if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT")) set_it = setenv("OMP_WAIT_POLICY", "PASSIVE", 0) == 0;
+}
+
+/* Whether the policy in the environment is gpulab's default (gpulab doctor
+ * says so); also what keeps the library needed, so no linker drops it. */
+int gpulab_omp_policy_set_it(void) { return set_it; }
