@@ -51,10 +51,10 @@ struct Report {
 std::string omp_policy_line() {
   const char* policy = std::getenv("OMP_WAIT_POLICY");
   const char* spin = std::getenv("GOMP_SPINCOUNT");
-  if (spin) return std::string("idle workers spin GOMP_SPINCOUNT=") + spin + " times, then sleep (your setting)";
-  if (!policy) return "idle workers spin, then sleep (libgomp's default)";
   const bool ours = gpulab_omp_policy_set_it() != 0;
-  return std::string("OMP_WAIT_POLICY=") + policy + (ours ? " (gpulab's default: idle workers sleep at once)" : " (your setting)");
+  if (policy) return std::string("OMP_WAIT_POLICY=") + policy + " (your setting)";
+  if (spin) return std::string("GOMP_SPINCOUNT=") + spin + (ours ? " (gpulab's default: an idle worker spins about 50 us, then sleeps)" : " (your setting)");
+  return "idle workers spin 300,000 times, then sleep (libgomp's default)";
 }
 
 std::string field_string(lua_State* L, int t, const char* k) {

@@ -2,11 +2,16 @@
  * servers), and an OpenMP worker that spins while waiting for work takes a
  * core someone else needs; worse, when that someone runs too, a parallel
  * region waits for a descheduled worker: LeNet trained 4x slower beside two
- * niced processes, its workers spinning in libgomp. So gpulab's OpenMP threads
- * (OpenBLAS's and oneDNN's included, Note [One thread pool]) sleep as soon as
- * they are idle, unless the user chose a policy (OMP_WAIT_POLICY,
- * GOMP_SPINCOUNT). Small work never wakes them at all: it runs on the calling
- * thread (kGrain in kernels/cpu/loop.h, kGemmSerialMNK in kernels/cpu/gemm.cpp).
+ * niced processes, its workers spinning in libgomp (300,000 times after each
+ * region by default, about 15 ms here). Sleeping at once costs a wake-up per
+ * region instead: an MLP step of 20-odd regions took 527 us, against 382 us on
+ * one thread. So gpulab's OpenMP threads (OpenBLAS's and oneDNN's included,
+ * Note [One thread pool]) spin 1,000 times (about 50 us) and then sleep: the
+ * regions of one step find their workers awake (the MLP step: 299 us), and a
+ * worker left idle gives its core back at once. The user's OMP_WAIT_POLICY or
+ * GOMP_SPINCOUNT wins. Small work never wakes them at all: it runs on the
+ * calling thread (kGrain in kernels/cpu/loop.h, kGemmSerialMNK in
+ * kernels/cpu/gemm.cpp).
  *
  * libgomp reads its settings once, in its own initialiser. So the default must
  * be in the environment after libc's initialiser (which sets `environ` back to
@@ -21,7 +26,7 @@
 static int set_it;
 
 __attribute__((constructor)) static void gpulab_default_wait_policy(void) {
-  if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT")) set_it = setenv("OMP_WAIT_POLICY", "PASSIVE", 0) == 0;
+  if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT")) set_it = setenv("GOMP_SPINCOUNT", "1000", 0) == 0;
 }
 
 /* Whether the policy in the environment is gpulab's default (gpulab doctor

@@ -32,7 +32,7 @@ void fail(const char* what, lua_State* L) {
 lua_State* new_state() {
   lua_State* L = luaL_newstate();
   luaL_openlibs(L);
-  lua_gc(L, LUA_GCGEN, 0, 0);  // as gpulab's sessions run (Note [Generational collector])
+  lua_gc(L, LUA_GCGEN, 100, 150);  // as gpulab's sessions run (Note [Generational collector])
   lua_pushcfunction(L, gl::bindings::open);
   if (lua_pcall(L, 0, 0, 0) != LUA_OK) fail("cannot open the library", L);
   // Under $TMPDIR: on a tmpfs (TMPDIR=/dev/shm), the files the calls save and
