@@ -72,14 +72,18 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype,
                               : double((__int128(end.i) - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i);
   GL_CHECK(nd < double(int64_t(1) << 40), "arange: too many elements (", nd, ")");
   const int64_t n = nd > 0 ? int64_t(nd) : 0;
-  // Values are computed in double on the host, then stored in the dtype.
-  std::vector<double> vals(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) vals[size_t(i)] = any_float ? s + double(i) * st : double(start.i + i * step.i);
-  Tensor host = from_host(vals.data(), {n}, DType::Float64, {DType::Float64, Device(Device::CPU)});
+  // Values are computed in double on the host (int64 ones exactly), then
+  // stored in the dtype; the tensor is made first, so a count too large for
+  // memory fails as an allocation does (as in linspace).
+  Tensor host;
   if (!any_float && dt == DType::Int64) {
-    std::vector<int64_t> iv(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) iv[size_t(i)] = start.i + i * step.i;
-    host = from_host(iv.data(), {n}, DType::Int64, {DType::Int64, Device(Device::CPU)});
+    host = empty_on({n}, DType::Int64, Device(Device::CPU));
+    int64_t* iv = host.data<int64_t>();
+    for (int64_t i = 0; i < n; ++i) iv[i] = start.i + i * step.i;
+  } else {
+    host = empty_on({n}, DType::Float64, Device(Device::CPU));
+    double* vals = host.data<double>();
+    for (int64_t i = 0; i < n; ++i) vals[i] = any_float ? s + double(i) * st : double(start.i + i * step.i);
   }
   Tensor out = to(host, resolve_device(o.device), dt);
   if (out.is_same(host)) out = clone(host);
@@ -89,14 +93,17 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype,
 
 Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o) {
   GL_CHECK(steps >= 0, "number of steps must be non-negative");
-  std::vector<double> vals(static_cast<size_t>(steps));
+  // The tensor first: its size is checked, and an allocation too large fails
+  // as one (a std::vector of `steps` doubles failed as a length_error, or
+  // aborted under AddressSanitizer: the fuzzer's torch.logspace(a, b, torch.seed())).
+  Tensor host = empty_on({steps}, DType::Float64, Device(Device::CPU));
+  double* vals = host.data<double>();
   const double step = steps > 1 ? (end - start) / double(steps - 1) : 0;
   // PyTorch fills the first half from the start and the second from the end.
   const int64_t half = steps / 2;
   for (int64_t i = 0; i < steps; ++i)
-    vals[size_t(i)] = i < half ? start + step * double(i) : end - step * double(steps - i - 1);
+    vals[i] = i < half ? start + step * double(i) : end - step * double(steps - i - 1);
   if (steps == 1) vals[0] = start;  // one step is the start, as in PyTorch
-  Tensor host = from_host(vals.data(), {steps}, DType::Float64, {DType::Float64, Device(Device::CPU)});
   return to(host, resolve_device(o.device), o.dtype, true);
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <sys/sysinfo.h>
 #include "tensor/core/error.h"
 
 namespace gl {
@@ -34,6 +35,19 @@ int size_class(size_t n) {
     if (n <= c) return i;
   return -1;
 }
+
+// Note [Allocations past memory]: mimalloc maps large blocks without a swap
+// reservation (MAP_NORESERVE), so the kernel's overcommit heuristic, which
+// refuses a malloc larger than RAM and swap together (PyTorch's "can't
+// allocate memory" error), never saw them: torch.zeros(2^39) was granted, and
+// filling it got gpulab killed. Blocks past that size are refused here.
+bool beyond_memory(size_t n) {
+  if (n < (size_t(1) << 30)) return false;
+  struct sysinfo si;
+  if (sysinfo(&si) != 0) return false;
+  const unsigned __int128 total = (unsigned __int128)(si.totalram + si.totalswap) * si.mem_unit;
+  return n > total;
+}
 }  // namespace
 
 HostAllocator::~HostAllocator() { empty_cache(); }
@@ -55,10 +69,10 @@ void* HostAllocator::allocate(size_t nbytes) {
       return p;
     }
   }
-  p = std::aligned_alloc(64, real);
+  p = beyond_memory(real) ? nullptr : std::aligned_alloc(64, real);
   if (!p)
-    throw OutOfMemoryError(cat("[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate ",
-                               n, " bytes."));
+    throw RuntimeError(cat("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                           "tried to allocate ", n, " bytes. Error code 12 (Cannot allocate memory)"));  // PyTorch 2.15's words
   std::lock_guard<std::mutex> g(mu_);
   st_.allocation[kAllPools].add(1);
   st_.allocated_bytes[kAllPools].add(int64_t(n));

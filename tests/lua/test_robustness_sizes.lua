@@ -251,4 +251,25 @@ T.test('repeat of an empty tensor a billion times: no list of a billion copies',
   T.eq(tostring(o), 'tensor([1., 5., 1.])')
 end)
 
+T.test('linspace and logspace with steps past memory: the size error, before any allocation', function()
+  -- the fuzzer's torch.logspace(a, b, torch.seed()): a vector of 7.5e18 doubles
+  -- was allocated before the size was checked (an abort under AddressSanitizer)
+  for _, f in ipairs({torch.linspace, torch.logspace}) do
+    T.raises(function() return f(0, 1, 2^62 // 1) end,
+             'RuntimeError: Trying to create tensor of size [4611686018427387904], which is too large')
+  end
+  T.eq(tostring(torch.linspace(0, 1, 5)), 'tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])')
+  T.eq(tostring(torch.logspace(0, 2, 3)), 'tensor([  1.,  10., 100.])')
+end)
+
+T.test('a tensor larger than memory and swap: PyTorch\'s allocation error, never a killed process', function()
+  -- Note [Allocations past memory]: mimalloc's blocks escaped the kernel's
+  -- overcommit check, and filling torch.zeros(2^39) got gpulab killed
+  local msg = "RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
+    .. 'you tried to allocate %d bytes. Error code 12 (Cannot allocate memory)'
+  T.raises(function() return torch.zeros(2^39 // 1) end, msg:format(2^41 // 1))
+  T.raises(function() return torch.arange(2^39 // 1) end, msg:format(2^42 // 1))
+  T.eq(tostring(torch.zeros(2)), 'tensor([0., 0.])')
+end)
+
 T.finish()
