@@ -53,7 +53,7 @@ std::string omp_policy_line() {
   const char* spin = std::getenv("GOMP_SPINCOUNT");
   const bool ours = gpulab_omp_policy_set_it() != 0;
   if (policy) return std::string("OMP_WAIT_POLICY=") + policy + " (your setting)";
-  if (spin) return std::string("GOMP_SPINCOUNT=") + spin + (ours ? " (gpulab's default: an idle worker spins about 50 us, then sleeps)" : " (your setting)");
+  if (spin) return std::string("GOMP_SPINCOUNT=") + spin + (ours ? " (gpulab's default: an idle worker spins about 15 us, then sleeps)" : " (your setting)");
   return "idle workers spin 300,000 times, then sleep (libgomp's default)";
 }
 
