@@ -199,8 +199,12 @@ int load_chunk(lua_State* L, const lua_src::Chunk* c, const char* name) {
 }
 
 int run_chunk(lua_State* L, const lua_src::Chunk* c) {
-  std::string name = std::string("=[gpulab]/") + c->name + ".lua";
-  if (load_chunk(L, c, name.c_str()) != LUA_OK) return lua_error(L);
+  int rc;
+  {  // no C++ object may be alive at lua_error: it longjmps past destructors
+    const std::string name = std::string("=[gpulab]/") + c->name + ".lua";
+    rc = load_chunk(L, c, name.c_str());
+  }
+  if (rc != LUA_OK) return lua_error(L);
   lua_pushstring(L, c->name);
   lua_call(L, 1, 0);
   return 0;
@@ -266,8 +270,11 @@ int load_docs(lua_State* L) {
     // An error here (most often Ctrl-C at the first help()) leaves this chunk
     // and the rest pending for the next read, not missing for the session;
     // a chunk sets fields only, so running it again from the start is safe.
-    std::string name = std::string("=[gpulab]/") + c->name + ".lua";
-    int rc = load_chunk(L, c, name.c_str());
+    int rc;
+    {  // no C++ object may be alive at lua_error below: it longjmps past destructors
+      const std::string name = std::string("=[gpulab]/") + c->name + ".lua";
+      rc = load_chunk(L, c, name.c_str());
+    }
     if (rc == LUA_OK) {
       lua_pushstring(L, c->name);
       rc = lua_pcall(L, 1, 0, 0);
