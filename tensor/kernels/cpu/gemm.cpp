@@ -12,12 +12,11 @@
 #include <vector>
 #include "tensor/core/error.h"
 #include "tensor/runtime/blas_loader.h"
+#include "tensor/kernels/cpu/sgemm.h"
 #include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/functors.h"
 
 namespace gl::cpu {
-
-namespace {
 
 // Row-major C = alpha op(A) op(B) + beta C on oneDNN (Note [Float32 products on oneDNN]).
 void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
@@ -26,6 +25,8 @@ void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const
   GL_CHECK(st == dnnl_success, "oneDNN sgemm failed (status ", int(st), ") for a ", m, "x", k, " by ", k, "x", n,
            " product");
 }
+
+namespace {
 
 template <class T>
 void gemm_loop(const GemmSpec& g) {

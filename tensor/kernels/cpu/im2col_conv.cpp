@@ -1,14 +1,17 @@
-// Convolution as im2col + OpenBLAS gemm, per image and group: the columns
-// [C/g * R * S, P * Q] of one image, then W[K/g, C/g*R*S] @ cols. The CPU
-// keeps oneDNN for float32 (faster on the shapes bench/conv_bench measures);
-// this path serves float64, which oneDNN lacks, and the benchmark's rival
-// (GPULAB_CPU_CONV=im2col).
+// Convolution as im2col + gemm, per image and group: the columns
+// [C/g * R * S, P * Q] of one image, then W[K/g, C/g*R*S] @ cols. The gemm is
+// oneDNN's sgemm for float32 (kernels/cpu/sgemm.h) and OpenBLAS's dgemm for
+// float64. The CPU keeps oneDNN's own convolutions for float32 except with one
+// input channel (kernels/cpu/dnnl_conv.cpp); this path serves those, float64,
+// which oneDNN lacks, and the benchmark's rival (GPULAB_CPU_CONV=im2col).
 #include <omp.h>
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 #include "tensor/core/error.h"
 #include "tensor/runtime/blas_loader.h"
+#include "tensor/kernels/cpu/sgemm.h"
 #include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/dnn.h"
 
@@ -20,7 +23,7 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
   const auto A = ta ? CblasTrans : CblasNoTrans, B = tb ? CblasTrans : CblasNoTrans;
   const int lda = int(ta ? m : k), ldb = int(tb ? k : n);
   if constexpr (std::is_same_v<T, float>)
-    blas::api().sgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.f, a, lda, b, ldb, beta, c, int(n));
+    cpu::sgemm(ta, tb, m, n, k, 1.f, a, lda, b, ldb, beta, c, n);
   else
     blas::api().dgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.0, a, lda, b, ldb, beta, c, int(n));
 }
@@ -34,14 +37,21 @@ void im2col(const ConvGeom& g, const T* x, int64_t cpg, T* cols) {
       for (int64_t s = 0; s < g.S; ++s) {
         T* row = cols + ((c * g.R + r) * g.S + s) * PQ;
         const T* plane = x + c * g.H * g.W;
+        // Column q reads w = q * sw + off; the q whose w lies inside the row
+        // are one range [q0, q1), found once per (r, s), so the copy has no
+        // test per entry (it was a quarter of LeNet's training time).
+        const int64_t off = s * g.dw - g.pw;
+        const int64_t q0 = std::min(g.Q, off >= 0 ? int64_t(0) : (-off + g.sw - 1) / g.sw);
+        const int64_t q1 = g.W - 1 - off < 0 ? q0 : std::max(q0, std::min(g.Q, (g.W - 1 - off) / g.sw + 1));
         for (int64_t p = 0; p < g.P; ++p) {
           const int64_t h = p * g.sh - g.ph + r * g.dh;
           T* out = row + p * g.Q;
           if (h < 0 || h >= g.H) { std::memset(out, 0, sizeof(T) * size_t(g.Q)); continue; }
-          for (int64_t q = 0; q < g.Q; ++q) {
-            const int64_t w = q * g.sw - g.pw + s * g.dw;
-            out[q] = (w >= 0 && w < g.W) ? plane[h * g.W + w] : T(0);
-          }
+          const T* src = plane + h * g.W + off;
+          std::fill(out, out + q0, T(0));
+          if (g.sw == 1) std::memcpy(out + q0, src + q0, sizeof(T) * size_t(q1 - q0));
+          else for (int64_t q = q0; q < q1; ++q) out[q] = src[q * g.sw];
+          std::fill(out + q1, out + g.Q, T(0));
         }
       }
 }
