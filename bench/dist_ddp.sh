@@ -20,9 +20,12 @@ port=29790
 for r in $(seq "$rounds"); do
   port=$((port + 2))
   g=$(OMP_NUM_THREADS=1 "$bin" run --nproc-per-node 2 --master-port $port "$here/dist_ddp_step.lua" |
-      sed -n 's/^\[rank0\]: DDP MLP step: \([0-9.]*\) ms.*/\1/p')
+      sed -n 's/^\[rank0\]: DDP MLP step: \([0-9.]*\) ms.*/\1/p' || true)
   p=$(OMP_NUM_THREADS=1 "$py" -m torch.distributed.run --nproc-per-node 2 --master-port $((port + 1)) \
-      "$here/dist_ddp_step.py" 2>/dev/null | sed -n 's/^DDP MLP step: \([0-9.]*\) ms.*/\1/p')
+      "$here/dist_ddp_step.py" 2>/dev/null | sed -n 's/^DDP MLP step: \([0-9.]*\) ms.*/\1/p' || true)
+  # torchrun sometimes exits non-zero after printing its figure; a round
+  # without both figures is skipped, not fatal.
+  if [[ -z $g || -z $p ]]; then echo "round $r: skipped (gpulab '$g', PyTorch '$p')"; continue; fi
   echo "round $r: gpulab $g ms, PyTorch $p ms"
   gl+=("$g") pt+=("$p")
 done
