@@ -47,10 +47,10 @@ void im2col(const ConvGeom& g, const T* x, int64_t cpg, T* cols) {
           const int64_t h = p * g.sh - g.ph + r * g.dh;
           T* out = row + p * g.Q;
           if (h < 0 || h >= g.H) { std::memset(out, 0, sizeof(T) * size_t(g.Q)); continue; }
-          const T* src = plane + h * g.W + off;
+          const T* src = plane + h * g.W;  // entry q reads src[q * sw + off], inside the row for q0 <= q < q1
           std::fill(out, out + q0, T(0));
-          if (g.sw == 1) std::memcpy(out + q0, src + q0, sizeof(T) * size_t(q1 - q0));
-          else for (int64_t q = q0; q < q1; ++q) out[q] = src[q * g.sw];
+          if (g.sw == 1 && q1 > q0) std::memcpy(out + q0, src + q0 + off, sizeof(T) * size_t(q1 - q0));
+          else if (g.sw != 1) for (int64_t q = q0; q < q1; ++q) out[q] = src[q * g.sw + off];
           std::fill(out + q1, out + g.Q, T(0));
         }
       }
