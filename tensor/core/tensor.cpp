@@ -118,12 +118,17 @@ Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
 
 int64_t check_new_shape(const Shape& sizes, DType dtype) {
   check_dims_and_signs(sizes);
-  int64_t n = 1;
-  for (auto s : sizes)
-    GL_CHECK(!__builtin_mul_overflow(n, s, &n), "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
-  // Refuse sizes whose byte count overflows before asking any allocator.
-  GL_CHECK(n >= 0 && n < (int64_t(1) << 48) / int64_t(itemsize(dtype)),
-        "Trying to create tensor of size ", shape_str(sizes), ", which is too large");
+  // PyTorch's computeStorageNbytes: a count of bytes past int64 is refused
+  // with its words; one within it goes to the allocator, which refuses what
+  // memory cannot hold as PyTorch's does (Note [Allocations past memory]).
+  // Within 4 GiB of 2^63 an allocator's rounding up could overflow: refused
+  // with the same words.
+  int64_t n = 1, bytes = 0;
+  bool overflow = false;
+  for (auto s : sizes) overflow = overflow || __builtin_mul_overflow(n, s, &n);
+  overflow = overflow || __builtin_mul_overflow(n, int64_t(itemsize(dtype)), &bytes) ||
+             bytes > INT64_MAX - (int64_t(1) << 32);
+  GL_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes));
   return n;
 }
 
