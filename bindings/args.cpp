@@ -113,9 +113,7 @@ std::optional<int64_t> Args::opt_integer(int i, const char* name) {
     double d = lua_tonumber(L, idx);
     if (std::floor(d) == d && std::fabs(d) < 9.2e18) return int64_t(d);
   }
-  if (Tensor* t = to_tensor(L, idx); t && t->numel() == 1 && !is_floating(t->dtype())) {
-    return gl::item(*t).i;
-  }
+  if (Tensor* t = to_tensor(L, idx); t && t->numel() == 1 && !is_floating(t->dtype())) { return gl::item(*t).i; }
   type_error(fname, name, "int", type_name(L, idx));
 }
 
@@ -129,9 +127,7 @@ std::optional<double> Args::opt_number(int i, const char* name) {
   int idx = at(i, name);
   if (!idx) return std::nullopt;
   if (lua_type(L, idx) == LUA_TNUMBER) return lua_tonumber(L, idx);
-  if (Tensor* t = to_tensor(L, idx); t && t->numel() == 1) {
-    return gl::item(*t).to_double();
-  }
+  if (Tensor* t = to_tensor(L, idx); t && t->numel() == 1) { return gl::item(*t).to_double(); }
   type_error(fname, name, "a number", type_name(L, idx));
 }
 
@@ -178,9 +174,7 @@ Scalar Args::scalar(int i, const char* name) {
   int idx = at(i, name);
   auto s = idx ? to_scalar(L, idx) : std::nullopt;
   if (!s) {
-    if (Tensor* t = idx ? to_tensor(L, idx) : nullptr; t && t->numel() == 1) {
-        return gl::item(*t);
-    }
+    if (Tensor* t = idx ? to_tensor(L, idx) : nullptr; t && t->numel() == 1) { return gl::item(*t); }
     type_error(fname, name, "Number", type_name(L, idx));
   }
   return *s;
@@ -241,8 +235,9 @@ std::vector<Tensor> Args::tensor_list(int i, const char* name) {
   for (int k = 1; k <= n; ++k) {
     lua_rawgeti(L, idx, k);
     Tensor* t = to_tensor(L, -1);
-    if (!t) throw TypeError(cat(fname, "(): expected Tensor as element ", k - 1, " in argument '", name, "', but got ",
-                                type_name(L, -1)));
+    if (!t)
+      throw TypeError(cat(fname, "(): expected Tensor as element ", k - 1, " in argument '", name, "', but got ",
+                          type_name(L, -1)));
     out.push_back(*t);
     lua_pop(L, 1);
   }

@@ -101,7 +101,8 @@ bool is_list(Args& a, int i, const char* name) {
 }
 
 void open_args(lua_State* L) {
-  push_function(L, parse_args, "internal: torch._parse_args(fname, names, defaults, ...) reads a call as the C++ bindings do");
+  push_function(L, parse_args,
+                "internal: torch._parse_args(fname, names, defaults, ...) reads a call as the C++ bindings do");
   lua_setfield(L, -2, "_parse_args");
   push_function(L, too_many, "internal: torch._too_many(fname, max, given) raises the too-many-positionals TypeError");
   lua_setfield(L, -2, "_too_many");

@@ -16,9 +16,7 @@ int checked_trampoline(lua_State* L) {
   try {
     check_call(L, *sig);
     return fn(L);
-  } catch (...) {
-    push_error(L, std::current_exception());
-  }
+  } catch (...) { push_error(L, std::current_exception()); }
   return lua_error(L);  // Note [Trampoline]: nothing C++ is alive here
 }
 

@@ -21,13 +21,31 @@ int device_arg(lua_State* L, int idx) {
   return resolve_device(*d).index;
 }
 
-int is_available(lua_State* L) { lua_pushboolean(L, cuda_available()); return 1; }
-int device_count(lua_State* L) { lua_pushinteger(L, cuda_device_count()); return 1; }
-int current_device(lua_State* L) { lua_pushinteger(L, current_cuda_device()); return 1; }
-int set_device(lua_State* L) { set_cuda_device(device_arg(L, 1)); return 0; }
-int get_device_name(lua_State* L) { lua_pushstring(L, device_info(device_arg(L, 1)).name.c_str()); return 1; }
+int is_available(lua_State* L) {
+  lua_pushboolean(L, cuda_available());
+  return 1;
+}
+int device_count(lua_State* L) {
+  lua_pushinteger(L, cuda_device_count());
+  return 1;
+}
+int current_device(lua_State* L) {
+  lua_pushinteger(L, current_cuda_device());
+  return 1;
+}
+int set_device(lua_State* L) {
+  set_cuda_device(device_arg(L, 1));
+  return 0;
+}
+int get_device_name(lua_State* L) {
+  lua_pushstring(L, device_info(device_arg(L, 1)).name.c_str());
+  return 1;
+}
 int is_virtual(lua_State* L) {
-  if (!cuda_available()) { lua_pushboolean(L, false); return 1; }
+  if (!cuda_available()) {
+    lua_pushboolean(L, false);
+    return 1;
+  }
   lua_pushboolean(L, device_info(device_arg(L, 1)).is_virtual);
   return 1;
 }
@@ -43,18 +61,31 @@ int get_device_capability(lua_State* L) {
 int get_device_properties(lua_State* L) {
   DeviceInfo i = device_info(device_arg(L, 1));
   lua_createtable(L, 0, 8);
-  lua_pushstring(L, i.name.c_str()); lua_setfield(L, -2, "name");
-  lua_pushinteger(L, i.major); lua_setfield(L, -2, "major");
-  lua_pushinteger(L, i.minor); lua_setfield(L, -2, "minor");
-  lua_pushinteger(L, i.total_memory); lua_setfield(L, -2, "total_memory");
-  lua_pushinteger(L, i.sms); lua_setfield(L, -2, "multi_processor_count");
-  lua_pushboolean(L, i.is_virtual); lua_setfield(L, -2, "is_virtual");
+  lua_pushstring(L, i.name.c_str());
+  lua_setfield(L, -2, "name");
+  lua_pushinteger(L, i.major);
+  lua_setfield(L, -2, "major");
+  lua_pushinteger(L, i.minor);
+  lua_setfield(L, -2, "minor");
+  lua_pushinteger(L, i.total_memory);
+  lua_setfield(L, -2, "total_memory");
+  lua_pushinteger(L, i.sms);
+  lua_setfield(L, -2, "multi_processor_count");
+  lua_pushboolean(L, i.is_virtual);
+  lua_setfield(L, -2, "is_virtual");
   char buf[256];
-  std::snprintf(buf, sizeof buf, "_CudaDeviceProperties(name='%s', major=%d, minor=%d, total_memory=%lldMB, multi_processor_count=%d)",
+  std::snprintf(buf, sizeof buf,
+                "_CudaDeviceProperties(name='%s', major=%d, minor=%d, total_memory=%lldMB, multi_processor_count=%d)",
                 i.name.c_str(), i.major, i.minor, (long long)(i.total_memory / (1024 * 1024)), i.sms);
   lua_createtable(L, 0, 1);
   lua_pushstring(L, buf);
-  lua_pushcclosure(L, [](lua_State* L) -> int { lua_pushvalue(L, lua_upvalueindex(1)); return 1; }, 1);
+  lua_pushcclosure(
+      L,
+      [](lua_State* L) -> int {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        return 1;
+      },
+      1);
   lua_setfield(L, -2, "__tostring");
   lua_setmetatable(L, -2);
   return 1;
@@ -91,13 +122,28 @@ int event_new(lua_State* L) {
   return 1;
 }
 int event_gc(lua_State* L) {
-  if (auto** p = ud_test<Event*>(L, 1, UdTag::Event); p && *p) { delete *p; *p = nullptr; }
+  if (auto** p = ud_test<Event*>(L, 1, UdTag::Event); p && *p) {
+    delete *p;
+    *p = nullptr;
+  }
   return 0;
 }
-int event_record(lua_State* L) { ev(L, 1).record(Device(Device::CUDA)); return 0; }
-int event_synchronize(lua_State* L) { ev(L, 1).synchronize(); return 0; }
-int event_query(lua_State* L) { lua_pushboolean(L, ev(L, 1).query()); return 1; }
-int event_elapsed(lua_State* L) { lua_pushnumber(L, ev(L, 1).elapsed_ms(ev(L, 2))); return 1; }
+int event_record(lua_State* L) {
+  ev(L, 1).record(Device(Device::CUDA));
+  return 0;
+}
+int event_synchronize(lua_State* L) {
+  ev(L, 1).synchronize();
+  return 0;
+}
+int event_query(lua_State* L) {
+  lua_pushboolean(L, ev(L, 1).query());
+  return 1;
+}
+int event_elapsed(lua_State* L) {
+  lua_pushnumber(L, ev(L, 1).elapsed_ms(ev(L, 2)));
+  return 1;
+}
 
 }  // namespace
 
@@ -108,9 +154,11 @@ void open_cuda(lua_State* L) {
       {"current_device", current_device, "torch.cuda.current_device(): what 'cuda' means."},
       {"set_device", set_device, "torch.cuda.set_device(i): change what 'cuda' means."},
       {"get_device_name", get_device_name, "torch.cuda.get_device_name(i): the GPU's name (virtual devices say so)."},
-      {"get_device_properties", get_device_properties, "torch.cuda.get_device_properties(i): name, total_memory, multi_processor_count, major, minor."},
+      {"get_device_properties", get_device_properties,
+       "torch.cuda.get_device_properties(i): name, total_memory, multi_processor_count, major, minor."},
       {"get_device_capability", get_device_capability, "torch.cuda.get_device_capability(i) -> {major, minor}."},
-      {"is_virtual", is_virtual, "torch.cuda.is_virtual(i): is this device emulated or a slice of a GPU? (gpulab only)"},
+      {"is_virtual", is_virtual,
+       "torch.cuda.is_virtual(i): is this device emulated or a slice of a GPU? (gpulab only)"},
       {"manual_seed", manual_seed, "torch.cuda.manual_seed(seed): seed the current device."},
       {"manual_seed_all", manual_seed_all, "torch.cuda.manual_seed_all(seed): seed every device."},
       {"synchronize", synchronize, "torch.cuda.synchronize(device): wait for the device's queued work."},
@@ -120,8 +168,10 @@ void open_cuda(lua_State* L) {
   luaL_newmetatable(L, kEventMT);
   ud_set_gc(L, -1);  // Note [One finalizer]
   lua_newtable(L);
-  static const Reg methods[] = {{"record", event_record, "e:record()"}, {"synchronize", event_synchronize, "e:synchronize()"},
-                                {"query", event_query, "e:query()"}, {"elapsed_time", event_elapsed, "start:elapsed_time(end) -> ms"},
+  static const Reg methods[] = {{"record", event_record, "e:record()"},
+                                {"synchronize", event_synchronize, "e:synchronize()"},
+                                {"query", event_query, "e:query()"},
+                                {"elapsed_time", event_elapsed, "start:elapsed_time(end) -> ms"},
                                 {nullptr, nullptr, nullptr}};
   set_functions(L, methods, "Event.", true);
   lua_setfield(L, -2, "__index");

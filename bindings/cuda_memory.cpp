@@ -30,12 +30,30 @@ MemoryStats stats_at(lua_State* L, int idx) {
   return device_memory_stats(device_at(L, idx));
 }
 
-int memory_allocated(lua_State* L) { lua_pushinteger(L, stats_at(L, 1).allocated_bytes[kAllPools].current); return 1; }
-int max_memory_allocated(lua_State* L) { lua_pushinteger(L, stats_at(L, 1).allocated_bytes[kAllPools].peak); return 1; }
-int memory_reserved(lua_State* L) { lua_pushinteger(L, stats_at(L, 1).reserved_bytes[kAllPools].current); return 1; }
-int max_memory_reserved(lua_State* L) { lua_pushinteger(L, stats_at(L, 1).reserved_bytes[kAllPools].peak); return 1; }
-int reset_peak(lua_State* L) { reset_peak_memory(device_at(L, 1)); return 0; }
-int reset_accumulated(lua_State* L) { reset_accumulated_memory(device_at(L, 1)); return 0; }
+int memory_allocated(lua_State* L) {
+  lua_pushinteger(L, stats_at(L, 1).allocated_bytes[kAllPools].current);
+  return 1;
+}
+int max_memory_allocated(lua_State* L) {
+  lua_pushinteger(L, stats_at(L, 1).allocated_bytes[kAllPools].peak);
+  return 1;
+}
+int memory_reserved(lua_State* L) {
+  lua_pushinteger(L, stats_at(L, 1).reserved_bytes[kAllPools].current);
+  return 1;
+}
+int max_memory_reserved(lua_State* L) {
+  lua_pushinteger(L, stats_at(L, 1).reserved_bytes[kAllPools].peak);
+  return 1;
+}
+int reset_peak(lua_State* L) {
+  reset_peak_memory(device_at(L, 1));
+  return 0;
+}
+int reset_accumulated(lua_State* L) {
+  reset_accumulated_memory(device_at(L, 1));
+  return 0;
+}
 
 int l_empty_cache(lua_State* L) {
   if (!cuda_initialized()) return 0;
@@ -69,12 +87,15 @@ int memory_stats(lua_State* L) {
     set(k + ".allocated", st.allocated);
     set(k + ".freed", st.freed);
   };
-  const std::pair<const char*, const Stat*> arrays[] = {
-      {"allocation", s.allocation},         {"segment", s.segment},
-      {"active", s.active},                 {"inactive_split", s.inactive_split},
-      {"allocated_bytes", s.allocated_bytes}, {"reserved_bytes", s.reserved_bytes},
-      {"active_bytes", s.active_bytes},     {"inactive_split_bytes", s.inactive_split_bytes},
-      {"requested_bytes", s.requested_bytes}};
+  const std::pair<const char*, const Stat*> arrays[] = {{"allocation", s.allocation},
+                                                        {"segment", s.segment},
+                                                        {"active", s.active},
+                                                        {"inactive_split", s.inactive_split},
+                                                        {"allocated_bytes", s.allocated_bytes},
+                                                        {"reserved_bytes", s.reserved_bytes},
+                                                        {"active_bytes", s.active_bytes},
+                                                        {"inactive_split_bytes", s.inactive_split_bytes},
+                                                        {"requested_bytes", s.requested_bytes}};
   const char* pools[] = {"all", "large_pool", "small_pool"};
   for (auto& [name, st] : arrays)
     for (int t = 0; t < kPoolStats; ++t) set_stat(std::string(name) + "." + pools[t], st[t]);
@@ -136,16 +157,24 @@ int unhook(lua_State* L) {
 void open_cuda_memory(lua_State* L) {
   static const Reg fns[] = {
       {"mem_get_info", l_mem_get_info, "torch.cuda.mem_get_info(i) -> free, total (bytes)."},
-      {"memory_allocated", memory_allocated, "torch.cuda.memory_allocated(i): bytes held by tensors (in 512-byte blocks)."},
-      {"max_memory_allocated", max_memory_allocated, "torch.cuda.max_memory_allocated(i): the peak of memory_allocated."},
-      {"memory_reserved", memory_reserved, "torch.cuda.memory_reserved(i): bytes held by the caching allocator (whole segments)."},
+      {"memory_allocated", memory_allocated,
+       "torch.cuda.memory_allocated(i): bytes held by tensors (in 512-byte blocks)."},
+      {"max_memory_allocated", max_memory_allocated,
+       "torch.cuda.max_memory_allocated(i): the peak of memory_allocated."},
+      {"memory_reserved", memory_reserved,
+       "torch.cuda.memory_reserved(i): bytes held by the caching allocator (whole segments)."},
       {"max_memory_reserved", max_memory_reserved, "torch.cuda.max_memory_reserved(i): the peak of memory_reserved."},
-      {"reset_peak_memory_stats", reset_peak, "torch.cuda.reset_peak_memory_stats(i): peaks start again from the current values."},
-      {"reset_accumulated_memory_stats", reset_accumulated, "torch.cuda.reset_accumulated_memory_stats(i): zero the allocated/freed totals and counters."},
+      {"reset_peak_memory_stats", reset_peak,
+       "torch.cuda.reset_peak_memory_stats(i): peaks start again from the current values."},
+      {"reset_accumulated_memory_stats", reset_accumulated,
+       "torch.cuda.reset_accumulated_memory_stats(i): zero the allocated/freed totals and counters."},
       {"empty_cache", l_empty_cache, "torch.cuda.empty_cache(): give wholly free cached segments back to the driver."},
-      {"memory_stats", memory_stats, "torch.cuda.memory_stats(i): the caching allocator's statistics, keyed as in PyTorch."},
-      {"memory_summary", l_memory_summary, "torch.cuda.memory_summary(device, abbreviated): PyTorch's memory table (print it)."},
-      {"list_gpu_processes", list_gpu_processes, "torch.cuda.list_gpu_processes(i): the processes using the GPU and their memory."},
+      {"memory_stats", memory_stats,
+       "torch.cuda.memory_stats(i): the caching allocator's statistics, keyed as in PyTorch."},
+      {"memory_summary", l_memory_summary,
+       "torch.cuda.memory_summary(device, abbreviated): PyTorch's memory table (print it)."},
+      {"list_gpu_processes", list_gpu_processes,
+       "torch.cuda.list_gpu_processes(i): the processes using the GPU and their memory."},
       {"smi", smi, "torch.cuda.smi(): an nvidia-smi-style table of the devices and this process's memory."},
       {nullptr, nullptr, nullptr}};
   set_functions(L, fns, "cuda.");

@@ -19,7 +19,6 @@
 namespace gl::lt {
 namespace {
 
-
 // What the session's devices are, for messages: "2 virtual GPUs", "1 GPU".
 std::string devices_in_use() {
   const int n = cuda_device_count();
@@ -43,9 +42,10 @@ int use_virtual(lua_State* L) {
   if (cuda_initialized() && cuda_device_count() > 0) {
     // Asking again for what the session already has is harmless.
     if (configured_virtual_devices() == n && cuda_device_count() > 0 && device_info(0).is_virtual) return 0;
-    throw RuntimeError("torch.cuda.use_virtual(" + spec + ") must come before the first CUDA use: this session already uses " +
-                           devices_in_use(),
-                       "start a new session with gpulab --virtual-gpus " + spec + " (or set GPULAB_VIRTUAL_GPUS=" + spec + ")");
+    throw RuntimeError(
+        "torch.cuda.use_virtual(" + spec + ") must come before the first CUDA use: this session already uses " +
+            devices_in_use(),
+        "start a new session with gpulab --virtual-gpus " + spec + " (or set GPULAB_VIRTUAL_GPUS=" + spec + ")");
   }
   configure_virtual_devices(n, cap);
   return 0;
@@ -86,7 +86,8 @@ std::string self_exe() {
 int run_with_visible_devices(lua_State* L) {
   Args a(L, 1, "run_with_visible_devices");
   if (!a.has(0, "visible") || !a.has(1, "code"))
-    throw TypeError("run_with_visible_devices() missing required argument: it takes (visible, code), e.g. ('2,3', 'print(1)')");
+    throw TypeError(
+        "run_with_visible_devices() missing required argument: it takes (visible, code), e.g. ('2,3', 'print(1)')");
   const std::string visible = a.string(0, "visible", "");
   const std::string code = a.string(1, "code", "");
   // The child starts with the devices this session was given: virtual devices

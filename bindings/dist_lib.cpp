@@ -44,7 +44,10 @@ std::vector<Tensor> tensor_list(lua_State* L, int idx, const char* what) {
   std::vector<Tensor> r;
   for (lua_Integer i = 1;; ++i) {
     lua_rawgeti(L, idx, i);
-    if (lua_isnil(L, -1)) { lua_pop(L, 1); break; }
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      break;
+    }
     r.push_back(check_tensor(L, -1, what));
     lua_pop(L, 1);
   }
@@ -61,12 +64,30 @@ int init(lua_State* L) {
   dist::init_process_group(o);
   return 0;
 }
-int is_initialized(lua_State* L) { lua_pushboolean(L, dist::is_initialized()); return 1; }
-int is_gloo_available(lua_State* L) { lua_pushboolean(L, dist::gloo_available()); return 1; }
-int is_nccl_available(lua_State* L) { lua_pushboolean(L, dist::nccl_available()); return 1; }
-int get_rank(lua_State* L) { lua_pushinteger(L, dist::get_rank()); return 1; }
-int get_world_size(lua_State* L) { lua_pushinteger(L, dist::get_world_size()); return 1; }
-int get_backend(lua_State* L) { lua_pushstring(L, dist::get_backend().c_str()); return 1; }
+int is_initialized(lua_State* L) {
+  lua_pushboolean(L, dist::is_initialized());
+  return 1;
+}
+int is_gloo_available(lua_State* L) {
+  lua_pushboolean(L, dist::gloo_available());
+  return 1;
+}
+int is_nccl_available(lua_State* L) {
+  lua_pushboolean(L, dist::nccl_available());
+  return 1;
+}
+int get_rank(lua_State* L) {
+  lua_pushinteger(L, dist::get_rank());
+  return 1;
+}
+int get_world_size(lua_State* L) {
+  lua_pushinteger(L, dist::get_world_size());
+  return 1;
+}
+int get_backend(lua_State* L) {
+  lua_pushstring(L, dist::get_backend().c_str());
+  return 1;
+}
 int destroy(lua_State* L) {
   dist::destroy_process_group();
   g_works.clear();
@@ -74,9 +95,7 @@ int destroy(lua_State* L) {
 }
 
 int barrier(lua_State* L) { return push_work(L, dist::barrier()); }
-int all_reduce(lua_State* L) {
-  return push_work(L, dist::all_reduce(check_tensor(L, 1, "tensor"), reduce_op(L, 2)));
-}
+int all_reduce(lua_State* L) { return push_work(L, dist::all_reduce(check_tensor(L, 1, "tensor"), reduce_op(L, 2))); }
 int broadcast(lua_State* L) {
   return push_work(L, dist::broadcast(check_tensor(L, 1, "tensor"), int(luaL_checkinteger(L, 2))));
 }
@@ -84,16 +103,16 @@ int all_gather(lua_State* L) {
   return push_work(L, dist::all_gather(tensor_list(L, 1, "tensor_list"), check_tensor(L, 2, "tensor")));
 }
 int reduce_scatter(lua_State* L) {
-  return push_work(L, dist::reduce_scatter(check_tensor(L, 1, "output"), tensor_list(L, 2, "input_list"),
-                                           reduce_op(L, 3)));
+  return push_work(
+      L, dist::reduce_scatter(check_tensor(L, 1, "output"), tensor_list(L, 2, "input_list"), reduce_op(L, 3)));
 }
 int send(lua_State* L) {
-  return push_work(L, dist::send(check_tensor(L, 1, "tensor"), int(luaL_checkinteger(L, 2)),
-                                 int(luaL_optinteger(L, 3, 0))));
+  return push_work(
+      L, dist::send(check_tensor(L, 1, "tensor"), int(luaL_checkinteger(L, 2)), int(luaL_optinteger(L, 3, 0))));
 }
 int recv(lua_State* L) {  // src nil: from any rank
-  return push_work(L, dist::recv(check_tensor(L, 1, "tensor"), int(luaL_optinteger(L, 2, -1)),
-                                 int(luaL_optinteger(L, 3, 0))));
+  return push_work(
+      L, dist::recv(check_tensor(L, 1, "tensor"), int(luaL_optinteger(L, 2, -1)), int(luaL_optinteger(L, 3, 0))));
 }
 
 dist::WorkPtr work(lua_State* L) {
@@ -107,10 +126,14 @@ int wait(lua_State* L) {
   lua_pushboolean(L, true);
   return 1;
 }
-int is_completed(lua_State* L) { lua_pushboolean(L, work(L)->is_completed()); return 1; }
+int is_completed(lua_State* L) {
+  lua_pushboolean(L, work(L)->is_completed());
+  return 1;
+}
 int source_rank(lua_State* L) {
   dist::WorkPtr w = work(L);
-  GL_CHECK(w->is_recv, "sourceRank() may only be called on work objects that correspond to a recv or recv-from-any call.");
+  GL_CHECK(w->is_recv,
+           "sourceRank() may only be called on work objects that correspond to a recv or recv-from-any call.");
   lua_pushinteger(L, w->source_rank);
   return 1;
 }

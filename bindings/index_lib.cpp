@@ -30,8 +30,7 @@ int gather_fn(lua_State* L) {
 }
 
 // scatter(input, dim, index, src | value, *, reduce=None), and its in-place form.
-template <bool InPlace>
-int scatter_fn(lua_State* L) {
+template <bool InPlace> int scatter_fn(lua_State* L) {
   const char* name = InPlace ? "scatter_" : "scatter";
   Args a(L, 1, name);
   Tensor& t = a.tensor(0, InPlace ? "self" : "input");
@@ -46,7 +45,8 @@ int scatter_fn(lua_State* L) {
     if (InPlace) scatter_(t, dim, index, *src, reduce);
     else push_tensor(L, scatter(t, dim, index, *src, reduce));
   } else {
-    GL_CHECK_T(TypeError, !is_src || to_scalar(L, iv), name, "(): argument 'src' must be Tensor, not ", type_name(L, iv));
+    GL_CHECK_T(TypeError, !is_src || to_scalar(L, iv), name, "(): argument 'src' must be Tensor, not ",
+               type_name(L, iv));
     Scalar v = a.scalar(3, is_src ? "src" : "value");
     if (InPlace) scatter_(t, dim, index, v, reduce);
     else push_tensor(L, scatter(t, dim, index, v, reduce));
@@ -55,8 +55,7 @@ int scatter_fn(lua_State* L) {
   return 1;
 }
 
-template <bool InPlace>
-int scatter_add_fn(lua_State* L) {
+template <bool InPlace> int scatter_add_fn(lua_State* L) {
   Args a(L, 1, InPlace ? "scatter_add_" : "scatter_add");
   Tensor& t = a.tensor(0, InPlace ? "self" : "input");
   const int64_t dim = a.integer(1, "dim");
@@ -71,8 +70,7 @@ int scatter_add_fn(lua_State* L) {
   return 1;
 }
 
-template <bool InPlace>
-int index_add_fn(lua_State* L) {
+template <bool InPlace> int index_add_fn(lua_State* L) {
   Args a(L, 1, InPlace ? "index_add_" : "index_add");
   Tensor& t = a.tensor(0, InPlace ? "self" : "input");
   const int64_t dim = a.integer(1, "dim");
@@ -108,8 +106,7 @@ std::vector<Tensor> index_list(Args& a, int i) {
   return r;
 }
 
-template <bool InPlace>
-int index_put_fn(lua_State* L) {
+template <bool InPlace> int index_put_fn(lua_State* L) {
   Args a(L, 1, InPlace ? "index_put_" : "index_put");
   Tensor& t = a.tensor(0, InPlace ? "self" : "input");
   std::vector<Tensor> indices = index_list(a, 1);
@@ -153,8 +150,8 @@ int tobytes(lua_State* L) {
 int frombuffer(lua_State* L) {
   Args a(L, 1, "frombuffer");
   const int ib = a.at(0, "buffer");
-  GL_CHECK_T(TypeError, ib && lua_type(L, ib) == LUA_TSTRING, "frombuffer(): argument 'buffer' must be a string of bytes, not ",
-             type_name(L, ib));
+  GL_CHECK_T(TypeError, ib && lua_type(L, ib) == LUA_TSTRING,
+             "frombuffer(): argument 'buffer' must be a string of bytes, not ", type_name(L, ib));
   size_t len = 0;
   const char* s = lua_tolstring(L, ib, &len);
   const DType dt = a.dtype(-1, "dtype").value_or(DType::Float32);
@@ -165,8 +162,8 @@ int frombuffer(lua_State* L) {
   GL_CHECK_T(ValueError, offset >= 0 && offset < n, "offset (", offset,
              " bytes) must be non-negative and no greater than buffer length (", n, " bytes) minus 1");
   GL_CHECK_T(ValueError, count > 0 || count == -1, "count must be positive or -1, got ", count);
-  GL_CHECK_T(ValueError, count != -1 || (n - offset) % isz == 0, "buffer length (", n - offset, " bytes) after offset (",
-             offset, " bytes) must be a multiple of element size (", isz, ")");
+  GL_CHECK_T(ValueError, count != -1 || (n - offset) % isz == 0, "buffer length (", n - offset,
+             " bytes) after offset (", offset, " bytes) must be a multiple of element size (", isz, ")");
   const int64_t elems = count == -1 ? (n - offset) / isz : count;
   GL_CHECK_T(ValueError, elems <= (n - offset) / isz, "requested buffer length (", elems, " * ", isz,
              " bytes) after offset (", offset, " bytes) must not be greater than actual buffer length (", n, " bytes)");
@@ -180,13 +177,18 @@ int frombuffer(lua_State* L) {
 
 const Reg kIndexFunctions[] = {
     {"gather", gather_fn, "torch.gather(input, dim, index): out[i][j] = input[index[i][j]][j] (dim 0), and so on."},
-    {"scatter", scatter_fn<false>, "torch.scatter(input, dim, index, src | value, {reduce=}): a copy of input with src written at index."},
-    {"scatter_add", scatter_add_fn<false>, "torch.scatter_add(input, dim, index, src): a copy of input with src added at index."},
-    {"index_add", index_add_fn<false>, "torch.index_add(input, dim, index, source, {alpha=1}): source's slices added at index along dim."},
-    {"index_put", index_put_fn<false>, "torch.index_put(input, indices, values, accumulate=false): x[indices] = values, out of place."},
+    {"scatter", scatter_fn<false>,
+     "torch.scatter(input, dim, index, src | value, {reduce=}): a copy of input with src written at index."},
+    {"scatter_add", scatter_add_fn<false>,
+     "torch.scatter_add(input, dim, index, src): a copy of input with src added at index."},
+    {"index_add", index_add_fn<false>,
+     "torch.index_add(input, dim, index, source, {alpha=1}): source's slices added at index along dim."},
+    {"index_put", index_put_fn<false>,
+     "torch.index_put(input, indices, values, accumulate=false): x[indices] = values, out of place."},
     {"take", take_fn, "torch.take(input, index): elements of input as if flattened, at index."},
     {"nonzero", nonzero_fn, "torch.nonzero(input, {as_tuple=false}): the indices of non-zero elements, one row each."},
-    {"frombuffer", frombuffer, "torch.frombuffer(bytes, {dtype=, count=-1, offset=0}): a 1-d CPU tensor of the bytes of a Lua string."},
+    {"frombuffer", frombuffer,
+     "torch.frombuffer(bytes, {dtype=, count=-1, offset=0}): a 1-d CPU tensor of the bytes of a Lua string."},
     {nullptr, nullptr, nullptr}};
 
 const Reg kIndexMethods[] = {
@@ -201,7 +203,8 @@ const Reg kIndexMethods[] = {
     {"index_put_", index_put_fn<true>, "x:index_put_(indices, values, accumulate=false): x[indices] = values."},
     {"take", take_fn, "x:take(index)."},
     {"nonzero", nonzero_fn, "x:nonzero({as_tuple=false})."},
-    {"tobytes", tobytes, "x:tobytes(): the raw bytes of x (contiguous, host byte order) as a Lua string; torch.frombuffer reads them back."},
+    {"tobytes", tobytes,
+     "x:tobytes(): the raw bytes of x (contiguous, host byte order) as a Lua string; torch.frombuffer reads them back."},
     {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

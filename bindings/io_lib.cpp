@@ -53,7 +53,7 @@ int save_tensors(lua_State* L) {
   const char* fname = "torch._save_tensors";
   const std::string path = string_arg(L, 1, fname, "path");
   GL_CHECK_T(TypeError, lua_type(L, 2) == LUA_TTABLE && lua_type(L, 3) == LUA_TTABLE, fname,
-                   "(): names and tensors must be lists");
+             "(): names and tensors must be lists");
   const lua_Integer n = lua_Integer(lua_rawlen(L, 2));
   GL_CHECK_T(TypeError, lua_Integer(lua_rawlen(L, 3)) == n, fname, "(): names and tensors differ in length");
   io::NamedTensors tensors;

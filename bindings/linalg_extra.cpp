@@ -53,7 +53,8 @@ int linalg_vector_norm(lua_State* L) {
   std::optional<double> n;
   read_ord(a, 1, &s, &n);
   GL_CHECK_T(TypeError, !s, "linalg_vector_norm(): argument 'ord' must be Number, not str");
-  push_tensor(L, gl::vector_norm(input_as(a, 0, "x"), n.value_or(2), a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
+  push_tensor(
+      L, gl::vector_norm(input_as(a, 0, "x"), n.value_or(2), a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
   return 1;
 }
 int linalg_matrix_norm(lua_State* L) {
@@ -61,7 +62,8 @@ int linalg_matrix_norm(lua_State* L) {
   std::optional<std::string> s;
   std::optional<double> n;
   read_ord(a, 1, &s, &n);
-  push_tensor(L, gl::matrix_norm(input_as(a, 0, "A"), s.value_or("fro"), n, a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
+  push_tensor(L, gl::matrix_norm(input_as(a, 0, "A"), s.value_or("fro"), n, a.int_list(2, "dim"),
+                                 a.boolean(3, "keepdim", false)));
   return 1;
 }
 int linalg_norm(lua_State* L) {
@@ -85,16 +87,20 @@ const Reg kReduceExtra[] = {
     {"logsumexp", l_logsumexp, "logsumexp(input, dim, keepdim=False): log(sum(exp(input))) over dim, computed stably."},
     {nullptr, nullptr, nullptr}};
 // torch functions only.
-const Reg kEinsum[] = {
-    {"einsum", l_einsum, "einsum(equation, *operands): sums of products named by subscripts ('ij,jk->ik' is a matmul)."},
-    {nullptr, nullptr, nullptr}};
+const Reg kEinsum[] = {{"einsum", l_einsum,
+                        "einsum(equation, *operands): sums of products named by subscripts ('ij,jk->ik' is a matmul)."},
+                       {nullptr, nullptr, nullptr}};
 const Reg kLinalgExtra[] = {
-    {"vector_norm", linalg_vector_norm, "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False): the ord-norm of x as a vector (over dim)."},
-    {"matrix_norm", linalg_matrix_norm, "torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False): a matrix norm ('fro', 1, -1, inf, -inf)."},
-    {"norm", linalg_norm, "torch.linalg.norm(A, ord=None, dim=None, keepdim=False): a vector or a matrix norm, by ord and dim."},
+    {"vector_norm", linalg_vector_norm,
+     "torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False): the ord-norm of x as a vector (over dim)."},
+    {"matrix_norm", linalg_matrix_norm,
+     "torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False): a matrix norm ('fro', 1, -1, inf, -inf)."},
+    {"norm", linalg_norm,
+     "torch.linalg.norm(A, ord=None, dim=None, keepdim=False): a vector or a matrix norm, by ord and dim."},
     {nullptr, nullptr, nullptr}};
 const Reg kFunctionalExtra[] = {
-    {"one_hot", f_one_hot, "F.one_hot(tensor, num_classes=-1): int64 one-hot rows, one per index (num_classes: max + 1 by default)."},
+    {"one_hot", f_one_hot,
+     "F.one_hot(tensor, num_classes=-1): int64 one-hot rows, one per index (num_classes: max + 1 by default)."},
     {nullptr, nullptr, nullptr}};
 
 extern const char* const kLinalgExtraSignatures[][2];

@@ -19,9 +19,7 @@ void push_error(lua_State* L, std::exception_ptr ep) {
     lua_pushlstring(L, m.data(), m.size());
   } catch (const std::bad_alloc&) {
     lua_pushstring(L, "RuntimeError: out of host memory");
-  } catch (const std::exception& e) {
-    lua_pushfstring(L, "RuntimeError: %s", e.what());
-  } catch (...) {
+  } catch (const std::exception& e) { lua_pushfstring(L, "RuntimeError: %s", e.what()); } catch (...) {
     lua_pushstring(L, "RuntimeError: unknown C++ exception");
   }
 }
@@ -32,7 +30,7 @@ const char* kTensorMT = "torch.Tensor";
 const char* kDeviceMT = "torch.device";
 const char* kDTypeMT = "torch.dtype";
 const char* kSizeMT = "torch.Size";
-const char kDocsKey = 0;      // registry key of the function -> doc weak table
+const char kDocsKey = 0;  // registry key of the function -> doc weak table
 
 // Note [Per-op path]: every tensor an op returns is looked up in, and added
 // to, the identity table and given the tensor metatable; reaching those by a
@@ -52,9 +50,7 @@ int trampoline(lua_State* L) {
   Fn fn = reinterpret_cast<Fn>(lua_touserdata(L, lua_upvalueindex(1)));
   try {
     return fn(L);
-  } catch (...) {
-    push_error(L, std::current_exception());
-  }
+  } catch (...) { push_error(L, std::current_exception()); }
   return lua_error(L);  // Note [Trampoline]: nothing C++ is alive here
 }
 
@@ -112,7 +108,6 @@ void set_functions(lua_State* L, const Reg* regs, const char* sig_prefix, bool m
     lua_setfield(L, -2, regs->name);
   }
 }
-
 
 const char* doc_of(lua_State* L, int idx) {
   idx = lua_absindex(L, idx);

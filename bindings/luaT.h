@@ -19,7 +19,11 @@
 namespace gl::lt {
 
 using Fn = int (*)(lua_State*);
-struct Reg { const char* name; Fn fn; const char* doc; };
+struct Reg {
+  const char* name;
+  Fn fn;
+  const char* doc;
+};
 
 // Pushes a closure that runs fn under the trampoline, and records its doc.
 void push_function(lua_State* L, Fn fn, const char* doc);
@@ -50,7 +54,7 @@ Tensor& check_tensor(lua_State* L, int idx, const char* what);
 void push_device(lua_State* L, Device d);
 std::optional<Device> to_device(lua_State* L, int idx);  // device, "cuda:1", or an int
 void push_dtype(lua_State* L, DType d);
-std::optional<DType> to_dtype(lua_State* L, int idx);    // dtype object or "float32" (throws on other strings)
+std::optional<DType> to_dtype(lua_State* L, int idx);          // dtype object or "float32" (throws on other strings)
 std::optional<DType> to_dtype_or_null(lua_State* L, int idx);  // nullopt for non-dtype strings
 void push_size(lua_State* L, const Shape& s);
 void push_scalar(lua_State* L, Scalar s);

@@ -111,15 +111,21 @@ int f_layer_norm(lua_State* L) {
 }  // namespace
 
 const Reg kNnConv[] = {
-    {"conv2d", f_conv2d, "F.conv2d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1): 2-d convolution (cross-correlation)\n"
-                         "of input [N, C, H, W] with weight [K, C/groups, R, S]; padding may also be 'same' or 'valid'.\n"
-                         "oneDNN on the CPU and virtual devices, cuDNN on a GPU."},
-    {"max_pool2d", f_max_pool2d, "F.max_pool2d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false)."},
-    {"avg_pool2d", f_avg_pool2d, "F.avg_pool2d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, count_include_pad=true)."},
-    {"adaptive_avg_pool2d", f_adaptive_avg_pool2d, "F.adaptive_avg_pool2d(input, output_size): average over PyTorch's windows to an output of output_size ({h, w} or one int)."},
-    {"batch_norm", f_batch_norm, "F.batch_norm(input, running_mean, running_var, weight=nil, bias=nil, training=false, momentum=0.1, eps=1e-5): batch normalisation of each channel (dim 1):\n"
-                                 "in training by the batch's statistics, updating the running ones in place; else by the running ones."},
-    {"layer_norm", f_layer_norm, "F.layer_norm(input, normalized_shape, weight=nil, bias=nil, eps=1e-5): normalises over the last dims."},
+    {"conv2d", f_conv2d,
+     "F.conv2d(input, weight, bias=nil, stride=1, padding=0, dilation=1, groups=1): 2-d convolution (cross-correlation)\n"
+     "of input [N, C, H, W] with weight [K, C/groups, R, S]; padding may also be 'same' or 'valid'.\n"
+     "oneDNN on the CPU and virtual devices, cuDNN on a GPU."},
+    {"max_pool2d", f_max_pool2d,
+     "F.max_pool2d(input, kernel_size, stride=kernel_size, padding=0, dilation=1, ceil_mode=false)."},
+    {"avg_pool2d", f_avg_pool2d,
+     "F.avg_pool2d(input, kernel_size, stride=kernel_size, padding=0, ceil_mode=false, count_include_pad=true)."},
+    {"adaptive_avg_pool2d", f_adaptive_avg_pool2d,
+     "F.adaptive_avg_pool2d(input, output_size): average over PyTorch's windows to an output of output_size ({h, w} or one int)."},
+    {"batch_norm", f_batch_norm,
+     "F.batch_norm(input, running_mean, running_var, weight=nil, bias=nil, training=false, momentum=0.1, eps=1e-5): batch normalisation of each channel (dim 1):\n"
+     "in training by the batch's statistics, updating the running ones in place; else by the running ones."},
+    {"layer_norm", f_layer_norm,
+     "F.layer_norm(input, normalized_shape, weight=nil, bias=nil, eps=1e-5): normalises over the last dims."},
     {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

@@ -22,7 +22,8 @@ int device_new(lua_State* L) {
   if (!d) type_error("device", "type", "str", type_name(L, 1));
   if (!lua_isnoneornil(L, 2)) {
     GL_CHECK(lua_isinteger(L, 2), "device(): index must be an int");
-    GL_CHECK(!d->has_index(), "type (string) must not include an index because index was passed explicitly: ", d->str());
+    GL_CHECK(!d->has_index(),
+             "type (string) must not include an index because index was passed explicitly: ", d->str());
     lua_Integer i = lua_tointeger(L, 2);
     GL_CHECK(i >= 0, "Device index must not be negative");
     GL_CHECK(!(d->is_cpu() && i != 0), "CPU device index must be -1 or zero, got ", i);
@@ -31,7 +32,10 @@ int device_new(lua_State* L) {
   push_device(L, *d);
   return 1;
 }
-int device_tostring(lua_State* L) { lua_pushstring(L, dev(L, 1).str().c_str()); return 1; }
+int device_tostring(lua_State* L) {
+  lua_pushstring(L, dev(L, 1).str().c_str());
+  return 1;
+}
 int device_eq(lua_State* L) {
   auto* a = ud_test<Device>(L, 1, UdTag::Device);
   auto* b = ud_test<Device>(L, 2, UdTag::Device);
@@ -42,8 +46,15 @@ int device_index(lua_State* L) {
   Device& d = dev(L, 1);
   const char* k = lua_tostring(L, 2);
   if (!k) return 0;
-  if (!std::strcmp(k, "type")) { lua_pushstring(L, d.is_cpu() ? "cpu" : "cuda"); return 1; }
-  if (!std::strcmp(k, "index")) { if (d.has_index()) lua_pushinteger(L, d.index); else lua_pushnil(L); return 1; }
+  if (!std::strcmp(k, "type")) {
+    lua_pushstring(L, d.is_cpu() ? "cpu" : "cuda");
+    return 1;
+  }
+  if (!std::strcmp(k, "index")) {
+    if (d.has_index()) lua_pushinteger(L, d.index);
+    else lua_pushnil(L);
+    return 1;
+  }
   return 0;
 }
 
@@ -52,7 +63,10 @@ DType& dt(lua_State* L, int i) {
   if (!d) throw TypeError("expected a torch.dtype");
   return *d;
 }
-int dtype_tostring(lua_State* L) { lua_pushstring(L, dtype_repr(dt(L, 1)).c_str()); return 1; }
+int dtype_tostring(lua_State* L) {
+  lua_pushstring(L, dtype_repr(dt(L, 1)).c_str());
+  return 1;
+}
 int dtype_eq(lua_State* L) {
   auto* a = ud_test<DType>(L, 1, UdTag::DType);
   auto* b = ud_test<DType>(L, 2, UdTag::DType);
@@ -63,15 +77,22 @@ int dtype_index(lua_State* L) {
   DType d = dt(L, 1);
   const char* k = lua_tostring(L, 2);
   if (!k) return 0;
-  if (!std::strcmp(k, "is_floating_point")) { lua_pushboolean(L, is_floating(d)); return 1; }
-  if (!std::strcmp(k, "itemsize")) { lua_pushinteger(L, lua_Integer(itemsize(d))); return 1; }
+  if (!std::strcmp(k, "is_floating_point")) {
+    lua_pushboolean(L, is_floating(d));
+    return 1;
+  }
+  if (!std::strcmp(k, "itemsize")) {
+    lua_pushinteger(L, lua_Integer(itemsize(d)));
+    return 1;
+  }
   return 0;
 }
 
 Shape& sz(lua_State* L, int i) {
   auto* s = ud_test<Shape>(L, i, UdTag::Size);
-  if (!s) throw TypeError(ud_dead<Shape>(L, i) ? "this torch.Size was already finalized (its __gc ran) and cannot be used"
-                                               : "expected a torch.Size");
+  if (!s)
+    throw TypeError(ud_dead<Shape>(L, i) ? "this torch.Size was already finalized (its __gc ran) and cannot be used"
+                                         : "expected a torch.Size");
   return *s;
 }
 int size_new(lua_State* L) {
@@ -79,8 +100,14 @@ int size_new(lua_State* L) {
   push_size(L, a.shape_from(0, "sizes"));
   return 1;
 }
-int size_tostring(lua_State* L) { lua_pushstring(L, size_repr(sz(L, 1)).c_str()); return 1; }
-int size_len(lua_State* L) { lua_pushinteger(L, lua_Integer(sz(L, 1).size())); return 1; }
+int size_tostring(lua_State* L) {
+  lua_pushstring(L, size_repr(sz(L, 1)).c_str());
+  return 1;
+}
+int size_len(lua_State* L) {
+  lua_pushinteger(L, lua_Integer(sz(L, 1).size()));
+  return 1;
+}
 int size_eq(lua_State* L) {
   auto* a = ud_test<Shape>(L, 1, UdTag::Size);
   auto* b = ud_test<Shape>(L, 2, UdTag::Size);
@@ -109,7 +136,11 @@ int size_index(lua_State* L) {
     lua_pushcfunction(L, [](lua_State* L) -> int {
       auto* s = ud_test<Shape>(L, 1, UdTag::Size);
       lua_newtable(L);
-      if (s) for (size_t i = 0; i < s->size(); ++i) { lua_pushinteger(L, (*s)[i]); lua_rawseti(L, -2, lua_Integer(i + 1)); }
+      if (s)
+        for (size_t i = 0; i < s->size(); ++i) {
+          lua_pushinteger(L, (*s)[i]);
+          lua_rawseti(L, -2, lua_Integer(i + 1));
+        }
       return 1;
     });
     return 1;
@@ -120,12 +151,18 @@ int size_index(lua_State* L) {
 }  // namespace
 
 void open_objects(lua_State* L) {
-  static const Reg device_meta[] = {{"__tostring", device_tostring, nullptr}, {"__eq", device_eq, nullptr},
-                                    {"__index", device_index, nullptr}, {nullptr, nullptr, nullptr}};
-  static const Reg dtype_meta[] = {{"__tostring", dtype_tostring, nullptr}, {"__eq", dtype_eq, nullptr},
-                                   {"__index", dtype_index, nullptr}, {nullptr, nullptr, nullptr}};
-  static const Reg size_meta[] = {{"__tostring", size_tostring, nullptr}, {"__len", size_len, nullptr},
-                                  {"__eq", size_eq, nullptr}, {"__index", size_index, nullptr},
+  static const Reg device_meta[] = {{"__tostring", device_tostring, nullptr},
+                                    {"__eq", device_eq, nullptr},
+                                    {"__index", device_index, nullptr},
+                                    {nullptr, nullptr, nullptr}};
+  static const Reg dtype_meta[] = {{"__tostring", dtype_tostring, nullptr},
+                                   {"__eq", dtype_eq, nullptr},
+                                   {"__index", dtype_index, nullptr},
+                                   {nullptr, nullptr, nullptr}};
+  static const Reg size_meta[] = {{"__tostring", size_tostring, nullptr},
+                                  {"__len", size_len, nullptr},
+                                  {"__eq", size_eq, nullptr},
+                                  {"__index", size_index, nullptr},
                                   {nullptr, nullptr, nullptr}};
   luaL_getmetatable(L, "torch.device");
   set_functions(L, device_meta);
@@ -142,10 +179,10 @@ void open_objects(lua_State* L) {
   push_checked(L, size_new, "torch.Size{2, 3}: a shape.", "Size");
   lua_setfield(L, -2, "Size");
   static const std::pair<const char*, DType> dtypes[] = {
-      {"float32", DType::Float32}, {"float", DType::Float32},   {"float64", DType::Float64}, {"double", DType::Float64},
-      {"float16", DType::Float16}, {"half", DType::Float16},    {"bfloat16", DType::BFloat16}, {"int64", DType::Int64},
-      {"long", DType::Int64},      {"int32", DType::Int32},     {"int", DType::Int32},       {"int16", DType::Int16},
-      {"short", DType::Int16},     {"int8", DType::Int8},       {"uint8", DType::UInt8},     {"bool", DType::Bool}};
+      {"float32", DType::Float32}, {"float", DType::Float32}, {"float64", DType::Float64},   {"double", DType::Float64},
+      {"float16", DType::Float16}, {"half", DType::Float16},  {"bfloat16", DType::BFloat16}, {"int64", DType::Int64},
+      {"long", DType::Int64},      {"int32", DType::Int32},   {"int", DType::Int32},         {"int16", DType::Int16},
+      {"short", DType::Int16},     {"int8", DType::Int8},     {"uint8", DType::UInt8},       {"bool", DType::Bool}};
   for (auto& [name, d] : dtypes) {
     push_dtype(L, d);
     lua_setfield(L, -2, name);

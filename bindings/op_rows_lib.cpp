@@ -18,11 +18,13 @@ struct LuaRow {
 };
 
 constexpr LuaRow kRows[] = {
+// clang-format off
 #define GL_UNARY(E, name, policy, inplace, ...) {#name, "unary", #policy, "Plain", inplace != 0},
 #define GL_BINARY(E, name, policy, bind, inplace, ...) {#name, "binary", #policy, #bind, inplace != 0},
 #include "tensor/ops/op_rows.def"
 #define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, ...) {#name, "reduce", #result, #bind, false},
 #include "tensor/ops/reduce_rows.def"
+    // clang-format on
 };
 
 int op_rows(lua_State* L) {

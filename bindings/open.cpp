@@ -18,8 +18,13 @@
 #include "tensor/runtime/registry.h"
 
 namespace gl::lua_src {
-struct Chunk { const char* name; const char* code; std::size_t code_len;
-               const unsigned char* bytecode; std::size_t bytecode_len; };
+struct Chunk {
+  const char* name;
+  const char* code;
+  std::size_t code_len;
+  const unsigned char* bytecode;
+  std::size_t bytecode_len;
+};
 extern const Chunk chunks[];
 }  // namespace gl::lua_src
 
@@ -37,7 +42,10 @@ int perf_counter(lua_State* L) {
 
 int allow_tf32_index(lua_State* L) {
   const char* k = lua_tostring(L, 2);
-  if (k && !std::strcmp(k, "allow_tf32")) { lua_pushboolean(L, gl::allow_tf32()); return 1; }
+  if (k && !std::strcmp(k, "allow_tf32")) {
+    lua_pushboolean(L, gl::allow_tf32());
+    return 1;
+  }
   return 0;
 }
 int allow_tf32_newindex(lua_State* L) {
@@ -136,11 +144,13 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "linalg");
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
-  lt::push_function(L, signature, "internal: torch._signature(fn): the signature a bound function's calls are checked against");
+  lt::push_function(L, signature,
+                    "internal: torch._signature(fn): the signature a bound function's calls are checked against");
   lua_setfield(L, -2, "_signature");
   lt::push_function(L, set_doc, "internal: torch._set_doc(fn, text) documents a function written in Lua");
   lua_setfield(L, -2, "_set_doc");
-  lt::push_function(L, rng_state, "internal: torch._rng_state() reads the CPU generator's state, torch._rng_state(s) restores it");
+  lt::push_function(L, rng_state,
+                    "internal: torch._rng_state() reads the CPU generator's state, torch._rng_state(s) restores it");
   lua_setfield(L, -2, "_rng_state");
   lt::push_function(L, set_parameter, "internal: mark a tensor as an nn.Parameter (prints 'Parameter containing:')");
   lua_setfield(L, -2, "_set_parameter");
@@ -151,7 +161,8 @@ void open_torch(lua_State* L) {
   lua_newtable(L);
   lua_newtable(L);
   lua_newtable(L);
-  static const lt::Reg tf32[] = {{"__index", allow_tf32_index, nullptr}, {"__newindex", allow_tf32_newindex, nullptr},
+  static const lt::Reg tf32[] = {{"__index", allow_tf32_index, nullptr},
+                                 {"__newindex", allow_tf32_newindex, nullptr},
                                  {nullptr, nullptr, nullptr}};
   lt::set_functions(L, tf32);
   lua_setmetatable(L, -2);
@@ -179,7 +190,9 @@ void open_torch(lua_State* L) {
   lua_setglobal(L, "torch");
   // time.perf_counter()
   lua_newtable(L);
-  lt::push_function(L, perf_counter, "time.perf_counter(): seconds from a monotonic clock (call torch.cuda.synchronize() first when timing GPU work).");
+  lt::push_function(
+      L, perf_counter,
+      "time.perf_counter(): seconds from a monotonic clock (call torch.cuda.synchronize() first when timing GPU work).");
   lua_setfield(L, -2, "perf_counter");
   lua_setglobal(L, "time");
   lua_register(L, "repr", lt::repr);
@@ -329,12 +342,11 @@ std::string device_banner() {
     if (n == 0) return "CUDA: no devices";
     DeviceInfo i = device_info(0);
     // One line under 80 columns: it is the first thing a learner reads.
-    std::string what = i.host_memory ? "in host memory, " + format_bytes(i.total_memory) + " each (no GPU used: CPU timings)"
-                                     : "sharing one GPU";
+    std::string what = i.host_memory
+                           ? "in host memory, " + format_bytes(i.total_memory) + " each (no GPU used: CPU timings)"
+                           : "sharing one GPU";
     return "CUDA: " + std::to_string(n) + " virtual device" + (n == 1 ? "" : "s") + " " + what;
-  } catch (const std::exception& e) {
-    return std::string("CUDA: ") + e.what();
-  }
+  } catch (const std::exception& e) { return std::string("CUDA: ") + e.what(); }
 }
 
 }  // namespace gl::bindings

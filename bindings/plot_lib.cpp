@@ -64,8 +64,7 @@ std::vector<double> field_numbers(lua_State* L, int t, const char* k) {
 }
 
 // Calls fn(index of the i-th element) for each table in the list t[k].
-template <class F>
-void each(lua_State* L, int t, const char* k, F fn) {
+template <class F> void each(lua_State* L, int t, const char* k, F fn) {
   lua_getfield(L, t, k);
   if (lua_istable(L, -1)) {
     const lua_Integer n = luaL_len(L, -1);
@@ -121,8 +120,8 @@ plot::Figure read_figure(lua_State* L, int t) {
     ax.axis_visible = field_bool(L, a, "axis_visible", true);
     ax.legend = field_bool(L, a, "legend", false);
     each(L, a, "series", [&](int s) {
-      ax.series.push_back({field_numbers(L, s, "x"), field_numbers(L, s, "y"), field_string(L, s, "fmt"),
-                           field_string(L, s, "label")});
+      ax.series.push_back(
+          {field_numbers(L, s, "x"), field_numbers(L, s, "y"), field_string(L, s, "fmt"), field_string(L, s, "label")});
     });
     lua_getfield(L, a, "image");
     if (lua_istable(L, -1)) ax.image = read_image(L, lua_gettop(L));
@@ -143,9 +142,7 @@ int plot_render(lua_State* L) {
     if (kind == "svg") push_string(L, plot::render_svg(f));
     else if (kind == "png") push_string(L, plot::render_png(f));
     else throw ValueError("Format '" + kind + "' is not supported (supported formats: png, svg)");
-  } catch (const std::invalid_argument& e) {
-    throw ValueError(e.what());
-  }
+  } catch (const std::invalid_argument& e) { throw ValueError(e.what()); }
   return 1;
 }
 
@@ -154,9 +151,7 @@ int plot_fmt(lua_State* L) {
   const std::string fmt = lua_tostring(L, 1);
   try {
     plot::parse_fmt(fmt);
-  } catch (const std::invalid_argument& e) {
-    throw ValueError(e.what());
-  }
+  } catch (const std::invalid_argument& e) { throw ValueError(e.what()); }
   return 0;
 }
 
@@ -168,9 +163,7 @@ int image_png(lua_State* L) {
   const plot::Image im = read_image(L, 1);
   try {
     push_string(L, plot::render_image_png(im, scale));
-  } catch (const std::invalid_argument& e) {
-    throw ValueError(e.what());
-  }
+  } catch (const std::invalid_argument& e) { throw ValueError(e.what()); }
   return 1;
 }
 

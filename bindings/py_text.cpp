@@ -45,15 +45,21 @@ std::string py_str_repr(const char* s, size_t n) {
   const std::string_view v(s, n);
   const char q = (v.find('\'') != v.npos && v.find('"') == v.npos) ? '"' : '\'';
   std::string r(1, q);
-  auto hex = [&](unsigned c) { char b[8]; std::snprintf(b, sizeof b, "\\x%02x", c); r += b; };
+  auto hex = [&](unsigned c) {
+    char b[8];
+    std::snprintf(b, sizeof b, "\\x%02x", c);
+    r += b;
+  };
   for (size_t i = 0; i < n; ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '\\') r += "\\\\";
     else if (c == '\n') r += "\\n";
     else if (c == '\t') r += "\\t";
     else if (c == '\r') r += "\\r";
-    else if (c == static_cast<unsigned char>(q)) { r += '\\'; r += q; }
-    else if (c < 0x20 || c == 0x7f) hex(c);
+    else if (c == static_cast<unsigned char>(q)) {
+      r += '\\';
+      r += q;
+    } else if (c < 0x20 || c == 0x7f) hex(c);
     else if (c < 0x80) r += char(c);
     else {
       // A well-formed UTF-8 sequence stays as it is, except C1 controls and

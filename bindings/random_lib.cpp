@@ -63,15 +63,25 @@ int g_manual_seed(lua_State* L) {
   lua_settop(L, 1);
   return 1;
 }
-int g_seed(lua_State* L) { lua_pushinteger(L, lua_Integer(self_gen(L).seed())); return 1; }
-int g_initial_seed(lua_State* L) { lua_pushinteger(L, lua_Integer(self_gen(L).initial_seed())); return 1; }
-int g_get_state(lua_State* L) { push_tensor(L, self_gen(L).get_state()); return 1; }
+int g_seed(lua_State* L) {
+  lua_pushinteger(L, lua_Integer(self_gen(L).seed()));
+  return 1;
+}
+int g_initial_seed(lua_State* L) {
+  lua_pushinteger(L, lua_Integer(self_gen(L).initial_seed()));
+  return 1;
+}
+int g_get_state(lua_State* L) {
+  push_tensor(L, self_gen(L).get_state());
+  return 1;
+}
 int g_set_state(lua_State* L) {
   Generator& g = self_gen(L);
   Args a(L, 2, "set_state");
   const int idx = a.at(0, "new_state");
   Tensor* t = idx ? to_tensor(L, idx) : nullptr;
-  GL_CHECK_T(TypeError, t != nullptr, "set_state(): argument 'new_state' (position 1) must be Tensor, not ", type_name(L, idx));
+  GL_CHECK_T(TypeError, t != nullptr, "set_state(): argument 'new_state' (position 1) must be Tensor, not ",
+             type_name(L, idx));
   g.set_state(*t);
   lua_settop(L, 1);
   return 1;
@@ -102,14 +112,20 @@ int g_index(lua_State* L) {
   return 1;
 }
 
-int get_rng_state(lua_State* L) { push_tensor(L, generator_state(default_cpu_generator())); return 1; }
+int get_rng_state(lua_State* L) {
+  push_tensor(L, generator_state(default_cpu_generator()));
+  return 1;
+}
 int set_rng_state(lua_State* L) {
   Args a(L, 1, "set_rng_state");
   set_generator_state(default_cpu_generator(), a.tensor(0, "new_state"));
   return 0;
 }
 
-int initial_seed(lua_State* L) { lua_pushinteger(L, lua_Integer(default_cpu_generator().initial)); return 1; }
+int initial_seed(lua_State* L) {
+  lua_pushinteger(L, lua_Integer(default_cpu_generator().initial));
+  return 1;
+}
 int seed(lua_State* L) {
   Generator tmp{Device(Device::CPU)};
   const uint64_t s = tmp.seed();
@@ -120,8 +136,7 @@ int seed(lua_State* L) {
 
 // ---- fills and samplers ----
 
-template <bool Normal>
-int rand_fn(lua_State* L) {
+template <bool Normal> int rand_fn(lua_State* L) {
   Args a(L, 1, Normal ? "randn" : "rand");
   Shape s = a.shape_from(0, "size");
   Generator* g = gen_arg(a);
@@ -161,14 +176,14 @@ int randperm_fn(lua_State* L) {
 [[noreturn]] void normal_overloads(lua_State* L, Args& a) {
   std::string got;
   for (int i = 0; i < a.n(); ++i) got += (i ? ", " : "") + type_name(L, a.at(i));
-  throw TypeError(cat(
-      "normal() received an invalid combination of arguments - got (", got, "), but expected one of:\n",
-      " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n",
-      " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n",
-      " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n",
-      " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
-      "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-      "bool requires_grad = False)\n"));
+  throw TypeError(
+      cat("normal() received an invalid combination of arguments - got (", got, "), but expected one of:\n",
+          " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n",
+          " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n",
+          " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n",
+          " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
+          "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+          "bool requires_grad = False)\n"));
 }
 
 int normal_fn(lua_State* L) {
@@ -248,18 +263,23 @@ int exponential_inplace(lua_State* L) {
 
 // torch.* functions (registered after kTorchFunctions: rand & co. replace the plain ones).
 const Reg kRandomFunctions[] = {
-    {"Generator", generator_new, "torch.Generator(device='cpu'): a random generator of its own (mt19937, as PyTorch's CPU one)."},
+    {"Generator", generator_new,
+     "torch.Generator(device='cpu'): a random generator of its own (mt19937, as PyTorch's CPU one)."},
     {"initial_seed", initial_seed, "torch.initial_seed(): the seed the default CPU generator was last given."},
     {"seed", seed, "torch.seed(): seed every generator with a non-deterministic number and return it."},
-    {"get_rng_state", get_rng_state, "torch.get_rng_state(): the default CPU generator's state (uint8, PyTorch's 5056 bytes)."},
-    {"set_rng_state", set_rng_state, "torch.set_rng_state(new_state): restore the default CPU generator from get_rng_state()."},
-    {"rand", rand_fn<false>, "torch.rand(size...): uniform on [0, 1); same numbers as PyTorch's CPU generator after manual_seed."},
+    {"get_rng_state", get_rng_state,
+     "torch.get_rng_state(): the default CPU generator's state (uint8, PyTorch's 5056 bytes)."},
+    {"set_rng_state", set_rng_state,
+     "torch.set_rng_state(new_state): restore the default CPU generator from get_rng_state()."},
+    {"rand", rand_fn<false>,
+     "torch.rand(size...): uniform on [0, 1); same numbers as PyTorch's CPU generator after manual_seed."},
     {"randn", rand_fn<true>, "torch.randn(size...): standard normal."},
     {"randint", randint_fn, "torch.randint(low=0, high, size): integers in [low, high)."},
     {"randperm", randperm_fn, "torch.randperm(n): a random permutation of 0..n-1."},
     {"normal", normal_fn, "torch.normal(mean, std, size): normal samples; mean and std may be tensors."},
     {"bernoulli", bernoulli_fn, "torch.bernoulli(input): 1 with probability input, else 0."},
-    {"multinomial", multinomial_fn, "torch.multinomial(input, num_samples, replacement=false): category indices drawn with probabilities input."},
+    {"multinomial", multinomial_fn,
+     "torch.multinomial(input, num_samples, replacement=false): category indices drawn with probabilities input."},
     {nullptr, nullptr, nullptr}};
 
 // Tensor methods.
@@ -274,8 +294,8 @@ const Reg kRandomMethods[] = {
 
 void open_random(lua_State* L) {
   luaL_newmetatable(L, kGeneratorMT);
-  static const Reg meta[] = {{"__tostring", generator_tostring, nullptr}, {"__index", g_index, nullptr},
-                             {nullptr, nullptr, nullptr}};
+  static const Reg meta[] = {
+      {"__tostring", generator_tostring, nullptr}, {"__index", g_index, nullptr}, {nullptr, nullptr, nullptr}};
   set_functions(L, meta);
   ud_set_finalizer(UdTag::Generator, generator_gc);  // Note [One finalizer]
   ud_set_gc(L, -1);

@@ -3,31 +3,31 @@
 #include "bindings/luaT.h"
 
 namespace gl::lt {
-extern const Reg kTensorOps[];      // tensor_ops.cpp: methods that are also torch functions
-extern const Reg kTensorMethods[];  // tensor_methods.cpp: methods only
-extern const Reg kTorchFunctions[]; // torch_lib.cpp
-extern const Reg kFunctional[];     // torch_lib.cpp: torch.nn.functional
-extern const Reg kLinalg[];         // torch_lib.cpp: torch.linalg
-extern const Reg kNnConv[];         // nn_conv.cpp: F.conv2d, pooling, batch_norm, layer_norm
-extern const Reg kSortOps[];        // sort_ops.cpp: sort, topk, median, unique, ... (methods and torch functions)
-extern const Reg kShapeOps[];       // shape_ops.cpp: tril, diag, outer, mv, ... (methods and torch functions)
-extern const Reg kShapeFunctions[]; // shape_ops.cpp: logspace, meshgrid (torch functions)
-extern const Reg kReduceExtra[];    // linalg_extra.cpp: logsumexp (method and torch function)
-extern const Reg kEinsum[];         // linalg_extra.cpp: torch.einsum
-extern const Reg kLinalgExtra[];    // linalg_extra.cpp: torch.linalg norms
+extern const Reg kTensorOps[];        // tensor_ops.cpp: methods that are also torch functions
+extern const Reg kTensorMethods[];    // tensor_methods.cpp: methods only
+extern const Reg kTorchFunctions[];   // torch_lib.cpp
+extern const Reg kFunctional[];       // torch_lib.cpp: torch.nn.functional
+extern const Reg kLinalg[];           // torch_lib.cpp: torch.linalg
+extern const Reg kNnConv[];           // nn_conv.cpp: F.conv2d, pooling, batch_norm, layer_norm
+extern const Reg kSortOps[];          // sort_ops.cpp: sort, topk, median, unique, ... (methods and torch functions)
+extern const Reg kShapeOps[];         // shape_ops.cpp: tril, diag, outer, mv, ... (methods and torch functions)
+extern const Reg kShapeFunctions[];   // shape_ops.cpp: logspace, meshgrid (torch functions)
+extern const Reg kReduceExtra[];      // linalg_extra.cpp: logsumexp (method and torch function)
+extern const Reg kEinsum[];           // linalg_extra.cpp: torch.einsum
+extern const Reg kLinalgExtra[];      // linalg_extra.cpp: torch.linalg norms
 extern const Reg kFunctionalExtra[];  // linalg_extra.cpp: F.one_hot
 void open_method_functions(lua_State* L);  // shape_ops.cpp: torch.transpose & co. into the torch table on the stack
-void open_tensor_type(lua_State* L);   // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack
-void open_objects(lua_State* L);       // objects.cpp: device/dtype/Size metatables and torch.device/Size
-void open_trace(lua_State* L);         // trace_lib.cpp: torch._trace table on the stack
-void open_cuda(lua_State* L);          // cuda_lib.cpp: torch.cuda table on the stack
-void open_cuda_setup(lua_State* L);    // cuda_setup.cpp: use_virtual & co. into the table on the stack
-void open_io(lua_State* L);            // io_lib.cpp: torch.save/torch.load into the table on the stack
-void open_plot(lua_State* L);          // plot_lib.cpp: torch._plot_render and friends (plot/)
-void open_idx(lua_State* L);           // idx_lib.cpp: torch._read_idx into the table on the stack
-void open_distributed(lua_State* L);   // dist_lib.cpp: torch.distributed (C half) on the stack
-int repr(lua_State* L);                // repr.cpp: the global repr()
-void open_repr(lua_State* L);          // repr.cpp: torch._echo, torch._pyfloat into the table on the stack
+void open_tensor_type(lua_State* L);       // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack
+void open_objects(lua_State* L);           // objects.cpp: device/dtype/Size metatables and torch.device/Size
+void open_trace(lua_State* L);             // trace_lib.cpp: torch._trace table on the stack
+void open_cuda(lua_State* L);              // cuda_lib.cpp: torch.cuda table on the stack
+void open_cuda_setup(lua_State* L);        // cuda_setup.cpp: use_virtual & co. into the table on the stack
+void open_io(lua_State* L);                // io_lib.cpp: torch.save/torch.load into the table on the stack
+void open_plot(lua_State* L);              // plot_lib.cpp: torch._plot_render and friends (plot/)
+void open_idx(lua_State* L);               // idx_lib.cpp: torch._read_idx into the table on the stack
+void open_distributed(lua_State* L);       // dist_lib.cpp: torch.distributed (C half) on the stack
+int repr(lua_State* L);                    // repr.cpp: the global repr()
+void open_repr(lua_State* L);              // repr.cpp: torch._echo, torch._pyfloat into the table on the stack
 // named_tuple.cpp: mark_named_tuple records the two tensors on the top
 // of the stack as NAME(field1=first, field2=second) and leaves them there;
 // push_named_tuple_field pushes first's `key` field and returns true if it has one.
@@ -40,9 +40,9 @@ bool push_named_tuple_record(lua_State* L, int idx);
 // str (a Lua string's bytes: UTF-8 kept, the rest escaped, NUL included).
 std::string py_float_repr(double x);
 std::string py_str_repr(const char* s, size_t n);
-void open_args(lua_State* L);          // args_lua.cpp: torch._parse_args, torch._too_many
-void open_grad_scope(lua_State* L);    // grad_scope.cpp: torch._with_grad_mode, torch._grad_guard
-void open_op_rows(lua_State* L);       // op_rows_lib.cpp: torch._op_rows
+void open_args(lua_State* L);        // args_lua.cpp: torch._parse_args, torch._too_many
+void open_grad_scope(lua_State* L);  // grad_scope.cpp: torch._with_grad_mode, torch._grad_guard
+void open_op_rows(lua_State* L);     // op_rows_lib.cpp: torch._op_rows
 // random_lib.cpp: rand & co. with generator= (replacing kTorchFunctions' rand,
 // randn, randint, randperm), the samplers, and the torch.Generator metatable.
 extern const Reg kRandomFunctions[];

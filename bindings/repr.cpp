@@ -62,7 +62,10 @@ bool is_identifier(const char* s) {
 // a raw walk of the globals three levels deep; empty when it has none.
 std::string global_name(lua_State* L, int idx) {
   idx = lua_absindex(L, idx);
-  struct Node { std::string name; int depth; };
+  struct Node {
+    std::string name;
+    int depth;
+  };
   std::vector<Node> queue{{"", 0}};
   lua_newtable(L);  // tables already visited
   const int seen = lua_gettop(L);
@@ -81,8 +84,7 @@ std::string global_name(lua_State* L, int idx) {
         const std::string key = lua_tostring(L, -2);
         const std::string name = node.name.empty() ? key : node.name + "." + key;
         if (lua_rawequal(L, -1, idx) && found.empty()) found = name;
-        if (lua_type(L, -1) == LUA_TTABLE && node.depth < 3 && key != "_G" && key != "package" &&
-            key != "loaded") {
+        if (lua_type(L, -1) == LUA_TTABLE && node.depth < 3 && key != "_G" && key != "package" && key != "loaded") {
           lua_pushvalue(L, -1);
           if (lua_rawget(L, seen) == LUA_TNIL) {
             lua_pushvalue(L, -2);
@@ -160,7 +162,10 @@ void sorted_keys(lua_State* L, int idx, lua_Integer n, int keys) {
     lua_rawseti(L, keys, ++count);
   }
   // Insertion sort through the stack: key lists here are small (echo-sized).
-  auto rank = [&](int i) { int t = lua_type(L, i); return t == LUA_TNUMBER ? 0 : t == LUA_TSTRING ? 1 : 2; };
+  auto rank = [&](int i) {
+    int t = lua_type(L, i);
+    return t == LUA_TNUMBER ? 0 : t == LUA_TSTRING ? 1 : 2;
+  };
   for (lua_Integer i = 2; i <= count; ++i) {
     for (lua_Integer j = i; j > 1; --j) {
       lua_rawgeti(L, keys, j - 1);
@@ -168,7 +173,10 @@ void sorted_keys(lua_State* L, int idx, lua_Integer n, int keys) {
       const int ra = rank(-2), rb = rank(-1);
       bool swap = rb < ra;
       if (ra == rb && ra < 2) swap = lua_compare(L, -1, -2, LUA_OPLT);  // numbers and strings never raise
-      if (!swap) { lua_pop(L, 2); break; }
+      if (!swap) {
+        lua_pop(L, 2);
+        break;
+      }
       lua_rawseti(L, keys, j - 1);
       lua_rawseti(L, keys, j);
     }
@@ -221,12 +229,13 @@ void repr_into(lua_State* L, int idx, std::string& out, Ctx& ctx) {
   if (Tensor* t = to_tensor(L, idx)) {
     try {
       out += tensor_repr(*t);
-    } catch (const std::exception& e) {
-      out += std::string("<repr failed: ") + e.what() + ">";
-    }
+    } catch (const std::exception& e) { out += std::string("<repr failed: ") + e.what() + ">"; }
     return;
   }
-  if (auto* d = ud_test<Device>(L, idx, UdTag::Device)) { out += d->repr(); return; }
+  if (auto* d = ud_test<Device>(L, idx, UdTag::Device)) {
+    out += d->repr();
+    return;
+  }
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) out += std::to_string(lua_tointeger(L, idx));
@@ -263,8 +272,7 @@ void repr_into(lua_State* L, int idx, std::string& out, Ctx& ctx) {
       }
       break;
     }
-    default:
-      break;
+    default: break;
   }
   tostring_into(L, idx, out);
 }
@@ -275,7 +283,10 @@ int named_tuple_repr(lua_State* L, int first, std::string& out) {
   lua_rawgeti(L, rec, 5);
   const bool pair = lua_rawequal(L, -1, first + 1);
   lua_pop(L, 1);
-  if (!pair) { lua_pop(L, 1); return 0; }
+  if (!pair) {
+    lua_pop(L, 1);
+    return 0;
+  }
   Ctx ctx;
   lua_rawgeti(L, rec, 1);
   out += std::string("torch.return_types.") + lua_tostring(L, -1) + "(\n";

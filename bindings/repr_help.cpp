@@ -24,7 +24,10 @@ std::vector<std::string> completions(lua_State* L, const std::string& prefix) {
   while (!base.empty() && pos <= base.size()) {
     size_t dot = base.find('.', pos);
     std::string part = base.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
-    if (lua_type(L, -1) != LUA_TTABLE) { lua_settop(L, top); return out; }
+    if (lua_type(L, -1) != LUA_TTABLE) {
+      lua_settop(L, top);
+      return out;
+    }
     lua_getfield(L, -1, part.c_str());  // tables only: no metamethod surprises worth guarding here
     lua_remove(L, -2);
     if (dot == std::string::npos) break;
@@ -52,9 +55,15 @@ std::vector<std::string> completions(lua_State* L, const std::string& prefix) {
     lua_pop(L, 1);
     for (int depth = 0; depth < 8; ++depth) {
       lua_getfield(L, mt, "__index");
-      if (lua_type(L, -1) != LUA_TTABLE) { lua_pop(L, 1); break; }
+      if (lua_type(L, -1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        break;
+      }
       collect(lua_gettop(L));
-      if (!lua_getmetatable(L, -1)) { lua_pop(L, 1); break; }
+      if (!lua_getmetatable(L, -1)) {
+        lua_pop(L, 1);
+        break;
+      }
       lua_remove(L, -2);
       mt = lua_gettop(L);
     }

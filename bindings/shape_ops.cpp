@@ -115,7 +115,9 @@ int l_meshgrid(lua_State* L) {
   if (!a.has(-1, "indexing")) {  // PyTorch warns once, then uses 'ij'
     static bool warned = false;
     if (!warned)
-      std::fputs("UserWarning: torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.\n", stderr);
+      std::fputs(
+          "UserWarning: torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.\n",
+          stderr);
     warned = true;
   }
   const std::string indexing = a.string(-1, "indexing", "ij");
@@ -133,7 +135,8 @@ const Reg kShapeOps[] = {
     {"trace", l_trace, "trace(input): the sum of a matrix's diagonal."},
     {"outer", l_outer, "outer(input, vec2): the outer product of two vectors."},
     {"mv", l_mv, "mv(input, vec): matrix times vector."},
-    {"repeat_interleave", l_repeat_interleave, "repeat_interleave(input, repeats, dim=None): each element repeated (repeats an int or one per element)."},
+    {"repeat_interleave", l_repeat_interleave,
+     "repeat_interleave(input, repeats, dim=None): each element repeated (repeats an int or one per element)."},
     {"unflatten", l_unflatten, "unflatten(input, dim, sizes): dim split into sizes (one may be -1)."},
     {"swapaxes", l_swapaxes, "swapaxes(input, axis0, axis1): transpose's alias."},
     {"swapdims", l_swapdims, "swapdims(input, dim0, dim1): transpose's alias."},
@@ -144,18 +147,24 @@ const Reg kShapeOps[] = {
 
 // torch functions only (no method).
 const Reg kShapeFunctions[] = {
-    {"logspace", l_logspace, "logspace(start, end, steps, base=10.0): steps values base^x for x evenly from start to end."},
-    {"meshgrid", l_meshgrid, "meshgrid(*tensors, indexing='ij'): one grid per 1-d tensor, each expanded over the others."},
+    {"logspace", l_logspace,
+     "logspace(start, end, steps, base=10.0): steps values base^x for x evenly from start to end."},
+    {"meshgrid", l_meshgrid,
+     "meshgrid(*tensors, indexing='ij'): one grid per 1-d tensor, each expanded over the others."},
     {nullptr, nullptr, nullptr}};
 
 extern const char* const kShapeOpSignatures[][2];
 const char* const kShapeOpSignatures[][2] = {
-    {"tril", "tril(input, diagonal=0)"}, {"triu", "triu(input, diagonal=0)"},
-    {"diag", "diag(input, diagonal=0)"}, {"trace", "trace(input)"},
-    {"outer", "outer(input, vec2)"}, {"mv", "mv(input, vec)"},
+    {"tril", "tril(input, diagonal=0)"},
+    {"triu", "triu(input, diagonal=0)"},
+    {"diag", "diag(input, diagonal=0)"},
+    {"trace", "trace(input)"},
+    {"outer", "outer(input, vec2)"},
+    {"mv", "mv(input, vec)"},
     {"repeat_interleave", "repeat_interleave(input, repeats=None, dim=None, *, output_size=None)"},
     {"unflatten", "unflatten(input, dim, sizes)"},
-    {"swapaxes", "swapaxes(input, axis0, axis1)"}, {"swapdims", "swapdims(input, dim0, dim1)"},
+    {"swapaxes", "swapaxes(input, axis0, axis1)"},
+    {"swapdims", "swapdims(input, dim0, dim1)"},
     {"logspace", "logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False)"},
     {"meshgrid", "meshgrid(*tensors, indexing=None)"},
     {nullptr, nullptr}};
@@ -169,9 +178,10 @@ namespace gl::lt {
 // way, so the same C function is registered into the torch table on the stack,
 // checked as a function (the tensor counts as a positional).
 void open_method_functions(lua_State* L) {
-  static const char* const names[] = {"transpose", "unsqueeze", "flatten", "t", "permute", "reshape", "narrow",
-                                      "select", "chunk", "split", "unbind", "masked_select", "clone", "detach",
-                                      "equal", "allclose", "fill_", "zero_", "is_floating_point", "get_device"};
+  static const char* const names[] = {
+      "transpose", "unsqueeze", "flatten", "t",      "permute",           "reshape",   "narrow",
+      "select",    "chunk",     "split",   "unbind", "masked_select",     "clone",     "detach",
+      "equal",     "allclose",  "fill_",   "zero_",  "is_floating_point", "get_device"};
   for (const char* name : names) {
     if (lua_getfield(L, -1, name) != LUA_TNIL) {  // torch has it already
       lua_pop(L, 1);

@@ -19,24 +19,30 @@ int push_pair(lua_State* L, const std::pair<Tensor, Tensor>& r, const char* name
 
 int l_sort(lua_State* L) {
   Args a(L, 1, "sort");
-  return push_pair(L, gl::sort(a.tensor(0, "input"), a.opt_integer(1, "dim").value_or(-1), a.boolean(2, "descending", false),
-                               a.boolean(3, "stable", false)), "sort");
+  return push_pair(L,
+                   gl::sort(a.tensor(0, "input"), a.opt_integer(1, "dim").value_or(-1),
+                            a.boolean(2, "descending", false), a.boolean(3, "stable", false)),
+                   "sort");
 }
 int l_argsort(lua_State* L) {
   Args a(L, 1, "argsort");
-  push_tensor(L, gl::argsort(a.tensor(0, "input"), a.opt_integer(1, "dim").value_or(-1), a.boolean(2, "descending", false),
-                             a.boolean(3, "stable", false)));
+  push_tensor(L, gl::argsort(a.tensor(0, "input"), a.opt_integer(1, "dim").value_or(-1),
+                             a.boolean(2, "descending", false), a.boolean(3, "stable", false)));
   return 1;
 }
 int l_topk(lua_State* L) {
   Args a(L, 1, "topk");
-  return push_pair(L, gl::topk(a.tensor(0, "input"), a.integer(1, "k"), a.opt_integer(2, "dim").value_or(-1),
-                               a.boolean(3, "largest", true), a.boolean(4, "sorted", true)), "topk");
+  return push_pair(L,
+                   gl::topk(a.tensor(0, "input"), a.integer(1, "k"), a.opt_integer(2, "dim").value_or(-1),
+                            a.boolean(3, "largest", true), a.boolean(4, "sorted", true)),
+                   "topk");
 }
 int l_kthvalue(lua_State* L) {
   Args a(L, 1, "kthvalue");
-  return push_pair(L, gl::kthvalue(a.tensor(0, "input"), a.integer(1, "k"), a.opt_integer(2, "dim").value_or(-1),
-                                   a.boolean(3, "keepdim", false)), "kthvalue");
+  return push_pair(L,
+                   gl::kthvalue(a.tensor(0, "input"), a.integer(1, "k"), a.opt_integer(2, "dim").value_or(-1),
+                                a.boolean(3, "keepdim", false)),
+                   "kthvalue");
 }
 int l_median(lua_State* L) {
   Args a(L, 1, "median");
@@ -50,7 +56,8 @@ int l_median(lua_State* L) {
 }
 int l_mode(lua_State* L) {
   Args a(L, 1, "mode");
-  return push_pair(L, gl::mode(a.tensor(0, "input"), a.opt_integer(1, "dim").value_or(-1), a.boolean(2, "keepdim", false)), "mode");
+  return push_pair(
+      L, gl::mode(a.tensor(0, "input"), a.opt_integer(1, "dim").value_or(-1), a.boolean(2, "keepdim", false)), "mode");
 }
 // unique(input, sorted, return_inverse, return_counts, dim): the values, then
 // the inverse and the counts when asked, as separate results (Python's tuple).
@@ -70,13 +77,20 @@ int l_unique(lua_State* L) {
 }  // namespace
 
 const Reg kSortOps[] = {
-    {"sort", l_sort, "sort(input, dim=-1, descending=False, stable=False) -> (values, indices): sorted along dim (NaN last)."},
-    {"argsort", l_argsort, "argsort(input, dim=-1, descending=False, stable=False) -> LongTensor: the indices that sort input along dim."},
-    {"topk", l_topk, "topk(input, k, dim=-1, largest=True, sorted=True) -> (values, indices): the k largest (or smallest) along dim."},
-    {"kthvalue", l_kthvalue, "kthvalue(input, k, dim=-1, keepdim=False) -> (values, indices): the k-th smallest (k from 1) along dim."},
-    {"median", l_median, "median(input) -> Tensor; median(input, dim, keepdim) -> (values, indices): the lower median (NaN if any)."},
-    {"mode", l_mode, "mode(input, dim=-1, keepdim=False) -> (values, indices): the most frequent value along dim (the smallest on ties)."},
-    {"unique", l_unique, "unique(input, sorted=True, return_inverse=False, return_counts=False) -> values[, inverse][, counts]: the sorted distinct values."},
+    {"sort", l_sort,
+     "sort(input, dim=-1, descending=False, stable=False) -> (values, indices): sorted along dim (NaN last)."},
+    {"argsort", l_argsort,
+     "argsort(input, dim=-1, descending=False, stable=False) -> LongTensor: the indices that sort input along dim."},
+    {"topk", l_topk,
+     "topk(input, k, dim=-1, largest=True, sorted=True) -> (values, indices): the k largest (or smallest) along dim."},
+    {"kthvalue", l_kthvalue,
+     "kthvalue(input, k, dim=-1, keepdim=False) -> (values, indices): the k-th smallest (k from 1) along dim."},
+    {"median", l_median,
+     "median(input) -> Tensor; median(input, dim, keepdim) -> (values, indices): the lower median (NaN if any)."},
+    {"mode", l_mode,
+     "mode(input, dim=-1, keepdim=False) -> (values, indices): the most frequent value along dim (the smallest on ties)."},
+    {"unique", l_unique,
+     "unique(input, sorted=True, return_inverse=False, return_counts=False) -> values[, inverse][, counts]: the sorted distinct values."},
     {nullptr, nullptr, nullptr}};
 
 // Signatures (bindings/signatures.cpp), in PyTorch's notation.

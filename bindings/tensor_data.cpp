@@ -29,10 +29,19 @@ struct Walk {
     int cat_ = 0;
     double fv = 0;
     int64_t iv = 0;
-    if (lua_type(L, idx) == LUA_TBOOLEAN) { cat_ = 0; iv = lua_toboolean(L, idx); fv = double(iv); }
-    else if (lua_isinteger(L, idx)) { cat_ = 1; iv = lua_tointeger(L, idx); fv = double(iv); }
-    else if (lua_type(L, idx) == LUA_TNUMBER) { cat_ = 2; fv = lua_tonumber(L, idx); iv = 0; }
-    else if (Tensor* t = to_tensor(L, idx)) {
+    if (lua_type(L, idx) == LUA_TBOOLEAN) {
+      cat_ = 0;
+      iv = lua_toboolean(L, idx);
+      fv = double(iv);
+    } else if (lua_isinteger(L, idx)) {
+      cat_ = 1;
+      iv = lua_tointeger(L, idx);
+      fv = double(iv);
+    } else if (lua_type(L, idx) == LUA_TNUMBER) {
+      cat_ = 2;
+      fv = lua_tonumber(L, idx);
+      iv = 0;
+    } else if (Tensor* t = to_tensor(L, idx)) {
       GL_CHECK_T(ValueError, t->numel() == 1, "only one element tensors can be converted to Python scalars");
       Scalar s = item(*t);
       cat_ = s.kind == Scalar::Bool ? 0 : s.kind == Scalar::Int ? 1 : 2;
@@ -80,8 +89,7 @@ struct Walk {
 // that uint8 takes negatives down to -255, which wrap; floats (truncated
 // toward zero) must land in range, and NaN or inf fit no integer. Floating and
 // bool dtypes take anything (1e40 becomes inf, as in PyTorch).
-template <class T>
-T checked_element(DType dt, uint8_t kind, int64_t iv, double fv) {
+template <class T> T checked_element(DType dt, uint8_t kind, int64_t iv, double fv) {
   if constexpr (std::is_same_v<T, bool>) {
     return kind == 2 ? fv != 0 : iv != 0;
   } else if constexpr (std::is_integral_v<T>) {

@@ -28,7 +28,8 @@ std::optional<int64_t> parse_int(const std::string& s, const std::string& whole)
   size_t k = (t[0] == '-' || t[0] == '+') ? 1 : 0;
   if (k == t.size()) throw IndexError(cat("invalid index '", whole, "'"));
   for (size_t j = k; j < t.size(); ++j)
-    if (!std::isdigit((unsigned char)t[j])) throw IndexError(cat("invalid index '", whole, "': '", t, "' is not an integer"));
+    if (!std::isdigit((unsigned char)t[j]))
+      throw IndexError(cat("invalid index '", whole, "': '", t, "' is not an integer"));
   if (t.size() > 18) throw IndexError(cat("index ", t, " is out of range"));
   return std::stoll(t);
 }
@@ -36,8 +37,14 @@ std::optional<int64_t> parse_int(const std::string& s, const std::string& whole)
 Item parse_item(const std::string& raw) {
   std::string s = trim(raw);
   Item it;
-  if (s == "...") { it.kind = Item::Ellipsis; return it; }
-  if (s == "None" || s == "nil") { it.kind = Item::NewAxis; return it; }
+  if (s == "...") {
+    it.kind = Item::Ellipsis;
+    return it;
+  }
+  if (s == "None" || s == "nil") {
+    it.kind = Item::NewAxis;
+    return it;
+  }
   size_t c1 = s.find(':');
   if (c1 == std::string::npos) {
     auto v = parse_int(s, raw);
@@ -100,18 +107,22 @@ IndexKey parse_key(lua_State* L, int key) {
       else {
         std::string got = type_name(L, -1);
         lua_pop(L, 1);
-        throw IndexError(with_tensors ? cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                                            "are valid indices (got ", got, ")")
-                                      : cat("only integers, slices like ':' or '1:3', '...' and 'None' are valid indices (got ",
-                                            got, ")"));
+        throw IndexError(
+            with_tensors
+                ? cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                      "are valid indices (got ",
+                      got, ")")
+                : cat("only integers, slices like ':' or '1:3', '...' and 'None' are valid indices (got ", got, ")"));
       }
       lua_pop(L, 1);
     }
   } else if (lua_type(L, key) == LUA_TNUMBER) {
-    throw IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got float)");
+    throw IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got float)");
   } else {
-    throw IndexError(cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ",
-                         type_name(L, key), ")"));
+    throw IndexError(
+        cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ",
+            type_name(L, key), ")"));
   }
   // PyTorch warns that a uint8 mask is deprecated, once per call site (Python's
   // default filter): the Lua line that indexed stands in for Python's
@@ -122,7 +133,9 @@ IndexKey parse_key(lua_State* L, int key) {
     lua_pop(L, 1);
     static std::set<std::string> seen;
     if (!seen.insert(site).second) return;
-    std::fputs("UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\n", stderr);
+    std::fputs(
+        "UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\n",
+        stderr);
     std::fflush(stderr);
   };
   return out;

@@ -27,7 +27,10 @@ int size(lua_State* L) {
 }
 int stride(lua_State* L) {
   Args a(L, 2, "stride");
-  if (auto d = a.opt_integer(0, "dim")) { lua_pushinteger(L, self(L).stride(*d)); return 1; }
+  if (auto d = a.opt_integer(0, "dim")) {
+    lua_pushinteger(L, self(L).stride(*d));
+    return 1;
+  }
   lua_createtable(L, int(self(L).dim()), 0);
   for (int64_t i = 0; i < self(L).dim(); ++i) {
     lua_pushinteger(L, self(L).strides()[size_t(i)]);
@@ -35,15 +38,42 @@ int stride(lua_State* L) {
   }
   return 1;
 }
-int dim(lua_State* L) { lua_pushinteger(L, self(L).dim()); return 1; }
-int numel(lua_State* L) { lua_pushinteger(L, self(L).numel()); return 1; }
-int element_size(lua_State* L) { lua_pushinteger(L, lua_Integer(itemsize(self(L).dtype()))); return 1; }
-int is_contiguous(lua_State* L) { lua_pushboolean(L, self(L).is_contiguous()); return 1; }
-int is_floating_point(lua_State* L) { lua_pushboolean(L, is_floating(self(L).dtype())); return 1; }
-int l_contiguous(lua_State* L) { push_tensor(L, contiguous(self(L))); return 1; }
-int l_clone(lua_State* L) { push_tensor(L, clone(self(L))); return 1; }
-int l_detach(lua_State* L) { push_tensor(L, detach(self(L))); return 1; }
-int l_item(lua_State* L) { push_scalar(L, item(self(L))); return 1; }
+int dim(lua_State* L) {
+  lua_pushinteger(L, self(L).dim());
+  return 1;
+}
+int numel(lua_State* L) {
+  lua_pushinteger(L, self(L).numel());
+  return 1;
+}
+int element_size(lua_State* L) {
+  lua_pushinteger(L, lua_Integer(itemsize(self(L).dtype())));
+  return 1;
+}
+int is_contiguous(lua_State* L) {
+  lua_pushboolean(L, self(L).is_contiguous());
+  return 1;
+}
+int is_floating_point(lua_State* L) {
+  lua_pushboolean(L, is_floating(self(L).dtype()));
+  return 1;
+}
+int l_contiguous(lua_State* L) {
+  push_tensor(L, contiguous(self(L)));
+  return 1;
+}
+int l_clone(lua_State* L) {
+  push_tensor(L, clone(self(L)));
+  return 1;
+}
+int l_detach(lua_State* L) {
+  push_tensor(L, detach(self(L)));
+  return 1;
+}
+int l_item(lua_State* L) {
+  push_scalar(L, item(self(L)));
+  return 1;
+}
 int tolist(lua_State* L) {
   Tensor& t = self(L);
   if (t.dim() == 0) push_scalar(L, item(t));
@@ -59,13 +89,14 @@ int l_to(lua_State* L) {
   std::optional<DType> dt;
   for (int i = 0; i < a.n(); ++i) {
     int idx = a.at(i);
-    if (Tensor* o = to_tensor(L, idx)) { dev = o->device(); dt = o->dtype(); }
-    else if (auto d = to_dtype_or_null(L, idx)) dt = d;
+    if (Tensor* o = to_tensor(L, idx)) {
+      dev = o->device();
+      dt = o->dtype();
+    } else if (auto d = to_dtype_or_null(L, idx)) dt = d;
     else if (auto v = to_device(L, idx)) {
       if (dev) type_error("to", "dtype", "torch.dtype", type_name(L, idx));  // to('cuda', 'cpu')
       dev = v;
-    }
-    else if (lua_type(L, idx) == LUA_TBOOLEAN) continue;  // non_blocking
+    } else if (lua_type(L, idx) == LUA_TBOOLEAN) continue;  // non_blocking
     else type_error("to", "device", "a torch.device, a dtype or a Tensor", type_name(L, idx));
   }
   if (auto d = a.device(-1, "device")) dev = d;
@@ -80,14 +111,20 @@ int l_to(lua_State* L) {
 int cuda(lua_State* L) {
   Args a(L, 2, "cuda");
   auto d = a.device(0, "device");
-  Device dev = d ? (d->is_cuda() ? *d : throw RuntimeError(cat("Invalid device, must be cuda device"))) : Device(Device::CUDA);
+  Device dev =
+      d ? (d->is_cuda() ? *d : throw RuntimeError(cat("Invalid device, must be cuda device"))) : Device(Device::CUDA);
   push_tensor(L, to(self(L), dev, std::nullopt));
   return 1;
 }
-int cpu(lua_State* L) { push_tensor(L, to(self(L), Device(Device::CPU), std::nullopt)); return 1; }
+int cpu(lua_State* L) {
+  push_tensor(L, to(self(L), Device(Device::CPU), std::nullopt));
+  return 1;
+}
 
-template <DType D>
-int cast(lua_State* L) { push_tensor(L, to(self(L), std::nullopt, D)); return 1; }
+template <DType D> int cast(lua_State* L) {
+  push_tensor(L, to(self(L), std::nullopt, D));
+  return 1;
+}
 
 int l_type(lua_State* L) {
   Tensor& t = self(L);
@@ -102,7 +139,10 @@ int l_type(lua_State* L) {
   lua_pushstring(L, s.c_str());
   return 1;
 }
-int type_as(lua_State* L) { push_tensor(L, to(self(L), std::nullopt, check_tensor(L, 2, "other").dtype())); return 1; }
+int type_as(lua_State* L) {
+  push_tensor(L, to(self(L), std::nullopt, check_tensor(L, 2, "other").dtype()));
+  return 1;
+}
 int get_device(lua_State* L) {
   Tensor& t = self(L);
   lua_pushinteger(L, t.device().is_cpu() ? -1 : t.device().index);
@@ -119,13 +159,37 @@ int l_view(lua_State* L) {
   push_tensor(L, view(self(L), a.shape_from(0, "size")));
   return 1;
 }
-int l_reshape(lua_State* L) { Args a(L, 2, "reshape"); push_tensor(L, reshape(self(L), a.shape_from(0, "shape"))); return 1; }
-int view_as(lua_State* L) { push_tensor(L, view(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
-int reshape_as(lua_State* L) { push_tensor(L, reshape(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
-int l_expand(lua_State* L) { Args a(L, 2, "expand"); push_tensor(L, expand(self(L), a.shape_from(0, "size"))); return 1; }
-int expand_as(lua_State* L) { push_tensor(L, expand(self(L), check_tensor(L, 2, "other").sizes())); return 1; }
-int l_t(lua_State* L) { push_tensor(L, t(self(L))); return 1; }
-int l_transpose(lua_State* L) { Args a(L, 2, "transpose"); push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1"))); return 1; }
+int l_reshape(lua_State* L) {
+  Args a(L, 2, "reshape");
+  push_tensor(L, reshape(self(L), a.shape_from(0, "shape")));
+  return 1;
+}
+int view_as(lua_State* L) {
+  push_tensor(L, view(self(L), check_tensor(L, 2, "other").sizes()));
+  return 1;
+}
+int reshape_as(lua_State* L) {
+  push_tensor(L, reshape(self(L), check_tensor(L, 2, "other").sizes()));
+  return 1;
+}
+int l_expand(lua_State* L) {
+  Args a(L, 2, "expand");
+  push_tensor(L, expand(self(L), a.shape_from(0, "size")));
+  return 1;
+}
+int expand_as(lua_State* L) {
+  push_tensor(L, expand(self(L), check_tensor(L, 2, "other").sizes()));
+  return 1;
+}
+int l_t(lua_State* L) {
+  push_tensor(L, t(self(L)));
+  return 1;
+}
+int l_transpose(lua_State* L) {
+  Args a(L, 2, "transpose");
+  push_tensor(L, transpose(self(L), a.integer(0, "dim0"), a.integer(1, "dim1")));
+  return 1;
+}
 int l_permute(lua_State* L) {
   Args a(L, 2, "permute");
   // With no dims at all Python's argument parser refuses the call before
@@ -134,8 +198,16 @@ int l_permute(lua_State* L) {
   push_tensor(L, permute(self(L), a.shape_from(0, "dims")));
   return 1;
 }
-int l_unsqueeze(lua_State* L) { Args a(L, 2, "unsqueeze"); push_tensor(L, unsqueeze(self(L), a.integer(0, "dim"))); return 1; }
-int l_squeeze(lua_State* L) { Args a(L, 2, "squeeze"); push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim"))); return 1; }
+int l_unsqueeze(lua_State* L) {
+  Args a(L, 2, "unsqueeze");
+  push_tensor(L, unsqueeze(self(L), a.integer(0, "dim")));
+  return 1;
+}
+int l_squeeze(lua_State* L) {
+  Args a(L, 2, "squeeze");
+  push_tensor(L, squeeze(self(L), a.opt_integer(0, "dim")));
+  return 1;
+}
 int l_flatten(lua_State* L) {
   Args a(L, 2, "flatten");
   push_tensor(L, flatten(self(L), a.opt_integer(0, "start_dim").value_or(0), a.opt_integer(1, "end_dim").value_or(-1)));
@@ -146,7 +218,11 @@ int l_narrow(lua_State* L) {
   push_tensor(L, narrow(self(L), a.integer(0, "dim"), a.integer(1, "start"), a.integer(2, "length")));
   return 1;
 }
-int l_select(lua_State* L) { Args a(L, 2, "select"); push_tensor(L, select(self(L), a.integer(0, "dim"), a.integer(1, "index"))); return 1; }
+int l_select(lua_State* L) {
+  Args a(L, 2, "select");
+  push_tensor(L, select(self(L), a.integer(0, "dim"), a.integer(1, "index")));
+  return 1;
+}
 
 int push_tensors(lua_State* L, const std::vector<Tensor>& ts) {
   lua_createtable(L, int(ts.size()), 0);
@@ -164,14 +240,18 @@ int l_split(lua_State* L) {
   Args a(L, 2, "split");
   int idx = a.at(0, "split_size_or_sections");
   int64_t dim = a.opt_integer(1, "dim").value_or(0);
-  if (idx && lua_type(L, idx) == LUA_TTABLE) return push_tensors(L, split_sizes(self(L), a.int_list(0, "split_size_or_sections"), dim));
+  if (idx && lua_type(L, idx) == LUA_TTABLE)
+    return push_tensors(L, split_sizes(self(L), a.int_list(0, "split_size_or_sections"), dim));
   return push_tensors(L, split(self(L), a.integer(0, "split_size_or_sections"), dim));
 }
 int unbind(lua_State* L) {
   Args a(L, 2, "unbind");
   return push_tensors(L, gl::unbind(self(L), a.opt_integer(0, "dim").value_or(0)));
 }
-int l_masked_select(lua_State* L) { push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask"))); return 1; }
+int l_masked_select(lua_State* L) {
+  push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask")));
+  return 1;
+}
 int repeat(lua_State* L) {
   Args a(L, 2, "repeat");
   Shape reps = a.shape_from(0, "repeats");
@@ -192,7 +272,8 @@ int l_fill_(lua_State* L) {
   Args a(L, 2, "fill_");
   check_inplace_leaf(t);
   if (Tensor* v = to_tensor(L, a.at(0, "value")))
-    GL_CHECK(v->dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v->dim(), " dimensions.");
+    GL_CHECK(v->dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v->dim(),
+             " dimensions.");
   fill_(t, a.scalar(0, "value"));
   lua_settop(L, 1);
   return 1;
@@ -220,7 +301,7 @@ int backward(lua_State* L) {
   Tensor g;
   if (Tensor* gg = to_tensor(L, a.at(0, "gradient"))) {
     GL_CHECK(gg->sizes() == t.sizes(), "Mismatch in shape: grad_output[0] has a shape of ", size_repr(gg->sizes()),
-          " and output[0] has a shape of ", size_repr(t.sizes()), ".");
+             " and output[0] has a shape of ", size_repr(t.sizes()), ".");
     g = *gg;
   } else {
     GL_CHECK(t.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
@@ -239,7 +320,8 @@ int allclose(lua_State* L) {
   Args a(L, 1, "allclose");
   Tensor& x = a.tensor(0, "input");
   Tensor& y = a.tensor(1, "other");
-  lua_pushboolean(L, gl::allclose(x, y, a.opt_number(2, "rtol").value_or(1e-5), a.opt_number(3, "atol").value_or(1e-8)));
+  lua_pushboolean(L,
+                  gl::allclose(x, y, a.opt_number(2, "rtol").value_or(1e-5), a.opt_number(3, "atol").value_or(1e-8)));
   return 1;
 }
 
@@ -249,9 +331,25 @@ Tensor new_like(lua_State* L, const char* fname, Args& a, int shape_from) {
   (void)fname;
   return empty(a.shape_from(shape_from, "size"), o);
 }
-int new_zeros(lua_State* L) { Args a(L, 2, "new_zeros"); Tensor r = new_like(L, "new_zeros", a, 0); fill_(r, Scalar::from_int(0)); push_tensor(L, r); return 1; }
-int new_ones(lua_State* L) { Args a(L, 2, "new_ones"); Tensor r = new_like(L, "new_ones", a, 0); fill_(r, Scalar::from_int(1)); push_tensor(L, r); return 1; }
-int new_empty(lua_State* L) { Args a(L, 2, "new_empty"); push_tensor(L, new_like(L, "new_empty", a, 0)); return 1; }
+int new_zeros(lua_State* L) {
+  Args a(L, 2, "new_zeros");
+  Tensor r = new_like(L, "new_zeros", a, 0);
+  fill_(r, Scalar::from_int(0));
+  push_tensor(L, r);
+  return 1;
+}
+int new_ones(lua_State* L) {
+  Args a(L, 2, "new_ones");
+  Tensor r = new_like(L, "new_ones", a, 0);
+  fill_(r, Scalar::from_int(1));
+  push_tensor(L, r);
+  return 1;
+}
+int new_empty(lua_State* L) {
+  Args a(L, 2, "new_empty");
+  push_tensor(L, new_like(L, "new_empty", a, 0));
+  return 1;
+}
 int new_full(lua_State* L) {
   Args a(L, 2, "new_full");
   Tensor& t = self(L);
@@ -289,8 +387,10 @@ std::optional<DType> to_dtype_or_null(lua_State* L, int idx) {
 const Reg kTensorMethods[] = {
     {"size", size, "x:size() -> torch.Size; x:size(dim) -> int."},
     {"stride", stride, "x:stride() -> table of strides (in elements); x:stride(dim) -> int."},
-    {"dim", dim, "x:dim() -> number of dimensions."}, {"ndimension", dim, "alias of dim()."},
-    {"numel", numel, "x:numel() -> number of elements."}, {"nelement", numel, "alias of numel()."},
+    {"dim", dim, "x:dim() -> number of dimensions."},
+    {"ndimension", dim, "alias of dim()."},
+    {"numel", numel, "x:numel() -> number of elements."},
+    {"nelement", numel, "alias of numel()."},
     {"element_size", element_size, "x:element_size() -> bytes per element."},
     {"is_contiguous", is_contiguous, "x:is_contiguous() -> whether memory is dense, row-major."},
     {"is_floating_point", is_floating_point, "x:is_floating_point()."},
@@ -299,20 +399,27 @@ const Reg kTensorMethods[] = {
     {"detach", l_detach, "x:detach(): the same data, cut from the autograd graph."},
     {"item", l_item, "x:item(): the value of a one-element tensor as a Lua number (waits for the device)."},
     {"tolist", tolist, "x:tolist(): nested Lua tables of the values (Lua arrays: 1-based)."},
-    {"to", l_to, "x:to(device), x:to(dtype), x:to(device, dtype), x:to(other), x:to{device=, dtype=, copy=}: x itself when nothing changes, else a new tensor."},
+    {"to", l_to,
+     "x:to(device), x:to(dtype), x:to(device, dtype), x:to(other), x:to{device=, dtype=, copy=}: x itself when nothing changes, else a new tensor."},
     {"cuda", cuda, "x:cuda(), x:cuda(i): copy to a CUDA device (x itself if already there)."},
     {"cpu", cpu, "x:cpu(): copy to host memory (x itself if already there)."},
-    {"float", cast<DType::Float32>, "x:float(): as float32."}, {"double", cast<DType::Float64>, "x:double(): as float64."},
-    {"half", cast<DType::Float16>, "x:half(): as float16."}, {"bfloat16", cast<DType::BFloat16>, "x:bfloat16()."},
-    {"long", cast<DType::Int64>, "x:long(): as int64."}, {"int", cast<DType::Int32>, "x:int(): as int32."},
-    {"short", cast<DType::Int16>, "x:short(): as int16."}, {"char", cast<DType::Int8>, "x:char(): as int8."},
-    {"byte", cast<DType::UInt8>, "x:byte(): as uint8."}, {"bool", cast<DType::Bool>, "x:bool(): as bool."},
+    {"float", cast<DType::Float32>, "x:float(): as float32."},
+    {"double", cast<DType::Float64>, "x:double(): as float64."},
+    {"half", cast<DType::Float16>, "x:half(): as float16."},
+    {"bfloat16", cast<DType::BFloat16>, "x:bfloat16()."},
+    {"long", cast<DType::Int64>, "x:long(): as int64."},
+    {"int", cast<DType::Int32>, "x:int(): as int32."},
+    {"short", cast<DType::Int16>, "x:short(): as int16."},
+    {"char", cast<DType::Int8>, "x:char(): as int8."},
+    {"byte", cast<DType::UInt8>, "x:byte(): as uint8."},
+    {"bool", cast<DType::Bool>, "x:bool(): as bool."},
     {"type", l_type, "x:type() -> 'torch.FloatTensor'; x:type(dtype) -> converted tensor."},
     {"type_as", type_as, "x:type_as(other): x in other's dtype."},
     {"get_device", get_device, "x:get_device(): CUDA index, or -1 on the CPU."},
     {"view", l_view, "x:view(2, 3) or x:view{2, -1}: same data, new shape (needs compatible strides)."},
     {"reshape", l_reshape, "x:reshape(...): like view, copying when it must."},
-    {"view_as", view_as, "x:view_as(other)."}, {"reshape_as", reshape_as, "x:reshape_as(other)."},
+    {"view_as", view_as, "x:view_as(other)."},
+    {"reshape_as", reshape_as, "x:reshape_as(other)."},
     {"expand", l_expand, "x:expand(...): broadcast size-1 dims without copying (-1 keeps a size)."},
     {"expand_as", expand_as, "x:expand_as(other)."},
     {"t", l_t, "x:t(): transpose of a matrix."},
@@ -329,16 +436,20 @@ const Reg kTensorMethods[] = {
     {"masked_select", l_masked_select, "x:masked_select(mask) -> 1-d tensor."},
     {"repeat", repeat, "x:repeat(reps...): tile."},
     {"copy_", l_copy_, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
-    {"fill_", l_fill_, "x:fill_(value)."}, {"zero_", l_zero_, "x:zero_()."},
+    {"fill_", l_fill_, "x:fill_(value)."},
+    {"zero_", l_zero_, "x:zero_()."},
     // x:uniform_, x:normal_ and the other samplers: random_lib.cpp (kRandomMethods, with generator=)
     {"requires_grad_", requires_grad_, "x:requires_grad_(true): start recording operations on x."},
     {"retain_grad", retain_grad, "x:retain_grad()."},
-    {"backward", backward, "y:backward(gradient=nil, retain_graph=false): accumulate gradients into the leaves' .grad."},
+    {"backward", backward,
+     "y:backward(gradient=nil, retain_graph=false): accumulate gradients into the leaves' .grad."},
     {"equal", equal, "x:equal(other): same shape and values."},
     {"allclose", allclose, "x:allclose(other, rtol=1e-5, atol=1e-8)."},
     {"new_zeros", new_zeros, "x:new_zeros(size): zeros with x's dtype and device."},
-    {"new_ones", new_ones, "x:new_ones(size)."}, {"new_empty", new_empty, "x:new_empty(size)."},
-    {"new_full", new_full, "x:new_full(size, value)."}, {"new_tensor", new_tensor, "x:new_tensor(data)."},
+    {"new_ones", new_ones, "x:new_ones(size)."},
+    {"new_empty", new_empty, "x:new_empty(size)."},
+    {"new_full", new_full, "x:new_full(size, value)."},
+    {"new_tensor", new_tensor, "x:new_tensor(data)."},
     {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

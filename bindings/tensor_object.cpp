@@ -20,7 +20,10 @@ namespace {
 const char* kGradFnMT = "torch.GradFn";
 
 void push_grad_fn(lua_State* L, const std::shared_ptr<Node>& n) {
-  if (!n) { lua_pushnil(L); return; }
+  if (!n) {
+    lua_pushnil(L);
+    return;
+  }
   ud_push<std::shared_ptr<Node>>(L, UdTag::GradFn, kGradFnMT, n);
 }
 
@@ -118,8 +121,14 @@ int grad_fn_index(lua_State* L) {
   auto* p = ud_test<std::shared_ptr<Node>>(L, 1, UdTag::GradFn);
   const char* k = lua_tostring(L, 2);
   if (!p || !k) return 0;
-  if (!std::strcmp(k, "name")) { lua_pushcfunction(L, grad_fn_name); return 1; }
-  if (!std::strcmp(k, "next_functions")) { push_next_functions(L, **p); return 1; }
+  if (!std::strcmp(k, "name")) {
+    lua_pushcfunction(L, grad_fn_name);
+    return 1;
+  }
+  if (!std::strcmp(k, "next_functions")) {
+    push_next_functions(L, **p);
+    return 1;
+  }
   if (!std::strcmp(k, "variable") && (*p)->name == "AccumulateGrad") {  // the leaf it accumulates into
     auto leaf = (*p)->leaf.lock();
     if (leaf) push_tensor(L, Tensor(leaf));
@@ -130,32 +139,69 @@ int grad_fn_index(lua_State* L) {
 }
 
 // The names push_field answers, for tab completion (the metatable's __fields).
-const char* const kTensorFields[] = {"device", "dtype", "data", "shape", "is_cuda", "is_leaf", "itemsize", "is_cpu",
-                                     "requires_grad", "retains_grad", "grad", "grad_fn", "T", "ndim", "nbytes", "mT"};
+const char* const kTensorFields[] = {
+    "device",        "dtype",        "data", "shape",   "is_cuda", "is_leaf", "itemsize", "is_cpu",
+    "requires_grad", "retains_grad", "grad", "grad_fn", "T",       "ndim",    "nbytes",   "mT"};
 
 bool push_field(lua_State* L, const Tensor& t, const char* k) {
   switch (k[0]) {
     case 'd':
-      if (!std::strcmp(k, "device")) { push_device(L, t.device()); return true; }
-      if (!std::strcmp(k, "dtype")) { push_dtype(L, t.dtype()); return true; }
-      if (!std::strcmp(k, "data")) { push_tensor(L, detach(t)); return true; }
+      if (!std::strcmp(k, "device")) {
+        push_device(L, t.device());
+        return true;
+      }
+      if (!std::strcmp(k, "dtype")) {
+        push_dtype(L, t.dtype());
+        return true;
+      }
+      if (!std::strcmp(k, "data")) {
+        push_tensor(L, detach(t));
+        return true;
+      }
       break;
     case 's':
-      if (!std::strcmp(k, "shape")) { push_size(L, t.sizes()); return true; }
+      if (!std::strcmp(k, "shape")) {
+        push_size(L, t.sizes());
+        return true;
+      }
       break;
     case 'i':
-      if (!std::strcmp(k, "is_cuda")) { lua_pushboolean(L, t.device().is_cuda()); return true; }
-      if (!std::strcmp(k, "is_leaf")) { lua_pushboolean(L, t.is_leaf()); return true; }
-      if (!std::strcmp(k, "itemsize")) { lua_pushinteger(L, lua_Integer(itemsize(t.dtype()))); return true; }
-      if (!std::strcmp(k, "is_cpu")) { lua_pushboolean(L, t.device().is_cpu()); return true; }
+      if (!std::strcmp(k, "is_cuda")) {
+        lua_pushboolean(L, t.device().is_cuda());
+        return true;
+      }
+      if (!std::strcmp(k, "is_leaf")) {
+        lua_pushboolean(L, t.is_leaf());
+        return true;
+      }
+      if (!std::strcmp(k, "itemsize")) {
+        lua_pushinteger(L, lua_Integer(itemsize(t.dtype())));
+        return true;
+      }
+      if (!std::strcmp(k, "is_cpu")) {
+        lua_pushboolean(L, t.device().is_cpu());
+        return true;
+      }
       break;
     case 'r':
-      if (!std::strcmp(k, "requires_grad")) { lua_pushboolean(L, t.requires_grad()); return true; }
-      if (!std::strcmp(k, "retains_grad")) { lua_pushboolean(L, t.impl->retains_grad); return true; }
+      if (!std::strcmp(k, "requires_grad")) {
+        lua_pushboolean(L, t.requires_grad());
+        return true;
+      }
+      if (!std::strcmp(k, "retains_grad")) {
+        lua_pushboolean(L, t.impl->retains_grad);
+        return true;
+      }
       break;
     case 'g':
-      if (!std::strcmp(k, "grad")) { push_tensor(L, t.grad()); return true; }
-      if (!std::strcmp(k, "grad_fn")) { push_grad_fn(L, t.grad_fn()); return true; }
+      if (!std::strcmp(k, "grad")) {
+        push_tensor(L, t.grad());
+        return true;
+      }
+      if (!std::strcmp(k, "grad_fn")) {
+        push_grad_fn(L, t.grad_fn());
+        return true;
+      }
       break;
     case 'T':
       if (!k[1]) {
@@ -166,11 +212,20 @@ bool push_field(lua_State* L, const Tensor& t, const char* k) {
       }
       break;
     case 'n':
-      if (!std::strcmp(k, "ndim")) { lua_pushinteger(L, t.dim()); return true; }
-      if (!std::strcmp(k, "nbytes")) { lua_pushinteger(L, t.numel() * int64_t(itemsize(t.dtype()))); return true; }
+      if (!std::strcmp(k, "ndim")) {
+        lua_pushinteger(L, t.dim());
+        return true;
+      }
+      if (!std::strcmp(k, "nbytes")) {
+        lua_pushinteger(L, t.numel() * int64_t(itemsize(t.dtype())));
+        return true;
+      }
       break;
     case 'm':
-      if (!std::strcmp(k, "mT")) { push_tensor(L, transpose(t, -2, -1)); return true; }
+      if (!std::strcmp(k, "mT")) {
+        push_tensor(L, transpose(t, -2, -1));
+        return true;
+      }
       break;
   }
   return false;
@@ -243,7 +298,8 @@ int tensor_newindex(lua_State* L) {
       if (lua_isnil(L, 3)) t.impl->grad.reset();
       else {
         Tensor* g = to_tensor(L, 3);
-        GL_CHECK_T(TypeError, g, "assigned grad expected to be a Tensor or None but got grad of type ", type_name(L, 3));
+        GL_CHECK_T(TypeError, g, "assigned grad expected to be a Tensor or None but got grad of type ",
+                   type_name(L, 3));
         check_assigned_grad(t, *g);
         t.set_grad(*g);
       }
@@ -335,14 +391,15 @@ void open_tensor_type(lua_State* L) {
   lua_pushvalue(L, -2);
   push_closure(L, tensor_index, 1);  // the methods table is upvalue 2
   lua_setfield(L, -2, "__index");
-  static const Reg meta[] = {
-      {"__newindex", tensor_newindex, nullptr}, {"__tostring", tensor_tostring, nullptr}, {"__len", tensor_len, nullptr},
-      {"__unm", tensor_unm, nullptr}, {"__bnot", tensor_bnot, nullptr}, {nullptr, nullptr, nullptr}};
+  static const Reg meta[] = {{"__newindex", tensor_newindex, nullptr}, {"__tostring", tensor_tostring, nullptr},
+                             {"__len", tensor_len, nullptr},           {"__unm", tensor_unm, nullptr},
+                             {"__bnot", tensor_bnot, nullptr},         {nullptr, nullptr, nullptr}};
   set_functions(L, meta);
   // Binary operators reuse the bound ops (x + 1, 2 * x, mask1 & mask2).
-  static const char* ops[][2] = {{"__add", "add"}, {"__sub", "sub"}, {"__mul", "mul"}, {"__div", "div"},
-                                 {"__mod", "remainder"}, {"__pow", "pow"}, {"__idiv", "floor_divide"},
-                                 {"__band", "bitwise_and"}, {"__bor", "bitwise_or"}, {"__bxor", "bitwise_xor"}};
+  static const char* ops[][2] = {{"__add", "add"},           {"__sub", "sub"},          {"__mul", "mul"},
+                                 {"__div", "div"},           {"__mod", "remainder"},    {"__pow", "pow"},
+                                 {"__idiv", "floor_divide"}, {"__band", "bitwise_and"}, {"__bor", "bitwise_or"},
+                                 {"__bxor", "bitwise_xor"}};
   for (auto& o : ops) {
     lua_getfield(L, -2, o[1]);
     lua_setfield(L, -2, o[0]);

@@ -19,7 +19,10 @@ namespace {
 int binop(lua_State* L, BinaryOp op, const char* name) {
   Tensor* a = to_tensor(L, 1);
   Tensor* b = to_tensor(L, 2);
-  if (a && b) { push_tensor(L, binary(op, *a, *b)); return 1; }
+  if (a && b) {
+    push_tensor(L, binary(op, *a, *b));
+    return 1;
+  }
   if (a) {
     auto s = to_scalar(L, 2);
     if (!s) type_error(name, "other", "Tensor or Number", type_name(L, 2));
@@ -113,8 +116,12 @@ int div(lua_State* L) {
   if (lua_gettop(L) <= 2) return binop(L, BinaryOp::Div, "div");
   Args a(L, 1, "div");
   auto mode = rounding_mode(a);
-  if (!mode) { lua_settop(L, 2); return binop(L, BinaryOp::Div, "div"); }
-  push_tensor(L, gl::div(operand(L, a.at(0, "input"), "div", "input"), operand(L, a.at(1, "other"), "div", "other"), mode));
+  if (!mode) {
+    lua_settop(L, 2);
+    return binop(L, BinaryOp::Div, "div");
+  }
+  push_tensor(
+      L, gl::div(operand(L, a.at(0, "input"), "div", "input"), operand(L, a.at(1, "other"), "div", "other"), mode));
   return 1;
 }
 int div_(lua_State* L) {
@@ -122,7 +129,10 @@ int div_(lua_State* L) {
   Args a(L, 1, "div_");
   auto mode = rounding_mode(a);
   Tensor& x = a.tensor(0, "self");
-  if (!mode) { lua_settop(L, 2); return binop_(L, BinaryOp::Div, "div_"); }
+  if (!mode) {
+    lua_settop(L, 2);
+    return binop_(L, BinaryOp::Div, "div_");
+  }
   gl::div_(x, other_arg(L, a.at(1, "other"), "div_"), mode);
   lua_settop(L, 1);
   return 1;
@@ -211,7 +221,8 @@ int extreme(lua_State* L, bool is_max) {
     push_tensor(L, is_max ? max_all(x) : min_all(x));
     return 1;
   }
-  auto [v, i] = is_max ? max_dim(x, *dim, a.boolean(2, "keepdim", false)) : min_dim(x, *dim, a.boolean(2, "keepdim", false));
+  auto [v, i] =
+      is_max ? max_dim(x, *dim, a.boolean(2, "keepdim", false)) : min_dim(x, *dim, a.boolean(2, "keepdim", false));
   push_tensor(L, v);
   push_tensor(L, i);
   mark_named_tuple(L, is_max ? "max" : "min", "values", "indices");
@@ -221,6 +232,7 @@ int max(lua_State* L) { return extreme(L, true); }
 int min(lua_State* L) { return extreme(L, false); }
 // The generated bindings of the rows of tensor/ops/reduce_rows.def:
 // name(input, dim=None, keepdim=False) calls gl::name.
+// clang-format off
 #define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, ...) GL_RBIND_##bind(name)
 #define GL_RBIND_Custom(name)
 #define GL_RBIND_DimOpt(name)                                                                            \
@@ -230,6 +242,7 @@ int min(lua_State* L) { return extreme(L, false); }
     return 1;                                                                                            \
   }
 #include "tensor/ops/reduce_rows.def"
+// clang-format on
 #undef GL_RBIND_DimOpt
 int norm(lua_State* L) {
   Args a(L, 1, "norm");
@@ -261,11 +274,12 @@ int norm(lua_State* L) {
   for (const char* k : {"unbiased", "keepdim", "input", "dim", "correction"}) {
     if (int idx = a.at(-1, k)) got += cat(got.empty() ? "" : ", ", k, "=", py_type(idx));
   }
-  throw TypeError(cat(a.fname, "() received an invalid combination of arguments - got (", got, "), but expected one of:\n",
-                      " * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, Tensor out = None)\n",
-                      " * (Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False, "
-                      "Tensor out = None)\n",
-                      " * (Tensor input, bool unbiased = True)\n"));
+  throw TypeError(
+      cat(a.fname, "() received an invalid combination of arguments - got (", got, "), but expected one of:\n",
+          " * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, Tensor out = None)\n",
+          " * (Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False, "
+          "Tensor out = None)\n",
+          " * (Tensor input, bool unbiased = True)\n"));
 }
 double correction_arg(Args& a) {
   if (a.has(2, "unbiased") && a.has(-1, "correction")) var_overloads(a);
@@ -352,6 +366,7 @@ int log_softmax(lua_State* L) {
 #define GL_IF_Custom(...)
 #define GL_IF_Plain(...) __VA_ARGS__
 const Reg kTensorOps[] = {
+// clang-format off
 #define GL_UNARY(E, name, policy, inplace, node, doc, ...)      \
   {#name, unop_row<UnaryOp::E>, doc},                           \
   GL_IF_##inplace({#name "_", unop_row_<UnaryOp::E>, "x:" #name "_(): in place; returns x."},)
@@ -359,6 +374,7 @@ const Reg kTensorOps[] = {
   GL_IF_##bind({#name, binop_row<BinaryOp::E>, doc},)                                \
   GL_IF_##bind(GL_IF_##inplace({#name "_", binop_row_<BinaryOp::E>, "x:" #name "_(other): in place; returns x."},))
 #include "tensor/ops/op_rows.def"
+    // clang-format on
     {"negative", unop_row<UnaryOp::Neg>, "negative(input): -input."},
     {"add", add_alpha, row(BinaryOp::Add).doc},
     {"sub", sub_alpha, row(BinaryOp::Sub).doc},
@@ -372,21 +388,30 @@ const Reg kTensorOps[] = {
     {"clamp_", clamp_, "x:clamp_(min, max): in place."},
     {"where", where, "where(condition, input, other): input where condition, else other (numbers allowed)."},
     {"masked_fill", masked_fill, "masked_fill(input, mask, value): value where mask is true."},
+// clang-format off
 #define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, ...) GL_IF_##bind({#name, reduce_##name, row(ReduceOp::E).doc},)
 #define GL_IF_DimOpt(...) __VA_ARGS__
 #include "tensor/ops/reduce_rows.def"
+    // clang-format on
     {"sum", sum, row(ReduceOp::Sum).doc},
     {"mean", mean, "mean(input, dim, keepdim): mean of a floating tensor, overall or over dim."},
-    {"max", max, "max(input) -> Tensor; max(input, dim, keepdim) -> values, indices; max(input, other) -> elementwise."},
-    {"min", min, "min(input) -> Tensor; min(input, dim, keepdim) -> values, indices; min(input, other) -> elementwise."},
+    {"max", max,
+     "max(input) -> Tensor; max(input, dim, keepdim) -> values, indices; max(input, other) -> elementwise."},
+    {"min", min,
+     "min(input) -> Tensor; min(input, dim, keepdim) -> values, indices; min(input, other) -> elementwise."},
     {"norm", norm, "norm(input, p=2, dim, keepdim): vector p-norm (Frobenius for matrices by default)."},
-    {"var", var, "var(input, dim, unbiased=true, keepdim=false, {correction=1}): variance, the squared deviations "
-                 "summed and divided by N - correction (unbiased=false is correction=0)."},
-    {"std", l_std, "std(input, dim, unbiased=true, keepdim=false, {correction=1}): standard deviation, the square root "
-                   "of var."},
-    {"cumsum", cumsum, "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},
-    {"cumprod", cumprod, "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
-    {"index_select", index_select, "index_select(input, dim, index) -> Tensor: the entries of index along dim (a 0-d index keeps dim, with size 1)."},
+    {"var", var,
+     "var(input, dim, unbiased=true, keepdim=false, {correction=1}): variance, the squared deviations "
+     "summed and divided by N - correction (unbiased=false is correction=0)."},
+    {"std", l_std,
+     "std(input, dim, unbiased=true, keepdim=false, {correction=1}): standard deviation, the square root "
+     "of var."},
+    {"cumsum", cumsum,
+     "cumsum(input, dim, {dtype=}) -> Tensor: running sums along dim (integer and bool inputs give int64; dtype= casts the input first)."},
+    {"cumprod", cumprod,
+     "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
+    {"index_select", index_select,
+     "index_select(input, dim, index) -> Tensor: the entries of index along dim (a 0-d index keeps dim, with size 1)."},
     {"matmul", matmul, "matmul(input, other): matrix product with PyTorch's broadcasting rules (1-d, 2-d, batched)."},
     {"mm", mm, "mm(input, mat2): product of two matrices."},
     {"bmm", bmm, "bmm(input, mat2): batched product of [b, n, m] and [b, m, p]."},

@@ -114,7 +114,8 @@ int arange(lua_State* L) {
 }
 int linspace(lua_State* L) {
   Args a(L, 1, "linspace");
-  push_tensor(L, gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"), a.tensor_options(DType::Float32)));
+  push_tensor(L, gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"),
+                              a.tensor_options(DType::Float32)));
   return 1;
 }
 int eye(lua_State* L) {
@@ -128,7 +129,10 @@ int randint_like(lua_State* L) {
   Args a(L, 1, "randint_like");
   Tensor& src = a.tensor(0, "input");
   int64_t low = 0, high = a.integer(1, "high");
-  if (a.has(2, "high")) { low = high; high = a.integer(2, "high"); }
+  if (a.has(2, "high")) {
+    low = high;
+    high = a.integer(2, "high");
+  }
   push_tensor(L, gl::randint(low, high, src.sizes(), {src.dtype(), src.device()}));
   return 1;
 }
@@ -152,10 +156,19 @@ int manual_seed(lua_State* L) {
   return 0;
 }
 
-int is_tensor(lua_State* L) { lua_pushboolean(L, to_tensor(L, 1) != nullptr); return 1; }
-int numel(lua_State* L) { lua_pushinteger(L, check_tensor(L, 1, "input").numel()); return 1; }
+int is_tensor(lua_State* L) {
+  lua_pushboolean(L, to_tensor(L, 1) != nullptr);
+  return 1;
+}
+int numel(lua_State* L) {
+  lua_pushinteger(L, check_tensor(L, 1, "input").numel());
+  return 1;
+}
 
-int is_grad_enabled(lua_State* L) { lua_pushboolean(L, GradMode::enabled()); return 1; }
+int is_grad_enabled(lua_State* L) {
+  lua_pushboolean(L, GradMode::enabled());
+  return 1;
+}
 int set_grad_enabled(lua_State* L) {
   GL_CHECK_T(TypeError, lua_type(L, 1) == LUA_TBOOLEAN, "set_grad_enabled(): argument 'mode' must be bool");
   GradMode::set(lua_toboolean(L, 1));
@@ -167,7 +180,7 @@ int set_printoptions(lua_State* L) {
   PrintOptions& o = print_options();
   if (int idx = a.at(-1, "profile")) {
     GL_CHECK_T(ValueError, lua_type(L, idx) == LUA_TSTRING && set_print_profile(lua_tostring(L, idx)),
-                      "profile must be 'default', 'short' or 'full'");
+               "profile must be 'default', 'short' or 'full'");
   }
   if (auto v = a.opt_integer(0, "precision")) o.precision = int(std::clamp<int64_t>(*v, 0, 30));
   if (auto v = a.opt_integer(1, "threshold")) o.threshold = *v;
@@ -179,7 +192,8 @@ int set_printoptions(lua_State* L) {
   // As PyTorch: every call sets sci_mode, so leaving it out returns to automatic.
   std::optional<bool> sci;
   if (int idx = a.at(-1, "sci_mode")) {
-    GL_CHECK_T(TypeError, lua_type(L, idx) == LUA_TBOOLEAN || lua_isnil(L, idx), "set_printoptions(): argument 'sci_mode' must be bool or nil");
+    GL_CHECK_T(TypeError, lua_type(L, idx) == LUA_TBOOLEAN || lua_isnil(L, idx),
+               "set_printoptions(): argument 'sci_mode' must be bool or nil");
     if (lua_type(L, idx) == LUA_TBOOLEAN) sci = lua_toboolean(L, idx);
   }
   o.sci_mode = sci;
@@ -187,7 +201,10 @@ int set_printoptions(lua_State* L) {
   return 0;
 }
 
-int get_default_dtype(lua_State* L) { push_dtype(L, DType::Float32); return 1; }
+int get_default_dtype(lua_State* L) {
+  push_dtype(L, DType::Float32);
+  return 1;
+}
 
 int promote_types(lua_State* L) {
   auto a = to_dtype(L, 1), b = to_dtype(L, 2);
@@ -245,14 +262,18 @@ int linalg_qr(lua_State* L) {
 }  // namespace
 
 const Reg kTorchFunctions[] = {
-    {"tensor", tensor, "torch.tensor(data, {dtype=, device=, requires_grad=}): a tensor from nested tables. Lua integers give int64, floats float32, booleans bool."},
+    {"tensor", tensor,
+     "torch.tensor(data, {dtype=, device=, requires_grad=}): a tensor from nested tables. Lua integers give int64, floats float32, booleans bool."},
     {"empty", creator<0>, "torch.empty(size..., {dtype=, device=}): uninitialised values."},
     {"zeros", creator<1>, "torch.zeros(2, 3, {device='cuda'}) or torch.zeros{2, 3, device='cuda'}."},
     {"ones", creator<2>, "torch.ones(size..., {dtype=, device=})."},
-    {"empty_like", creator_like<0>, "torch.empty_like(t)."}, {"zeros_like", creator_like<1>, "torch.zeros_like(t)."},
-    {"ones_like", creator_like<2>, "torch.ones_like(t)."}, {"rand_like", creator_like<3>, "torch.rand_like(t)."},
+    {"empty_like", creator_like<0>, "torch.empty_like(t)."},
+    {"zeros_like", creator_like<1>, "torch.zeros_like(t)."},
+    {"ones_like", creator_like<2>, "torch.ones_like(t)."},
+    {"rand_like", creator_like<3>, "torch.rand_like(t)."},
     {"randn_like", creator_like<4>, "torch.randn_like(t)."},
-    {"full", full, "torch.full(size, value, {dtype=, device=})."}, {"full_like", full_like, "torch.full_like(t, value)."},
+    {"full", full, "torch.full(size, value, {dtype=, device=})."},
+    {"full_like", full_like, "torch.full_like(t, value)."},
     {"arange", arange, "torch.arange(end) or torch.arange(start, end, step): end excluded."},
     {"linspace", linspace, "torch.linspace(start, end, steps): evenly spaced, both ends included."},
     {"eye", eye, "torch.eye(n, m): identity matrix."},
@@ -261,10 +282,12 @@ const Reg kTorchFunctions[] = {
     {"concat", cat, "alias of torch.cat."},
     {"stack", stack, "torch.stack({a, b, ...}, dim=0): join along a new dim."},
     {"manual_seed", manual_seed, "torch.manual_seed(seed): seed the CPU and every CUDA device."},
-    {"is_tensor", is_tensor, "torch.is_tensor(x)."}, {"numel", numel, "torch.numel(t)."},
+    {"is_tensor", is_tensor, "torch.is_tensor(x)."},
+    {"numel", numel, "torch.numel(t)."},
     {"is_grad_enabled", is_grad_enabled, "torch.is_grad_enabled()."},
     {"set_grad_enabled", set_grad_enabled, "torch.set_grad_enabled(bool)."},
-    {"set_printoptions", set_printoptions, "torch.set_printoptions{precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=nil, profile='default'|'short'|'full'}."},
+    {"set_printoptions", set_printoptions,
+     "torch.set_printoptions{precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=nil, profile='default'|'short'|'full'}."},
     {"get_default_dtype", get_default_dtype, "torch.get_default_dtype() -> torch.float32."},
     {"promote_types", promote_types, "torch.promote_types(a, b) -> dtype."},
     {nullptr, nullptr, nullptr}};
@@ -272,14 +295,16 @@ const Reg kTorchFunctions[] = {
 const Reg kFunctional[] = {
     {"linear", f_linear, "F.linear(input, weight, bias): input @ weight^T + bias."},
     {"mse_loss", f_mse_loss, "F.mse_loss(input, target, {reduction='mean'})."},
-    {"cross_entropy", f_cross_entropy, "F.cross_entropy(logits, target, {weight=, ignore_index=-100, reduction='mean', label_smoothing=0}): target holds class indices, or class probabilities (float, logits' shape)."},
+    {"cross_entropy", f_cross_entropy,
+     "F.cross_entropy(logits, target, {weight=, ignore_index=-100, reduction='mean', label_smoothing=0}): target holds class indices, or class probabilities (float, logits' shape)."},
     {"dropout", f_dropout, "F.dropout(input, p=0.5, training=true)."},
     {nullptr, nullptr, nullptr}};
 
 const Reg kLinalg[] = {
-    {"qr", linalg_qr, "torch.linalg.qr(A, mode='reduced') -> Q, R: A = Q @ R with Q's columns orthonormal and R upper\n"
-                      "triangular, by LAPACK's geqrf/orgqr as PyTorch on the CPU (float32/float64; batches of matrices).\n"
-                      "mode 'complete' gives a square Q; mode 'r' only R (Q empty). No backward yet."},
+    {"qr", linalg_qr,
+     "torch.linalg.qr(A, mode='reduced') -> Q, R: A = Q @ R with Q's columns orthonormal and R upper\n"
+     "triangular, by LAPACK's geqrf/orgqr as PyTorch on the CPU (float32/float64; batches of matrices).\n"
+     "mode 'complete' gives a square Q; mode 'r' only R (Q empty). No backward yet."},
     {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

@@ -86,7 +86,8 @@ int peek(lua_State* L) {
 
 void open_trace(lua_State* L) {
   static const Reg fns[] = {
-      {"start", start, "torch._trace.start(): clear the trace and count copies, waits and ops (gpulab only; checkers use it)."},
+      {"start", start,
+       "torch._trace.start(): clear the trace and count copies, waits and ops (gpulab only; checkers use it)."},
       {"stop", stop, "torch._trace.stop(): stop counting; returns {copies=, syncs=, ops=, h2d=, d2h=, d2d=, nsyncs=}."},
       {"peek", peek, "torch._trace.peek(): what was counted so far, without stopping."},
       {nullptr, nullptr, nullptr}};

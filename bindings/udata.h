@@ -18,10 +18,19 @@
 
 namespace gl::lt {
 
-enum class UdTag : uint32_t { Dead = 0x676c0000, Tensor, Device, DType, Size, GradFn, Event, Generator, Last = Generator };
+enum class UdTag : uint32_t {
+  Dead = 0x676c0000,
+  Tensor,
+  Device,
+  DType,
+  Size,
+  GradFn,
+  Event,
+  Generator,
+  Last = Generator
+};
 
-template <class T>
-struct UdBox {
+template <class T> struct UdBox {
   UdTag tag;
   T value;
 };
@@ -34,8 +43,7 @@ int ud_gc(lua_State* L);
 void ud_set_gc(lua_State* L, int idx);
 
 // Pushes a new userdata holding T(args...) with the metatable named `mt`.
-template <class T, class... A>
-T* ud_push(lua_State* L, UdTag tag, const char* mt, A&&... args) {
+template <class T, class... A> T* ud_push(lua_State* L, UdTag tag, const char* mt, A&&... args) {
   auto* b = static_cast<UdBox<T>*>(lua_newuserdatauv(L, sizeof(UdBox<T>), 0));
   b->tag = UdTag::Dead;  // until the value exists: a throw below leaves no live tag
   luaL_setmetatable(L, mt);
@@ -44,29 +52,25 @@ T* ud_push(lua_State* L, UdTag tag, const char* mt, A&&... args) {
   return &b->value;
 }
 
-template <class T>
-UdBox<T>* ud_box(lua_State* L, int idx) {
+template <class T> UdBox<T>* ud_box(lua_State* L, int idx) {
   if (idx == 0 || lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(UdBox<T>)) return nullptr;
   return static_cast<UdBox<T>*>(lua_touserdata(L, idx));
 }
 
 // The value of userdata `idx` when it is a live box of T tagged `tag`, else nullptr.
-template <class T>
-T* ud_test(lua_State* L, int idx, UdTag tag) {
+template <class T> T* ud_test(lua_State* L, int idx, UdTag tag) {
   UdBox<T>* b = ud_box<T>(L, idx);
   return b && b->tag == tag ? &b->value : nullptr;
 }
 
 // Whether `idx` is a box of T whose value a finalizer already destroyed.
-template <class T>
-bool ud_dead(lua_State* L, int idx) {
+template <class T> bool ud_dead(lua_State* L, int idx) {
   UdBox<T>* b = ud_box<T>(L, idx);
   return b && b->tag == UdTag::Dead;
 }
 
 // A __gc body: destroys a live T once; anything else is left alone.
-template <class T>
-void ud_destroy(lua_State* L, int idx, UdTag tag) {
+template <class T> void ud_destroy(lua_State* L, int idx, UdTag tag) {
   if (UdBox<T>* b = ud_box<T>(L, idx); b && b->tag == tag) {
     b->tag = UdTag::Dead;
     b->value.~T();

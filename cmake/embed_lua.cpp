@@ -28,7 +28,10 @@ void put_bytes(std::ostream& os, const std::string& bytes) {
   int col = 0;
   for (unsigned char c : bytes) {
     os << static_cast<unsigned>(c) << ',';
-    if (++col == 32) { os << '\n'; col = 0; }
+    if (++col == 32) {
+      os << '\n';
+      col = 0;
+    }
   }
   os << "0";
 }
@@ -36,7 +39,10 @@ void put_bytes(std::ostream& os, const std::string& bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) { std::fprintf(stderr, "usage: embed_lua OUT.cpp FILE.lua...\n"); return 2; }
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: embed_lua OUT.cpp FILE.lua...\n");
+    return 2;
+  }
   std::vector<std::string> files(argv + 2, argv + argc);
   std::sort(files.begin(), files.end());
   std::ostringstream body, table;
@@ -47,7 +53,10 @@ int main(int argc, char** argv) {
   lua_State* L = luaL_newstate();
   for (size_t i = 0; i < files.size(); ++i) {
     std::ifstream in(files[i], std::ios::binary);
-    if (!in) { std::fprintf(stderr, "embed_lua: cannot read %s\n", files[i].c_str()); return 1; }
+    if (!in) {
+      std::fprintf(stderr, "embed_lua: cannot read %s\n", files[i].c_str());
+      return 1;
+    }
     std::string src((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::string base = files[i].substr(files[i].find_last_of('/') + 1);
     std::string name = base.substr(0, base.rfind(".lua"));

@@ -49,11 +49,11 @@ int not_a_file(const std::string& target) {
     std::string stem = fs::path(starter).stem().string();
     std::error_code ec;
     if (fs::is_regular_file(stem + ".lua", ec)) {
-      write_cli_error("'" + target + "' is an exercise, not a file: check your copy with 'gpulab check " +
-                      stem + ".lua'");
+      write_cli_error("'" + target + "' is an exercise, not a file: check your copy with 'gpulab check " + stem +
+                      ".lua'");
     } else {
-      write_cli_error("'" + target + "' is an exercise, not a file: first get your copy with 'gpulab exercise " +
-                      stem + "', fill it in, then run 'gpulab check " + stem + ".lua'");
+      write_cli_error("'" + target + "' is an exercise, not a file: first get your copy with 'gpulab exercise " + stem +
+                      "', fill it in, then run 'gpulab check " + stem + ".lua'");
     }
     return 1;
   }
@@ -90,8 +90,9 @@ int run_check(const std::string& file, const SessionOptions& session, char** arg
   std::string checker = find_checker(id, file, &tried);
   if (checker.empty()) {
     std::string msg = named ? "no checker for exercise '" + id + "' named in " + file
-                            : "no checker for " + file + ": its first line should name its exercise, e.g. "
-                              "'-- exercise: 000_mixed_devices' (see 'gpulab lessons')";
+                            : "no checker for " + file +
+                                  ": its first line should name its exercise, e.g. "
+                                  "'-- exercise: 000_mixed_devices' (see 'gpulab lessons')";
     msg += " (looked for";
     for (const std::string& t : tried) msg += " " + t;
     write_cli_error(msg + ")");
@@ -104,9 +105,10 @@ int run_check(const std::string& file, const SessionOptions& session, char** arg
   if (visible < needed) {
     std::string have = visible == 0 ? "none is visible here" : std::to_string(visible) + " is visible here";
     report("NOT CHECKED", kYellow,
-           "exercise " + id + " needs " + std::to_string(needed) + (needed == 1 ? " GPU" : " GPUs") +
-               " and " + have + ", so where your code runs cannot be checked. Run it on virtual GPUs: "
-               "gpulab check " + file + " --virtual-gpus " + std::to_string(virtual_gpus_to_suggest(needed)));
+           "exercise " + id + " needs " + std::to_string(needed) + (needed == 1 ? " GPU" : " GPUs") + " and " + have +
+               ", so where your code runs cannot be checked. Run it on virtual GPUs: "
+               "gpulab check " +
+               file + " --virtual-gpus " + std::to_string(virtual_gpus_to_suggest(needed)));
     lua_close(L);
     return 1;
   }
@@ -114,8 +116,7 @@ int run_check(const std::string& file, const SessionOptions& session, char** arg
   char* check_argv[] = {argv[0], file_arg.data()};
   set_arg_table(L, 2, check_argv, 1);
 
-  if (luaL_loadstring(L, kCheckPrelude) != LUA_OK ||
-      protected_call(L, 0, 2, ErrorStyle::MessageOnly) != LUA_OK) {
+  if (luaL_loadstring(L, kCheckPrelude) != LUA_OK || protected_call(L, 0, 2, ErrorStyle::MessageOnly) != LUA_OK) {
     write_cli_error(pop_error(L));
     lua_close(L);
     return 1;

@@ -16,8 +16,7 @@ bool is_integer(const std::string& s) {
 
 // Reads the value of an option given as "--name VALUE" or "--name=VALUE".
 // Returns false when `arg` is not that option.
-bool option_value(const char* name, int argc, char** argv, int* i, std::string* value,
-                  std::string* error) {
+bool option_value(const char* name, int argc, char** argv, int* i, std::string* value, std::string* error) {
   const char* arg = argv[*i];
   size_t n = std::strlen(name);
   if (std::strncmp(arg, name, n) != 0) return false;
@@ -86,8 +85,8 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
       cl->connection_file = value;
     } else if (arg.size() > 1 && arg[0] == '-') {
       cl->error = "unrecognized option '" + arg + "' for '" + name + "'";
-    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor &&
-               cl->command != Command::Kernel && cl->target.empty()) {
+    } else if (cl->command != Command::Lessons && cl->command != Command::Doctor && cl->command != Command::Kernel &&
+               cl->target.empty()) {
       cl->target = arg;
     } else {
       cl->error = "unexpected argument '" + arg + "' for '" + name + "'";
@@ -97,8 +96,7 @@ void parse_subcommand(int argc, char** argv, int i, CommandLine* cl) {
     cl->error = "'lesson' needs a lesson NAME (see 'gpulab lessons')";
   if (cl->error.empty() && cl->command == Command::Check && cl->target.empty())
     cl->error = "'check' needs the FILE to check (your copy of an exercise)";
-  if (cl->error.empty() && cl->command == Command::Kernel && !cl->kernel_install &&
-      cl->connection_file.empty())
+  if (cl->error.empty() && cl->command == Command::Kernel && !cl->kernel_install && cl->connection_file.empty())
     cl->error = "'kernel' needs '-f CONNECTION_FILE' (Jupyter starts it so) or 'install'";
   if (cl->error.empty() && cl->install_user && cl->install_prefix)
     cl->error = "'kernel install' takes --user or --prefix P, not both";
@@ -141,8 +139,8 @@ CommandLine parse_command_line(int argc, char** argv) {
       }
     } else if (arg[0] == '-') {
       cl.error = "unrecognized option '" + arg + "'";
-    } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "exercise" ||
-               arg == "doctor" || arg == "kernel") {
+    } else if (arg == "lessons" || arg == "lesson" || arg == "check" || arg == "exercise" || arg == "doctor" ||
+               arg == "kernel") {
       cl.command = arg == "lessons"    ? Command::Lessons
                    : arg == "lesson"   ? Command::Lesson
                    : arg == "exercise" ? Command::Exercise

@@ -10,7 +10,7 @@ enum class Command { Run, Lessons, Lesson, Exercise, Check, Doctor, Kernel, Help
 
 struct CommandLine {
   Command command = Command::Run;
-  std::vector<std::string> statements;       // -e STMT, in order
+  std::vector<std::string> statements;        // -e STMT, in order
   bool interactive = false;                   // -i (also after 'lesson NAME')
   std::optional<std::string> virtual_gpus;    // --virtual-gpus N[:SIZE]
   std::optional<std::string> seed;            // --seed N

@@ -150,4 +150,3 @@ Completions complete_line(lua_State* L, std::string_view s) {
 }
 
 }  // namespace gl::interp
-

@@ -10,23 +10,25 @@ namespace {
 // torch functions whose result is a tensor: `torch.zeros(2):<Tab>` lists a
 // tensor's methods without running the call.
 const char* const kTensorFactories[] = {
-    "tensor",     "empty",     "zeros",       "ones",        "rand",       "randn",  "empty_like",
-    "zeros_like", "ones_like", "rand_like",   "randn_like",  "full",       "full_like", "arange",
-    "linspace",   "eye",       "randint",     "randint_like", "randperm",  "cat",    "concat",
-    "stack",      "as_tensor", "from_numpy",  "logspace",    "matmul",     "mm",     "where"};
+    "tensor",     "empty",     "zeros",      "ones",         "rand",     "randn",     "empty_like",
+    "zeros_like", "ones_like", "rand_like",  "randn_like",   "full",     "full_like", "arange",
+    "linspace",   "eye",       "randint",    "randint_like", "randperm", "cat",       "concat",
+    "stack",      "as_tensor", "from_numpy", "logspace",     "matmul",   "mm",        "where"};
 
 // Tensor methods whose result is not a tensor (every other one is assumed to be).
-const char* const kNonTensorMethods[] = {"item",   "tolist", "size",  "dim",   "numel", "type",
-                                         "stride", "is_contiguous", "element_size", "data_ptr",
-                                         "get_device", "equal", "nelement", "storage_offset",
-                                         "is_floating_point", "is_complex", "backward", "unbind",
-                                         "split", "chunk", "max", "min", "sort", "topk", "median",
-                                         "mode", "kthvalue"};
+const char* const kNonTensorMethods[] = {"item",       "tolist",         "size",
+                                         "dim",        "numel",          "type",
+                                         "stride",     "is_contiguous",  "element_size",
+                                         "data_ptr",   "get_device",     "equal",
+                                         "nelement",   "storage_offset", "is_floating_point",
+                                         "is_complex", "backward",       "unbind",
+                                         "split",      "chunk",          "max",
+                                         "min",        "sort",           "topk",
+                                         "median",     "mode",           "kthvalue"};
 
 // Module methods that return the module itself (PyTorch's `net.cuda().`).
-const char* const kModuleSelfMethods[] = {"to", "cuda", "cpu", "float", "double", "half", "train",
+const char* const kModuleSelfMethods[] = {"to",   "cuda",           "cpu",   "float",    "double", "half", "train",
                                           "eval", "requires_grad_", "apply", "zero_grad"};
-
 
 }  // namespace
 
@@ -99,8 +101,8 @@ static bool is_module_class(lua_State* L, int idx) {
   idx = lua_absindex(L, idx);
   const int top = lua_gettop(L);
   lua_pushliteral(L, "__meta");
-  bool yes = lua_rawget(L, idx) == LUA_TTABLE && lua_getfield(L, -1, "__is_module") == LUA_TBOOLEAN &&
-             lua_toboolean(L, -1);
+  bool yes =
+      lua_rawget(L, idx) == LUA_TTABLE && lua_getfield(L, -1, "__is_module") == LUA_TBOOLEAN && lua_toboolean(L, -1);
   lua_settop(L, top);
   return yes;
 }
@@ -204,8 +206,7 @@ static bool in_list(const char* name, const char* const* list, size_t n) {
     if (std::strcmp(name, list[i]) == 0) return true;
   return false;
 }
-template <size_t N>
-static bool in_list(const std::string& name, const char* const (&list)[N]) {
+template <size_t N> static bool in_list(const std::string& name, const char* const (&list)[N]) {
   return in_list(name.c_str(), list, N);
 }
 
@@ -312,7 +313,7 @@ Kind evaluate_chain(lua_State* L, std::string_view expr) {
       if (!lookup(L, -2, -1)) return fail();
       lua_replace(L, top + 1);
       lua_settop(L, top + 1);
-    } else if (c == '(' || c == '{' ) {
+    } else if (c == '(' || c == '{') {
       size_t close = closing(expr, i);
       if (close == std::string_view::npos) return fail();
       i = close + 1;
@@ -329,6 +330,5 @@ Kind evaluate_chain(lua_State* L, std::string_view expr) {
   }
   return kind;
 }
-
 
 }  // namespace gl::interp::completion

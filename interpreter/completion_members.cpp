@@ -121,5 +121,4 @@ void value_members(lua_State* L, int idx, bool method, const std::string& partia
   lua_settop(L, top);
 }
 
-
 }  // namespace gl::interp::completion

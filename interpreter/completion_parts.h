@@ -15,9 +15,9 @@ namespace gl::interp::completion {
 
 inline constexpr const char* kTensorMT = "torch.Tensor";
 
-inline constexpr const char* kKeywords[] = {"and",    "break",  "do",   "else", "elseif", "end",   "false", "for",
-                                            "function", "goto", "if",   "in",   "local",  "nil",   "not",   "or",
-                                            "repeat", "return", "then", "true", "until",  "while"};
+inline constexpr const char* kKeywords[] = {"and",      "break",  "do",   "else", "elseif", "end",  "false", "for",
+                                            "function", "goto",   "if",   "in",   "local",  "nil",  "not",   "or",
+                                            "repeat",   "return", "then", "true", "until",  "while"};
 
 inline bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -37,7 +37,7 @@ inline bool starts_with(std::string_view s, std::string_view prefix) { return s.
 
 struct Scan {
   bool in_string = false;
-  size_t string_start = 0;   // first character inside the open string
+  size_t string_start = 0;  // first character inside the open string
   bool in_comment = false;
   std::vector<size_t> open;  // positions of unclosed ( [ {
 };

@@ -42,8 +42,8 @@ void push_display_id(lua_State* L, int index, const char* fn, bool update) {
     return;
   }
   if (!lua_istable(L, index) || lua_getmetatable(L, index))
-    raise(L, "TypeError: %s(): the second argument must be an options table such as {display_id=...}, not %s",
-               fn, luaL_typename(L, index));
+    raise(L, "TypeError: %s(): the second argument must be an options table such as {display_id=...}, not %s", fn,
+          luaL_typename(L, index));
   lua_pushnil(L);
   while (lua_next(L, index) != 0) {
     lua_pop(L, 1);
@@ -62,7 +62,7 @@ void push_display_id(lua_State* L, int index, const char* fn, bool update) {
     raise(L, "TypeError: %s() missing 1 required keyword-only argument: 'display_id'", fn);
   } else if (type != LUA_TNIL) {
     raise(L, "TypeError: %s(): display_id must be a string%s, not %s", fn, update ? "" : " or true",
-               luaL_typename(L, -1));
+          luaL_typename(L, -1));
   }
 }
 
@@ -82,7 +82,7 @@ void show(lua_State* L, const char* fn, bool update) {
   luaL_checkany(L, 1);
   lua_settop(L, 2);
   push_display_id(L, 2, fn, update);  // slot 3
-  push_mime_bundle(L, 1);              // slots 4, 5
+  push_mime_bundle(L, 1);             // slots 4, 5
   if (g_sink != nullptr) {
     bool failed = false;
     {
@@ -102,8 +102,10 @@ void show(lua_State* L, const char* fn, bool update) {
 
 int l_display(lua_State* L) {
   if (lua_gettop(L) > 2)
-    raise(L, "TypeError: display() takes one value and an options table, as display(x, {display_id=...}); "
-                         "got %d arguments", lua_gettop(L));
+    raise(L,
+          "TypeError: display() takes one value and an options table, as display(x, {display_id=...}); "
+          "got %d arguments",
+          lua_gettop(L));
   show(L, "display", false);
   lua_pushvalue(L, 3);  // the id, or nil
   return 1;
@@ -111,8 +113,7 @@ int l_display(lua_State* L) {
 
 int l_update_display(lua_State* L) {
   if (lua_gettop(L) > 2)
-    raise(L, "TypeError: update_display() takes one value and {display_id=...}; got %d arguments",
-                      lua_gettop(L));
+    raise(L, "TypeError: update_display() takes one value and {display_id=...}; got %d arguments", lua_gettop(L));
   show(L, "update_display", true);
   return 0;
 }
@@ -159,14 +160,13 @@ void push_mime_bundle(lua_State* L, int index) {
     lua_pushvalue(L, index);
     lua_call(L, 1, 1);
     if (!lua_istable(L, -1))
-      raise(L, "TypeError: __mimebundle must return a table of MIME type -> string, not %s",
-                 luaL_typename(L, -1));
+      raise(L, "TypeError: __mimebundle must return a table of MIME type -> string, not %s", luaL_typename(L, -1));
     const int table = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, table) != 0) {
       if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
         raise(L, "TypeError: __mimebundle must return a table of MIME type -> string, found %s -> %s",
-                   luaL_typename(L, -2), luaL_typename(L, -1));
+              luaL_typename(L, -2), luaL_typename(L, -1));
       lua_pushvalue(L, -2);
       lua_insert(L, -2);
       lua_rawset(L, bundle);

@@ -53,7 +53,9 @@ std::string omp_policy_line() {
   const char* spin = std::getenv("GOMP_SPINCOUNT");
   const bool ours = gpulab_omp_policy_set_it() != 0;
   if (policy) return std::string("OMP_WAIT_POLICY=") + policy + " (your setting)";
-  if (spin) return std::string("GOMP_SPINCOUNT=") + spin + (ours ? " (gpulab's default: an idle worker spins about 15 us, then sleeps)" : " (your setting)");
+  if (spin)
+    return std::string("GOMP_SPINCOUNT=") + spin +
+           (ours ? " (gpulab's default: an idle worker spins about 15 us, then sleeps)" : " (your setting)");
   return "idle workers spin 300,000 times, then sleep (libgomp's default)";
 }
 
@@ -179,9 +181,8 @@ std::string json_string(const std::string& s) {
 void print_json(const Report& r) {
   std::string o = "{\"host\": " + json_string(r.host) + ", \"gpulab\": " + json_string(r.version) +
                   ", \"lua\": " + json_string(r.lua) + ", \"blas\": " + json_string(r.blas) +
-                  ", \"cuda_runtime\": " + json_string(r.cuda_runtime) +
-                  ", \"driver\": " + json_string(r.driver) + ", \"gpus\": " + std::to_string(r.physical_gpus) +
-                  ",\n \"libraries\": [";
+                  ", \"cuda_runtime\": " + json_string(r.cuda_runtime) + ", \"driver\": " + json_string(r.driver) +
+                  ", \"gpus\": " + std::to_string(r.physical_gpus) + ",\n \"libraries\": [";
   for (size_t i = 0; i < r.libraries.size(); ++i) {
     const auto& l = r.libraries[i];
     o += std::string(i ? ", " : "") + "{\"name\": " + json_string(l.purpose) + ", \"file\": " + json_string(l.file) +
@@ -192,16 +193,16 @@ void print_json(const Report& r) {
     const Device& d = r.devices[i];
     o += std::string(i ? ", " : "") + "{\"device\": " + json_string(d.device) + ", \"name\": " + json_string(d.name) +
          ", \"total_memory\": " + std::to_string(d.total_memory) + ", \"compute_capability\": \"" +
-         std::to_string(d.major) + "." + std::to_string(d.minor) + "\", \"virtual\": " +
-         (d.is_virtual ? "true" : "false") + "}";
+         std::to_string(d.major) + "." + std::to_string(d.minor) +
+         "\", \"virtual\": " + (d.is_virtual ? "true" : "false") + "}";
   }
   o += "],\n \"checks\": [";
   for (size_t i = 0; i < r.checks.size(); ++i) {
     const Check& c = r.checks[i];
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.1f", c.ms);
-    o += std::string(i ? ",\n  " : "") + "{\"device\": " + json_string(c.device) + ", \"family\": " +
-         json_string(c.family) + ", \"ok\": " + (c.ok ? "true" : "false") + ", \"ms\": " + ms +
+    o += std::string(i ? ",\n  " : "") + "{\"device\": " + json_string(c.device) +
+         ", \"family\": " + json_string(c.family) + ", \"ok\": " + (c.ok ? "true" : "false") + ", \"ms\": " + ms +
          ", \"error\": " + json_string(c.error) + "}";
   }
   o += "],\n \"lessons_dir\": " + json_string(r.lessons_dir) + ", \"lessons\": " + std::to_string(r.lessons) +

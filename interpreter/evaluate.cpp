@@ -80,8 +80,7 @@ int print_results(lua_State* L) {
 std::string call_repl_helper(lua_State* L, const char* fn, int nargs) {
   const int base = lua_gettop(L) - nargs;
   std::string text;
-  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.repl") == LUA_TTABLE &&
-      lua_getfield(L, -1, fn) == LUA_TFUNCTION) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.repl") == LUA_TTABLE && lua_getfield(L, -1, fn) == LUA_TFUNCTION) {
     lua_insert(L, base + 1);
     lua_pop(L, 1);  // the table
     if (lua_pcall(L, nargs, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
@@ -190,8 +189,7 @@ bool run_cell(lua_State* L, const std::string& input, const char* chunkname, boo
   return run_cell(L, input, chunkname, echo, input);
 }
 
-bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo,
-              const std::string& echoed) {
+bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo, const std::string& echoed) {
   lua_pushstring(L, chunkname);
   lua_pushlstring(L, input.data(), input.size());
   call_repl_helper(L, "begin", 2);  // keeps the source for tracebacks
@@ -212,8 +210,7 @@ bool run_cell(lua_State* L, const std::string& input, const char* chunkname, boo
   return finish_call(L, base, status, echo);
 }
 
-Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname,
-                          int first_line) {
+Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname, int first_line) {
   const std::string padding(first_line > 1 ? first_line - 1 : 0, '\n');
   Compilation result;
   std::string code = padding + "return " + input;
@@ -257,8 +254,7 @@ bool run_compiled(lua_State* L, bool echo) {
   return finish_call(L, base, status, echo);
 }
 
-bool evaluate(lua_State* L, const std::string& input, const char* chunkname, int first_line,
-              bool suppress_echo) {
+bool evaluate(lua_State* L, const std::string& input, const char* chunkname, int first_line, bool suppress_echo) {
   Compilation c = compile_input(L, input, chunkname, first_line);
   if (c.status == Compiled::Incomplete) {
     // Report the statement form's "<eof>" error, as lua.c does at end of input.

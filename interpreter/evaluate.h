@@ -20,8 +20,7 @@ struct Compilation {
 // Compiles `input`. On Ok the chunk is pushed on the stack; nothing otherwise.
 // `first_line` is the line number the input starts at (for error messages in
 // lessons: the chunk is padded so that line numbers match the file).
-Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname,
-                          int first_line = 1);
+Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname, int first_line = 1);
 
 // True when the input ends with ';' (trailing blanks ignored): no echo.
 bool echo_suppressed(const std::string& input);
@@ -33,8 +32,7 @@ bool run_compiled(lua_State* L, bool echo);
 
 // Compile + run, writing syntax errors too (incomplete input is an error here).
 // What the chunk returns (an expression's value) echoes unless `suppress_echo`.
-bool evaluate(lua_State* L, const std::string& input, const char* chunkname, int first_line,
-              bool suppress_echo);
+bool evaluate(lua_State* L, const std::string& input, const char* chunkname, int first_line, bool suppress_echo);
 
 // ---- the REPL's cells ----
 // The chunk name of the REPL's N-th input: "=In[N]", as IPython numbers cells.
@@ -54,8 +52,7 @@ void write_cell_error(lua_State* L, const std::string& message, const std::strin
 bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo);
 // The same where the echoed expression is only the end of `input` (a Jupyter
 // cell: statements, then the last one's value): `echoed` is that expression.
-bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo,
-              const std::string& echoed);
+bool run_cell(lua_State* L, const std::string& input, const char* chunkname, bool echo, const std::string& echoed);
 
 // Where echoed values go instead of stdout while set (the Jupyter kernel's
 // execute_result). Called under a protected call with the n values at stack

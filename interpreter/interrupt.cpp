@@ -15,15 +15,15 @@ namespace {
 
 // Everything the signal handler touches: plain values and async-signal-safe
 // calls only (lua_sethook is documented as safe to call from a handler).
-lua_State* g_main = nullptr;                  // the thread protected_call runs on
-lua_State* volatile g_coroutine = nullptr;    // the innermost coroutine resumed from it
-volatile std::sig_atomic_t g_pending = 0;     // a Ctrl-C not yet turned into an error
-volatile std::sig_atomic_t g_announced = 0;   // the "interrupting after..." line is out
-volatile std::sig_atomic_t g_presses = 0;     // Ctrl-C presses while pending
-volatile std::sig_atomic_t g_signalled = 0;   // any Ctrl-C since the scope began
-volatile std::sig_atomic_t g_deferred = 0;    // the hook waits out a guard's window
-double g_press_time[3] = {0, 0, 0};           // the last presses' times (ring)
-sem_t g_wake;                                 // wakes the announcer thread
+lua_State* g_main = nullptr;                 // the thread protected_call runs on
+lua_State* volatile g_coroutine = nullptr;   // the innermost coroutine resumed from it
+volatile std::sig_atomic_t g_pending = 0;    // a Ctrl-C not yet turned into an error
+volatile std::sig_atomic_t g_announced = 0;  // the "interrupting after..." line is out
+volatile std::sig_atomic_t g_presses = 0;    // Ctrl-C presses while pending
+volatile std::sig_atomic_t g_signalled = 0;  // any Ctrl-C since the scope began
+volatile std::sig_atomic_t g_deferred = 0;   // the hook waits out a guard's window
+double g_press_time[3] = {0, 0, 0};          // the last presses' times (ring)
+sem_t g_wake;                                // wakes the announcer thread
 bool g_announcer_started = false;
 
 constexpr int kHookMask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT;
@@ -32,11 +32,10 @@ void say(const char* text, size_t n) {
   ssize_t ignored = write(STDERR_FILENO, text, n);
   (void)ignored;
 }
-template <size_t N>
-void say(const char (&text)[N]) { say(text, N - 1); }
+template <size_t N> void say(const char (&text)[N]) { say(text, N - 1); }
 
 double now() {
-  timespec ts {};
+  timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
@@ -89,9 +88,8 @@ void on_sigint(int) {
 // long C operation: say so at once instead of leaving the learner waiting.
 void* announcer(void*) {
   for (;;) {
-    while (sem_wait(&g_wake) != 0) {
-    }
-    timespec delay {0, 50 * 1000 * 1000};
+    while (sem_wait(&g_wake) != 0) {}
+    timespec delay{0, 50 * 1000 * 1000};
     nanosleep(&delay, nullptr);
     if (g_pending && !g_announced) {
       g_announced = 1;

@@ -34,19 +34,21 @@ struct Options {
 struct Rank {
   int local = 0, global = 0;
   pid_t pid = -1;
-  int fds[2] = {-1, -1};      // its stdout and stderr (read ends)
-  std::string partial[2];     // an unfinished last line per stream
+  int fds[2] = {-1, -1};   // its stdout and stderr (read ends)
+  std::string partial[2];  // an unfinished last line per stream
   bool exited = false;
   int status = 0;
-  bool peer_closed = false;   // said gloo lost a peer: a consequence, not a cause
+  bool peer_closed = false;  // said gloo lost a peer: a consequence, not a cause
 };
 
 volatile sig_atomic_t g_signal = 0;
 void on_signal(int s) { g_signal = s; }
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "gpulab run: %s\nusage: gpulab run --nproc-per-node N [--nnodes M --node-rank R "
-               "--master-addr A --master-port P] [--virtual-gpus N] script.lua [args...]\n", msg.c_str());
+  std::fprintf(stderr,
+               "gpulab run: %s\nusage: gpulab run --nproc-per-node N [--nnodes M --node-rank R "
+               "--master-addr A --master-port P] [--virtual-gpus N] script.lua [args...]\n",
+               msg.c_str());
   return 2;
 }
 
@@ -120,7 +122,10 @@ pid_t start_rank(const Options& o, Rank& r, char** argv, int argc, pid_t pgid) {
     ::signal(SIGTERM, SIG_DFL);
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
-    ::close(out[0]); ::close(out[1]); ::close(err[0]); ::close(err[1]);
+    ::close(out[0]);
+    ::close(out[1]);
+    ::close(err[0]);
+    ::close(err[1]);
     ::setenv("RANK", std::to_string(r.global).c_str(), 1);
     ::setenv("LOCAL_RANK", std::to_string(r.local).c_str(), 1);
     ::setenv("GROUP_RANK", std::to_string(o.node_rank).c_str(), 1);
@@ -131,8 +136,14 @@ pid_t start_rank(const Options& o, Rank& r, char** argv, int argc, pid_t pgid) {
     ::setenv("TORCHELASTIC_RUN_ID", "none", 1);
     ::setenv("GPULAB_RUN", "1", 1);  // torch.distributed: rank i uses cuda:LOCAL_RANK
     std::vector<const char*> args = {argv[0]};
-    if (!o.virtual_gpus.empty()) { args.push_back("--virtual-gpus"); args.push_back(o.virtual_gpus.c_str()); }
-    if (!o.seed.empty()) { args.push_back("--seed"); args.push_back(o.seed.c_str()); }
+    if (!o.virtual_gpus.empty()) {
+      args.push_back("--virtual-gpus");
+      args.push_back(o.virtual_gpus.c_str());
+    }
+    if (!o.seed.empty()) {
+      args.push_back("--seed");
+      args.push_back(o.seed.c_str());
+    }
     for (int i = o.script; i < argc; ++i) args.push_back(argv[i]);
     args.push_back(nullptr);
     ::execv("/proc/self/exe", const_cast<char* const*>(args.data()));
@@ -187,7 +198,10 @@ int run_launcher(int argc, char** argv) {
       (a == "--virtual-gpus" ? o.virtual_gpus : a == "--seed" ? o.seed : o.addr) = v;
       continue;
     }
-    if (a == "--") { o.script = i + 1; break; }
+    if (a == "--") {
+      o.script = i + 1;
+      break;
+    }
     if (a.size() > 1 && a[0] == '-') return usage_error("unknown option " + a);
     o.script = i;
     break;
@@ -201,7 +215,7 @@ int run_launcher(int argc, char** argv) {
   }
   if (const char* g = std::getenv("GPULAB_RUN_GRACE")) o.grace_s = std::atof(g);
 
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_signal;
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
@@ -226,8 +240,8 @@ int run_launcher(int argc, char** argv) {
   // Note [Root cause]: when one rank dies, its peers fail a moment later on
   // the closed connection. Failures seen within a short window are weighed
   // together: the first that did not report a lost peer is the cause.
-  std::vector<int> failures;    // indices, in the order their exits were seen
-  int failed = -1;              // the root cause, once decided
+  std::vector<int> failures;  // indices, in the order their exits were seen
+  int failed = -1;            // the root cause, once decided
   bool stopping = false;
   clk::time_point kill_at, decide_at;
   int live = o.nproc;
@@ -262,7 +276,10 @@ int run_launcher(int argc, char** argv) {
     auto decide = [&] {
       failed = failures[0];
       for (int i : failures)
-        if (!ranks[size_t(i)].peer_closed) { failed = i; break; }
+        if (!ranks[size_t(i)].peer_closed) {
+          failed = i;
+          break;
+        }
     };
     if (!stopping && !failures.empty() && clk::now() >= decide_at) decide();
     if (!stopping && (failed >= 0 || g_signal)) {

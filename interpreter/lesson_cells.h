@@ -12,12 +12,12 @@
 namespace gl::interp {
 
 struct Cell {
-  std::string title;                // the text after "-- %%", if any
-  int first_line = 1;               // line number of `source` in the file
-  std::string source;               // the cell's lines, as in the file
-  std::vector<std::string> prose;   // its leading comment lines, without "-- "
-  std::vector<std::string> code;    // its lines less blank and comment-only ones
-  std::vector<std::string> shown;   // from its first code line to its last, as written
+  std::string title;               // the text after "-- %%", if any
+  int first_line = 1;              // line number of `source` in the file
+  std::string source;              // the cell's lines, as in the file
+  std::vector<std::string> prose;  // its leading comment lines, without "-- "
+  std::vector<std::string> code;   // its lines less blank and comment-only ones
+  std::vector<std::string> shown;  // from its first code line to its last, as written
 };
 
 struct LessonHeader {

@@ -90,8 +90,7 @@ int message_line(const std::string& message, const std::string& file, std::strin
   return line;
 }
 
-void report_cell_error(const std::string& file, size_t index, size_t count, const Cell& cell,
-                       std::string message) {
+void report_cell_error(const std::string& file, size_t index, size_t count, const Cell& cell, std::string message) {
   std::string rest;
   int line = message_line(message, file, &rest);
   if (line > 0 && (g_error_line == 0 || g_error_line == line)) message = rest;
@@ -125,8 +124,8 @@ std::string with_final_return(lua_State* L, const std::string& source) {
 }
 
 // Runs one cell; false (after reporting) on an error.
-bool run_cell(lua_State* L, const std::string& chunkname, const std::string& file, size_t index,
-              size_t count, const Cell& cell) {
+bool run_cell(lua_State* L, const std::string& chunkname, const std::string& file, size_t index, size_t count,
+              const Cell& cell) {
   g_error_line = 0;
   g_chunkname = chunkname.c_str();
   Compilation c = compile_input(L, cell.source, chunkname.c_str(), cell.first_line);
@@ -235,7 +234,8 @@ bool run_quietly(lua_State* L, const fs::path& path, std::vector<fs::path>* done
   const std::vector<Cell> cells = split_cells(text);
   const std::string file = path.filename().string();
   bool ok = true;
-  for (size_t i = 0; i < cells.size() && ok; ++i) ok = cells[i].code.empty() || run_cell(L, "=" + file, file, i + 1, cells.size(), cells[i]);
+  for (size_t i = 0; i < cells.size() && ok; ++i)
+    ok = cells[i].code.empty() || run_cell(L, "=" + file, file, i + 1, cells.size(), cells[i]);
   std::fflush(stdout);
   if (saved >= 0) {
     dup2(saved, 1);
@@ -262,8 +262,7 @@ bool run_prerequisites(lua_State* L, const Render& r, const fs::path& path, cons
 
 }  // namespace
 
-int run_lesson_in(lua_State* L, const std::string& path_text, const std::string& text,
-                  const LessonOptions& options) {
+int run_lesson_in(lua_State* L, const std::string& path_text, const std::string& text, const LessonOptions& options) {
   const fs::path path(path_text);
   const Render r{!options.quiet && color_enabled(stdout)};
   const LessonHeader header = parse_header(text);

@@ -37,8 +37,7 @@ std::vector<fs::path> lesson_files(const std::string& dir) {
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const fs::path& p = entry.path();
     std::string name = p.filename().string();
-    if (p.extension() == ".lua" && name.find(".check.lua") == std::string::npos &&
-        entry.is_regular_file(ec)) {
+    if (p.extension() == ".lua" && name.find(".check.lua") == std::string::npos && entry.is_regular_file(ec)) {
       files.push_back(p);
     }
   }
@@ -126,8 +125,8 @@ std::string lessons_directory() {
     // Installed: PREFIX/bin/gpulab finds PREFIX/share/gpulab/lessons, wherever
     // PREFIX is (/usr, /usr/local, an unpacked .deb). Then a build directory.
     fs::path dir = exe.parent_path();
-    for (const fs::path& candidate : {dir.parent_path() / "share" / "gpulab" / "lessons",
-                                      dir.parent_path() / "lessons", dir / "lessons"}) {
+    for (const fs::path& candidate :
+         {dir.parent_path() / "share" / "gpulab" / "lessons", dir.parent_path() / "lessons", dir / "lessons"}) {
       if (is_dir(candidate)) return candidate.lexically_normal().string();
     }
   }
@@ -203,8 +202,7 @@ static void print_lesson_list(const std::vector<fs::path>& files) {
   }
 }
 
-int run_lesson(const std::string& name, const LessonOptions& options,
-               const SessionOptions& session, char** argv) {
+int run_lesson(const std::string& name, const LessonOptions& options, const SessionOptions& session, char** argv) {
   fs::path path;
   std::string error;
   std::string text;

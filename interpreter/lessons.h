@@ -37,15 +37,13 @@ struct LessonOptions {
 };
 
 // `gpulab lesson NAME`: returns the exit status (1 when a cell raised an error).
-int run_lesson(const std::string& name, const LessonOptions& options,
-               const SessionOptions& session, char** argv);
+int run_lesson(const std::string& name, const LessonOptions& options, const SessionOptions& session, char** argv);
 
 // Runs the lesson file `path` (its contents: `text`) in the open state `L`,
 // as a notebook (lesson_render.h): provides the devices its header asks for,
 // runs the lessons it continues, names the cell of an error. Returns the exit
 // status. Used by `gpulab lesson` and for `gpulab FILE.lua` when FILE has cells.
-int run_lesson_in(lua_State* L, const std::string& path, const std::string& text,
-                  const LessonOptions& options);
+int run_lesson_in(lua_State* L, const std::string& path, const std::string& text, const LessonOptions& options);
 
 // The lines `gpulab lessons` and a lesson print first when this machine has
 // no GPU and none were configured: how to run the course ("" otherwise).

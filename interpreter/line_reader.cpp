@@ -97,7 +97,8 @@ LineReader::Result LineReader::read(const char* prompt, std::string* line) {
   }
   // Ctrl-C at the prompt makes libedit's read fail (no SA_RESTART); the flag
   // tells that apart from Ctrl-D.
-  struct sigaction action {}, saved {};
+  struct sigaction action {
+  }, saved{};
   action.sa_handler = on_prompt_sigint;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, &saved);

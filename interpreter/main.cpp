@@ -86,16 +86,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   switch (cl.command) {
-    case Command::Help:
-      std::fputs(usage_text().c_str(), stdout);
-      return 0;
-    case Command::Version:
-      std::fputs(version_report().c_str(), stdout);
-      return 0;
-    case Command::Exercise:
-      return copy_exercise(cl.target);
-    default:
-      break;
+    case Command::Help: std::fputs(usage_text().c_str(), stdout); return 0;
+    case Command::Version: std::fputs(version_report().c_str(), stdout); return 0;
+    case Command::Exercise: return copy_exercise(cl.target);
+    default: break;
   }
   if (cl.virtual_gpus) {
     std::string error;

@@ -62,7 +62,7 @@ int run_repl(lua_State* L, bool keep_going) {
   Timer timer;
   std::string input;  // the (possibly multi-line) input gathered so far
   std::string line;
-  int cell = 1;  // inputs are named In[1], In[2], ... as in IPython
+  int cell = 1;         // inputs are named In[1], In[2], ... as in IPython
   int blank_lines = 0;  // consecutive blank lines inside a continuation
   auto failed = [&](bool ok) { return !ok && !interactive && !keep_going; };
   for (;;) {

@@ -17,8 +17,7 @@ namespace {
 const char* error_text(lua_State* L) {
   const char* msg = lua_tostring(L, 1);
   if (msg != nullptr) return msg;
-  if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-    return lua_tostring(L, -1);
+  if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
   return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
 }
 
@@ -114,8 +113,7 @@ void set_arg_table(lua_State* L, int argc, char** argv, int script) {
   lua_setglobal(L, "arg");
 }
 
-bool run_string(lua_State* L, const std::string& code, const char* chunkname,
-                ErrorStyle style) {
+bool run_string(lua_State* L, const std::string& code, const char* chunkname, ErrorStyle style) {
   int status = luaL_loadbuffer(L, code.data(), code.size(), chunkname);
   if (status == LUA_OK) status = protected_call(L, 0, 0, style);
   if (status == LUA_OK) return true;

@@ -36,7 +36,6 @@ void set_arg_table(lua_State* L, int argc, char** argv, int script);
 
 // Runs a chunk of Lua source under protected_call (used for -e and --seed).
 // On error prints "gpulab: <message>" and returns false.
-bool run_string(lua_State* L, const std::string& code, const char* chunkname,
-                ErrorStyle style);
+bool run_string(lua_State* L, const std::string& code, const char* chunkname, ErrorStyle style);
 
 }  // namespace gl::interp

@@ -47,9 +47,7 @@ void write_error(std::string_view message) {
     if (end == std::string_view::npos) end = message.size();
     std::string_view line = message.substr(start, end - start);
     if (line.rfind("stack traceback:", 0) == 0) in_traceback = true;
-    const char* sgr = in_traceback                 ? kDim
-                      : line.rfind("hint:", 0) == 0 ? kYellow
-                                                    : kRed;
+    const char* sgr = in_traceback ? kDim : line.rfind("hint:", 0) == 0 ? kYellow : kRed;
     out += paint(stderr, sgr, line);
     out += '\n';
     start = end + 1;

@@ -47,7 +47,7 @@ return now() - t0
 double cpu_seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) * 1e-6; }
 
 int now(lua_State* L) {
-  rusage usage {};
+  rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   lua_pushnumber(L, monotonic_seconds());
   lua_pushnumber(L, cpu_seconds(usage.ru_utime));
@@ -63,8 +63,7 @@ bool push_code(lua_State* L, const char* code, const char* name) {
 
 std::string clock_note(int devices) {
   if (devices == 0) return "monotonic clock";
-  return "monotonic clock, " + std::to_string(devices) + " CUDA device" + (devices == 1 ? "" : "s") +
-         " synchronized";
+  return "monotonic clock, " + std::to_string(devices) + " CUDA device" + (devices == 1 ? "" : "s") + " synchronized";
 }
 
 // Runs the driver on the stack top with `f` (at index fn) and its extra args.
@@ -163,8 +162,10 @@ bool time_it(lua_State* L, const std::string& stmt, const char* chunkname, long 
   for (double t : per_loop) var += (t - mean) * (t - mean);
   double stdev = std::sqrt(var / repeat);
   if (worst > 4 * best && best > 0 && worst > 1e-6)
-    std::printf("The slowest run took %0.2f times longer than the fastest. This could mean that an "
-                "intermediate result is being cached.\n", worst / best);
+    std::printf(
+        "The slowest run took %0.2f times longer than the fastest. This could mean that an "
+        "intermediate result is being cached.\n",
+        worst / best);
   std::printf("%s \u00b1 %s per loop (mean \u00b1 std. dev. of %d run%s, %s loop%s each)\n", format_time(mean).c_str(),
               format_time(stdev).c_str(), repeat, repeat == 1 ? "" : "s", thousands(loops).c_str(),
               loops == 1 ? "" : "s");
@@ -183,7 +184,7 @@ std::string trim(const std::string& s) {
 }  // namespace
 
 double monotonic_seconds() {
-  timespec ts {};
+  timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
@@ -273,7 +274,8 @@ bool run_magic(lua_State* L, const std::string& line, const char* chunkname, Tim
     write_error("UsageError: " + name + " needs a statement, e.g. " + name + " x:sum()");
     *ok = false;
   } else {
-    write_error("UsageError: unknown magic '" + text + "'\nhint: the magics are %time STMT, %timeit STMT and "
+    write_error("UsageError: unknown magic '" + text +
+                "'\nhint: the magics are %time STMT, %timeit STMT and "
                 "%timing on|off");
     *ok = false;
   }

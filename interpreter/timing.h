@@ -26,8 +26,7 @@ bool run_magic(lua_State* L, const std::string& line, const char* chunkname, Tim
 
 // Runs `body` with the wall time measured around it (devices synchronised)
 // and printed afterwards when timer.every_command.
-template <class Body>
-bool timed(lua_State* L, const Timer& timer, Body&& body);
+template <class Body> bool timed(lua_State* L, const Timer& timer, Body&& body);
 
 // Synchronises every CUDA device (errors ignored); returns how many there are.
 int synchronize_devices(lua_State* L);
@@ -35,8 +34,7 @@ int synchronize_devices(lua_State* L);
 double monotonic_seconds();
 void print_command_time(double seconds, int devices);
 
-template <class Body>
-bool timed(lua_State* L, const Timer& timer, Body&& body) {
+template <class Body> bool timed(lua_State* L, const Timer& timer, Body&& body) {
   if (!timer.every_command) return body();
   synchronize_devices(L);
   double start = monotonic_seconds();

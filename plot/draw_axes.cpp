@@ -70,14 +70,17 @@ void marker_path(cairo_t* cr, char m, double x, double y) {
   cairo_new_sub_path(cr);
   switch (m) {
     case 's': cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r); break;
-    case '^': case 'v': {
+    case '^':
+    case 'v': {
       const double d = m == '^' ? -1 : 1;
       cairo_move_to(cr, x, y + d * r), cairo_line_to(cr, x - r, y - d * r), cairo_line_to(cr, x + r, y - d * r);
       cairo_close_path(cr);
       break;
     }
-    case 'D': case 'd':
-      cairo_move_to(cr, x, y - r), cairo_line_to(cr, x + r, y), cairo_line_to(cr, x, y + r), cairo_line_to(cr, x - r, y);
+    case 'D':
+    case 'd':
+      cairo_move_to(cr, x, y - r), cairo_line_to(cr, x + r, y), cairo_line_to(cr, x, y + r),
+          cairo_line_to(cr, x - r, y);
       cairo_close_path(cr);
       break;
     case 'x':

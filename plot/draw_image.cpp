@@ -41,9 +41,11 @@ void draw_text(Canvas& c, const std::string& s, double x, double y, double ax, d
 // The image's pixels as a cairo surface: one channel through the colormap
 // from [vmin, vmax] (the data's own range by default, as imshow), three as RGB.
 cairo_surface_t* image_surface(const Image& im) {
-  if (im.h < 1 || im.w < 1 || im.h > 20000 || im.w > 20000 || (im.channels != 1 && im.channels != 3 && im.channels != 4) ||
+  if (im.h < 1 || im.w < 1 || im.h > 20000 || im.w > 20000 ||
+      (im.channels != 1 && im.channels != 3 && im.channels != 4) ||
       im.data.size() != static_cast<size_t>(im.h) * im.w * im.channels)
-    throw std::invalid_argument("an image needs h x w x channels values (1 to 20000 pixels a side, 1, 3 or 4 channels)");
+    throw std::invalid_argument(
+        "an image needs h x w x channels values (1 to 20000 pixels a side, 1, 3 or 4 channels)");
   double lo = INFINITY, hi = -INFINITY;
   if (im.channels == 1) {
     for (double v : im.data)

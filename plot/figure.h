@@ -33,7 +33,7 @@ struct Axes {
   std::optional<Image> image;
   std::string title, xlabel, ylabel;
   std::string xscale = "linear", yscale = "linear";  // or "log"
-  std::optional<double> xmin, xmax, ymin, ymax;       // set_xlim/set_ylim
+  std::optional<double> xmin, xmax, ymin, ymax;      // set_xlim/set_ylim
   bool grid = false;
   bool axis_visible = true;
   bool legend = false;  // draw the legend of the labelled series
@@ -42,7 +42,7 @@ struct Axes {
 struct Figure {
   int width = 350, height = 250;  // pixels (figsize in inches x 100 dpi)
   int nrows = 1, ncols = 1;
-  std::vector<Axes> axes;         // row-major, up to nrows * ncols
+  std::vector<Axes> axes;  // row-major, up to nrows * ncols
 };
 
 // The figure as an SVG document / PNG file; runtime_error without cairo.

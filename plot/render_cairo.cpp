@@ -13,7 +13,6 @@
 
 namespace gl::plot {
 
-
 namespace {
 
 cairo_status_t append(void* closure, const unsigned char* data, unsigned int length) {
@@ -63,8 +62,7 @@ std::string xml_escape(const std::string& s) {
 }
 
 void check_size(const Figure& f) {
-  if (f.width < 1 || f.height < 1 || f.width > 20000 || f.height > 20000 ||
-      static_cast<long>(f.nrows) * f.ncols > 1024)
+  if (f.width < 1 || f.height < 1 || f.width > 20000 || f.height > 20000 || static_cast<long>(f.nrows) * f.ncols > 1024)
     throw std::invalid_argument("a figure is 1 to 20000 pixels a side with at most 1024 Axes, got " +
                                 std::to_string(f.width) + "x" + std::to_string(f.height) + " with " +
                                 std::to_string(f.nrows) + " x " + std::to_string(f.ncols));
@@ -142,7 +140,7 @@ __attribute__((visibility("default"))) void gpulab_render_png(const gl::plot::Fi
   *out = gl::plot::render_png(f);
 }
 __attribute__((visibility("default"))) void gpulab_render_image_png(const gl::plot::Image& im, int scale,
-                                                                   std::string* out) {
+                                                                    std::string* out) {
   *out = gl::plot::render_image_png(im, scale);
 }
 }

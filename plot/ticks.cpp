@@ -8,9 +8,7 @@
 namespace gl::plot {
 
 void autoscale(double& lo, double& hi, bool log) {
-  if (log) {
-    lo = std::log10(lo), hi = std::log10(hi);
-  }
+  if (log) { lo = std::log10(lo), hi = std::log10(hi); }
   if (lo == hi) {  // one value: matplotlib widens a flat range by ±0.1 % ... simply by ±1 here
     const double d = lo == 0 ? 1.0 : std::fabs(lo) * 0.05;
     lo -= d, hi += d;
@@ -76,8 +74,7 @@ std::vector<Tick> log_ticks(double lo, double hi) {
   const int every = std::max(1, (k1 - k0 + 7) / 8);
   for (int k = k0; k <= k1; ++k) {
     const double d = std::pow(10.0, k);
-    if (d >= lo * (1 - 1e-9) && d <= hi * (1 + 1e-9))
-      out.push_back({d, k % every == 0 ? "10" + superscript(k) : ""});
+    if (d >= lo * (1 - 1e-9) && d <= hi * (1 + 1e-9)) out.push_back({d, k % every == 0 ? "10" + superscript(k) : ""});
     if (every == 1)
       for (int m = 2; m <= 9; ++m)
         if (m * d >= lo && m * d <= hi) out.push_back({m * d, ""});

@@ -19,6 +19,8 @@ tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 # tmux: the CLI tests drive the REPL in a real terminal (completion, Ctrl-C).
 if [ $tests = 1 ]; then pkgs+=(tmux); fi
+# clang-format: the `format` test checks the C++ and CUDA sources against .clang-format.
+if [ $tests = 1 ]; then pkgs+=(clang-format); fi
 # Real Jupyter clients for the kernel's tests (jupyter_kernel_test comes from PyPI, below).
 if [ $tests = 1 ]; then pkgs+=(python3-jupyter-client python3-nbclient python3-nbformat jupyter-console python3-venv); fi
 # With --fuzz, clang and its libFuzzer/sanitizer runtimes and OpenMP (scripts/fuzz.sh).

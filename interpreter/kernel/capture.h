@@ -33,7 +33,7 @@ class OutputCapture {
   void end(std::string* out, std::string* err);
 
  private:
-  void read_available();  // lock held
+  void read_available();           // lock held
   void publish_pending(bool all);  // lock held; all: even a cut character (the end)
   void reader();
 

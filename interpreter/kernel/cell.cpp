@@ -33,7 +33,8 @@ bool loads(lua_State* L, const std::string& code) {
 
 bool starts_with_word(const std::string& s, const char* word) {
   size_t n = std::char_traits<char>::length(word);
-  return s.compare(0, n, word) == 0 && (s.size() == n || !(std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_'));
+  return s.compare(0, n, word) == 0 &&
+         (s.size() == n || !(std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_'));
 }
 
 // Would this last line continue the statement before it if the lines were
@@ -73,8 +74,7 @@ std::vector<CellPart> split_cell(const std::string& cell) {
   return parts;
 }
 
-CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* chunkname,
-                          int first_line) {
+CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* chunkname, int first_line) {
   CellChunk result;
   Compilation whole = compile_input(L, source, chunkname, first_line);
   if (whole.status == Compiled::Ok && whole.expression) {

@@ -22,16 +22,15 @@ std::vector<CellPart> split_cell(const std::string& cell);
 
 struct CellChunk {
   Compiled status = Compiled::Error;
-  std::string error;    // the syntax error, when status == Error
-  bool echo = false;    // the chunk returns the last statement's value
-  std::string echoed;   // that expression's source
+  std::string error;   // the syntax error, when status == Error
+  bool echo = false;   // the chunk returns the last statement's value
+  std::string echoed;  // that expression's source
 };
 
 // Loads Lua source (lines first_line.. of a cell) as one chunk, so that locals
 // reach the last line: the whole source as an expression, else its leading
 // statements followed by `return <last expression>`, else plain statements.
 // On Ok the chunk is pushed on the stack; nothing otherwise.
-CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* chunkname,
-                          int first_line);
+CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* chunkname, int first_line);
 
 }  // namespace gl::interp

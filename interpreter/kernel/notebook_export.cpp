@@ -177,11 +177,11 @@ std::string lesson_notebook(const std::string& text, const std::vector<std::stri
   const std::string setup = "{\"tags\": [\"gpulab-setup\"]}";
   if (header.gpus > 0) {
     const std::string n = std::to_string(header.gpus);
-    cells.push_back(code_cell({"-- This lesson is written for " + n + " GPU" + (header.gpus > 1 ? "s" : "") +
-                                   ": here they are virtual ones, emulated in host memory",
-                               "-- (leave this cell out on a machine with real GPUs).",
-                               "torch.cuda.use_virtual(" + n + ")"},
-                              setup));
+    cells.push_back(
+        code_cell({"-- This lesson is written for " + n + " GPU" + (header.gpus > 1 ? "s" : "") +
+                       ": here they are virtual ones, emulated in host memory",
+                   "-- (leave this cell out on a machine with real GPUs).", "torch.cuda.use_virtual(" + n + ")"},
+                  setup));
   }
   // One setup cell per code cell of the lessons it continues: a bare
   // expression may end a cell, not sit in the middle of one.
@@ -205,10 +205,11 @@ std::string lesson_notebook(const std::string& text, const std::vector<std::stri
   }
   std::string out = "{\n \"cells\": [\n";
   for (size_t i = 0; i < cells.size(); ++i) out += cells[i] + (i + 1 < cells.size() ? ",\n" : "\n");
-  out += " ],\n \"metadata\": {\n"
-         "  \"kernelspec\": {\"name\": \"gpulab\", \"display_name\": \"gpulab (Lua)\", \"language\": \"lua\"},\n"
-         "  \"language_info\": {\"name\": \"lua\", \"file_extension\": \".lua\", \"mimetype\": \"text/x-lua\"}\n"
-         " },\n \"nbformat\": 4,\n \"nbformat_minor\": 4\n}\n";
+  out +=
+      " ],\n \"metadata\": {\n"
+      "  \"kernelspec\": {\"name\": \"gpulab\", \"display_name\": \"gpulab (Lua)\", \"language\": \"lua\"},\n"
+      "  \"language_info\": {\"name\": \"lua\", \"file_extension\": \".lua\", \"mimetype\": \"text/x-lua\"}\n"
+      " },\n \"nbformat\": 4,\n \"nbformat_minor\": 4\n}\n";
   return out;
 }
 

@@ -25,9 +25,9 @@ namespace {
 
 // What a running cell produced besides its streams (set through the REPL's sinks).
 struct CellResult {
-  std::string echo;      // the last statement's echo: its text/plain
+  std::string echo;           // the last statement's echo: its text/plain
   int value_ref = LUA_NOREF;  // that value (one), kept for its rich forms
-  std::string errors;    // write_error's messages
+  std::string errors;         // write_error's messages
 };
 CellResult* g_result = nullptr;
 
@@ -62,9 +62,7 @@ class Sinks {
   }
 };
 
-bool is_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':';
-}
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':'; }
 
 // "RuntimeError: msg" (PyTorch's type and message) out of an explained error.
 void split_error(const std::string& text, const char* fallback, std::string* ename, std::string* evalue) {
@@ -141,7 +139,8 @@ void run_shell_interruptible(const std::string& line) {
   // SIGINT is blocked in every thread of the kernel (xeus_kernel.cpp); the
   // command inherits the mask, so unblock it around system() with a handler
   // that exec resets to the default: Interrupt then stops the command.
-  struct sigaction action {}, saved {};
+  struct sigaction action {
+  }, saved{};
   action.sa_handler = sigint_noop;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, &saved);
@@ -206,8 +205,8 @@ bool GpulabInterpreter::run_parts(const std::string& code, const char* chunkname
   return true;
 }
 
-nl::json GpulabInterpreter::execute_request_impl(int execution_counter, const std::string& code, bool silent,
-                                                  bool, nl::json, bool) {
+nl::json GpulabInterpreter::execute_request_impl(int execution_counter, const std::string& code, bool silent, bool,
+                                                 nl::json, bool) {
   CellResult result;
   std::string out, err;
   bool ok;
@@ -317,8 +316,8 @@ nl::json GpulabInterpreter::kernel_info_request_impl() {
   std::string devices = gl::bindings::device_banner();
   if (!devices.empty()) banner += "\n" + devices;
   const std::string lua_version = LUA_VERSION_MAJOR "." LUA_VERSION_MINOR "." LUA_VERSION_RELEASE;
-  nl::json reply = xeus::create_info_reply("5.3", "gpulab", GPULAB_VERSION, "lua", lua_version, "text/x-lua",
-                                           ".lua", "lua", "lua", "", banner);
+  nl::json reply = xeus::create_info_reply("5.3", "gpulab", GPULAB_VERSION, "lua", lua_version, "text/x-lua", ".lua",
+                                           "lua", "lua", "", banner);
   reply["devices"] = devices;
   return reply;
 }

@@ -25,8 +25,8 @@ class GpulabInterpreter : public xeus::xinterpreter, public DisplaySink {
 
  private:
   void configure_impl() override;
-  nl::json execute_request_impl(int execution_counter, const std::string& code, bool silent,
-                                bool store_history, nl::json user_expressions, bool allow_stdin) override;
+  nl::json execute_request_impl(int execution_counter, const std::string& code, bool silent, bool store_history,
+                                nl::json user_expressions, bool allow_stdin) override;
   nl::json complete_request_impl(const std::string& code, int cursor_pos) override;
   nl::json inspect_request_impl(const std::string& code, int cursor_pos, int detail_level) override;
   nl::json is_complete_request_impl(const std::string& code) override;
@@ -38,7 +38,7 @@ class GpulabInterpreter : public xeus::xinterpreter, public DisplaySink {
 
   lua_State* L_;
   Timer timer_;
-  bool syntax_error_ = false;  // the cell failed to compile (its error's type)
+  bool syntax_error_ = false;         // the cell failed to compile (its error's type)
   OutputCapture* capture_ = nullptr;  // the running cell's, publishing its output as it comes
 };
 

@@ -89,9 +89,7 @@ std::string matrix_html(const std::string& text, long long rows, long long cols)
   return html + "</table>\n</div>";
 }
 
-bool separator(const std::string& line) {
-  return line.find_first_not_of("|+-= ") == std::string::npos;
-}
+bool separator(const std::string& line) { return line.find_first_not_of("|+-= ") == std::string::npos; }
 
 // nvidia-smi's and memory_summary()'s box tables ('|' columns, '+---' and
 // '|===' rules) as an HTML table: a rule starts a new group of rows.
@@ -133,8 +131,8 @@ std::string box_table_html(const std::string& text) {
     html += rule ? "<tr style=\"border-top: 1px solid\">" : "<tr>";
     rule = false;
     for (size_t c = 0; c < cells.size(); ++c) {
-      std::string span = (c + 1 == cells.size() && cells.size() < widest)
-                             ? " colspan=\"" + std::to_string(widest - c) + "\"" : "";
+      std::string span =
+          (c + 1 == cells.size() && cells.size() < widest) ? " colspan=\"" + std::to_string(widest - c) + "\"" : "";
       html += "<td style=\"white-space: pre; text-align: left\"" + span + ">" + escape(trim(cells[c])) + "</td>";
     }
     html += "</tr>\n";

@@ -121,7 +121,8 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph) {
       if (!leaf || !g.defined()) continue;
       Tensor lt(leaf);
       if (!leaf->grad) {
-        leaf->grad = (g.impl.use_count() == 1 && g.storage().use_count() == 1 && g.is_contiguous() && g.dtype() == lt.dtype() && g.sizes() == lt.sizes())
+        leaf->grad = (g.impl.use_count() == 1 && g.storage().use_count() == 1 && g.is_contiguous() &&
+                      g.dtype() == lt.dtype() && g.sizes() == lt.sizes())
                          ? g.impl
                          : clone(to(sum_to(g, lt.sizes()), lt.device(), lt.dtype())).impl;
       } else {

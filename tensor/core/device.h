@@ -25,7 +25,6 @@ struct Device {
 
 }  // namespace gl
 
-template <>
-struct std::hash<gl::Device> {
+template <> struct std::hash<gl::Device> {
   size_t operator()(const gl::Device& d) const { return size_t(d.type) * 1024 + size_t(d.index + 1); }
 };

@@ -4,12 +4,15 @@
 namespace gl {
 
 namespace {
-struct Info { const char* name; const char* legacy; size_t size; };
-constexpr Info kInfo[kNumDTypes] = {
-    {"bool", "Bool", 1},     {"uint8", "Byte", 1},       {"int8", "Char", 1},
-    {"int16", "Short", 2},   {"int32", "Int", 4},        {"int64", "Long", 8},
-    {"float16", "Half", 2},  {"bfloat16", "BFloat16", 2}, {"float32", "Float", 4},
-    {"float64", "Double", 8}};
+struct Info {
+  const char* name;
+  const char* legacy;
+  size_t size;
+};
+constexpr Info kInfo[kNumDTypes] = {{"bool", "Bool", 1},     {"uint8", "Byte", 1},        {"int8", "Char", 1},
+                                    {"int16", "Short", 2},   {"int32", "Int", 4},         {"int64", "Long", 8},
+                                    {"float16", "Half", 2},  {"bfloat16", "BFloat16", 2}, {"float32", "Float", 4},
+                                    {"float64", "Double", 8}};
 }  // namespace
 
 size_t itemsize(DType t) { return kInfo[int(t)].size; }
@@ -20,14 +23,22 @@ const char* dtype_legacy_name(DType t) { return kInfo[int(t)].legacy; }
 
 bool dtype_from_name(const std::string& s0, DType* out) {
   std::string s = s0.rfind("torch.", 0) == 0 ? s0.substr(6) : s0;
-  static const struct { const char* n; DType t; } aliases[] = {
-      {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16},
-      {"long", DType::Int64},    {"int", DType::Int32},      {"short", DType::Int16},
-      {"uint8", DType::UInt8},   {"byte", DType::UInt8},     {"char", DType::Int8}};
+  static const struct {
+    const char* n;
+    DType t;
+  } aliases[] = {{"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16},
+                 {"long", DType::Int64},    {"int", DType::Int32},      {"short", DType::Int16},
+                 {"uint8", DType::UInt8},   {"byte", DType::UInt8},     {"char", DType::Int8}};
   for (auto& a : aliases)
-    if (s == a.n) { *out = a.t; return true; }
+    if (s == a.n) {
+      *out = a.t;
+      return true;
+    }
   for (int i = 0; i < kNumDTypes; ++i)
-    if (s == kInfo[i].name) { *out = DType(i); return true; }
+    if (s == kInfo[i].name) {
+      *out = DType(i);
+      return true;
+    }
   return false;
 }
 

@@ -15,9 +15,9 @@ constexpr int kNumDTypes = 10;
 size_t itemsize(DType t);
 bool is_floating(DType t);
 inline bool is_integral(DType t, bool include_bool) { return !is_floating(t) && (include_bool || t != DType::Bool); }
-const char* dtype_name(DType t);        // "float32"
-std::string dtype_repr(DType t);        // "torch.float32"
-const char* dtype_legacy_name(DType t); // "Float", "Long" (used in error texts)
+const char* dtype_name(DType t);                         // "float32"
+std::string dtype_repr(DType t);                         // "torch.float32"
+const char* dtype_legacy_name(DType t);                  // "Float", "Long" (used in error texts)
 bool dtype_from_name(const std::string& s, DType* out);  // accepts "float32", "float", "long", ...
 DType promote_types(DType a, DType b);
 
@@ -34,8 +34,7 @@ template <> struct CType<DType::Float32> { using type = float; };
 template <> struct CType<DType::Float64> { using type = double; };
 
 // The one dtype switch: calls f(T{}) with T the C type of `t`.
-template <class F>
-decltype(auto) dispatch_dtype(DType t, F&& f) {
+template <class F> decltype(auto) dispatch_dtype(DType t, F&& f) {
   switch (t) {
     case DType::Bool: return f(bool{});
     case DType::UInt8: return f(uint8_t{});
@@ -63,9 +62,27 @@ struct Scalar {
   static int64_t trunc_int(double v) {
     return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? int64_t(v) : INT64_MIN;
   }
-  static Scalar from_double(double v) { Scalar s; s.kind = Float; s.f = v; s.i = trunc_int(v); return s; }
-  static Scalar from_int(int64_t v) { Scalar s; s.kind = Int; s.i = v; s.f = double(v); return s; }
-  static Scalar from_bool(bool v) { Scalar s; s.kind = Bool; s.i = v; s.f = v; return s; }
+  static Scalar from_double(double v) {
+    Scalar s;
+    s.kind = Float;
+    s.f = v;
+    s.i = trunc_int(v);
+    return s;
+  }
+  static Scalar from_int(int64_t v) {
+    Scalar s;
+    s.kind = Int;
+    s.i = v;
+    s.f = double(v);
+    return s;
+  }
+  static Scalar from_bool(bool v) {
+    Scalar s;
+    s.kind = Bool;
+    s.i = v;
+    s.f = v;
+    return s;
+  }
   double to_double() const { return kind == Float ? f : double(i); }
   int64_t to_int() const { return kind == Float ? trunc_int(f) : i; }
 };

@@ -8,17 +8,17 @@
 namespace gl {
 
 struct Error : std::runtime_error {
-  explicit Error(const std::string& msg, std::string hint = "")
-      : std::runtime_error(msg), hint_(std::move(hint)) {}
+  explicit Error(const std::string& msg, std::string hint = "") : std::runtime_error(msg), hint_(std::move(hint)) {}
   virtual const char* kind() const = 0;  // Python exception class name
   const std::string& hint() const { return hint_; }
+
  private:
   std::string hint_;
 };
 
-#define GL_ERROR_TYPE(Name)                            \
-  struct Name : Error {                                \
-    using Error::Error;                                \
+#define GL_ERROR_TYPE(Name) \
+  struct Name : Error { \
+    using Error::Error; \
     const char* kind() const override { return #Name; } \
   };
 GL_ERROR_TYPE(RuntimeError)
@@ -31,8 +31,7 @@ GL_ERROR_TYPE(AttributeError)
 GL_ERROR_TYPE(KeyError)
 #undef GL_ERROR_TYPE
 
-template <class... A>
-std::string cat(const A&... parts) {
+template <class... A> std::string cat(const A&... parts) {
   std::ostringstream os;
   (os << ... << parts);
   return os.str();
@@ -41,9 +40,10 @@ std::string cat(const A&... parts) {
 // GL_CHECK(cond, parts...) throws RuntimeError with the streamed parts as its
 // message; GL_CHECK_T(E, cond, parts...) throws E. A macro, so the parts (often
 // shape strings) are only built when the check fails: these sit on every op's path.
-#define GL_CHECK_T(E, cond, ...)                           \
-  do {                                                     \
-    if (!(cond)) [[unlikely]] throw E(::gl::cat(__VA_ARGS__)); \
+#define GL_CHECK_T(E, cond, ...) \
+  do { \
+    if (!(cond)) [[unlikely]] \
+      throw E(::gl::cat(__VA_ARGS__)); \
   } while (0)
 #define GL_CHECK(cond, ...) GL_CHECK_T(::gl::RuntimeError, cond, __VA_ARGS__)
 

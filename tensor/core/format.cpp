@@ -19,10 +19,22 @@ PrintOptions& print_options() {
 
 bool set_print_profile(const std::string& name) {
   PrintOptions& o = print_options();
-  if (name == "default") { o.precision = 4; o.threshold = 1000; o.edgeitems = 3; o.linewidth = 80; }
-  else if (name == "short") { o.precision = 2; o.threshold = 1000; o.edgeitems = 2; o.linewidth = 80; }
-  else if (name == "full") { o.precision = 4; o.threshold = INT64_MAX; o.edgeitems = 3; o.linewidth = 80; }
-  else return false;
+  if (name == "default") {
+    o.precision = 4;
+    o.threshold = 1000;
+    o.edgeitems = 3;
+    o.linewidth = 80;
+  } else if (name == "short") {
+    o.precision = 2;
+    o.threshold = 1000;
+    o.edgeitems = 2;
+    o.linewidth = 80;
+  } else if (name == "full") {
+    o.precision = 4;
+    o.threshold = INT64_MAX;
+    o.edgeitems = 3;
+    o.linewidth = 80;
+  } else return false;
   return true;
 }
 
@@ -126,14 +138,17 @@ struct Formatter {
           mx = std::max(mx, std::fabs(x));
         }
         for (double x : nz)
-          if (x != std::ceil(x)) { int_mode = false; break; }
+          if (x != std::ceil(x)) {
+            int_mode = false;
+            break;
+          }
         // As _Formatter: sci_mode is decided before the widths (and an explicit
         // set_printoptions{sci_mode=} decides it), but only when some value is
         // non-zero and finite; otherwise the formatter stays in int mode.
         const auto& forced = print_options().sci_mode;
         sci_mode = forced ? *forced : (mx / mn > 1000.0 || mx > 1.0e8 || (!int_mode && mn < 1.0e-4));
         for (double x : nz) {
-          const size_t w = sci_mode ? py_sci(x, precision).size()
+          const size_t w = sci_mode   ? py_sci(x, precision).size()
                            : int_mode ? fmt("%.*f", 0, x).size() + 1
                                       : py_fixed(x, precision).size();
           max_width = std::max(max_width, w);
@@ -165,7 +180,9 @@ struct Printer {
   bool summarize;
   const PrintOptions& o;
 
-  std::string val(int64_t off) const { return v.floating ? f.format_float(v.f[size_t(off)]) : f.format_int(v.i[size_t(off)]); }
+  std::string val(int64_t off) const {
+    return v.floating ? f.format_float(v.f[size_t(off)]) : f.format_int(v.i[size_t(off)]);
+  }
 
   // _tensor_str_with_formatter over the sub-tensor at `off` starting at dimension d.
   std::string str(int64_t off, size_t d, int64_t indent) const {
@@ -174,7 +191,8 @@ struct Printer {
     const int64_t n = v.shape[d], stride = v.strides[d];
     if (d + 1 == nd) {
       const int64_t elem_len = int64_t(f.max_width) + 2;
-      const int64_t per_line = std::max<int64_t>(1, int64_t(std::floor(double(o.linewidth - indent) / double(elem_len))));
+      const int64_t per_line =
+          std::max<int64_t>(1, int64_t(std::floor(double(o.linewidth - indent) / double(elem_len))));
       std::vector<std::string> data;
       if (summarize && o.edgeitems == 0) data.push_back("...");
       else if (summarize && n > 2 * o.edgeitems) {
@@ -207,7 +225,10 @@ struct Printer {
 
   // get_summarized_data: offsets of the values that will be printed.
   void collect(int64_t off, size_t d, std::vector<int64_t>& offs) const {
-    if (d == v.shape.size()) { offs.push_back(off); return; }
+    if (d == v.shape.size()) {
+      offs.push_back(off);
+      return;
+    }
     const int64_t n = v.shape[d], stride = v.strides[d];
     if (summarize && o.edgeitems == 0 && d + 1 < v.shape.size()) return;
     if (summarize && n > 2 * o.edgeitems) {
@@ -258,7 +279,8 @@ std::string tensor_repr(const Tensor& t) {
     body = "[]";
   } else {
     if (o.edgeitems == 0) suffixes.push_back("size=" + tuple_str(t.sizes()));
-    if (!(dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool)) suffixes.push_back("dtype=" + dtype_repr(dt));
+    if (!(dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool))
+      suffixes.push_back("dtype=" + dtype_repr(dt));
     const bool summarize = t.numel() > o.threshold;
     Values v = read_values(t, summarize, o.edgeitems);
     Formatter f;

@@ -13,8 +13,14 @@ int64_t Tensor::numel() const { return impl->numel; }
 static void check_has_dims(int64_t d, int64_t ndim) {
   if (ndim == 0) throw IndexError(cat("Dimension specified as ", d, " but tensor has no dimensions"));
 }
-int64_t Tensor::size(int64_t d) const { check_has_dims(d, dim()); return impl->sizes[wrap_dim(d, dim())]; }
-int64_t Tensor::stride(int64_t d) const { check_has_dims(d, dim()); return impl->strides[wrap_dim(d, dim())]; }
+int64_t Tensor::size(int64_t d) const {
+  check_has_dims(d, dim());
+  return impl->sizes[wrap_dim(d, dim())];
+}
+int64_t Tensor::stride(int64_t d) const {
+  check_has_dims(d, dim());
+  return impl->strides[wrap_dim(d, dim())];
+}
 int64_t Tensor::offset() const { return impl->offset; }
 DType Tensor::dtype() const { return impl->dtype; }
 Device Tensor::device() const { return impl->storage->device; }
@@ -39,8 +45,7 @@ void Tensor::set_requires_grad(bool r) {
     throw RuntimeError(
         "you can only change requires_grad flags of leaf variables. If you want to use a computed "
         "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
-  if (r && !is_floating(impl->dtype))
-    throw RuntimeError("only Tensors of floating point dtype can require gradients");
+  if (r && !is_floating(impl->dtype)) throw RuntimeError("only Tensors of floating point dtype can require gradients");
   impl->requires_grad = r;
 }
 Tensor Tensor::grad() const { return Tensor(impl->grad); }
@@ -75,8 +80,7 @@ Shape contiguous_strides(const Shape& s) {
 int64_t wrap_dim(int64_t d, int64_t ndim) {
   int64_t lo = ndim > 0 ? -ndim : -1, hi = ndim > 0 ? ndim - 1 : 0;
   if (d < lo || d > hi)
-    throw IndexError(cat("Dimension out of range (expected to be in range of [", lo, ", ", hi,
-                         "], but got ", d, ")"));
+    throw IndexError(cat("Dimension out of range (expected to be in range of [", lo, ", ", hi, "], but got ", d, ")"));
   return d < 0 ? d + (ndim > 0 ? ndim : 1) : d;
 }
 
@@ -90,18 +94,16 @@ std::string size_repr(const Shape& s) { return "torch.Size(" + shape_str(s) + ")
 namespace {
 // The checks every new shape passes first: the dim limit, no negative size.
 void check_dims_and_signs(const Shape& sizes) {
-  GL_CHECK(sizes.size() <= size_t(kMaxDims), "gpulab supports tensors of at most ", kMaxDims,
-           " dimensions, but got ", sizes.size());
-  for (auto s : sizes)
-    GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
+  GL_CHECK(sizes.size() <= size_t(kMaxDims), "gpulab supports tensors of at most ", kMaxDims, " dimensions, but got ",
+           sizes.size());
+  for (auto s : sizes) GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
 }
 }  // namespace
 
 void check_shape(const Shape& sizes) {
   check_dims_and_signs(sizes);
   int64_t n = 1;
-  for (auto s : sizes)
-    GL_CHECK(!__builtin_mul_overflow(n, s, &n), "numel: integer multiplication overflow");
+  for (auto s : sizes) GL_CHECK(!__builtin_mul_overflow(n, s, &n), "numel: integer multiplication overflow");
 }
 
 Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
@@ -126,8 +128,8 @@ int64_t check_new_shape(const Shape& sizes, DType dtype) {
   int64_t n = 1, bytes = 0;
   bool overflow = false;
   for (auto s : sizes) overflow = overflow || __builtin_mul_overflow(n, s, &n);
-  overflow = overflow || __builtin_mul_overflow(n, int64_t(itemsize(dtype)), &bytes) ||
-             bytes > INT64_MAX - (int64_t(1) << 32);
+  overflow =
+      overflow || __builtin_mul_overflow(n, int64_t(itemsize(dtype)), &bytes) || bytes > INT64_MAX - (int64_t(1) << 32);
   GL_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes));
   return n;
 }

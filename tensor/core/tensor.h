@@ -29,18 +29,18 @@ class Tensor {
   const Shape& strides() const;
   int64_t dim() const;
   int64_t numel() const;
-  int64_t size(int64_t d) const;    // d may be negative
+  int64_t size(int64_t d) const;  // d may be negative
   int64_t stride(int64_t d) const;
   int64_t offset() const;
   DType dtype() const;
   Device device() const;
   bool is_contiguous() const;
-  char* data_ptr() const;           // element 0, storage offset applied
+  char* data_ptr() const;  // element 0, storage offset applied
   template <class T> T* data() const { return reinterpret_cast<T*>(data_ptr()); }
   const StoragePtr& storage() const;
 
   bool requires_grad() const;
-  void set_requires_grad(bool r);   // leaves only; throws otherwise
+  void set_requires_grad(bool r);  // leaves only; throws otherwise
   Tensor grad() const;
   void set_grad(const Tensor& g);
   const std::shared_ptr<Node>& grad_fn() const;
@@ -73,8 +73,8 @@ struct TensorOptions {
 int64_t numel_of(const Shape& s);
 Shape contiguous_strides(const Shape& s);
 int64_t wrap_dim(int64_t d, int64_t ndim);  // negative dims, IndexError when out of range
-std::string shape_str(const Shape& s);       // "[2, 3]"
-std::string size_repr(const Shape& s);       // "torch.Size([2, 3])"
+std::string shape_str(const Shape& s);      // "[2, 3]"
+std::string size_repr(const Shape& s);      // "torch.Size([2, 3])"
 
 // Throws unless `sizes` has at most kMaxDims dims, none negative, and a
 // product that fits int64 (an expanded view may be far larger than its

@@ -21,13 +21,10 @@ namespace {
 
 // gloo's exceptions (a peer closed, a timeout) become RuntimeErrors with
 // gloo's own text, which is what PyTorch shows too.
-template <class F>
-void run_gloo(F&& f) {
+template <class F> void run_gloo(F&& f) {
   try {
     f();
-  } catch (const gloo::Exception& e) {
-    throw RuntimeError(e.what());
-  }
+  } catch (const gloo::Exception& e) { throw RuntimeError(e.what()); }
 }
 
 // PyTorch's gloo backend takes these dtypes and no others.
@@ -65,8 +62,7 @@ void add_copy_back(const WorkPtr& w, const Staged& s) {
   });
 }
 
-template <class T>
-gloo::AllreduceOptions::Func reduce_fn(ReduceOp op) {
+template <class T> gloo::AllreduceOptions::Func reduce_fn(ReduceOp op) {
   // Half and BFloat16 reduce in float; bool as logical or / and, as PyTorch's gloo.
   using A = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
   auto loop = [](auto f) {
@@ -117,27 +113,27 @@ void allreduce_host(Group& g, const Buf& h, ReduceOp op) {
                          n * int64_t(itemsize(h.dtype())) <= kSyncMaxBytes;
   if (float_sum) {
     try {
-      if (h.dtype() == DType::Float32) gloo::AllreduceRingChunked<float>(g.sync_context, {h.data<float>()}, int(n)).run();
+      if (h.dtype() == DType::Float32)
+        gloo::AllreduceRingChunked<float>(g.sync_context, {h.data<float>()}, int(n)).run();
       else gloo::AllreduceRingChunked<double>(g.sync_context, {h.data<double>()}, int(n)).run();
     } catch (const gloo::IoException& e) {
       // A sync-mode read says "Read timeout"; PyTorch (whose gloo waits in
       // its unbound buffers) says this, so the text is the same either way.
       if (std::strstr(e.what(), "Read timeout"))
-        throw RuntimeError(cat("Timed out waiting ", g.timeout.count(), "ms for recv operation to complete (gloo: ",
-                               e.what(), ")"));
+        throw RuntimeError(
+            cat("Timed out waiting ", g.timeout.count(), "ms for recv operation to complete (gloo: ", e.what(), ")"));
       throw RuntimeError(e.what());
-    } catch (const gloo::Exception& e) {
-      throw RuntimeError(e.what());
-    }
-  } else run_gloo([&] {
-    gloo::AllreduceOptions o(g.context);
-    dispatch_dtype(h.dtype(), [&](auto x) {
-      using T = decltype(x);
-      o.setOutput<T>(h.data<T>(), size_t(n));
-      o.setReduceFunction(reduce_fn<T>(op));
+    } catch (const gloo::Exception& e) { throw RuntimeError(e.what()); }
+  } else
+    run_gloo([&] {
+      gloo::AllreduceOptions o(g.context);
+      dispatch_dtype(h.dtype(), [&](auto x) {
+        using T = decltype(x);
+        o.setOutput<T>(h.data<T>(), size_t(n));
+        o.setReduceFunction(reduce_fn<T>(op));
+      });
+      gloo::allreduce(o);
     });
-    gloo::allreduce(o);
-  });
   if (op == ReduceOp::Avg) {
     dispatch_dtype(h.dtype(), [&](auto x) {
       using T = decltype(x);
@@ -208,7 +204,9 @@ WorkPtr all_gather(const std::vector<Tensor>& outs, const Tensor& in) {
     GL_CHECK_T(ValueError, outs[i].dtype() == in.dtype(), "Invalid usage of tensors with different dtypesFound ",
                dtype_repr(in.dtype()), " and  ", dtype_repr(outs[i].dtype()));
   if (g.backend == "nccl") {
-    GL_CHECK(int(outs.size()) == g.size, "Tensor list input to scatter/gather must match number of collective participants but got ", outs.size(), " inputs with world_size ", g.size, ".");
+    GL_CHECK(int(outs.size()) == g.size,
+             "Tensor list input to scatter/gather must match number of collective participants but got ", outs.size(),
+             " inputs with world_size ", g.size, ".");
     return nccl_all_gather(g, outs, in);
   }
   GL_CHECK(int(outs.size()) == g.size, "ProcessGroupGloo::allgather: invalid output tensor list at index 0 ",
@@ -287,7 +285,8 @@ WorkPtr send_recv(const Tensor& t, int peer, int tag, bool is_send) {
   const char* what = is_send ? "destination" : "source";
   const bool any = !is_send && peer < 0;  // recv from whichever rank sends first
   if (any && g.backend == "nccl") throw RuntimeError("ProcessGroupNCCL does not support recvAnysource");
-  GL_CHECK_T(ValueError, peer != g.rank, "Invalid ", what, " rank: ", what, " rank should not be the same as the rank of the current process.");
+  GL_CHECK_T(ValueError, peer != g.rank, "Invalid ", what, " rank: ", what,
+             " rank should not be the same as the rank of the current process.");
   GL_CHECK_T(ValueError, any || (peer >= 0 && peer < g.size), "Invalid ", what, " rank: ", peer);
   if (g.backend == "nccl") {
     WorkPtr w = nccl_send_recv(g, t, peer, is_send);

@@ -28,8 +28,7 @@ Work::~Work() {
   try {
     if (blocking_wait) blocking_wait();
     if (done.valid()) done.wait();
-  } catch (...) {
-  }
+  } catch (...) {}
 }
 
 void Work::wait() {
@@ -133,9 +132,13 @@ void init_process_group(const InitOptions& o) {
   const size_t sep = m.find("://");
   const std::string scheme = sep == std::string::npos ? m : m.substr(0, sep);
   std::string rest = sep == std::string::npos ? "" : m.substr(sep + 3), query;
-  if (size_t q = rest.find('?'); q != std::string::npos) { query = rest.substr(q + 1); rest = rest.substr(0, q); }
+  if (size_t q = rest.find('?'); q != std::string::npos) {
+    query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+  }
   if (rank < 0 && !query_value(query, "rank").empty()) rank = to_int(query_value(query, "rank"), "rank");
-  if (size < 0 && !query_value(query, "world_size").empty()) size = to_int(query_value(query, "world_size"), "world_size");
+  if (size < 0 && !query_value(query, "world_size").empty())
+    size = to_int(query_value(query, "world_size"), "world_size");
   if (scheme == "env") {
     auto env = [&](const char* var) -> std::string {
       const char* v = std::getenv(var);
@@ -197,9 +200,7 @@ void init_process_group(const InitOptions& o) {
       for (int i = 0; i < size; ++i)
         if (i != rank) g->sync_context->getPair(i)->setSync(true, /*busyPoll=*/false);
     }
-  } catch (const gloo::Exception& e) {
-    throw RuntimeError(e.what());
-  }
+  } catch (const gloo::Exception& e) { throw RuntimeError(e.what()); }
   Group* raw = g.get();
   g->worker = std::thread([raw] { worker_loop(raw); });
   g_group = g.release();
@@ -230,8 +231,9 @@ static ValueError not_initialized() {
   return ValueError("Default process group has not been initialized, please make sure to call init_process_group.");
 }
 void init_process_group(const InitOptions&) {
-  throw RuntimeError("Distributed package doesn't have Gloo built in (this gpulab was built without libgloo-dev; "
-                     "install it and rebuild)");
+  throw RuntimeError(
+      "Distributed package doesn't have Gloo built in (this gpulab was built without libgloo-dev; "
+      "install it and rebuild)");
 }
 bool is_initialized() { return false; }
 int get_rank() { throw not_initialized(); }

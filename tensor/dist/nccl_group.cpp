@@ -32,9 +32,19 @@ namespace {
 // ---- NCCL's ABI (nccl.h, stable since 2.x) -------------------------------------
 using ncclComm_t = struct ncclComm*;
 using ncclResult_t = int;  // 0: ncclSuccess
-struct ncclUniqueId { char internal[128]; };
-enum ncclDataType_t { ncclInt8 = 0, ncclUint8 = 1, ncclInt32 = 2, ncclInt64 = 4, ncclFloat16 = 6, ncclFloat32 = 7,
-                      ncclFloat64 = 8, ncclBfloat16 = 9 };
+struct ncclUniqueId {
+  char internal[128];
+};
+enum ncclDataType_t {
+  ncclInt8 = 0,
+  ncclUint8 = 1,
+  ncclInt32 = 2,
+  ncclInt64 = 4,
+  ncclFloat16 = 6,
+  ncclFloat32 = 7,
+  ncclFloat64 = 8,
+  ncclBfloat16 = 9
+};
 enum ncclRedOp_t { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3, ncclAvg = 4 };
 using cudaStream_t = void*;
 
@@ -51,10 +61,12 @@ using ncclReduceScatter_t = ncclResult_t (*)(const void*, void*, size_t, int, in
 using ncclSend_t = ncclResult_t (*)(const void*, size_t, int, int, ncclComm_t, cudaStream_t);
 using ncclRecv_t = ncclResult_t (*)(void*, size_t, int, int, ncclComm_t, cudaStream_t);
 
+// clang-format off
 #define GL_NCCL_FUNCTIONS(X)                                                                               \
   X(ncclGetVersion) X(ncclGetUniqueId) X(ncclCommInitRank) X(ncclCommDestroy) X(ncclGetErrorString)       \
   X(ncclGetLastError) X(ncclAllReduce) X(ncclBroadcast) X(ncclAllGather) X(ncclReduceScatter) X(ncclSend) \
   X(ncclRecv)
+// clang-format on
 
 struct Api {
 #define GL_NCCL_FIELD(name) name##_t name = nullptr;
@@ -84,11 +96,11 @@ const Api& api() {
       a.error = dlerror();
       return;
     }
-#define GL_NCCL_SYM(name)                                                      \
-  a.name = reinterpret_cast<name##_t>(dlsym(lib, #name));                            \
-  if (!a.name) {                                                                    \
-    a.error = std::string("symbol ") + #name + " not found in libnccl.so.2";        \
-    return;                                                                         \
+#define GL_NCCL_SYM(name) \
+  a.name = reinterpret_cast<name##_t>(dlsym(lib, #name)); \
+  if (!a.name) { \
+    a.error = std::string("symbol ") + #name + " not found in libnccl.so.2"; \
+    return; \
   }
     GL_NCCL_FUNCTIONS(GL_NCCL_SYM)
 #undef GL_NCCL_SYM
@@ -145,9 +157,7 @@ Target target(Group& g, const Tensor& t) {
         GL_CHECK(v.size() == sizeof id.internal, "NCCL unique id of the wrong size in the store");
         std::copy(v.begin(), v.end(), id.internal);
       }
-    } catch (const gloo::Exception& e) {
-      throw RuntimeError(e.what());
-    }
+    } catch (const gloo::Exception& e) { throw RuntimeError(e.what()); }
     ncclComm_t comm = nullptr;
     {
       cuda::DeviceGuard device_guard(s.physical);  // ncclCommInitRank binds the current device

@@ -21,7 +21,7 @@ enum class ReduceOp { Sum, Avg, Product, Min, Max };
 struct InitOptions {
   std::string backend = "gloo";
   std::string init_method = "env://";
-  int rank = -1, world_size = -1;  // -1: from the environment (env://) or the URL
+  int rank = -1, world_size = -1;              // -1: from the environment (env://) or the URL
   std::chrono::milliseconds timeout{1800000};  // PyTorch's default: 30 minutes
 };
 
@@ -34,10 +34,11 @@ class Work {
   bool is_completed();
   std::shared_future<void> done;
   std::vector<std::function<void()>> finish;  // run once, on the waiting thread
-  std::function<void()> blocking_wait;         // send/recv: gloo's own wait
-  std::vector<Tensor> keep;                    // buffers the worker writes, alive until the handle goes
-  bool is_recv = false;                        // a recv: source_rank is the sender's, once waited
+  std::function<void()> blocking_wait;        // send/recv: gloo's own wait
+  std::vector<Tensor> keep;                   // buffers the worker writes, alive until the handle goes
+  bool is_recv = false;                       // a recv: source_rank is the sender's, once waited
   int source_rank = -1;
+
  private:
   bool finished_ = false;
 };

@@ -81,7 +81,7 @@ class TcpStoreServer {
     acceptor_ = std::thread([this] { accept_loop(); });
   }
   int port() const { return port_; }  // the one bound (port 0: the system's choice)
-  int joined() {  // clients that said 'J' (PyTorch's init key count)
+  int joined() {                      // clients that said 'J' (PyTorch's init key count)
     std::lock_guard<std::mutex> g(mu_);
     return joined_;
   }
@@ -165,8 +165,7 @@ class TcpStoreServer {
   int joined_ = 0;
 };
 
-TcpStore::TcpStore(const std::string& host, int port, bool is_server, ms timeout, int num_workers)
-    : timeout_(timeout) {
+TcpStore::TcpStore(const std::string& host, int port, bool is_server, ms timeout, int num_workers) : timeout_(timeout) {
   if (is_server) server_ = std::make_unique<TcpStoreServer>(port);
   if (server_ && port == 0) port = server_->port();  // tcp://host:0 with world_size=1
   addrinfo hints{}, *res = nullptr;
@@ -240,7 +239,8 @@ std::vector<char> TcpStore::request(char op, const std::string& key, const std::
   }
   if (timed_out)  // PyTorch's keys start with '/', its TCPStore's prefix
     throw DistStoreError("wait timeout after " + std::to_string(timeout.count()) + "ms, keys: /" + key);
-  throw RuntimeError("Connection to the store (rank 0, MASTER_ADDR:MASTER_PORT) was closed while waiting for key " + key);
+  throw RuntimeError("Connection to the store (rank 0, MASTER_ADDR:MASTER_PORT) was closed while waiting for key " +
+                     key);
 }
 
 void TcpStore::set(const std::string& key, const std::vector<char>& data) { request('S', key, data, timeout_); }

@@ -18,8 +18,7 @@ class TcpStore : public gloo::rendezvous::Store {
   // is_server: also listen on `port` (all interfaces) and serve the others.
   // num_workers > 0: count this client in, and as the server wait (up to
   // `timeout`) until that many have, as PyTorch's TCPStore with wait_for_workers.
-  TcpStore(const std::string& host, int port, bool is_server, std::chrono::milliseconds timeout,
-           int num_workers = 0);
+  TcpStore(const std::string& host, int port, bool is_server, std::chrono::milliseconds timeout, int num_workers = 0);
   ~TcpStore() override;
   void set(const std::string& key, const std::vector<char>& data) override;
   std::vector<char> get(const std::string& key) override;

@@ -33,8 +33,9 @@ Device restore_location(const std::string& location, const std::string& what) {
   const int index = d.has_index() ? d.index : current_cuda_device();
   const int count = cuda_device_count();
   if (index >= count)
-    throw RuntimeError(cat("Attempting to deserialize object on CUDA device ", index, " but torch.cuda.device_count() is ",
-                           count, ". Please use torch.load with map_location to map your storages to an existing device."));
+    throw RuntimeError(cat("Attempting to deserialize object on CUDA device ", index,
+                           " but torch.cuda.device_count() is ", count,
+                           ". Please use torch.load with map_location to map your storages to an existing device."));
   return Device(Device::CUDA, index);
 }
 
@@ -68,7 +69,9 @@ Checkpoint load_checkpoint(const std::string& path, const MapLocation& map) {
       loc = *map.all;
     } else {
       auto it = recorded.find(t.name);
-      loc = it == recorded.end() ? "cpu" : parse_location(it->second, "the device recorded for tensor " + quoted_name(t.name)).str();
+      loc = it == recorded.end()
+                ? "cpu"
+                : parse_location(it->second, "the device recorded for tensor " + quoted_name(t.name)).str();
       for (const auto& [from, to] : remap) {
         if (from == loc) {
           loc = to;

@@ -15,9 +15,13 @@ namespace {
 
 constexpr int kMaxIdxDims = 4;
 
-struct IdxType { unsigned char code; DType dtype; size_t size; };
-constexpr IdxType kTypes[] = {{0x08, DType::UInt8, 1},   {0x09, DType::Int8, 1},    {0x0B, DType::Int16, 2},
-                              {0x0C, DType::Int32, 4},   {0x0D, DType::Float32, 4}, {0x0E, DType::Float64, 8}};
+struct IdxType {
+  unsigned char code;
+  DType dtype;
+  size_t size;
+};
+constexpr IdxType kTypes[] = {{0x08, DType::UInt8, 1}, {0x09, DType::Int8, 1},    {0x0B, DType::Int16, 2},
+                              {0x0C, DType::Int32, 4}, {0x0D, DType::Float32, 4}, {0x0E, DType::Float64, 8}};
 
 uint32_t big_endian32(const unsigned char* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | uint32_t(p[3]);
@@ -26,7 +30,9 @@ uint32_t big_endian32(const unsigned char* p) {
 // Closes the gzFile however the read ends.
 struct GzFile {
   gzFile f;
-  ~GzFile() { if (f != nullptr) gzclose(f); }
+  ~GzFile() {
+    if (f != nullptr) gzclose(f);
+  }
 };
 
 }  // namespace
@@ -51,14 +57,14 @@ Tensor parse_idx(const unsigned char* data, size_t size, const std::string& what
     if (__builtin_mul_overflow(bytes, uint64_t(n), &bytes))
       throw RuntimeError(cat(what, ": the IDX shape ", shape_str(shape), " is too large"));
   if (size - header != bytes)
-    throw RuntimeError(cat(what, ": the IDX header declares ", shape_str(shape), " (", bytes, " bytes of data) but the file holds ",
-                           size - header));
+    throw RuntimeError(cat(what, ": the IDX header declares ", shape_str(shape), " (", bytes,
+                           " bytes of data) but the file holds ", size - header));
   Tensor out = empty(shape, {type->dtype, Device(Device::CPU)});
   auto* dst = reinterpret_cast<unsigned char*>(out.data_ptr());
   const unsigned char* src = data + header;
   if (type->size == 1) {
     if (bytes > 0) std::memcpy(dst, src, bytes);  // an empty tensor has no data pointer
-  } else {  // big-endian elements: reverse each one's bytes
+  } else {                                        // big-endian elements: reverse each one's bytes
     const size_t w = type->size;
     for (size_t i = 0; i < bytes; i += w)
       for (size_t b = 0; b < w; ++b) dst[i + b] = src[i + w - 1 - b];

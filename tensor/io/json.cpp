@@ -139,7 +139,8 @@ void JsonReader::string_into(std::string& out) {
         uint32_t cp = hex4();
         if (cp >= 0xDC00 && cp <= 0xDFFF) fail("lone low surrogate in a \\u escape");
         if (cp >= 0xD800 && cp <= 0xDBFF) {
-          if (s_.size() - pos_ < 2 || s_[pos_] != '\\' || s_[pos_ + 1] != 'u') fail("lone high surrogate in a \\u escape");
+          if (s_.size() - pos_ < 2 || s_[pos_] != '\\' || s_[pos_ + 1] != 'u')
+            fail("lone high surrogate in a \\u escape");
           pos_ += 2;
           const uint32_t lo = hex4();
           if (lo < 0xDC00 || lo > 0xDFFF) fail("high surrogate not followed by a low one");

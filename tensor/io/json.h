@@ -26,10 +26,10 @@ class JsonReader {
   // `what` names the value in errors: "the dtype of tensor 'x'".
   std::string string(const std::string& what);
   uint64_t uint(const std::string& what);
-  bool null();    // consumes `null` and returns true when it is next
-  void skip();    // any one value (nesting bounded by kMaxDepth)
-  void end();     // only whitespace may remain
-  char peek();    // next non-space character, 0 at the end
+  bool null();  // consumes `null` and returns true when it is next
+  void skip();  // any one value (nesting bounded by kMaxDepth)
+  void end();   // only whitespace may remain
+  char peek();  // next non-space character, 0 at the end
   size_t pos() const { return pos_; }
   [[noreturn]] void fail(const std::string& what) const;
 

@@ -14,17 +14,21 @@
 #include "tensor/io/json.h"
 #include "tensor/ops/ops.h"
 
-static_assert(std::endian::native == std::endian::little, "safetensors data is little-endian; so is every host gpulab supports");
+static_assert(std::endian::native == std::endian::little,
+              "safetensors data is little-endian; so is every host gpulab supports");
 
 namespace gl::io {
 
 namespace {
 
-struct DTypeName { DType t; const char* name; };
-constexpr DTypeName kDTypeNames[] = {
-    {DType::Float64, "F64"}, {DType::Float32, "F32"}, {DType::Float16, "F16"}, {DType::BFloat16, "BF16"},
-    {DType::Int64, "I64"},   {DType::Int32, "I32"},   {DType::Int16, "I16"},   {DType::Int8, "I8"},
-    {DType::UInt8, "U8"},    {DType::Bool, "BOOL"}};
+struct DTypeName {
+  DType t;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{DType::Float64, "F64"},   {DType::Float32, "F32"}, {DType::Float16, "F16"},
+                                     {DType::BFloat16, "BF16"}, {DType::Int64, "I64"},   {DType::Int32, "I32"},
+                                     {DType::Int16, "I16"},     {DType::Int8, "I8"},     {DType::UInt8, "U8"},
+                                     {DType::Bool, "BOOL"}};
 
 std::string who(const TensorInfo& t) { return "tensor " + quoted_name(t.name); }
 
@@ -53,7 +57,7 @@ void parse_entry(JsonReader& r, TensorInfo& t) {
       has_dtype = true;
       const std::string d = r.string(w + ": dtype");
       GL_CHECK(safetensors_dtype_from(d, &t.dtype), w, ": unknown dtype ", quoted_name(d),
-            " (gpulab reads F64, F32, F16, BF16, I64, I32, I16, I8, U8 and BOOL)");
+               " (gpulab reads F64, F32, F16, BF16, I64, I32, I16, I8, U8 and BOOL)");
     } else if (key == "shape") {
       GL_CHECK(!has_shape, w, ": duplicate field \"shape\"");
       has_shape = true;
@@ -95,7 +99,7 @@ void check_layout(const Header& h, uint64_t data_len) {
     GL_CHECK(t.end >= t.begin, who(t), ": ", offs, " end before they begin");
     GL_CHECK(t.end <= data_len, who(t), ": ", offs, " run past the end of the data (", data_len, " bytes)");
     GL_CHECK(t.end - t.begin == nb, who(t), ": ", offs, " hold ", t.end - t.begin, " bytes but a ",
-          safetensors_dtype(t.dtype), " tensor of shape ", shape_str(t.shape), " needs ", nb);
+             safetensors_dtype(t.dtype), " tensor of shape ", shape_str(t.shape), " needs ", nb);
   }
   std::vector<size_t> order(h.tensors.size());
   std::iota(order.begin(), order.end(), size_t(0));
@@ -111,7 +115,8 @@ void check_layout(const Header& h, uint64_t data_len) {
       throw RuntimeError(cat(who(*prev), " and ", who(t), " overlap (data_offsets [", prev->begin, ", ", prev->end,
                              "] and [", t.begin, ", ", t.end, "])"));
     if (t.begin > at)
-      throw RuntimeError(cat("bytes [", at, ", ", t.begin, ") of the data belong to no tensor (a gap before ", who(t), ")"));
+      throw RuntimeError(
+          cat("bytes [", at, ", ", t.begin, ") of the data belong to no tensor (a gap before ", who(t), ")"));
     at = t.end;
     prev = &t;
   }
@@ -205,9 +210,7 @@ Contents parse_safetensors(const void* data, size_t size) {
       c.tensors.emplace_back(t.name, std::move(x));
     }
     return c;
-  } catch (const RuntimeError& e) {
-    throw RuntimeError(cat("invalid safetensors data: ", e.what()));
-  }
+  } catch (const RuntimeError& e) { throw RuntimeError(cat("invalid safetensors data: ", e.what())); }
 }
 
 namespace {
@@ -217,7 +220,8 @@ void read_exact(int fd, uint64_t off, void* buf, uint64_t n, const std::string& 
     const ssize_t r = ::pread(fd, p, size_t(std::min<uint64_t>(n, 1u << 30)), off_t(off));
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) throw RuntimeError(cat("cannot read '", path, "': ", std::strerror(errno)));
-    if (r == 0) throw RuntimeError(cat("cannot read '", path, "': the file ended early (was it truncated while loading?)"));
+    if (r == 0)
+      throw RuntimeError(cat("cannot read '", path, "': the file ended early (was it truncated while loading?)"));
     p += r;
     off += uint64_t(r);
     n -= uint64_t(r);
@@ -238,7 +242,8 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
   try {
     struct stat st;
     GL_CHECK(::fstat(fd_, &st) == 0, "cannot stat '", path, "': ", std::strerror(errno));
-    GL_CHECK(S_ISREG(st.st_mode), "cannot load '", path, "': ", S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+    GL_CHECK(S_ISREG(st.st_mode), "cannot load '", path,
+             "': ", S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
     const uint64_t size = uint64_t(st.st_size);
     unsigned char prefix[8] = {};
     if (size >= 8) read_exact(fd_, 0, prefix, 8, path);
@@ -248,9 +253,7 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       read_exact(fd_, 8, json.data(), n, path);
       h_ = parse_header(json, size - 8 - n);
       h_.data_start = 8 + n;
-    } catch (const RuntimeError& e) {
-      throw RuntimeError(cat("invalid safetensors file '", path, "': ", e.what()));
-    }
+    } catch (const RuntimeError& e) { throw RuntimeError(cat("invalid safetensors file '", path, "': ", e.what())); }
   } catch (...) {
     ::close(fd_);
     throw;

@@ -51,7 +51,7 @@ struct FileNotFoundError : Error {
   const char* kind() const override { return "FileNotFoundError"; }
 };
 
-const char* safetensors_dtype(DType t);                 // "F32"
+const char* safetensors_dtype(DType t);  // "F32"
 bool safetensors_dtype_from(std::string_view s, DType* out);
 
 // The header's length from the file's first 8 bytes, checked against its size.

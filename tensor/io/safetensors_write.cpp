@@ -39,9 +39,8 @@ Plan plan(const NamedTensors& ts, const Metadata& md) {
   Plan p;
   p.order.resize(ts.size());
   std::iota(p.order.begin(), p.order.end(), size_t(0));
-  std::stable_sort(p.order.begin(), p.order.end(), [&](size_t a, size_t b) {
-    return itemsize(ts[a].second.dtype()) > itemsize(ts[b].second.dtype());
-  });
+  std::stable_sort(p.order.begin(), p.order.end(),
+                   [&](size_t a, size_t b) { return itemsize(ts[a].second.dtype()) > itemsize(ts[b].second.dtype()); });
   std::vector<std::pair<uint64_t, uint64_t>> offs(ts.size());
   uint64_t at = 0;
   for (size_t i : p.order) {
@@ -71,8 +70,8 @@ Plan plan(const NamedTensors& ts, const Metadata& md) {
   }
   json += "}";
   while (json.size() % 8) json += ' ';  // 8 + header: the data starts 8-byte aligned
-  GL_CHECK(json.size() <= kMaxHeaderBytes, "torch.save: the header would be ", json.size(), " bytes, over the limit of ",
-        kMaxHeaderBytes);
+  GL_CHECK(json.size() <= kMaxHeaderBytes, "torch.save: the header would be ", json.size(),
+           " bytes, over the limit of ", kMaxHeaderBytes);
   p.header.resize(8);
   for (int i = 0; i < 8; ++i) p.header[size_t(i)] = char((uint64_t(json.size()) >> (8 * i)) & 0xFF);
   p.header += json;
@@ -93,8 +92,7 @@ void remove_stale_temporaries(const std::string& target) {
     const std::string digits = name.substr(prefix.size());
     if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     const pid_t pid = pid_t(std::stol(digits));
-    if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH)
-      ::unlink((dir + "/" + name).c_str());
+    if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) ::unlink((dir + "/" + name).c_str());
   }
   ::closedir(d);
 }

@@ -15,12 +15,11 @@ template <> struct OpMathT<Half> { using type = float; };
 template <> struct OpMathT<BFloat16> { using type = float; };
 template <class T> using opmath_t = typename OpMathT<T>::type;
 
-template <class T>
-constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+template <class T> constexpr bool is_float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Conversions between any two element types (PyTorch's static_cast rules).
-template <class D, class S>
-GL_HD inline D cast_to(S v) {
+template <class D, class S> GL_HD inline D cast_to(S v) {
   if constexpr (std::is_same_v<D, S>) {
     return v;
   } else if constexpr (std::is_same_v<D, bool>) {
@@ -123,44 +122,60 @@ GL_HD inline double erfinv(double y) {
   return copysign(x, y);
 }
 GL_HD inline float erfinv(float y) { return float(erfinv(double(y))); }
-template <class T> GL_HD inline bool isnan_(T x) { if constexpr (std::is_integral_v<T>) return false; else return x != x; }
+template <class T> GL_HD inline bool isnan_(T x) {
+  if constexpr (std::is_integral_v<T>) return false;
+  else return x != x;
+}
 // Note [Integer wrap-around]: integer +, -, * and negation wrap around as two's
 // complement, as in PyTorch; they are computed in an unsigned type (at least
 // 32 bits, so that narrow types do not promote to int and overflow there),
 // because signed overflow is undefined in C++. Floats pass through unchanged.
 template <class T> using wrap_t = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
 template <class T> GL_HD inline T wadd(T a, T b) {
-  if constexpr (std::is_integral_v<T>) { using U = wrap_t<T>; return T(U(a) + U(b)); }
-  else return T(a + b);
+  if constexpr (std::is_integral_v<T>) {
+    using U = wrap_t<T>;
+    return T(U(a) + U(b));
+  } else return T(a + b);
 }
 template <class T> GL_HD inline T wsub(T a, T b) {
-  if constexpr (std::is_integral_v<T>) { using U = wrap_t<T>; return T(U(a) - U(b)); }
-  else return T(a - b);
+  if constexpr (std::is_integral_v<T>) {
+    using U = wrap_t<T>;
+    return T(U(a) - U(b));
+  } else return T(a - b);
 }
 template <class T> GL_HD inline T wmul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) { using U = wrap_t<T>; return T(U(a) * U(b)); }
-  else return T(a * b);
+  if constexpr (std::is_integral_v<T>) {
+    using U = wrap_t<T>;
+    return T(U(a) * U(b));
+  } else return T(a * b);
 }
 template <class T> GL_HD inline T wneg(T a) { return wsub(T(0), a); }
 }  // namespace m
 
 // Which dtypes an op is instantiated for (its row's policy); the op layer
 // promotes before calling.
-template <UnaryOp OP>
-constexpr bool unary_float_only = unary_policy(OP) == UnaryPolicy::Float;
+template <UnaryOp OP> constexpr bool unary_float_only = unary_policy(OP) == UnaryPolicy::Float;
 
-template <UnaryOp OP>
-struct UnaryF {
-  template <class T>
-  GL_HD auto operator()(T x) const {
+template <UnaryOp OP> struct UnaryF {
+  template <class T> GL_HD auto operator()(T x) const {
     if constexpr (OP == UnaryOp::LogicalNot) return !(x != T(0));
     else if constexpr (OP == UnaryOp::IsNan) return m::isnan_(x);
-    else if constexpr (OP == UnaryOp::IsInf) { if constexpr (std::is_integral_v<T>) return false; else return !m::isnan_(x) && m::isnan_(x - x); }
-    else if constexpr (OP == UnaryOp::IsFinite) { if constexpr (std::is_integral_v<T>) return true; else return !m::isnan_(x - x); }
-    else if constexpr (OP == UnaryOp::Neg) { if constexpr (std::is_same_v<T, bool>) return x; else return m::wneg(x); }
-    else if constexpr (OP == UnaryOp::Abs) { if constexpr (std::is_same_v<T, bool>) return x; else return x < T(0) ? m::wneg(x) : x; }
-    else if constexpr (OP == UnaryOp::Sign) { if constexpr (std::is_same_v<T, bool>) return x; else return T((T(0) < x) - (x < T(0))); }
-    else if constexpr (OP == UnaryOp::Relu) return m::isnan_(x) ? x : (x > T(0) ? x : T(0));
+    else if constexpr (OP == UnaryOp::IsInf) {
+      if constexpr (std::is_integral_v<T>) return false;
+      else return !m::isnan_(x) && m::isnan_(x - x);
+    } else if constexpr (OP == UnaryOp::IsFinite) {
+      if constexpr (std::is_integral_v<T>) return true;
+      else return !m::isnan_(x - x);
+    } else if constexpr (OP == UnaryOp::Neg) {
+      if constexpr (std::is_same_v<T, bool>) return x;
+      else return m::wneg(x);
+    } else if constexpr (OP == UnaryOp::Abs) {
+      if constexpr (std::is_same_v<T, bool>) return x;
+      else return x < T(0) ? m::wneg(x) : x;
+    } else if constexpr (OP == UnaryOp::Sign) {
+      if constexpr (std::is_same_v<T, bool>) return x;
+      else return T((T(0) < x) - (x < T(0)));
+    } else if constexpr (OP == UnaryOp::Relu) return m::isnan_(x) ? x : (x > T(0) ? x : T(0));
     else if constexpr (OP == UnaryOp::Square) return m::wmul(x, x);
     else if constexpr (std::is_integral_v<T> && unary_policy(OP) == UnaryPolicy::Rounding) return x;
     else if constexpr (OP == UnaryOp::Floor) return m::floor(x);
@@ -186,15 +201,11 @@ struct UnaryF {
   }
 };
 
-template <BinaryOp OP>
-constexpr bool binary_int_ok = binary_policy(OP) != BinaryPolicy::Float;
-template <BinaryOp OP>
-constexpr bool binary_float_ok = binary_policy(OP) != BinaryPolicy::IntOnly;
+template <BinaryOp OP> constexpr bool binary_int_ok = binary_policy(OP) != BinaryPolicy::Float;
+template <BinaryOp OP> constexpr bool binary_float_ok = binary_policy(OP) != BinaryPolicy::IntOnly;
 
-template <BinaryOp OP>
-struct BinaryF {
-  template <class T>
-  GL_HD auto operator()(T a, T b) const {
+template <BinaryOp OP> struct BinaryF {
+  template <class T> GL_HD auto operator()(T a, T b) const {
     if constexpr (OP == BinaryOp::Eq) return a == b;
     else if constexpr (OP == BinaryOp::Ne) return a != b;
     else if constexpr (OP == BinaryOp::Lt) return a < b;
@@ -208,8 +219,7 @@ struct BinaryF {
       if constexpr (OP == BinaryOp::Add || OP == BinaryOp::BitOr || OP == BinaryOp::Maximum) return bool(a || b);
       else if constexpr (OP == BinaryOp::Mul || OP == BinaryOp::BitAnd || OP == BinaryOp::Minimum) return bool(a && b);
       else return bool(a != b);
-    }
-    else if constexpr (OP == BinaryOp::Add) return m::wadd(a, b);  // Note [Integer wrap-around]
+    } else if constexpr (OP == BinaryOp::Add) return m::wadd(a, b);  // Note [Integer wrap-around]
     else if constexpr (OP == BinaryOp::Sub) return m::wsub(a, b);
     else if constexpr (OP == BinaryOp::Mul) return m::wmul(a, b);
     else if constexpr (OP == BinaryOp::Maximum) return (m::isnan_(a) || a > b) ? a : b;
@@ -223,7 +233,8 @@ struct BinaryF {
       // CPU; these guards only keep a kernel from trapping if one slips by.
       // Only a signed -1 needs a guard: an unsigned T(-1) is the type's
       // maximum (255 for uint8), an ordinary divisor.
-      else if constexpr (OP == BinaryOp::Div) return (b == 0 || (kSigned && b == T(-1))) ? (b == 0 ? T(0) : m::wneg(a)) : T(a / b);
+      else if constexpr (OP == BinaryOp::Div)
+        return (b == 0 || (kSigned && b == T(-1))) ? (b == 0 ? T(0) : m::wneg(a)) : T(a / b);
       else if constexpr (OP == BinaryOp::Remainder) {
         if (b == 0 || (kSigned && b == T(-1))) return T(0);
         T r = T(a % b);
@@ -239,7 +250,11 @@ struct BinaryF {
         if (b < 0) return T(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0));
         T r = 1, base = a;
         auto e = b;
-        while (e) { if (e & 1) r = m::wmul(r, base); base = m::wmul(base, base); e = T(e >> 1); }
+        while (e) {
+          if (e & 1) r = m::wmul(r, base);
+          base = m::wmul(base, base);
+          e = T(e >> 1);
+        }
         return r;
       } else return T(0);
     } else {
@@ -258,8 +273,7 @@ struct BinaryF {
         if (q == T(0)) return m::copysign(T(0), T(a / b));
         T fq = m::floor(q);
         return (q - fq > T(0.5)) ? T(fq + T(1)) : fq;
-      }
-      else if constexpr (OP == BinaryOp::Fmod) return m::fmod(a, b);
+      } else if constexpr (OP == BinaryOp::Fmod) return m::fmod(a, b);
       else if constexpr (OP == BinaryOp::Atan2) return m::atan2(a, b);
       else return T(0);
     }
@@ -267,25 +281,26 @@ struct BinaryF {
 };
 
 // Calls f(std::integral_constant<UnaryOp, OP>{}) for the runtime op.
-template <class F>
-void dispatch_unary(UnaryOp op, F&& f) {
+template <class F> void dispatch_unary(UnaryOp op, F&& f) {
   switch (op) {
+// clang-format off
 #define GL_UNARY(E, ...) case UnaryOp::E: return f(std::integral_constant<UnaryOp, UnaryOp::E>{});
 #include "tensor/ops/op_rows.def"
+    // clang-format on
   }
 }
 
-template <class F>
-void dispatch_binary(BinaryOp op, F&& f) {
+template <class F> void dispatch_binary(BinaryOp op, F&& f) {
   switch (op) {
+// clang-format off
 #define GL_BINARY(E, ...) case BinaryOp::E: return f(std::integral_constant<BinaryOp, BinaryOp::E>{});
 #include "tensor/ops/op_rows.def"
+    // clang-format on
   }
 }
 
 // The scalar operand of a BinarySpec, in the compute type T.
-template <class T>
-GL_HD inline T spec_scalar(const BinarySpec& s) {
+template <class T> GL_HD inline T spec_scalar(const BinarySpec& s) {
   if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
     return T(opmath_t<T>(s.b_f));
   else if constexpr (std::is_same_v<T, bool>) return s.b_i != 0;

@@ -22,14 +22,14 @@ struct IndexSpec {
   int ndim = 0;
   int64_t numel = 0;
   int64_t shape[kMaxDims] = {};
-  ArgSpec self;            // dtype T
-  int64_t self_step = 0;   // elements per index unit
-  ArgSpec index;           // int64
-  ArgSpec other;           // dtype T (out for Gather, src otherwise)
+  ArgSpec self;           // dtype T
+  int64_t self_step = 0;  // elements per index unit
+  ArgSpec index;          // int64
+  ArgSpec other;          // dtype T (out for Gather, src otherwise)
   bool other_is_scalar = false;
-  double value_f = 0;      // the scalar (scatter's value=), in T's category
+  double value_f = 0;  // the scalar (scatter's value=), in T's category
   int64_t value_i = 0;
-  double alpha = 1;        // index_add's alpha (ScatterAdd)
+  double alpha = 1;  // index_add's alpha (ScatterAdd)
 };
 
 // Element offsets (in elements) of position i's self and other operands.
@@ -48,16 +48,14 @@ GL_HD inline void index_offsets(const IndexSpec& s, int64_t i, int64_t& a, int64
 }
 
 // The value a scatter writes or combines, in T.
-template <class T>
-GL_HD inline T index_source(const IndexSpec& s, const T* other, int64_t b) {
+template <class T> GL_HD inline T index_source(const IndexSpec& s, const T* other, int64_t b) {
   if (!s.other_is_scalar) return other[b];
   if constexpr (is_float_v<T>) return cast_to<T>(s.value_f);
   else return cast_to<T>(s.value_i);
 }
 
 // old (op) v for the accumulating scatters, in T's arithmetic type.
-template <class T>
-GL_HD inline T index_combine(IndexOp op, T old, T v, double alpha) {
+template <class T> GL_HD inline T index_combine(IndexOp op, T old, T v, double alpha) {
   using M = opmath_t<T>;
   if constexpr (std::is_same_v<T, bool>) {
     return op == IndexOp::ScatterMul ? (old && v) : (old || v);

@@ -12,16 +12,16 @@ struct SortSpec;  // kernels/sort.h
 struct Kernels {
   void (*unary)(void* exec, UnaryOp op, const LoopSpec& s);  // out, in
   void (*binary)(void* exec, const BinarySpec& s);
-  void (*where)(void* exec, const LoopSpec& s);               // out, cond(bool), a, b
-  void (*copy)(void* exec, const LoopSpec& s);                // out, in: strided, casting
-  void (*fill)(void* exec, const LoopSpec& s, Scalar v);      // out
+  void (*where)(void* exec, const LoopSpec& s);           // out, cond(bool), a, b
+  void (*copy)(void* exec, const LoopSpec& s);            // out, in: strided, casting
+  void (*fill)(void* exec, const LoopSpec& s, Scalar v);  // out
   void (*reduce)(void* exec, const ReduceSpec& s);
   void (*scan)(void* exec, const ScanSpec& s);
   void (*gemm)(void* exec, const GemmSpec& s);
   void (*random)(void* exec, const RandomSpec& s);
   void (*seed)(void* exec, uint64_t seed);
-  void (*index)(void* exec, const IndexSpec& s);              // gather/scatter (index_spec.h)
-  void (*sort)(void* exec, const SortSpec& s);  // sort, topk, kthvalue, median, mode
+  void (*index)(void* exec, const IndexSpec& s);  // gather/scatter (index_spec.h)
+  void (*sort)(void* exec, const SortSpec& s);    // sort, topk, kthvalue, median, mode
 };
 
 const Kernels& cpu_kernels();

@@ -16,31 +16,26 @@ namespace gl {
 
 enum class RKind { Sum, Prod, MinMax, Arg, AnyAll };
 
-template <class V>
-struct ValIdx {
+template <class V> struct ValIdx {
   V v;
   int64_t i;
 };
 
-template <class M>
-GL_HD inline M red_lowest() {
+template <class M> GL_HD inline M red_lowest() {
   if constexpr (std::is_floating_point_v<M>) return -std::numeric_limits<M>::infinity();
   else return std::numeric_limits<M>::lowest();
 }
-template <class M>
-GL_HD inline M red_highest() {
+template <class M> GL_HD inline M red_highest() {
   if constexpr (std::is_floating_point_v<M>) return std::numeric_limits<M>::infinity();
   else return std::numeric_limits<M>::max();
 }
 
-template <class T, bool Wide>
-using red_sum_acc_t = std::conditional_t<is_float_v<T>, std::conditional_t<Wide, double, opmath_t<T>>, int64_t>;
+template <class T, bool Wide> using red_sum_acc_t =
+    std::conditional_t<is_float_v<T>, std::conditional_t<Wide, double, opmath_t<T>>, int64_t>;
 
-template <class T, RKind K, bool Wide = false>
-struct RedOp;
+template <class T, RKind K, bool Wide = false> struct RedOp;
 
-template <class T, bool Wide>
-struct RedOp<T, RKind::Sum, Wide> {
+template <class T, bool Wide> struct RedOp<T, RKind::Sum, Wide> {
   using M = opmath_t<T>;
   using Acc = red_sum_acc_t<T, Wide>;
   bool flag = false;
@@ -50,8 +45,7 @@ struct RedOp<T, RKind::Sum, Wide> {
   template <class O> GL_HD O result(const Acc& a) const { return cast_to<O>(a); }
 };
 
-template <class T, bool Wide>
-struct RedOp<T, RKind::Prod, Wide> {
+template <class T, bool Wide> struct RedOp<T, RKind::Prod, Wide> {
   using M = opmath_t<T>;
   using Acc = red_sum_acc_t<T, Wide>;
   bool flag = false;
@@ -61,8 +55,7 @@ struct RedOp<T, RKind::Prod, Wide> {
   template <class O> GL_HD O result(const Acc& a) const { return cast_to<O>(a); }
 };
 
-template <class T, bool Wide>
-struct RedOp<T, RKind::MinMax, Wide> {
+template <class T, bool Wide> struct RedOp<T, RKind::MinMax, Wide> {
   using M = opmath_t<T>;
   using Acc = M;
   bool flag = true;  // max
@@ -75,12 +68,13 @@ struct RedOp<T, RKind::MinMax, Wide> {
   template <class O> GL_HD O result(const Acc& a) const { return cast_to<O>(a); }
 };
 
-template <class T, bool Wide>
-struct RedOp<T, RKind::Arg, Wide> {
+template <class T, bool Wide> struct RedOp<T, RKind::Arg, Wide> {
   using M = opmath_t<T>;
   using Acc = ValIdx<M>;
   bool flag = true;  // argmax
-  GL_HD Acc ident() const { return Acc{flag ? red_lowest<M>() : red_highest<M>(), std::numeric_limits<int64_t>::max()}; }
+  GL_HD Acc ident() const {
+    return Acc{flag ? red_lowest<M>() : red_highest<M>(), std::numeric_limits<int64_t>::max()};
+  }
   GL_HD void merge(Acc& a, const Acc& b) const {
     const bool an = m::isnan_(a.v), bn = m::isnan_(b.v);
     bool take;
@@ -93,8 +87,7 @@ struct RedOp<T, RKind::Arg, Wide> {
   template <class O> GL_HD O result(const Acc& a) const { return cast_to<O>(a.i); }
 };
 
-template <class T, bool Wide>
-struct RedOp<T, RKind::AnyAll, Wide> {
+template <class T, bool Wide> struct RedOp<T, RKind::AnyAll, Wide> {
   using M = opmath_t<T>;
   using Acc = int;
   bool flag = true;  // any
@@ -107,13 +100,14 @@ struct RedOp<T, RKind::AnyAll, Wide> {
 // Calls f(std::integral_constant<RKind, K>{}, flag) for a ReduceOp: its
 // accumulation kind, and which way (max, argmax, any: true), from its row of
 // tensor/ops/reduce_rows.def.
-template <class F>
-void dispatch_reduce(ReduceOp op, F&& f) {
+template <class F> void dispatch_reduce(ReduceOp op, F&& f) {
   using std::integral_constant;
   switch (op) {
+// clang-format off
 #define GL_REDUCE(E, name, trace, kind, flag, ...) \
   case ReduceOp::E: return f(integral_constant<RKind, RKind::kind>{}, flag != 0);
 #include "tensor/ops/reduce_rows.def"
+    // clang-format on
   }
 }
 

@@ -33,8 +33,7 @@ GL_HD inline void scan_line_offsets(const ScanSpec& s, int64_t l, int64_t* out_o
 
 // Scans one line sequentially, in PyTorch's CPU order (its cpu_cum_base_kernel):
 // acc op= x[i], then out[i] = acc rounded to T.
-template <class T>
-GL_HD inline void scan_line(const ScanSpec& s, int64_t l) {
+template <class T> GL_HD inline void scan_line(const ScanSpec& s, int64_t l) {
   using A = scan_acc_t<T>;
   int64_t oo, io;
   scan_line_offsets(s, l, &oo, &io);

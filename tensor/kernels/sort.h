@@ -51,12 +51,15 @@ template <class A> GL_HD inline bool gt(A a, A b) { return (nan(a) && !nan(b)) |
 // The k-th smallest (0-based) of one line by PyTorch's CPU quickselect
 // (median of three, Hoare partition): ties land where PyTorch's land, so
 // kthvalue returns PyTorch's indices. vals/idx are scratch, permuted in place.
-template <class T>
-GL_HD inline void quickselect(T* vals, int64_t* idx, int64_t n, int64_t k) {
+template <class T> GL_HD inline void quickselect(T* vals, int64_t* idx, int64_t n, int64_t k) {
   auto g = [&](int64_t i, int64_t j) { return gt(key(vals[i]), key(vals[j])); };
   auto sw = [&](int64_t i, int64_t j) {
-    T tv = vals[i]; vals[i] = vals[j]; vals[j] = tv;
-    int64_t ti = idx[i]; idx[i] = idx[j]; idx[j] = ti;
+    T tv = vals[i];
+    vals[i] = vals[j];
+    vals[j] = tv;
+    int64_t ti = idx[i];
+    idx[i] = idx[j];
+    idx[j] = ti;
   };
   int64_t L = 0, R = n - 1;
   for (;;) {
@@ -73,8 +76,10 @@ GL_HD inline void quickselect(T* vals, int64_t* idx, int64_t n, int64_t k) {
     int64_t i = L + 1, j = R;
     const auto piv = key(vals[L]);
     for (;;) {
-      do ++i; while (gt(piv, key(vals[i])));
-      do --j; while (gt(key(vals[j]), piv));
+      do ++i;
+      while (gt(piv, key(vals[i])));
+      do --j;
+      while (gt(key(vals[j]), piv));
       if (j < i) break;
       sw(i, j);
     }
@@ -84,8 +89,7 @@ GL_HD inline void quickselect(T* vals, int64_t* idx, int64_t n, int64_t k) {
   }
 }
 
-template <class T>
-GL_HD inline void kth_line(const SortSpec& s, int64_t l) {
+template <class T> GL_HD inline void kth_line(const SortSpec& s, int64_t l) {
   T* v = reinterpret_cast<T*>(s.values) + l * s.len;
   int64_t* ix = s.indices + l * s.len;
   for (int64_t j = 0; j < s.len; ++j) ix[j] = j;
@@ -96,8 +100,7 @@ GL_HD inline void kth_line(const SortSpec& s, int64_t l) {
 
 // The element at position (len - 1) / 2 of the line sorted with ties broken
 // by index (what PyTorch's nth_element over indices gives), or the first NaN.
-template <class T>
-GL_HD inline void median_line(const SortSpec& s, int64_t l) {
+template <class T> GL_HD inline void median_line(const SortSpec& s, int64_t l) {
   T* v = reinterpret_cast<T*>(s.values) + l * s.len;
   int64_t* ix = s.indices + l * s.len;
   T* out = reinterpret_cast<T*>(s.out) + l;
@@ -118,8 +121,12 @@ GL_HD inline void median_line(const SortSpec& s, int64_t l) {
     return x < y || (x == y && ix[a] < ix[b]);
   };
   auto sw = [&](int64_t a, int64_t b) {
-    T tv = v[a]; v[a] = v[b]; v[b] = tv;
-    int64_t ti = ix[a]; ix[a] = ix[b]; ix[b] = ti;
+    T tv = v[a];
+    v[a] = v[b];
+    v[b] = tv;
+    int64_t ti = ix[a];
+    ix[a] = ix[b];
+    ix[b] = ti;
   };
   while (lo < hi) {  // Lomuto partition around the middle element
     sw((lo + hi) / 2, hi);
@@ -153,13 +160,11 @@ GL_HD inline void mode_of_sorted_line(const T* v, const int64_t* ix, int64_t n, 
   }
 }
 
-template <class T>
-GL_HD inline void gather_at(const SortSpec& s, int64_t e) {
+template <class T> GL_HD inline void gather_at(const SortSpec& s, int64_t e) {
   const int64_t l = e / s.k;
   reinterpret_cast<T*>(s.out)[e] = reinterpret_cast<const T*>(s.values)[l * s.len + s.out_indices[e]];
 }
-template <class T>
-GL_HD inline void scatter_at(const SortSpec& s, int64_t e) {
+template <class T> GL_HD inline void scatter_at(const SortSpec& s, int64_t e) {
   const int64_t l = e / s.k;
   reinterpret_cast<T*>(s.out)[l * s.len + s.out_indices[e]] = reinterpret_cast<const T*>(s.values)[e];
 }

@@ -27,27 +27,35 @@ struct LoopSpec {
 // The elementwise ops and their dtype policies, from the rows of
 // tensor/ops/op_rows.def (which says what each policy means).
 enum class UnaryOp : uint8_t {
+// clang-format off
 #define GL_UNARY(E, ...) E,
 #include "tensor/ops/op_rows.def"
+  // clang-format on
 };
 enum class BinaryOp : uint8_t {
+// clang-format off
 #define GL_BINARY(E, ...) E,
 #include "tensor/ops/op_rows.def"
+  // clang-format on
 };
 enum class UnaryPolicy : uint8_t { Float, Same, Rounding, Pred };
 enum class BinaryPolicy : uint8_t { Same, IntToFloat, Float, Compare, IntOnly };
 
 constexpr UnaryPolicy unary_policy(UnaryOp op) {
   constexpr UnaryPolicy p[] = {
+// clang-format off
 #define GL_UNARY(E, name, policy, ...) UnaryPolicy::policy,
 #include "tensor/ops/op_rows.def"
+      // clang-format on
   };
   return p[size_t(op)];
 }
 constexpr BinaryPolicy binary_policy(BinaryOp op) {
   constexpr BinaryPolicy p[] = {
+// clang-format off
 #define GL_BINARY(E, name, policy, ...) BinaryPolicy::policy,
 #include "tensor/ops/op_rows.def"
+      // clang-format on
   };
   return p[size_t(op)];
 }
@@ -61,9 +69,9 @@ constexpr bool binary_to_float(BinaryOp op) {
 
 // One operand may be a scalar held by value (`b_scalar`), in compute dtype.
 struct BinarySpec {
-  LoopSpec loop;         // args: out, a, b (b absent when scalar)
+  LoopSpec loop;  // args: out, a, b (b absent when scalar)
   BinaryOp op;
-  DType compute;         // inputs are already this dtype
+  DType compute;  // inputs are already this dtype
   bool b_is_scalar = false;
   double b_f = 0;
   int64_t b_i = 0;
@@ -72,16 +80,18 @@ struct BinarySpec {
 
 // The reductions, from the rows of tensor/ops/reduce_rows.def.
 enum class ReduceOp : uint8_t {
+// clang-format off
 #define GL_REDUCE(E, ...) E,
 #include "tensor/ops/reduce_rows.def"
+  // clang-format on
 };
 
 // out[o] = reduce over r of in[o, r]; `o` ranges over out_shape (in's kept
 // dims), `r` over red_shape. Arg ops write int64 indices into out.
 struct ReduceSpec {
   ReduceOp op;
-  ArgSpec out;           // strides over out_shape
-  ArgSpec in;            // strides over out_shape
+  ArgSpec out;  // strides over out_shape
+  ArgSpec in;   // strides over out_shape
   int64_t in_red_strides[kMaxDims] = {};
   int out_ndim = 0, red_ndim = 0;
   int64_t out_shape[kMaxDims] = {};
@@ -110,9 +120,15 @@ struct GemmSpec {
   DType dtype;
   bool trans_a = false, trans_b = false;
   int64_t m = 0, n = 0, k = 0;
-  const char* a = nullptr; int64_t lda = 0; int64_t stride_a = 0;
-  const char* b = nullptr; int64_t ldb = 0; int64_t stride_b = 0;
-  char* c = nullptr; int64_t ldc = 0; int64_t stride_c = 0;
+  const char* a = nullptr;
+  int64_t lda = 0;
+  int64_t stride_a = 0;
+  const char* b = nullptr;
+  int64_t ldb = 0;
+  int64_t stride_b = 0;
+  char* c = nullptr;
+  int64_t ldc = 0;
+  int64_t stride_c = 0;
   int64_t batch = 1;
   double alpha = 1, beta = 0;
   bool allow_tf32 = false;
@@ -122,9 +138,9 @@ struct GemmSpec {
 enum class RandomKind : uint8_t { Uniform, Normal, IntRange, Bits32 };
 struct RandomSpec {
   RandomKind kind;
-  ArgSpec out;        // contiguous
+  ArgSpec out;  // contiguous
   int64_t numel = 0;
-  double a = 0, b = 1;  // uniform [a, b), normal (mean a, std b)
+  double a = 0, b = 1;     // uniform [a, b), normal (mean a, std b)
   int64_t lo = 0, hi = 1;  // ints [lo, hi), exact (a double cannot hold every int64)
 };
 

@@ -15,7 +15,8 @@ void apply_(BinaryOp op, Tensor& x, Other y) { y.t ? binary_(op, x, *y.t) : bina
 Tensor alpha_op(BinaryOp op, const Tensor& x, Other y, Scalar alpha, Tensor* self) {
   // A bool operand of sub is refused before anything is scaled (the op raises
   // PyTorch's error itself).
-  if (op == BinaryOp::Sub && (x.dtype() == DType::Bool || (y.t ? y.t->dtype() == DType::Bool : y.s.kind == Scalar::Bool)))
+  if (op == BinaryOp::Sub &&
+      (x.dtype() == DType::Bool || (y.t ? y.t->dtype() == DType::Bool : y.s.kind == Scalar::Bool)))
     apply(op, x, y);
   // PyTorch checks alpha against the result dtype; a bool result takes it as a bool.
   ResultType rt;

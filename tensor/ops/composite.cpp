@@ -21,7 +21,7 @@ Tensor round(const Tensor& t, int64_t decimals) {
   }
   // PyTorch's opmath: float for the 16-bit floats, each step rounded to it.
   const DType compute = t.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
-  double p = std::pow(10.0, std::fabs(double(decimals)));  // (-INT64_MIN would overflow)
+  double p = std::pow(10.0, std::fabs(double(decimals)));            // (-INT64_MIN would overflow)
   if (compute == DType::Float32) p = double(static_cast<float>(p));  // 10^39 and past: inf, so nan, as PyTorch
   Tensor r;
   {

@@ -11,8 +11,9 @@ namespace gl {
 
 std::vector<int64_t> pair_of(const std::vector<int64_t>& v, const char* what) {
   if (v.size() == 1) return {v[0], v[0]};
-  GL_CHECK(v.size() == 2, "expected ", what, " to be a single integer value or a list of 2 values to match the convolution dimensions, but got ",
-           what, "=", shape_str(v));
+  GL_CHECK(v.size() == 2, "expected ", what,
+           " to be a single integer value or a list of 2 values to match the convolution dimensions, but got ", what,
+           "=", shape_str(v));
   return v;
 }
 
@@ -29,16 +30,16 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
   GL_CHECK(w.size(0) % o.groups == 0, "Given groups=", o.groups, ", expected weight to be divisible by ", o.groups,
            " at dimension 0, but got weight of size [", shape_str(w.sizes()), "] instead");
   GL_CHECK(x.size(1) == w.size(1) * o.groups, "Given groups=", o.groups, ", weight of size ", shape_str(w.sizes()),
-           ", expected input", shape_str(x.sizes()), " to have ", w.size(1) * o.groups, " channels, but got ", x.size(1),
-           " channels instead");
+           ", expected input", shape_str(x.sizes()), " to have ", w.size(1) * o.groups, " channels, but got ",
+           x.size(1), " channels instead");
   if (b && b->defined())
     GL_CHECK(b->dim() == 1 && b->size(0) == w.size(0), "Given weight of size ", shape_str(w.sizes()),
              ", expected bias to be 1-dimensional with ", w.size(0), " elements, but got bias of size ",
              shape_str(b->sizes()), " instead");
   const int64_t H = x.size(2) + 2 * ph, W = x.size(3) + 2 * pw;
   const int64_t R = (w.size(2) - 1) * o.dilation[0] + 1, S = (w.size(3) - 1) * o.dilation[1] + 1;
-  GL_CHECK(H >= R && W >= S, "Calculated padded input size per channel: (", H, " x ", W, "). Kernel size: (", R, " x ", S,
-           "). Kernel size can't be greater than actual input size");
+  GL_CHECK(H >= R && W >= S, "Calculated padded input size per channel: (", H, " x ", W, "). Kernel size: (", R, " x ",
+           S, "). Kernel size can't be greater than actual input size");
   // PyTorch names the input first for a wrong dtype, the weight for a mismatch.
   GL_CHECK(is_floating(x.dtype()) && (x.dtype() == DType::Float32 || x.dtype() == DType::Float64),
            "gpulab: conv2d supports float32 and float64, got ", dtype_name(x.dtype()));
@@ -67,11 +68,13 @@ void check_types(const Tensor& x, const Tensor& w, const Tensor* b) {
 Tensor pad_right(const Tensor& x, int64_t rows, int64_t cols) {
   Tensor out = x;
   if (rows) {
-    Shape s = out.sizes(); s[2] = rows;
+    Shape s = out.sizes();
+    s[2] = rows;
     out = cat({out, zeros(s, {x.dtype(), x.device()})}, 2);
   }
   if (cols) {
-    Shape s = out.sizes(); s[3] = cols;
+    Shape s = out.sizes();
+    s[3] = cols;
     out = cat({out, zeros(s, {x.dtype(), x.device()})}, 3);
   }
   return out;
@@ -80,8 +83,9 @@ Tensor pad_right(const Tensor& x, int64_t rows, int64_t cols) {
 }  // namespace
 
 Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, const Conv2dOptions& o0) {
-  GL_CHECK(input0.dim() == 3 || input0.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ",
-           shape_str(input0.sizes()));
+  GL_CHECK(
+      input0.dim() == 3 || input0.dim() == 4,
+      "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ", shape_str(input0.sizes()));
   if (input0.dim() == 3) return squeeze(conv2d(unsqueeze(input0, 0), weight, bias, o0), 0);
   const Tensor* b = bias && bias->defined() ? bias : nullptr;
   Conv2dOptions o = o0;
@@ -111,10 +115,20 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
 
   ConvGeom g;
   g.dtype = input.dtype();
-  g.N = input.size(0); g.C = input.size(1); g.H = input.size(2); g.W = input.size(3);
-  g.K = weight.size(0); g.R = weight.size(2); g.S = weight.size(3);
-  g.sh = o.stride[0]; g.sw = o.stride[1]; g.ph = o.padding[0]; g.pw = o.padding[1];
-  g.dh = o.dilation[0]; g.dw = o.dilation[1]; g.groups = o.groups;
+  g.N = input.size(0);
+  g.C = input.size(1);
+  g.H = input.size(2);
+  g.W = input.size(3);
+  g.K = weight.size(0);
+  g.R = weight.size(2);
+  g.S = weight.size(3);
+  g.sh = o.stride[0];
+  g.sw = o.stride[1];
+  g.ph = o.padding[0];
+  g.pw = o.padding[1];
+  g.dh = o.dilation[0];
+  g.dw = o.dilation[1];
+  g.groups = o.groups;
   g.P = (g.H + 2 * g.ph - g.dh * (g.R - 1) - 1) / g.sh + 1;
   g.Q = (g.W + 2 * g.pw - g.dw * (g.S - 1) - 1) / g.sw + 1;
 
@@ -124,7 +138,8 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   Tensor bc = b ? contiguous(detach(*b)) : Tensor();
   if (y.numel() > 0) {
     trace::op("conv2d", dev);
-    dnn_kernels_for(dev).conv_fwd(dnn_exec_for(dev), g, xc.data_ptr(), wc.data_ptr(), b ? bc.data_ptr() : nullptr, y.data_ptr());
+    dnn_kernels_for(dev).conv_fwd(dnn_exec_for(dev), g, xc.data_ptr(), wc.data_ptr(), b ? bc.data_ptr() : nullptr,
+                                  y.data_ptr());
   }
   if (any_requires_grad(std::vector<Tensor>{input, weight, b ? *b : Tensor()})) {
     const bool need_x = input.requires_grad(), need_w = weight.requires_grad(), need_b = b && b->requires_grad();
@@ -146,7 +161,8 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
                if (need_b) gb = empty_on({g.K}, g.dtype, dev);
                trace::op("conv2d_backward_weight", dev);
                if (gy.numel() > 0) {
-                 k.conv_bwd_weight(dnn_exec_for(dev), g, xc.data_ptr(), gy.data_ptr(), gw.data_ptr(), need_b ? gb.data_ptr() : nullptr);
+                 k.conv_bwd_weight(dnn_exec_for(dev), g, xc.data_ptr(), gy.data_ptr(), gw.data_ptr(),
+                                   need_b ? gb.data_ptr() : nullptr);
                } else {
                  fill_(gw, Scalar::from_int(0));
                  if (need_b) fill_(gb, Scalar::from_int(0));

@@ -26,7 +26,7 @@ void copy_(Tensor& dst, const Tensor& src0) {
   if (src.sizes() != dst.sizes()) {
     Shape b = broadcast_shapes(dst.sizes(), src.sizes());
     GL_CHECK(b == dst.sizes(), "output with shape ", shape_str(dst.sizes()), " doesn't match the broadcast shape ",
-          shape_str(b));
+             shape_str(b));
   }
   if (dst.numel() == 0) return;
   assert_no_partial_overlap(dst, src);
@@ -36,11 +36,13 @@ void copy_(Tensor& dst, const Tensor& src0) {
   if (src.sizes() != dst.sizes()) src = contiguous(expand(src, dst.sizes()));
   Tensor dense = contiguous(to_dtype(src, dst.dtype()));
   if (dst.is_contiguous()) {
-    copy_bytes(dst.data_ptr(), dst.device(), dense.data_ptr(), dense.device(), size_t(dense.numel()) * itemsize(dst.dtype()));
+    copy_bytes(dst.data_ptr(), dst.device(), dense.data_ptr(), dense.device(),
+               size_t(dense.numel()) * itemsize(dst.dtype()));
     return;
   }
   Tensor staged = empty_on(dst.sizes(), dst.dtype(), dst.device());
-  copy_bytes(staged.data_ptr(), staged.device(), dense.data_ptr(), dense.device(), size_t(dense.numel()) * itemsize(dst.dtype()));
+  copy_bytes(staged.data_ptr(), staged.device(), dense.data_ptr(), dense.device(),
+             size_t(dense.numel()) * itemsize(dst.dtype()));
   copy_same_device(dst, staged);
 }
 
@@ -52,11 +54,31 @@ void check_fits(Scalar v, DType dt) {
   double lo = 0, hi = 0;  // the accepted range, hi exclusive
   const char* name = nullptr;
   switch (dt) {
-    case DType::Int64: lo = -0x1p63; hi = 0x1p63; name = "int64_t"; break;
-    case DType::Int32: lo = -0x1p31; hi = 0x1p31; name = "int"; break;
-    case DType::Int16: lo = -0x1p15; hi = 0x1p15; name = "int16_t"; break;
-    case DType::Int8: lo = -0x1p7; hi = 0x1p7; name = "int8_t"; break;
-    case DType::UInt8: lo = -255; hi = 256; name = "uint8_t"; break;
+    case DType::Int64:
+      lo = -0x1p63;
+      hi = 0x1p63;
+      name = "int64_t";
+      break;
+    case DType::Int32:
+      lo = -0x1p31;
+      hi = 0x1p31;
+      name = "int";
+      break;
+    case DType::Int16:
+      lo = -0x1p15;
+      hi = 0x1p15;
+      name = "int16_t";
+      break;
+    case DType::Int8:
+      lo = -0x1p7;
+      hi = 0x1p7;
+      name = "int8_t";
+      break;
+    case DType::UInt8:
+      lo = -255;
+      hi = 256;
+      name = "uint8_t";
+      break;
     case DType::Float32:
     case DType::Float16:
     case DType::BFloat16: {
@@ -65,7 +87,8 @@ void check_fits(Scalar v, DType dt) {
       const double f = v.to_double();
       const double top = dt == DType::Float32 ? double(FLT_MAX) : dt == DType::Float16 ? 65504.0 : 0x1.fep127;
       const char* fname = dt == DType::Float32 ? "float" : dt == DType::Float16 ? "c10::Half" : "c10::BFloat16";
-      GL_CHECK(!std::isfinite(f) || std::fabs(f) <= top, "value cannot be converted to type ", fname, " without overflow");
+      GL_CHECK(!std::isfinite(f) || std::fabs(f) <= top, "value cannot be converted to type ", fname,
+               " without overflow");
       return;
     }
     default: return;
@@ -104,9 +127,8 @@ Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType>
   if (any_requires_grad({&self}) && is_floating(dt)) {
     Device sd = self.device();
     DType sdt = self.dtype();
-    record(out, "ToCopyBackward0", {self}, [sd, sdt](const Tensor& g) -> std::vector<Tensor> {
-      return {to(g, sd, sdt)};
-    });
+    record(out, "ToCopyBackward0", {self},
+           [sd, sdt](const Tensor& g) -> std::vector<Tensor> { return {to(g, sd, sdt)}; });
   }
   return out;
 }

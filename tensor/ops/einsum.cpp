@@ -40,8 +40,9 @@ Term diagonals(const Tensor& x, const std::string& subs) {
     for (; i < a.subs.size() && j == std::string::npos; ++i) j = a.subs.find(a.subs[i], i + 1);
     if (j == std::string::npos) return a;
     --i;
-    GL_CHECK(a.t.size(int64_t(i)) == a.t.size(int64_t(j)), "einsum(): subscript ", a.subs[i], " is repeated for operand but the sizes don't match, ",
-             a.t.size(int64_t(i)), " != ", a.t.size(int64_t(j)));
+    GL_CHECK(a.t.size(int64_t(i)) == a.t.size(int64_t(j)), "einsum(): subscript ", a.subs[i],
+             " is repeated for operand but the sizes don't match, ", a.t.size(int64_t(i)),
+             " != ", a.t.size(int64_t(j)));
     const int64_t n = a.t.size(int64_t(i));
     Shape es(a.t.dim(), 1);
     es[i] = n;
@@ -80,12 +81,19 @@ Term contract(Term a, Term b, const std::string& keep) {
   Shape out_shape;
   for (char c : batch) {
     const int64_t sa = size_of(a, c), sb = size_of(b, c);
-    GL_CHECK(sa == sb || sa == 1 || sb == 1, "einsum(): operands do not broadcast with remapped shapes (original->remapped)");
+    GL_CHECK(sa == sb || sa == 1 || sb == 1,
+             "einsum(): operands do not broadcast with remapped shapes (original->remapped)");
     B *= std::max(sa, sb);
     out_shape.push_back(std::max(sa, sb));
   }
-  for (char c : left) { L *= size_of(a, c); out_shape.push_back(size_of(a, c)); }
-  for (char c : right) { R *= size_of(b, c); out_shape.push_back(size_of(b, c)); }
+  for (char c : left) {
+    L *= size_of(a, c);
+    out_shape.push_back(size_of(a, c));
+  }
+  for (char c : right) {
+    R *= size_of(b, c);
+    out_shape.push_back(size_of(b, c));
+  }
   for (char c : con) C *= size_of(a, c);
   // Broadcast the batch dims of size 1 (einsum allows it for batch letters).
   Shape ae, be;
@@ -104,7 +112,8 @@ Tensor einsum(const std::string& eq0, const std::vector<Tensor>& ops) {
   std::string eq;
   for (char c : eq0)
     if (c != ' ') eq += c;
-  GL_CHECK_T(NotImplementedError, eq.find("...") == std::string::npos, "gpulab: einsum with an ellipsis (...) is not supported yet");
+  GL_CHECK_T(NotImplementedError, eq.find("...") == std::string::npos,
+             "gpulab: einsum with an ellipsis (...) is not supported yet");
   const size_t arrow = eq.find("->");
   const std::string lhs = eq.substr(0, arrow);
   std::vector<std::string> subs;
@@ -118,8 +127,9 @@ Tensor einsum(const std::string& eq0, const std::vector<Tensor>& ops) {
   GL_CHECK(subs.size() >= ops.size(), "einsum(): more operands were provided than specified in the equation");
   std::map<char, int64_t> count, size;
   for (size_t k = 0; k < subs.size(); ++k) {
-    GL_CHECK(int64_t(subs[k].size()) == ops[k].dim(), "einsum(): the number of subscripts in the equation (", subs[k].size(),
-             ") does not match the number of dimensions (", ops[k].dim(), ") for operand ", k, " and no ellipsis was given");
+    GL_CHECK(int64_t(subs[k].size()) == ops[k].dim(), "einsum(): the number of subscripts in the equation (",
+             subs[k].size(), ") does not match the number of dimensions (", ops[k].dim(), ") for operand ", k,
+             " and no ellipsis was given");
     for (size_t i = 0; i < subs[k].size(); ++i) {
       const char c = subs[k][i];
       GL_CHECK((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'), "einsum(): invalid subscript given at index ", i,
@@ -128,8 +138,9 @@ Tensor einsum(const std::string& eq0, const std::vector<Tensor>& ops) {
       const int64_t s = ops[k].size(int64_t(i));
       auto it = size.find(c);
       if (it == size.end() || it->second == 1) size[c] = s;
-      else GL_CHECK(s == 1 || s == it->second, "einsum(): subscript ", c, " has size ", s, " for operand ", k,
-                    " which does not broadcast with previously seen size ", it->second);
+      else
+        GL_CHECK(s == 1 || s == it->second, "einsum(): subscript ", c, " has size ", s, " for operand ", k,
+                 " which does not broadcast with previously seen size ", it->second);
     }
   }
   std::string out;
@@ -139,7 +150,8 @@ Tensor einsum(const std::string& eq0, const std::vector<Tensor>& ops) {
   } else {
     out = eq.substr(arrow + 2);
     for (char c : out)
-      GL_CHECK(count.count(c), "einsum(): output subscript ", c, " does not appear in the equation for any input operand");
+      GL_CHECK(count.count(c), "einsum(): output subscript ", c,
+               " does not appear in the equation for any input operand");
   }
   GL_CHECK(!ops.empty(), "einsum(): must provide at least one operand");
   std::vector<const Tensor*> ps;

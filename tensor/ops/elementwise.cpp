@@ -20,7 +20,8 @@ bool differentiable(BinaryOp op) { return row(op).node != nullptr; }
 
 // Integer division and modulo by zero are errors on the CPU, as in PyTorch.
 void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scalar* s) {
-  if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide || op == BinaryOp::Fmod)) return;
+  if (is_floating(compute) || !(op == BinaryOp::Remainder || op == BinaryOp::FloorDivide || op == BinaryOp::Fmod))
+    return;
   if (s) {
     GL_CHECK(s->to_int() != 0, "ZeroDivisionError");
     return;
@@ -35,10 +36,12 @@ void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scala
 void check_bool_sub(BinaryOp op, bool a_bool, bool b_bool) {
   if (op != BinaryOp::Sub || !(a_bool || b_bool)) return;
   if (a_bool && b_bool)
-    throw NotImplementedError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
-                              "`logical_xor()` operator instead.");
-  throw NotImplementedError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
-                            "invert a mask, use the `~` or `logical_not()` operator instead.");
+    throw NotImplementedError(
+        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+        "`logical_xor()` operator instead.");
+  throw NotImplementedError(
+      "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+      "invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
 DType binary_compute_dtype(BinaryOp op, DType rt) {
@@ -54,9 +57,11 @@ Tensor grad_for(const Tensor& g, const Tensor& input) {
 // The derivatives of the rows: {grad of a, grad of b}, before sum_to.
 std::vector<Tensor> binary_grad(BinaryOp op, const Tensor& g, const Tensor& a, const Tensor& b) {
   switch (op) {
+// clang-format off
 #define GL_BINARY(E, name, policy, bind, inplace, node, scalar_node, saves, doc, ...) \
   case BinaryOp::E: __VA_ARGS__
 #include "tensor/ops/op_rows.def"
+    // clang-format on
   }
   return {};
 }
@@ -68,7 +73,8 @@ void record_binary(Tensor& out, BinaryOp op, const Tensor& a, const Tensor& b) {
   Shape as = a.sizes(), bs = b.sizes();
   DType ad = a.dtype(), bd = b.dtype();
   record(out, row(op).node, {a, b},
-         [op, sa = saves ? a : Tensor(), sb = saves ? b : Tensor(), as, bs, ad, bd](const Tensor& g) -> std::vector<Tensor> {
+         [op, sa = saves ? a : Tensor(), sb = saves ? b : Tensor(), as, bs, ad,
+          bd](const Tensor& g) -> std::vector<Tensor> {
            std::vector<Tensor> r = binary_grad(op, g, sa, sb);
            return {to_dtype(sum_to(r[0], as), ad), to_dtype(sum_to(r[1], bs), bd)};
          });
@@ -102,7 +108,8 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
       case BinaryOp::Pow:
         if (!scalar_first) {
           if (v == 0) return {zeros(a.sizes(), {a.dtype(), a.device()})};
-          Tensor d = binary(BinaryOp::Mul, binary(BinaryOp::Pow, a, Scalar::from_double(v - 1)), Scalar::from_double(v));
+          Tensor d =
+              binary(BinaryOp::Mul, binary(BinaryOp::Pow, a, Scalar::from_double(v - 1)), Scalar::from_double(v));
           return {to_dtype(mul(g, d), a.dtype())};
         } else {  // s^a: s^a * ln s
           Tensor p = binary(BinaryOp::Pow, a, s, true);
@@ -126,9 +133,11 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
 Tensor unary_grad(UnaryOp op, const Tensor& g, const Tensor& a, const Tensor& out) {
   auto S = [](double v) { return Scalar::from_double(v); };
   switch (op) {
+// clang-format off
 #define GL_UNARY(E, name, policy, inplace, node, doc, ...) \
   case UnaryOp::E: return __VA_ARGS__;
 #include "tensor/ops/op_rows.def"
+    // clang-format on
   }
   return Tensor();
 }
@@ -140,24 +149,35 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
   if (unary_to_float(op) && !is_floating(a.dtype())) a = to_dtype(a, DType::Float32);
   if (a.dtype() == DType::Bool) {
     if (op == UnaryOp::Relu) throw NotImplementedError("Boolean inputs not supported for relu");
-    const char* k = op == UnaryOp::Abs ? "abs" : op == UnaryOp::Floor ? "floor" : op == UnaryOp::Ceil ? "ceil"
-                    : op == UnaryOp::Round ? "round" : op == UnaryOp::Trunc ? "trunc" : nullptr;
-    if (k) throw NotImplementedError(cat('"', k, !a.device().is_cpu() ? "_cuda" : op == UnaryOp::Abs ? "_cpu" : "_vml_cpu", "\" not implemented for 'Bool'"));
+    const char* k = op == UnaryOp::Abs     ? "abs"
+                    : op == UnaryOp::Floor ? "floor"
+                    : op == UnaryOp::Ceil  ? "ceil"
+                    : op == UnaryOp::Round ? "round"
+                    : op == UnaryOp::Trunc ? "trunc"
+                                           : nullptr;
+    if (k)
+      throw NotImplementedError(cat('"', k,
+                                    !a.device().is_cpu() ? "_cuda"
+                                    : op == UnaryOp::Abs ? "_cpu"
+                                                         : "_vml_cpu",
+                                    "\" not implemented for 'Bool'"));
     if (op == UnaryOp::Square) a = to_dtype(a, DType::Int64);  // square is pow(x, 2): bool gives int64
   }
   if (op == UnaryOp::Neg && a.dtype() == DType::Bool)
-    throw NotImplementedError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    throw NotImplementedError(
+        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   Tensor out = empty_on(a.sizes(), unary_returns_bool(op) ? DType::Bool : a.dtype(), a.device());
   const DeviceSlot& sl = slot_of(a);
   trace::op(trace::op_name(op), a.device());
   sl.kernels->unary(sl.exec, op, make_loop(a.sizes(), {&out, &a}));
   if (const char* name = row(op).node; name && any_requires_grad({&a0})) {
     Tensor in = a0;
-    record(out, name, {a0}, [op, in, ow = std::weak_ptr<TensorImpl>(out.impl), a](const Tensor& g) -> std::vector<Tensor> {
-      Tensor o(ow.lock());
-      if (!o.defined()) o = unary(op, a);
-      return {to_dtype(unary_grad(op, g, a, o), in.dtype())};
-    });
+    record(out, name, {a0},
+           [op, in, ow = std::weak_ptr<TensorImpl>(out.impl), a](const Tensor& g) -> std::vector<Tensor> {
+             Tensor o(ow.lock());
+             if (!o.defined()) o = unary(op, a);
+             return {to_dtype(unary_grad(op, g, a, o), in.dtype())};
+           });
     out.grad_fn()->saves_output = true;  // the backward reads `out` (Note [In-place autograd])
   }
   return out;
@@ -247,16 +267,15 @@ bool needs_inplace_grad(const Tensor& self, const Tensor* b) {
 // self op= b. The result is written straight into self when the kernel can:
 // same dtype, and b shares no memory with self unless it is self itself
 // (elementwise kernels read and write element by element).
-template <class B>
-void inplace(BinaryOp op, Tensor& self, const B& b, std::function<Tensor(Tensor*)> compute) {
+template <class B> void inplace(BinaryOp op, Tensor& self, const B& b, std::function<Tensor(Tensor*)> compute) {
   ResultType rt;
   rt.add(self);
   rt.add(b);
   const DType want = is_comparison(op) ? DType::Bool : binary_compute_dtype(op, rt.get());
   bool direct = want == self.dtype() && self.is_contiguous();
   if constexpr (std::is_same_v<B, Tensor>)
-    direct = direct && (b.storage() != self.storage() ||
-                        (b.data_ptr() == self.data_ptr() && b.strides() == self.strides() && b.sizes() == self.sizes()));
+    direct = direct && (b.storage() != self.storage() || (b.data_ptr() == self.data_ptr() &&
+                                                          b.strides() == self.strides() && b.sizes() == self.sizes()));
   NoGradGuard ng;
   Tensor r = compute(direct ? &self : nullptr);
   if (!r.is_same(self)) write_back(self, r, want);
@@ -293,7 +312,7 @@ void unary_(UnaryOp op, Tensor& self) {
 
 Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
   GL_CHECK(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-        dtype_legacy_name(cond.dtype()));
+           dtype_legacy_name(cond.dtype()));
   Device dev = common_device({&cond, &a0, &b0});
   ResultType rt;
   rt.add(a0);

@@ -17,13 +17,13 @@ namespace gl {
 namespace {
 
 struct Plan {
-  Shape b;                  // the broadcast shape of the index tensors
-  std::vector<int64_t> adv; // the dims of self the tensors index, in order
-  std::vector<Tensor> idx;  // per indexed dim: int64, broadcast to b, wrapped
-  Tensor offset;            // int64 over b: the element offset into self
-  Shape shape;              // the result's shape
-  Shape self_strides;       // self's strides over `shape` (0 on b's dims)
-  Shape index_strides;      // offset's strides over `shape` (0 elsewhere)
+  Shape b;                   // the broadcast shape of the index tensors
+  std::vector<int64_t> adv;  // the dims of self the tensors index, in order
+  std::vector<Tensor> idx;   // per indexed dim: int64, broadcast to b, wrapped
+  Tensor offset;             // int64 over b: the element offset into self
+  Shape shape;               // the result's shape
+  Shape self_strides;        // self's strides over `shape` (0 on b's dims)
+  Shape index_strides;       // offset's strides over `shape` (0 elsewhere)
 };
 
 std::vector<Tensor> expand_masks(const Tensor& self, const std::vector<Tensor>& indices) {
@@ -34,8 +34,8 @@ std::vector<Tensor> expand_masks(const Tensor& self, const std::vector<Tensor>& 
       for (int64_t d = 0; d < t.dim(); ++d)
         if (at + d >= self.dim() || t.size(d) != self.size(at + d))
           throw IndexError(cat("The shape of the mask ", shape_str(t.sizes()), " at index ", d,
-                               " does not match the shape of the indexed tensor ", shape_str(self.sizes()), " at index ",
-                               at + d));
+                               " does not match the shape of the indexed tensor ", shape_str(self.sizes()),
+                               " at index ", at + d));
       std::vector<Tensor> cols = nonzero_tuple(t.dim() ? t : reshape(t, {1}));
       for (Tensor& c : cols) out.push_back(c);
     } else {
@@ -47,7 +47,8 @@ std::vector<Tensor> expand_masks(const Tensor& self, const std::vector<Tensor>& 
 
 Plan plan(const Tensor& self, const std::vector<Tensor>& given) {
   std::vector<Tensor> indices = expand_masks(self, given);
-  GL_CHECK_T(IndexError, int64_t(indices.size()) <= self.dim(), "too many indices for tensor of dimension ", self.dim());
+  GL_CHECK_T(IndexError, int64_t(indices.size()) <= self.dim(), "too many indices for tensor of dimension ",
+             self.dim());
   Plan p;
   std::string shapes;
   bool ok = true;
@@ -63,9 +64,7 @@ Plan plan(const Tensor& self, const std::vector<Tensor>& given) {
     if (ok) {
       try {
         p.b = p.adv.size() == 1 ? t.sizes() : broadcast_shapes(p.b, t.sizes());
-      } catch (const Error&) {
-        ok = false;
-      }
+      } catch (const Error&) { ok = false; }
     }
   }
   GL_CHECK_T(IndexError, ok, "shape mismatch: indexing tensors could not be broadcast together with shapes ", shapes);
@@ -80,10 +79,12 @@ Plan plan(const Tensor& self, const std::vector<Tensor>& given) {
         Tensor h = to(contiguous(t), Device(Device::CPU), DType::Int64);
         for (int64_t i = 0; i < h.numel(); ++i) {
           const int64_t v = h.data<int64_t>()[i];
-          GL_CHECK_T(IndexError, v >= -n && v < n, "index ", v, " is out of bounds for dimension ", d, " with size ", n);
+          GL_CHECK_T(IndexError, v >= -n && v < n, "index ", v, " is out of bounds for dimension ", d, " with size ",
+                     n);
         }
       }
-      if (mn < 0) t = where(binary(BinaryOp::Lt, t, Scalar::from_int(0)), binary(BinaryOp::Add, t, Scalar::from_int(n)), t);
+      if (mn < 0)
+        t = where(binary(BinaryOp::Lt, t, Scalar::from_int(0)), binary(BinaryOp::Add, t, Scalar::from_int(n)), t);
     }
     p.idx.push_back(expand(t, p.b));
     offset = binary(BinaryOp::Add, offset, binary(BinaryOp::Mul, t, Scalar::from_int(self.stride(d))));
@@ -157,8 +158,8 @@ void put_into(Tensor& self, const Plan& p, const Tensor& values, bool accumulate
     const int64_t v = vs[vs.size() - 1 - i], r = p.shape[p.shape.size() - 1 - i];
     fits = v == 1 || v == r;
   }
-  GL_CHECK(fits, "shape mismatch: value tensor of shape ", shape_str(vs), " cannot be broadcast to indexing result of shape ",
-           shape_str(p.shape));
+  GL_CHECK(fits, "shape mismatch: value tensor of shape ", shape_str(vs),
+           " cannot be broadcast to indexing result of shape ", shape_str(p.shape));
   run_plan(self, p, expand(values, p.shape), accumulate ? IndexOp::ScatterAdd : IndexOp::Scatter, "index_put");
 }
 
@@ -196,10 +197,11 @@ Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const T
   if (GradMode::enabled() && (self.requires_grad() || values.requires_grad())) {
     std::vector<Tensor> again = replay(p, self.dim());
     Shape vshape = values.sizes();
-    record(out, "IndexPutBackward0", {self, values}, [again, vshape, accumulate](const Tensor& g) -> std::vector<Tensor> {
-      Tensor gs = accumulate ? g : index_put(g, again, zeros({}, {g.dtype(), g.device()}), false);
-      return {gs, sum_to(index(g, again), vshape)};
-    });
+    record(out, "IndexPutBackward0", {self, values},
+           [again, vshape, accumulate](const Tensor& g) -> std::vector<Tensor> {
+             Tensor gs = accumulate ? g : index_put(g, again, zeros({}, {g.dtype(), g.device()}), false);
+             return {gs, sum_to(index(g, again), vshape)};
+           });
   }
   return out;
 }

@@ -26,8 +26,7 @@ Tensor long_cpu(const Tensor& t) { return to(t, Device(Device::CPU), DType::Int6
 
 // Throws `bad(v)` for the first index (in order) outside [lo, hi); returns
 // the index with negatives wrapped by n when lo < 0.
-template <class Bad>
-Tensor checked(const Tensor& idx, int64_t lo, int64_t hi, int64_t n, Bad bad) {
+template <class Bad> Tensor checked(const Tensor& idx, int64_t lo, int64_t hi, int64_t n, Bad bad) {
   if (idx.numel() == 0) return idx;
   NoGradGuard ng;
   // gpulab's own wait (PyTorch asserts on the device): named apart from the
@@ -82,26 +81,28 @@ Shape with_zero(Shape strides, int64_t dim) {
   return strides;
 }
 
-bool wants_grad(std::initializer_list<const Tensor*> ts) {
-  return GradMode::enabled() && any_requires_grad(ts);
-}
+bool wants_grad(std::initializer_list<const Tensor*> ts) { return GradMode::enabled() && any_requires_grad(ts); }
 
 // ---- gather / scatter ----
 
 void check_gather_like(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src) {
-  GL_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, fn, "(): Expected dtype int32/int64 for index");
+  GL_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, fn,
+           "(): Expected dtype int32/int64 for index");
   GL_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
            "Index tensor must have the same number of dimensions as ", src ? "self" : "input", " tensor");
-  if (src) GL_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(src->dim(), 1),
-                    "Index tensor must have the same number of dimensions as src tensor");
+  if (src)
+    GL_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(src->dim(), 1),
+             "Index tensor must have the same number of dimensions as src tensor");
   for (int64_t d = 0; d < index.dim(); ++d) {
     const bool over_self = d != dim && index.size(d) > self.size(d);
     const bool over_src = src && index.size(d) > src->size(d);
-    if (!src) GL_CHECK(!over_self, "Size does not match at dimension ", d, " expected index ", shape_str(index.sizes()),
-                       " to be no larger than self ", shape_str(self.sizes()), " apart from dimension ", dim);
-    else GL_CHECK(!over_self && !over_src, "Expected index ", shape_str(index.sizes()), " to be no larger than self ",
-                  shape_str(self.sizes()), " apart from dimension ", dim, " and to be no larger size than src ",
-                  shape_str(src->sizes()));
+    if (!src)
+      GL_CHECK(!over_self, "Size does not match at dimension ", d, " expected index ", shape_str(index.sizes()),
+               " to be no larger than self ", shape_str(self.sizes()), " apart from dimension ", dim);
+    else
+      GL_CHECK(!over_self && !over_src, "Expected index ", shape_str(index.sizes()), " to be no larger than self ",
+               shape_str(self.sizes()), " apart from dimension ", dim, " and to be no larger size than src ",
+               shape_str(src->sizes()));
   }
 }
 
@@ -206,16 +207,15 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, Scalar v
     GL_CHECK_T(NotImplementedError, op == IndexOp::Scatter,
                "the derivative for 'scatter' with reduce= is not implemented (use scatter_reduce)");
     Tensor idx = index;
-    record(out, "ScatterBackward1", {self}, [dim, idx](const Tensor& g) -> std::vector<Tensor> {
-      return {scatter(g, dim, idx, Scalar::from_int(0))};
-    });
+    record(out, "ScatterBackward1", {self},
+           [dim, idx](const Tensor& g) -> std::vector<Tensor> { return {scatter(g, dim, idx, Scalar::from_int(0))}; });
   }
   return out;
 }
 
 namespace {
-template <class F>
-void in_place(Tensor& self, std::initializer_list<const Tensor*> others, F direct, const std::function<Tensor(const Tensor&)>& f) {
+template <class F> void in_place(Tensor& self, std::initializer_list<const Tensor*> others, F direct,
+                                 const std::function<Tensor(const Tensor&)>& f) {
   std::vector<const Tensor*> all{&self};
   for (auto* t : others) all.push_back(t);
   bool grad = GradMode::enabled();
@@ -228,25 +228,31 @@ void in_place(Tensor& self, std::initializer_list<const Tensor*> others, F direc
 
 void scatter_(Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src, const std::string& reduce) {
   const Tensor index = as_long_index(index_in);
-  in_place(self, {&src}, [&] {
-    const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-    const IndexOp op = reduce_op(reduce, IndexOp::Scatter);
-    GL_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
-    check_gather_like("scatter", self, d, index, &src);
-    common_device({&self, &index, &src});
-    scatter_into(self, d, index, &src, nullptr, op);
-  }, [&](const Tensor& old) { return scatter(old, dim, index, src, reduce); });
+  in_place(
+      self, {&src},
+      [&] {
+        const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+        const IndexOp op = reduce_op(reduce, IndexOp::Scatter);
+        GL_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
+        check_gather_like("scatter", self, d, index, &src);
+        common_device({&self, &index, &src});
+        scatter_into(self, d, index, &src, nullptr, op);
+      },
+      [&](const Tensor& old) { return scatter(old, dim, index, src, reduce); });
 }
 
 void scatter_(Tensor& self, int64_t dim, const Tensor& index_in, Scalar value, const std::string& reduce) {
   const Tensor index = as_long_index(index_in);
-  in_place(self, {}, [&] {
-    const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-    const IndexOp op = reduce_op(reduce, IndexOp::Scatter);
-    check_gather_like("scatter", self, d, index, nullptr);
-    common_device({&self, &index});
-    scatter_into(self, d, index, nullptr, &value, op);
-  }, [&](const Tensor& old) { return scatter(old, dim, index, value, reduce); });
+  in_place(
+      self, {},
+      [&] {
+        const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+        const IndexOp op = reduce_op(reduce, IndexOp::Scatter);
+        check_gather_like("scatter", self, d, index, nullptr);
+        common_device({&self, &index});
+        scatter_into(self, d, index, nullptr, &value, op);
+      },
+      [&](const Tensor& old) { return scatter(old, dim, index, value, reduce); });
 }
 
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src) {
@@ -264,13 +270,16 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index_in, cons
 
 void scatter_add_(Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src) {
   const Tensor index = as_long_index(index_in);
-  in_place(self, {&src}, [&] {
-    const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-    GL_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
-    check_gather_like("scatter", self, d, index, &src);
-    common_device({&self, &index, &src});
-    scatter_into(self, d, index, &src, nullptr, IndexOp::ScatterAdd);
-  }, [&](const Tensor& old) { return scatter_add(old, dim, index, src); });
+  in_place(
+      self, {&src},
+      [&] {
+        const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+        GL_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
+        check_gather_like("scatter", self, d, index, &src);
+        common_device({&self, &index, &src});
+        scatter_into(self, d, index, &src, nullptr, IndexOp::ScatterAdd);
+      },
+      [&](const Tensor& old) { return scatter_add(old, dim, index, src); });
 }
 
 // ---- index_add ----
@@ -292,9 +301,10 @@ void index_add_into(Tensor& out, int64_t dim, const Tensor& index, const Tensor&
   GL_CHECK(int64_t(src_shape.size()) == std::max<int64_t>(out.dim(), 1),
            "index_add_(): Source/destination tensor must have same slice shapes");
   for (int64_t d = 0; d < out.dim(); ++d)
-    GL_CHECK(d == dim || out.size(d) == src_shape[size_t(d)],
-             "index_add_(): Source/destination tensor must have same slice shapes. Destination slice shape: ",
-             out.size(d), " at dimension ", d, " and source slice shape: ", src_shape[size_t(d)], " at dimension ", d, ".");
+    GL_CHECK(
+        d == dim || out.size(d) == src_shape[size_t(d)],
+        "index_add_(): Source/destination tensor must have same slice shapes. Destination slice shape: ", out.size(d),
+        " at dimension ", d, " and source slice shape: ", src_shape[size_t(d)], " at dimension ", d, ".");
   const int64_t n = out.dim() ? out.size(dim) : 1;
   Tensor idx = checked(to_dtype(reshape(index, {-1}), DType::Int64), 0, n, n,
                        [](int64_t) { throw IndexError("index out of range in self"); });
@@ -303,7 +313,8 @@ void index_add_into(Tensor& out, int64_t dim, const Tensor& index, const Tensor&
   is[size_t(dim)] = idx.stride(0);
   const Shape ss = out.dim() ? with_zero(out.strides(), dim) : Shape{0};
   const double a = is_floating(out.dtype()) ? alpha.to_double() : double(alpha.to_int());
-  run(IndexOp::ScatterAdd, out, ss, out.dim() ? out.stride(dim) : 1, idx, is, &src, src.strides(), src_shape, nullptr, a);
+  run(IndexOp::ScatterAdd, out, ss, out.dim() ? out.stride(dim) : 1, idx, is, &src, src.strides(), src_shape, nullptr,
+      a);
 }
 }  // namespace
 
@@ -318,19 +329,21 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   if (wants_grad({&self, &source})) {
     Tensor idx = index;
     Shape src_shape = source.sizes();
-    record(out, "IndexAddBackward0", {self, source}, [dim, idx, src_shape, alpha](const Tensor& g) -> std::vector<Tensor> {
-      Tensor gs = g.dim() ? index_select(g, dim, idx) : reshape(g, {1});
-      gs = binary(BinaryOp::Mul, gs, alpha);
-      return {g, reshape(gs, src_shape)};
-    });
+    record(out, "IndexAddBackward0", {self, source},
+           [dim, idx, src_shape, alpha](const Tensor& g) -> std::vector<Tensor> {
+             Tensor gs = g.dim() ? index_select(g, dim, idx) : reshape(g, {1});
+             gs = binary(BinaryOp::Mul, gs, alpha);
+             return {g, reshape(gs, src_shape)};
+           });
   }
   return out;
 }
 
 void index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
-  in_place(self, {&source}, [&] {
-    index_add_into(self, wrap_dim(dim, std::max<int64_t>(self.dim(), 1)), index, source, alpha);
-  }, [&](const Tensor& old) { return index_add(old, dim, index, source, alpha); });
+  in_place(
+      self, {&source},
+      [&] { index_add_into(self, wrap_dim(dim, std::max<int64_t>(self.dim(), 1)), index, source, alpha); },
+      [&](const Tensor& old) { return index_add(old, dim, index, source, alpha); });
 }
 
 // ---- take ----
@@ -367,9 +380,11 @@ Tensor nonzero(const Tensor& self) {
   trace::SyncReason why("nonzero");  // PyTorch waits here too: the result's size
   const int64_t count = n ? item(narrow(pos, 0, n - 1, 1)).to_int() : 0;
   // Element p (true) goes to slot pos[p] - 1; the false ones all go to a spare slot at `count`.
-  Tensor slot = where(mask, binary(BinaryOp::Sub, pos, Scalar::from_int(1)), full({n}, Scalar::from_int(count), {DType::Int64, self.device()}));
+  Tensor slot = where(mask, binary(BinaryOp::Sub, pos, Scalar::from_int(1)),
+                      full({n}, Scalar::from_int(count), {DType::Int64, self.device()}));
   Tensor lin = empty_on({count + 1}, DType::Int64, self.device());
-  Tensor ar = arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Int64, {DType::Int64, self.device()});
+  Tensor ar = arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Int64,
+                     {DType::Int64, self.device()});
   if (n) scatter_into(lin, 0, slot, &ar, nullptr, IndexOp::Scatter);
   lin = narrow(lin, 0, 0, count);
   std::vector<Tensor> cols;

@@ -26,7 +26,7 @@ Tensor take(const Tensor& self, const Tensor& index);
 Tensor index(const Tensor& self, const std::vector<Tensor>& indices);
 Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate);
 void index_put_(Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate);
-Tensor nonzero(const Tensor& self);                    // [count, ndim] int64
-std::vector<Tensor> nonzero_tuple(const Tensor& self); // one int64 vector per dim
+Tensor nonzero(const Tensor& self);                     // [count, ndim] int64
+std::vector<Tensor> nonzero_tuple(const Tensor& self);  // one int64 vector per dim
 
 }  // namespace gl

@@ -38,14 +38,25 @@ Tensor basic(const Tensor& t, const std::vector<IndexItem>& items) {
     switch (it.kind) {
       case IndexItem::Int: {
         const int64_t n = r.size(dim);
-        GL_CHECK_T(IndexError, it.i >= -n && it.i < n, "index ", it.i, " is out of bounds for dimension ", orig, " with size ", n);
+        GL_CHECK_T(IndexError, it.i >= -n && it.i < n, "index ", it.i, " is out of bounds for dimension ", orig,
+                   " with size ", n);
         r = select(r, dim, it.i);
         ++orig;
         break;
       }
-      case IndexItem::Slice: r = slice(r, dim, it.start, it.stop, it.step); ++dim; ++orig; break;
-      case IndexItem::NewAxis: r = unsqueeze(r, dim); ++dim; break;
-      case IndexItem::Ellipsis: dim += t.dim() - consumed; orig += t.dim() - consumed; break;
+      case IndexItem::Slice:
+        r = slice(r, dim, it.start, it.stop, it.step);
+        ++dim;
+        ++orig;
+        break;
+      case IndexItem::NewAxis:
+        r = unsqueeze(r, dim);
+        ++dim;
+        break;
+      case IndexItem::Ellipsis:
+        dim += t.dim() - consumed;
+        orig += t.dim() - consumed;
+        break;
       case IndexItem::Tensor: break;  // not here: has_tensor sends such keys to index()
     }
   }
@@ -60,7 +71,8 @@ Tensor basic(const Tensor& t, const std::vector<IndexItem>& items) {
 Tensor advanced_view(const Tensor& t, const std::vector<IndexItem>& items, std::vector<Tensor>& idx) {
   int64_t consumed = 0;
   for (auto& it : items) {
-    if (it.kind == IndexItem::Tensor) consumed += it.tensor.dtype() == DType::Bool ? std::max<int64_t>(it.tensor.dim(), 1) : 1;
+    if (it.kind == IndexItem::Tensor)
+      consumed += it.tensor.dtype() == DType::Bool ? std::max<int64_t>(it.tensor.dim(), 1) : 1;
     else if (it.kind != IndexItem::Ellipsis) ++consumed;
   }
   GL_CHECK_T(IndexError, consumed <= t.dim(), "too many indices for tensor of dimension ", t.dim());
@@ -88,7 +100,8 @@ Tensor advanced_view(const Tensor& t, const std::vector<IndexItem>& items, std::
         ++dim;
         break;
       case IndexItem::NewAxis:
-        throw IndexError("gpulab: with index tensors, the other items must be integers, slices like ':' or '1:3', or '...'");
+        throw IndexError(
+            "gpulab: with index tensors, the other items must be integers, slices like ':' or '1:3', or '...'");
     }
   }
   return view;
@@ -141,7 +154,9 @@ void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optio
               const std::string& value_type) {
   check_inplace_leaf(t);
   const Tensor* bare = key.bare ? &key.items.at(0).tensor : nullptr;
-  auto bad_value = [&] { return TypeError(cat("can't assign a ", value_type, " to a ", dtype_repr(t.dtype()), " tensor")); };
+  auto bad_value = [&] {
+    return TypeError(cat("can't assign a ", value_type, " to a ", dtype_repr(t.dtype()), " tensor"));
+  };
   // Index tensors (bool masks keep their own path, masked_assign_): one index_put_.
   if ((bare ? is_index_tensor(*bare) : has_tensor(key.items)) && !(bare && bare->dtype() == DType::Bool)) {
     std::vector<Tensor> idx;

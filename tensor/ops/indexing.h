@@ -12,10 +12,10 @@ namespace gl {
 
 struct IndexItem {
   enum Kind { Int, Slice, Ellipsis, NewAxis, Tensor } kind = Int;
-  int64_t i = 0;                        // Int
-  std::optional<int64_t> start, stop;   // Slice
-  int64_t step = 1;                     // Slice
-  gl::Tensor tensor;                    // Tensor
+  int64_t i = 0;                       // Int
+  std::optional<int64_t> start, stop;  // Slice
+  int64_t step = 1;                    // Slice
+  gl::Tensor tensor;                   // Tensor
 };
 
 // A key as indexing reads it. `bare`: one tensor as the whole key (x[t], not

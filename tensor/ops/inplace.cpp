@@ -17,8 +17,9 @@ void check_inplace_leaf(const Tensor& self) {
 void check_no_grad_inplace(const Tensor& self) {
   check_inplace_leaf(self);
   if (GradMode::enabled() && self.requires_grad())
-    throw NotImplementedError("gpulab does not record this in-place operation on a tensor that requires grad; use the "
-                              "out-of-place op");
+    throw NotImplementedError(
+        "gpulab does not record this in-place operation on a tensor that requires grad; use the "
+        "out-of-place op");
 }
 
 void write_back(Tensor& self, const Tensor& result, DType rt) {
@@ -55,8 +56,8 @@ void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>&
   if (!can_cast(r.dtype(), self.dtype()))
     throw RuntimeError(cat("result type ", dtype_legacy_name(r.dtype()), " can't be cast to the desired output type ",
                            dtype_legacy_name(self.dtype())));
-  GL_CHECK(r.sizes() == self.sizes(), "output with shape ", shape_str(self.sizes()), " doesn't match the broadcast shape ",
-        shape_str(r.sizes()));
+  GL_CHECK(r.sizes() == self.sizes(), "output with shape ", shape_str(self.sizes()),
+           " doesn't match the broadcast shape ", shape_str(r.sizes()));
   r = to_dtype(r, self.dtype());
   if (r.is_same(old)) return;
   TensorImpl& s = *self.impl;

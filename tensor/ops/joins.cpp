@@ -23,8 +23,8 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
   Device dev = common_device(ptrs);
   for (auto& t : ts)
     if (t.device() != dev)
-      throw RuntimeError(cat("Expected all tensors to be on the same device, but found at least two devices, ", dev.str(),
-                             " and ", t.device().str(), "!"));
+      throw RuntimeError(cat("Expected all tensors to be on the same device, but found at least two devices, ",
+                             dev.str(), " and ", t.device().str(), "!"));
   if (!ref) return empty_on({0}, rt.get(), dev);
   const int64_t nd = ref->dim();
   GL_CHECK(nd > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
@@ -37,9 +37,9 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
     GL_CHECK(t.dim() == nd, "Tensors must have same number of dimensions: got ", nd, " and ", t.dim());
     for (int64_t d = 0; d < nd; ++d)
       if (d != dim)
-        GL_CHECK(t.sizes()[size_t(d)] == ref->sizes()[size_t(d)], "Sizes of tensors must match except in dimension ", dim,
-              ". Expected size ", ref->sizes()[size_t(d)], " but got size ", t.sizes()[size_t(d)], " for tensor number ", i,
-              " in the list.");
+        GL_CHECK(t.sizes()[size_t(d)] == ref->sizes()[size_t(d)], "Sizes of tensors must match except in dimension ",
+                 dim, ". Expected size ", ref->sizes()[size_t(d)], " but got size ", t.sizes()[size_t(d)],
+                 " for tensor number ", i, " in the list.");
     out_sz[size_t(dim)] += t.sizes()[size_t(dim)];
   }
   Tensor out = empty_on(out_sz, rt.get(), dev);
@@ -61,7 +61,10 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
       std::vector<Tensor> r;
       for (size_t i = 0; i < inputs.size(); ++i) {
         const Tensor& t = inputs[i];
-        if (t.dim() == 1 && t.numel() == 0) { r.emplace_back(); continue; }
+        if (t.dim() == 1 && t.numel() == 0) {
+          r.emplace_back();
+          continue;
+        }
         r.push_back(to_dtype(narrow(g, dim, starts[i], t.sizes()[size_t(dim)]), t.dtype()));
       }
       return r;
@@ -74,8 +77,8 @@ Tensor stack(const std::vector<Tensor>& ts, int64_t dim) {
   GL_CHECK(!ts.empty(), "stack expects a non-empty TensorList");
   dim = wrap_dim(dim, ts[0].dim() + 1);
   for (size_t i = 1; i < ts.size(); ++i)
-    GL_CHECK(ts[i].sizes() == ts[0].sizes(), "stack expects each tensor to be equal size, but got ", shape_str(ts[0].sizes()),
-          " at entry 0 and ", shape_str(ts[i].sizes()), " at entry ", i);
+    GL_CHECK(ts[i].sizes() == ts[0].sizes(), "stack expects each tensor to be equal size, but got ",
+             shape_str(ts[0].sizes()), " at entry 0 and ", shape_str(ts[i].sizes()), " at entry ", i);
   std::vector<Tensor> us;
   {
     NoGradGuard ng;

@@ -14,8 +14,12 @@ namespace gl {
 
 namespace {
 
-void geqrf(int m, int n, float* a, int lda, float* tau, float* w, int lw, int* info) { blas::api().sgeqrf(&m, &n, a, &lda, tau, w, &lw, info); }
-void geqrf(int m, int n, double* a, int lda, double* tau, double* w, int lw, int* info) { blas::api().dgeqrf(&m, &n, a, &lda, tau, w, &lw, info); }
+void geqrf(int m, int n, float* a, int lda, float* tau, float* w, int lw, int* info) {
+  blas::api().sgeqrf(&m, &n, a, &lda, tau, w, &lw, info);
+}
+void geqrf(int m, int n, double* a, int lda, double* tau, double* w, int lw, int* info) {
+  blas::api().dgeqrf(&m, &n, a, &lda, tau, w, &lw, info);
+}
 void orgqr(int m, int n, int k, float* a, int lda, const float* tau, float* w, int lw, int* info) {
   blas::api().sorgqr(&m, &n, &k, a, &lda, tau, w, &lw, info);
 }
@@ -26,8 +30,7 @@ void orgqr(int m, int n, int k, double* a, int lda, const double* tau, double* w
 // One matrix: `a` holds m x n column-major (lda = m) and is overwritten by
 // geqrf's reflectors; `r` (rrows x n, column-major, zeroed) receives R, and `q`
 // (m x qcols, column-major) Q, unless q is null (mode 'r').
-template <class T>
-void qr_one(int m, int n, T* a, T* r, int rrows, T* q, int qcols) {
+template <class T> void qr_one(int m, int n, T* a, T* r, int rrows, T* q, int qcols) {
   const int k = std::min(m, n);
   if (k == 0) {  // no reflectors: Q is the identity (mode 'complete' of an m x 0 matrix)
     for (int i = 0; q && i < std::min(m, qcols); ++i) q[int64_t(i) * m + i] = T(1);
@@ -72,7 +75,8 @@ std::pair<Tensor, Tensor> linalg_qr(const Tensor& A, const std::string& mode) {
   GL_CHECK_T(NotImplementedError, !any_requires_grad({&A}),
              "gpulab: linalg.qr has no backward yet; call it under torch.no_grad() or on a detached tensor");
   const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
-  GL_CHECK(m <= INT32_MAX && n <= INT32_MAX && m * n <= INT32_MAX, "linalg.qr: matrix too large for LAPACK's 32-bit indices");
+  GL_CHECK(m <= INT32_MAX && n <= INT32_MAX && m * n <= INT32_MAX,
+           "linalg.qr: matrix too large for LAPACK's 32-bit indices");
   const Shape batch(A.sizes().begin(), A.sizes().end() - 2);
   const int64_t nb = numel_of(batch);
   const bool want_q = mode != "r";

@@ -64,7 +64,8 @@ Tensor logsumexp(const Tensor& t0, const std::vector<int64_t>& dims0, bool keepd
 }
 
 Tensor vector_norm(const Tensor& t, double ord, const std::vector<int64_t>& dims0, bool keepdim) {
-  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()),
+             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
              dtype_legacy_name(t.dtype()));
   const std::vector<int64_t> dims = wrap_all(t, dims0);
   Tensor out;
@@ -73,7 +74,8 @@ Tensor vector_norm(const Tensor& t, double ord, const std::vector<int64_t>& dims
     if (ord == 0) out = sum(to_dtype(binary(BinaryOp::Ne, t, Scalar::from_int(0)), t.dtype()), dims, keepdim);
     else if (std::isinf(ord) && dims.size() > 1) {  // over several dims: the extreme of |t|
       for (int64_t d : dims)
-        GL_CHECK(t.size(d) > 0, "linalg.vector_norm cannot compute the ", ord > 0 ? "inf" : "-inf", " norm on the dimension ", d,
+        GL_CHECK(t.size(d) > 0, "linalg.vector_norm cannot compute the ", ord > 0 ? "inf" : "-inf",
+                 " norm on the dimension ", d,
                  "because this dimension is empty and the operation does not have an identity");
       Tensor a = unary(UnaryOp::Abs, t);
       out = ord > 0 ? amax_dims(a, dims, keepdim) : amin_dims(a, dims, keepdim);
@@ -100,7 +102,8 @@ Tensor vector_norm(const Tensor& t, double ord, const std::vector<int64_t>& dims
   return out;
 }
 
-Tensor matrix_norm(const Tensor& t, const std::string& ord, std::optional<double> num, std::vector<int64_t> dims, bool keepdim) {
+Tensor matrix_norm(const Tensor& t, const std::string& ord, std::optional<double> num, std::vector<int64_t> dims,
+                   bool keepdim) {
   GL_CHECK(t.dim() >= 2, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
   if (dims.empty()) dims = {-2, -1};
   GL_CHECK(dims.size() == 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ", dims.size(), " dims");
@@ -113,8 +116,10 @@ Tensor matrix_norm(const Tensor& t, const std::string& ord, std::optional<double
   }
   const double o = *num;
   if (o == 2 || o == -2)
-    throw NotImplementedError("gpulab: linalg.matrix_norm with ord=2 or -2 needs an SVD, which gpulab does not have yet");
-  GL_CHECK(o == 1 || o == -1 || std::isinf(o), "linalg.matrix_norm: Order ", o == std::floor(o) ? cat(int64_t(o)) : cat(o), " not supported.");
+    throw NotImplementedError(
+        "gpulab: linalg.matrix_norm with ord=2 or -2 needs an SVD, which gpulab does not have yet");
+  GL_CHECK(o == 1 || o == -1 || std::isinf(o), "linalg.matrix_norm: Order ",
+           o == std::floor(o) ? cat(int64_t(o)) : cat(o), " not supported.");
   // ord +-1: the extreme column sum of |A|; +-inf: the extreme row sum.
   const bool cols = std::abs(o) == 1;
   const int64_t sum_dim = cols ? d0 : d1, ext_dim = cols ? d1 : d0;
@@ -127,7 +132,8 @@ Tensor linalg_norm(const Tensor& t, const std::optional<std::string>& sord, std:
                    const std::vector<int64_t>& dims, bool keepdim) {
   if (sord || nord) {
     if (dims.empty())
-      GL_CHECK(t.dim() == 1 || t.dim() == 2, "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ", t.dim(), "D.");
+      GL_CHECK(t.dim() == 1 || t.dim() == 2,
+               "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ", t.dim(), "D.");
     const bool matrix = sord || dims.size() == 2 || (dims.empty() && t.dim() == 2);
     if (matrix) return matrix_norm(t, sord.value_or(""), sord ? std::nullopt : nord, dims, keepdim);
     return vector_norm(t, *nord, dims, keepdim);
@@ -138,9 +144,7 @@ Tensor linalg_norm(const Tensor& t, const std::optional<std::string>& sord, std:
 
 Tensor one_hot(const Tensor& t, int64_t num_classes) {
   GL_CHECK(t.dtype() == DType::Int64, "one_hot is only applicable to index tensor of type LongTensor.");
-  if (num_classes == -1) {
-    GL_CHECK(t.numel() > 0, "Can not infer total number of classes from empty tensor.");
-  }
+  if (num_classes == -1) { GL_CHECK(t.numel() > 0, "Can not infer total number of classes from empty tensor."); }
   if (t.numel() > 0) {
     GL_CHECK(item(amin(t, std::nullopt, false)).to_int() >= 0, "Class values must be non-negative.");
     const int64_t mx = item(amax(t, std::nullopt, false)).to_int();
@@ -148,7 +152,8 @@ Tensor one_hot(const Tensor& t, int64_t num_classes) {
     else GL_CHECK(mx < num_classes, "Class values must be smaller than num_classes.");
   }
   GL_CHECK(num_classes >= 0, "num_classes should be positive");  // not reached by PyTorch's own inputs
-  Tensor classes = arange(Scalar::from_int(0), Scalar::from_int(num_classes), Scalar::from_int(1), DType::Int64, {DType::Int64, t.device()});
+  Tensor classes = arange(Scalar::from_int(0), Scalar::from_int(num_classes), Scalar::from_int(1), DType::Int64,
+                          {DType::Int64, t.device()});
   return to_dtype(binary(BinaryOp::Eq, unsqueeze(t, t.dim()), classes), DType::Int64);
 }
 

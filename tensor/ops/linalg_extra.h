@@ -12,7 +12,8 @@ Tensor logsumexp(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim
 // ord: any number, +-inf, 0 (the count of non-zeros); dims empty: all.
 Tensor vector_norm(const Tensor& t, double ord, const std::vector<int64_t>& dims, bool keepdim);
 // ord: "fro", or a number 1, -1, inf, -inf ("nuc" and +-2 need an SVD: not yet).
-Tensor matrix_norm(const Tensor& t, const std::string& ord, std::optional<double> num_ord, std::vector<int64_t> dims, bool keepdim);
+Tensor matrix_norm(const Tensor& t, const std::string& ord, std::optional<double> num_ord, std::vector<int64_t> dims,
+                   bool keepdim);
 // torch.linalg.norm: a vector or a matrix norm by ord (string: matrix) and dims (empty: None).
 Tensor linalg_norm(const Tensor& t, const std::optional<std::string>& sord, std::optional<double> nord,
                    const std::vector<int64_t>& dims, bool keepdim);

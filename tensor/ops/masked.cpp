@@ -14,7 +14,8 @@ DType scalar_default_dtype(Scalar s) {
 // input the gradient with zeros where mask; MaskedFillBackward1 (a 0-d tensor)
 // also gives the value the sum of the gradient where mask.
 Tensor masked_fill(const Tensor& t, const Tensor& mask, Other value) {
-  GL_CHECK(!value.t || value.t->dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+  GL_CHECK(!value.t || value.t->dim() == 0,
+           "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
            value.t ? value.t->dim() : 0, " dimension(s).");
   Tensor v = value.t ? *value.t : scalar_tensor(value.s, t.dtype(), Device());
   Tensor out;

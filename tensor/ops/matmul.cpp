@@ -18,12 +18,15 @@ bool g_allow_tf32 = false;
 void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args) {
   std::optional<Device> common;
   for (auto& [name, t] : args) {
-    if (!common) { common = t->device(); continue; }
+    if (!common) {
+      common = t->device();
+      continue;
+    }
     if (t->device() != *common)
-      throw RuntimeError(cat("Expected all tensors to be on the same device, but got ", name, " is on ", t->device().str(),
-                             ", different from other tensors on ", common->str(), " (when checking argument in method ",
-                             method, ")"),
-                         "move the input and the model (or both matrices) to the same device");
+      throw RuntimeError(
+          cat("Expected all tensors to be on the same device, but got ", name, " is on ", t->device().str(),
+              ", different from other tensors on ", common->str(), " (when checking argument in method ", method, ")"),
+          "move the input and the model (or both matrices) to the same device");
   }
 }
 
@@ -37,8 +40,8 @@ const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
 
 // addmm's dtype check (PyTorch's text for addmm, and for linear with a bias).
 void check_same_dtype(const Tensor& a, const Tensor& b) {
-  GL_CHECK(a.dtype() == b.dtype(), "mat1 and mat2 must have the same dtype, but got ", dtype_legacy_name(a.dtype()), " and ",
-        dtype_legacy_name(b.dtype()));
+  GL_CHECK(a.dtype() == b.dtype(), "mat1 and mat2 must have the same dtype, but got ", dtype_legacy_name(a.dtype()),
+           " and ", dtype_legacy_name(b.dtype()));
 }
 
 // The C++ type name PyTorch's mm prints for a dtype (its TypeMeta name).
@@ -58,8 +61,8 @@ const char* cpp_type_name(DType d) {
 }
 // mm's own text (also matmul's wherever PyTorch folds it into mm).
 void check_mm_dtype(const Tensor& a, const Tensor& b) {
-  GL_CHECK(a.dtype() == b.dtype(), "expected m1 and m2 to have the same dtype, but got: ", cpp_type_name(a.dtype()), " != ",
-           cpp_type_name(b.dtype()));
+  GL_CHECK(a.dtype() == b.dtype(), "expected m1 and m2 to have the same dtype, but got: ", cpp_type_name(a.dtype()),
+           " != ", cpp_type_name(b.dtype()));
 }
 // bmm's: the kernel expects the first operand's dtype.
 void check_bmm_dtype(const Tensor& a, const Tensor& b) {
@@ -68,12 +71,18 @@ void check_bmm_dtype(const Tensor& a, const Tensor& b) {
 }
 
 // How BLAS reads a [rows, cols] matrix: leading dimension and transpose flag.
-struct MatView { Tensor t; bool trans; int64_t ld; };
+struct MatView {
+  Tensor t;
+  bool trans;
+  int64_t ld;
+};
 MatView blas_view(const Tensor& m) {
   const int64_t rows = m.size(-2), cols = m.size(-1);
   const int64_t rs = m.stride(-2), cs = m.stride(-1);
-  if (cs == 1 && (rs >= std::max<int64_t>(1, cols) || rows == 1)) return {m, false, std::max<int64_t>(rows == 1 ? cols : rs, 1)};
-  if (rs == 1 && (cs >= std::max<int64_t>(1, rows) || cols == 1)) return {m, true, std::max<int64_t>(cols == 1 ? rows : cs, 1)};
+  if (cs == 1 && (rs >= std::max<int64_t>(1, cols) || rows == 1))
+    return {m, false, std::max<int64_t>(rows == 1 ? cols : rs, 1)};
+  if (rs == 1 && (cs >= std::max<int64_t>(1, rows) || cols == 1))
+    return {m, true, std::max<int64_t>(cols == 1 ? rows : cs, 1)};
   Tensor c = contiguous(m);
   return {c, false, std::max<int64_t>(cols, 1)};
 }
@@ -100,9 +109,17 @@ void gemm_into(Tensor& c, const Tensor& a, const Tensor& b, double alpha, double
     vb = {contiguous(vb.t), false, g.n};
     if (va.t.stride(0) == 0) va.t = contiguous(clone(va.t));
   }
-  g.a = va.t.data_ptr(); g.trans_a = va.trans; g.lda = va.ld; g.stride_a = batched ? va.t.stride(0) : 0;
-  g.b = vb.t.data_ptr(); g.trans_b = vb.trans; g.ldb = vb.ld; g.stride_b = batched ? vb.t.stride(0) : 0;
-  g.c = c.data_ptr(); g.ldc = g.n; g.stride_c = batched ? g.m * g.n : 0;
+  g.a = va.t.data_ptr();
+  g.trans_a = va.trans;
+  g.lda = va.ld;
+  g.stride_a = batched ? va.t.stride(0) : 0;
+  g.b = vb.t.data_ptr();
+  g.trans_b = vb.trans;
+  g.ldb = vb.ld;
+  g.stride_b = batched ? vb.t.stride(0) : 0;
+  g.c = c.data_ptr();
+  g.ldc = g.n;
+  g.stride_c = batched ? g.m * g.n : 0;
   g.alpha = alpha;
   g.beta = beta;
   g.allow_tf32 = g_allow_tf32;
@@ -125,9 +142,7 @@ Tensor mm_grad_b(const Tensor& g, const Tensor& a, const Tensor& b) {
   return transposed(b) ? t(mm(t(g), a)) : mm(t(a), g);
 }
 
-std::string dims_x(const Tensor& t) {
-  return t.dim() == 1 ? cat(t.size(0)) : cat(t.size(0), "x", t.size(1));
-}
+std::string dims_x(const Tensor& t) { return t.dim() == 1 ? cat(t.size(0)) : cat(t.size(0), "x", t.size(1)); }
 
 }  // namespace
 
@@ -139,7 +154,8 @@ Tensor mm(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("mm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
   GL_CHECK(a.dim() == 2, "mm: self must be a matrix, got ", a.dim(), "-D tensor");
   GL_CHECK(b.dim() == 2, "mm: mat2 must be a matrix, got ", b.dim(), "-D tensor");
-  GL_CHECK(a.size(1) == b.size(0), "mm: mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
+  GL_CHECK(a.size(1) == b.size(0), "mm: mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b),
+           ")");
   check_mm_dtype(a, b);  // after the shapes, as PyTorch
   Tensor out = empty_on({a.size(0), b.size(1)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
@@ -155,9 +171,10 @@ Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, 
   GL_CHECK(a.dim() == 2, "addmm: self must be a matrix, got ", a.dim(), "-D tensor");
   GL_CHECK(b.dim() == 2, "addmm: mat2 must be a matrix, got ", b.dim(), "-D tensor");
   check_same_dtype(a, b);
-  GL_CHECK(a.size(1) == b.size(0), "addmm: mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b), ")");
-  GL_CHECK(bias.dtype() == a.dtype(), "self and mat2 must have the same dtype, but got ", dtype_legacy_name(bias.dtype()),
-        " and ", dtype_legacy_name(b.dtype()));
+  GL_CHECK(a.size(1) == b.size(0), "addmm: mat1 and mat2 shapes cannot be multiplied (", dims_x(a), " and ", dims_x(b),
+           ")");
+  GL_CHECK(bias.dtype() == a.dtype(), "self and mat2 must have the same dtype, but got ",
+           dtype_legacy_name(bias.dtype()), " and ", dtype_legacy_name(b.dtype()));
   Shape shape{a.size(0), b.size(1)};
   Tensor out = empty_on(shape, a.dtype(), a.device());
   {
@@ -187,8 +204,9 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   GL_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
   GL_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
   // One check for both batch count and inner size, as PyTorch's.
-  GL_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ",
-        a.size(2), "] but got: [", b.size(0), ", ", b.size(1), "].");
+  GL_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1),
+           "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
+           "] but got: [", b.size(0), ", ", b.size(1), "].");
   check_bmm_dtype(a, b);
   Tensor out = empty_on({a.size(0), a.size(1), b.size(2)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
@@ -203,10 +221,10 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 Tensor dot(const Tensor& a, const Tensor& b) {
   check_args_device(wrapper("dot", {&a, &b}), {{"self", &a}, {"tensor", &b}});
   GL_CHECK(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ", b.dim(), "D tensors");
-  GL_CHECK(a.dtype() == b.dtype(), "dot : expected both vectors to have same dtype, but found ", dtype_legacy_name(a.dtype()),
-        " and ", dtype_legacy_name(b.dtype()));
+  GL_CHECK(a.dtype() == b.dtype(), "dot : expected both vectors to have same dtype, but found ",
+           dtype_legacy_name(a.dtype()), " and ", dtype_legacy_name(b.dtype()));
   GL_CHECK(a.numel() == b.numel(), "inconsistent tensor size, expected tensor [", a.numel(), "] and src [", b.numel(),
-        "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(), " elements respectively");
+           "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(), " elements respectively");
   Tensor out;
   {
     NoGradGuard ng;
@@ -220,8 +238,8 @@ Tensor dot(const Tensor& a, const Tensor& b) {
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
-  GL_CHECK(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(), "D and ",
-        b.dim(), "D");
+  GL_CHECK(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(),
+           "D and ", b.dim(), "D");
   if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
   // A mismatched dtype gets the text of the op PyTorch folds the product
   // into, after its shape check: mv (whose addmv names the vector's dtype,
@@ -229,8 +247,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   // (mm itself checks), bmm for a batch (bmm checks).
   auto check_mv_dtype = [&] {
     if (a.dtype() != b.dtype())
-      throw RuntimeError(cat("addmv input tensors must have the same dtype, but got ", dtype_legacy_name(b.dtype()), ", ",
-                             dtype_legacy_name(a.dtype()), ", and ", dtype_legacy_name(b.dtype())));
+      throw RuntimeError(cat("addmv input tensors must have the same dtype, but got ", dtype_legacy_name(b.dtype()),
+                             ", ", dtype_legacy_name(a.dtype()), ", and ", dtype_legacy_name(b.dtype())));
   };
   if (a.dim() == 2 && b.dim() == 2) return mm(a, b);
   if (a.dim() == 1 && b.dim() == 2) {
@@ -239,8 +257,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     return r;
   }
   if (a.dim() == 2 && b.dim() == 1) {
-    GL_CHECK(a.size(1) == b.size(0), "size mismatch, got input (", a.size(0), "), mat (", a.size(0), "x", a.size(1), "), vec (",
-          b.size(0), ")");
+    GL_CHECK(a.size(1) == b.size(0), "size mismatch, got input (", a.size(0), "), mat (", a.size(0), "x", a.size(1),
+             "), vec (", b.size(0), ")");
     check_mv_dtype();
     Tensor r = squeeze(mm(a, unsqueeze(b, 1)), 1);
     rename_grad_fn(r, "MvBackward0");
@@ -249,16 +267,18 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   // Batched: broadcast the batch dims, fold them into one, bmm, unfold.
   Tensor A = a.dim() == 1 ? unsqueeze(a, 0) : a;
   Tensor B = b.dim() == 1 ? unsqueeze(b, 1) : b;
-  GL_CHECK(A.size(-1) == B.size(-2), "Expected size for first two dimensions of batch2 tensor to be: [", A.size(-1), "] but got: [",
-        B.size(-2), "].");
+  GL_CHECK(A.size(-1) == B.size(-2), "Expected size for first two dimensions of batch2 tensor to be: [", A.size(-1),
+           "] but got: [", B.size(-2), "].");
   if (b.dim() == 1) check_mv_dtype();
   if (b.dim() == 2) check_mm_dtype(a, b);
   Shape ba(A.sizes().begin(), A.sizes().end() - 2), bb(B.sizes().begin(), B.sizes().end() - 2);
   Shape batch = broadcast_shapes(ba, bb);
   const int64_t nb = numel_of(batch);
   Shape ea = batch, eb = batch;
-  ea.push_back(A.size(-2)); ea.push_back(A.size(-1));
-  eb.push_back(B.size(-2)); eb.push_back(B.size(-1));
+  ea.push_back(A.size(-2));
+  ea.push_back(A.size(-1));
+  eb.push_back(B.size(-2));
+  eb.push_back(B.size(-1));
   Tensor A3 = reshape(expand(A, ea), {nb, A.size(-2), A.size(-1)});
   Tensor B3 = reshape(expand(B, eb), {nb, B.size(-2), B.size(-1)});
   Shape out = batch;

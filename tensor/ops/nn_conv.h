@@ -22,7 +22,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor* bias, con
 struct Pool2dOptions {
   std::vector<int64_t> kernel, stride, padding{0, 0}, dilation{1, 1};  // stride empty: the kernel
   bool ceil_mode = false;
-  bool count_include_pad = true;  // average pooling
+  bool count_include_pad = true;            // average pooling
   std::optional<int64_t> divisor_override;  // average pooling: divide each window's sum by this instead
 };
 Tensor max_pool2d(const Tensor& input, const Pool2dOptions& o);

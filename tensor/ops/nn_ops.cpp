@@ -32,7 +32,8 @@ namespace {
 void check_softmax_dtype(const Tensor& x, int64_t dim, const char* base) {
   if (is_floating(x.dtype())) return;
   const bool last = x.dim() == 0 || dim == x.dim() - 1;
-  const std::string kernel = x.device().is_cuda() ? std::string("host_softmax") : cat(base, last ? "_lastdim" : "", "_kernel_impl");
+  const std::string kernel =
+      x.device().is_cuda() ? std::string("host_softmax") : cat(base, last ? "_lastdim" : "", "_kernel_impl");
   throw NotImplementedError(cat("\"", kernel, "\" not implemented for '", dtype_legacy_name(x.dtype()), "'"));
 }
 }  // namespace
@@ -138,7 +139,7 @@ Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) 
 // -coef * g (over the mean's denominator), recorded on the log-softmax.
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o) {
   GL_CHECK(logits.dim() == 1 || logits.dim() == 2, "gpulab: cross_entropy expects input of shape (C) or (N, C), got ",
-        shape_str(logits.sizes()));
+           shape_str(logits.sizes()));
   // PyTorch reads a target of the input's own shape as class probabilities,
   // any other as class indices, and checks the logits' dtype (log_softmax's) first.
   const bool probs = target.sizes() == logits.sizes();
@@ -153,7 +154,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
   Tensor wrow;  // per-class weights (none: all 1)
   if (o.weight && o.weight->defined()) {
     GL_CHECK(o.weight->numel() == C, "weight tensor should be defined either for all ", C,
-          " classes or no classes but got weight tensor of shape: ", shape_str(o.weight->sizes()));
+             " classes or no classes but got weight tensor of shape: ", shape_str(o.weight->sizes()));
     wrow = to(reshape(*o.weight, {C}), x.device(), x.dtype());
   }
   const double eps = o.label_smoothing;
@@ -164,13 +165,15 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
     NoGradGuard ng;
     if (probs) {
       Tensor t = to_dtype(logits.dim() == 1 ? unsqueeze(target, 0) : target, x.dtype());
-      if (eps > 0) t = binary(BinaryOp::Add, binary(BinaryOp::Mul, t, Scalar::from_double(1 - eps)), Scalar::from_double(eps / C));
+      if (eps > 0)
+        t = binary(BinaryOp::Add, binary(BinaryOp::Mul, t, Scalar::from_double(1 - eps)), Scalar::from_double(eps / C));
       coef = wrow.defined() ? mul(t, unsqueeze(wrow, 0)) : t;
       denom = full({}, Scalar::from_int(x.size(0)), fo);
     } else {
       // PyTorch's order: batch size, then target rank, then target dtype.
       const int64_t tn = target.dim() == 0 ? 1 : target.size(0);
-      GL_CHECK_T(ValueError, tn == x.size(0), "Expected input batch_size (", x.size(0), ") to match target batch_size (", tn, ").");
+      GL_CHECK_T(ValueError, tn == x.size(0), "Expected input batch_size (", x.size(0),
+                 ") to match target batch_size (", tn, ").");
       GL_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
       GL_CHECK(target.dtype() == DType::Int64 || target.dtype() == DType::UInt8,
                "expected target dtype to be Long or Byte, but got ", dtype_legacy_name(target.dtype()));
@@ -182,8 +185,8 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
       // loss is made NaN below), never a read outside the logits.
       const Tensor classes = arange(Scalar::from_int(0), Scalar::from_int(C), Scalar::from_int(1), DType::Int64,
                                     {DType::Int64, x.device()});
-      Tensor valid = to_dtype(binary(BinaryOp::Ne, tg, Scalar::from_int(o.ignore_index)), x.dtype());  // [N]
-      Tensor hot = to_dtype(binary(BinaryOp::Eq, unsqueeze(tg, 1), classes), x.dtype());               // [N, C]
+      Tensor valid = to_dtype(binary(BinaryOp::Ne, tg, Scalar::from_int(o.ignore_index)), x.dtype());     // [N]
+      Tensor hot = to_dtype(binary(BinaryOp::Eq, unsqueeze(tg, 1), classes), x.dtype());                  // [N, C]
       Tensor wt = wrow.defined() ? sum(mul(hot, unsqueeze(wrow, 0)), {1}, false) : sum(hot, {1}, false);  // w[t_i]
       Tensor wv = mul(wt, valid);  // w[t_i] for the samples that count
       coef = mul(hot, unsqueeze(binary(BinaryOp::Mul, wv, Scalar::from_double(1 - eps)), 1));
@@ -218,7 +221,9 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
   if (any_requires_grad({&lp})) {
     const bool none = red == "none";
     Tensor scale = red == "mean" ? denom : Tensor();
-    const char* name = probs ? (red == "mean" ? "DivBackward1" : "NegBackward0") : eps > 0 ? "AddBackward0" : "NllLossBackward0";
+    const char* name = probs     ? (red == "mean" ? "DivBackward1" : "NegBackward0")
+                       : eps > 0 ? "AddBackward0"
+                                 : "NllLossBackward0";
     record(out, name, {lp}, [coef, scale, none](const Tensor& g) -> std::vector<Tensor> {
       Tensor gg = none ? unsqueeze(reshape(g, {-1}), 1) : g;
       Tensor r = binary(BinaryOp::Sub, mul(coef, gg), Scalar::from_double(0.0), true);
@@ -247,7 +252,8 @@ Tensor dropout(const Tensor& x, double p, bool training) {
   }
   if (any_requires_grad({&x}))
     // PyTorch's CPU dropout is input * mask (MulBackward0); CUDA's is fused.
-    record(out, x.device().is_cuda() ? "NativeDropoutBackward0" : "MulBackward0", {x}, [scale](const Tensor& g) -> std::vector<Tensor> { return {mul(g, scale)}; });
+    record(out, x.device().is_cuda() ? "NativeDropoutBackward0" : "MulBackward0", {x},
+           [scale](const Tensor& g) -> std::vector<Tensor> { return {mul(g, scale)}; });
   return out;
 }
 

@@ -25,7 +25,8 @@ Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invs
 }
 
 // The running stats take the batch's mean and unbiased variance.
-void update_running(Tensor& running_mean, Tensor& running_var, const Tensor& mean, const Tensor& var, double momentum, int64_t n) {
+void update_running(Tensor& running_mean, Tensor& running_var, const Tensor& mean, const Tensor& var, double momentum,
+                    int64_t n) {
   Tensor rm = scalar_mul(mean, momentum);
   Tensor rv = scalar_mul(var, momentum * double(n) / double(std::max<int64_t>(n - 1, 1)));
   copy_(running_mean, add(scalar_mul(running_mean, 1 - momentum), to(rm, running_mean.device(), running_mean.dtype())));
@@ -72,8 +73,9 @@ Tensor batch_norm_library(const DnnKernels& lib, const Tensor& x, Tensor& runnin
              Tensor gb = need_b ? empty_on({g.C}, DType::Float32, dev) : Tensor();
              trace::op("batch_norm_backward", dev);
              dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
-                                                 sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(), var.data_ptr(),
-                                                 gx.data_ptr(), need_w ? gw.data_ptr() : nullptr, need_b ? gb.data_ptr() : nullptr);
+                                                 sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(),
+                                                 var.data_ptr(), gx.data_ptr(), need_w ? gw.data_ptr() : nullptr,
+                                                 need_b ? gb.data_ptr() : nullptr);
              return {gx, gw, gb};
            });
   }
@@ -103,8 +105,8 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
 
   const DnnKernels& lib = dnn_kernels_for(x.device());
   const auto f32 = [](const Tensor* t) { return !t || t->dtype() == DType::Float32; };
-  if (lib.batch_norm_fwd && x.numel() > 0 && x.dtype() == DType::Float32 && !weight == !bias && f32(weight) && f32(bias) &&
-      (training || (running_mean.dtype() == DType::Float32 && running_var.dtype() == DType::Float32)))
+  if (lib.batch_norm_fwd && x.numel() > 0 && x.dtype() == DType::Float32 && !weight == !bias && f32(weight) &&
+      f32(bias) && (training || (running_mean.dtype() == DType::Float32 && running_var.dtype() == DType::Float32)))
     return batch_norm_library(lib, x, running_mean, running_var, weight, bias, training, momentum, eps);
 
   std::vector<int64_t> dims{0};
@@ -121,7 +123,8 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
       Tensor var = mean(mul(centered, centered), dims, true);  // biased, as the normalisation uses
       invstd = rsqrt(scalar_add(var, eps));
       xhat = mul(centered, invstd);
-      if (running_mean.defined()) update_running(running_mean, running_var, reshape(mu, {C}), reshape(var, {C}), momentum, n);
+      if (running_mean.defined())
+        update_running(running_mean, running_var, reshape(mu, {C}), reshape(var, {C}), momentum, n);
     } else {
       mu = reshape(to_dtype(running_mean, x.dtype()), bshape);
       invstd = rsqrt(scalar_add(reshape(to_dtype(running_var, x.dtype()), bshape), eps));
@@ -148,7 +151,8 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
   return y;
 }
 
-Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor* weight0, const Tensor* bias0, double eps) {
+Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor* weight0, const Tensor* bias0,
+                  double eps) {
   const int64_t k = int64_t(ns.size());
   bool ok = k >= 1 && x.dim() >= k;
   for (int64_t i = 0; ok && i < k; ++i) ok = x.size(x.dim() - k + i) == ns[size_t(i)];
@@ -162,8 +166,9 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
   const Tensor* bias = bias0 && bias0->defined() ? bias0 : nullptr;
   for (auto [t, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}})
     if (t)
-      GL_CHECK(t->sizes() == Shape(ns.begin(), ns.end()), "Expected ", name, " to be of same shape as normalized_shape, but got ",
-               name, " of shape ", shape_str(t->sizes()), " and normalized_shape = ", shape_str(ns));
+      GL_CHECK(t->sizes() == Shape(ns.begin(), ns.end()), "Expected ", name,
+               " to be of same shape as normalized_shape, but got ", name, " of shape ", shape_str(t->sizes()),
+               " and normalized_shape = ", shape_str(ns));
   GL_CHECK(is_floating(x.dtype()), "\"LayerNormKernelImpl\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
   std::vector<int64_t> dims;
   for (int64_t d = x.dim() - k; d < x.dim(); ++d) dims.push_back(d);

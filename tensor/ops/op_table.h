@@ -28,13 +28,17 @@ struct BinaryRow {
 };
 
 inline constexpr UnaryRow kUnaryRows[] = {
+// clang-format off
 #define GL_UNARY(E, name, policy, inplace, node, doc, ...) {#name, #name "_", inplace != 0, node, doc},
 #include "tensor/ops/op_rows.def"
+    // clang-format on
 };
 inline constexpr BinaryRow kBinaryRows[] = {
+// clang-format off
 #define GL_BINARY(E, name, policy, bind, inplace, node, scalar_node, saves, doc, ...) \
   {#name, #name "_", BindKind::bind, inplace != 0, node, scalar_node, saves != 0, doc},
 #include "tensor/ops/op_rows.def"
+    // clang-format on
 };
 
 inline const UnaryRow& row(UnaryOp op) { return kUnaryRows[size_t(op)]; }

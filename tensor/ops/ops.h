@@ -65,7 +65,7 @@ inline Tensor div(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Di
 Tensor neg(const Tensor& a);
 
 // ---- views and joins (views.cpp) ----
-Tensor view(const Tensor& t, Shape size);       // one -1 allowed
+Tensor view(const Tensor& t, Shape size);  // one -1 allowed
 Tensor reshape(const Tensor& t, Shape size);
 Tensor transpose(const Tensor& t, int64_t d0, int64_t d1);
 Tensor t(const Tensor& t);

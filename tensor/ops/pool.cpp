@@ -40,8 +40,10 @@ PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   const auto d = pool_pair(o.dilation, fn, "dilation");
   GL_CHECK(k[0] > 0 && k[1] > 0, "kernel size should be greater than zero, but got kH: ", k[0], " kW: ", k[1]);
   GL_CHECK(s[0] > 0 && s[1] > 0, "stride should be greater than zero, but got dH: ", s[0], " dW: ", s[1]);
-  GL_CHECK(d[0] > 0 && d[1] > 0, "dilation should be greater than zero, but got dilationH: ", d[0], " dilationW: ", d[1]);
-  GL_CHECK((input.dim() == 3 || input.dim() == 4) && input.numel() > 0, "non-empty 3D or 4D (batch mode) tensor expected for input");
+  GL_CHECK(d[0] > 0 && d[1] > 0, "dilation should be greater than zero, but got dilationH: ", d[0],
+           " dilationW: ", d[1]);
+  GL_CHECK((input.dim() == 3 || input.dim() == 4) && input.numel() > 0,
+           "non-empty 3D or 4D (batch mode) tensor expected for input");
   for (int i = 0; i < 2; ++i) {
     const int64_t eff = is_max ? (k[size_t(i)] - 1) * d[size_t(i)] + 1 : k[size_t(i)];
     GL_CHECK(p[size_t(i)] * 2 <= eff, "pad should be at most half of effective kernel size, but got pad=", p[size_t(i)],
@@ -53,17 +55,25 @@ PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   // An unbatched [C, H, W] is one image (and keeps PyTorch's node, no squeeze).
   const bool batched = input.dim() == 4;
   g.N = batched ? input.size(0) : 1;
-  g.C = input.size(-3); g.H = input.size(-2); g.W = input.size(-1);
-  g.kh = k[0]; g.kw = k[1]; g.sh = s[0]; g.sw = s[1]; g.ph = p[0]; g.pw = p[1];
-  g.dh = is_max ? d[0] : 1; g.dw = is_max ? d[1] : 1;
+  g.C = input.size(-3);
+  g.H = input.size(-2);
+  g.W = input.size(-1);
+  g.kh = k[0];
+  g.kw = k[1];
+  g.sh = s[0];
+  g.sw = s[1];
+  g.ph = p[0];
+  g.pw = p[1];
+  g.dh = is_max ? d[0] : 1;
+  g.dw = is_max ? d[1] : 1;
   g.count_include_pad = o.count_include_pad;
   g.P = out_size(g.H, g.kh, g.ph, g.sh, g.dh, o.ceil_mode);
   g.Q = out_size(g.W, g.kw, g.pw, g.sw, g.dw, o.ceil_mode);
   GL_CHECK(g.P > 0 && g.Q > 0, "Given input size: (", g.C, "x", g.H, "x", g.W, "). Calculated output size: (", g.C, "x",
            g.P, "x", g.Q, "). Output size is too small");
   // Integer max pooling is composed (below), where the data are host memory.
-  GL_CHECK(is_floating(g.dtype) || (is_max && g.dtype != DType::Bool && slot_of(input).host_memory), "\"", is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '",
-           dtype_legacy_name(g.dtype), "'");
+  GL_CHECK(is_floating(g.dtype) || (is_max && g.dtype != DType::Bool && slot_of(input).host_memory), "\"",
+           is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '", dtype_legacy_name(g.dtype), "'");
   // ceil_mode's last window may pass the padding: PyTorch then divides by the
   // window cut at the padding's end, which the libraries cannot express
   // (they count the whole kernel, or only the input). Without padding that is
@@ -73,9 +83,10 @@ PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   // average over the whole kernel (padding and any overhang count as zeros).
   if (override_div) g.count_include_pad = true;
   if (!is_max && !override_div && g.count_include_pad && past) {
-    GL_CHECK_T(NotImplementedError, g.ph == 0 && g.pw == 0,
-               "gpulab: avg_pool2d with ceil_mode=True, padding and count_include_pad=True, whose last window passes the "
-               "padding, is not supported; use count_include_pad=False or no padding");
+    GL_CHECK_T(
+        NotImplementedError, g.ph == 0 && g.pw == 0,
+        "gpulab: avg_pool2d with ceil_mode=True, padding and count_include_pad=True, whose last window passes the "
+        "padding, is not supported; use count_include_pad=False or no padding");
     g.count_include_pad = false;
   }
   return g;
@@ -113,7 +124,9 @@ Tensor composed_pool(const Tensor& input, const PoolGeom& g, const Pool2dOptions
       // PyTorch's divisor: the window cut at the padding's end, or only the input.
       const int64_t hend = std::min(h0 + g.kh, g.H + g.ph), wend = std::min(w0 + g.kw, g.W + g.pw);
       const double padded = double((hend - h0) * (wend - w0));
-      count[size_t(p * g.Q + q)] = o.divisor_override ? double(*o.divisor_override) : o.count_include_pad ? padded : double(n);
+      count[size_t(p * g.Q + q)] = o.divisor_override    ? double(*o.divisor_override)
+                                   : o.count_include_pad ? padded
+                                                         : double(n);
     }
   const Device dev = input.device();
   const TensorOptions io{DType::Int64, Device(Device::CPU)};
@@ -135,13 +148,15 @@ Tensor composed_pool(const Tensor& input, const PoolGeom& g, const Pool2dOptions
     auto [values, arg] = max_dim(windows, last + 2, false);
     rename_grad_fn(values, "MaxPool2DWithIndicesBackward0");
     if (indices) {  // arg is the place in each window: its map entry is the input position
-      Tensor start = reshape(arange(Scalar::from_int(0), Scalar::from_int(g.P * g.Q * K), Scalar::from_int(K), DType::Int64,
-                                    {DType::Int64, dev}), {g.P, g.Q});
+      Tensor start = reshape(arange(Scalar::from_int(0), Scalar::from_int(g.P * g.Q * K), Scalar::from_int(K),
+                                    DType::Int64, {DType::Int64, dev}),
+                             {g.P, g.Q});
       *indices = reshape(index_select(index, 0, reshape(add(arg, start, Scalar::from_int(1)), {-1})), out);
     }
     return values;
   }
-  Tensor div = to(from_host(count.data(), {g.P, g.Q}, DType::Float64, {DType::Float64, Device(Device::CPU)}), dev, input.dtype());
+  Tensor div = to(from_host(count.data(), {g.P, g.Q}, DType::Float64, {DType::Float64, Device(Device::CPU)}), dev,
+                  input.dtype());
   Tensor y = binary(BinaryOp::Div, sum(windows, {last + 2}, false), div);
   rename_grad_fn(y, "AvgPool2DBackward0");
   return y;
@@ -209,14 +224,18 @@ Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> os) {
            shape_str(input.sizes()));
   if (os.size() == 1) os = {os[0], os[0]};
   GL_CHECK(os.size() == 2, "adaptive_avg_pool2d: output_size must be 2");
-  GL_CHECK(os[0] >= -1 && os[1] >= -1, "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {",
-           os[0], ", ", os[1], "}");
+  GL_CHECK(os[0] >= -1 && os[1] >= -1,
+           "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {", os[0],
+           ", ", os[1], "}");
   for (int i = 0; i < 2; ++i) {
     if (os[size_t(i)] < 0) os[size_t(i)] = input.size(input.dim() - 2 + i);  // None: keep
-    GL_CHECK(input.size(input.dim() - 2 + i) > 0, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
-             shape_str(input.sizes()), " with dimension ", input.dim() - 2 + i, " being empty");
+    GL_CHECK(
+        input.size(input.dim() - 2 + i) > 0,
+        "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
+        shape_str(input.sizes()), " with dimension ", input.dim() - 2 + i, " being empty");
   }
-  GL_CHECK(is_floating(input.dtype()), "\"adaptive_avg_pool2d\" not implemented for '", dtype_legacy_name(input.dtype()), "'");
+  GL_CHECK(is_floating(input.dtype()), "\"adaptive_avg_pool2d\" not implemented for '",
+           dtype_legacy_name(input.dtype()), "'");
   // PyTorch's CPU and CUDA kernels take a global average as a mean (MeanBackward1).
   if (os[0] == 1 && os[1] == 1) return mean(input, {-2, -1}, true);
   const Device dev = input.device();
@@ -228,9 +247,8 @@ Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> os) {
     y = contiguous(matmul(matmul(ah, input), t(aw)));
   }
   if (any_requires_grad({&input}))
-    record(y, "AdaptiveAvgPool2DBackward0", {input}, [ah, aw](const Tensor& g) -> std::vector<Tensor> {
-      return {matmul(matmul(t(ah), g), aw)};
-    });
+    record(y, "AdaptiveAvgPool2DBackward0", {input},
+           [ah, aw](const Tensor& g) -> std::vector<Tensor> { return {matmul(matmul(t(ah), g), aw)}; });
   return y;
 }
 

@@ -60,7 +60,9 @@ void check_float(DType d, const char* fn) {
 }
 
 bool all_true(const Tensor& b) { return item(all(b, std::nullopt, false)).to_int() != 0; }
-Tensor zero_d(double v, const Tensor& like) { return scalar_tensor(Scalar::from_double(v), like.dtype(), like.device()); }
+Tensor zero_d(double v, const Tensor& like) {
+  return scalar_tensor(Scalar::from_double(v), like.dtype(), like.device());
+}
 
 // A new tensor filled with uniforms on [0, 1) in `dtype`.
 Tensor uniforms(const Shape& size, DType dtype, Device d, Generator* gen) {
@@ -108,7 +110,8 @@ Tensor randint(int64_t low, int64_t high, const Shape& size, const TensorOptions
 }
 
 Tensor randperm(int64_t n, const TensorOptions& o, Generator* gen) {
-  GL_CHECK(n >= 0, "Trying to create tensor with negative dimension ", n, ": [", n, "]");  // PyTorch's wording (from empty)
+  GL_CHECK(n >= 0, "Trying to create tensor with negative dimension ", n, ": [", n,
+           "]");  // PyTorch's wording (from empty)
   Device dev = resolve_device(o.device);
   if (gen) random_exec(empty_on({0}, DType::Int64, dev), gen);  // the generator's device type must match
   // Fisher-Yates on the host with draws from the CPU generator (or gen's own
@@ -228,9 +231,11 @@ void check_probabilities(const Tensor& p) {
   // PyTorch checks on the CPU only (its CUDA kernel asserts on the device).
   if (p.device().type != Device::CPU || p.numel() == 0) return;
   NoGradGuard ng;
-  const bool ok = all_true(binary(BinaryOp::LogicalAnd, binary(BinaryOp::Ge, p, Scalar::from_int(0)), binary(BinaryOp::Le, p, Scalar::from_int(1))));
-  GL_CHECK(ok, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  "
-               "If so, please report an enhancement request to PyTorch.)");
+  const bool ok = all_true(binary(BinaryOp::LogicalAnd, binary(BinaryOp::Ge, p, Scalar::from_int(0)),
+                                  binary(BinaryOp::Le, p, Scalar::from_int(1))));
+  GL_CHECK(ok,
+           "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  "
+           "If so, please report an enhancement request to PyTorch.)");
 }
 }  // namespace
 
@@ -275,8 +280,10 @@ void bernoulli_(Tensor& self, double p, Generator* gen) {
 
 void exponential_(Tensor& self, double lambd, Generator* gen) {
   GL_CHECK(lambd > 0, "exponential_ expects lambda > 0.0, but found lambda=", lambd);
-  GL_CHECK(is_floating(self.dtype()), "Exponential distribution is a continuous probability distribution. "
-                                      "dtype must be a floating point but you specified ", dtype_legacy_name(self.dtype()));
+  GL_CHECK(is_floating(self.dtype()),
+           "Exponential distribution is a continuous probability distribution. "
+           "dtype must be a floating point but you specified ",
+           dtype_legacy_name(self.dtype()));
   check_inplace_leaf(self);
   random_exec(self, gen);
   NoGradGuard ng;
@@ -289,8 +296,8 @@ void exponential_(Tensor& self, double lambd, Generator* gen) {
 
 Tensor multinomial(const Tensor& probs, int64_t n, bool replacement, Generator* gen) {
   GL_CHECK(probs.dim() == 1 || probs.dim() == 2, "prob_dist must be 1 or 2 dim");
-  GL_CHECK(is_floating(probs.dtype()), "multinomial only supports floating-point dtypes for input, got: ",
-           dtype_legacy_name(probs.dtype()));
+  GL_CHECK(is_floating(probs.dtype()),
+           "multinomial only supports floating-point dtypes for input, got: ", dtype_legacy_name(probs.dtype()));
   GL_CHECK(n > 0, "cannot sample n_sample <= 0 samples");
   const int64_t cats = probs.size(-1);
   GL_CHECK(replacement || n <= cats, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
@@ -301,7 +308,8 @@ Tensor multinomial(const Tensor& probs, int64_t n, bool replacement, Generator* 
   Tensor p2 = reshape(probs, {rows, cats});
   Tensor result;
   if (!replacement || n == 1) {
-    const bool ok = all_true(binary(BinaryOp::LogicalAnd, unary(UnaryOp::IsFinite, p2), binary(BinaryOp::Ge, p2, Scalar::from_int(0))));
+    const bool ok = all_true(
+        binary(BinaryOp::LogicalAnd, unary(UnaryOp::IsFinite, p2), binary(BinaryOp::Ge, p2, Scalar::from_int(0))));
     GL_CHECK(ok, "probability tensor contains either `inf`, `nan` or element < 0");
     Tensor zero_rows = any(binary(BinaryOp::Eq, sum(p2, {1}, false), Scalar::from_int(0)), std::nullopt, false);
     GL_CHECK(item(zero_rows).to_int() == 0, "invalid multinomial distribution (sum of probabilities <= 0)");

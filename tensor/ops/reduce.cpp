@@ -23,7 +23,8 @@ std::vector<int64_t> normalize_dims(const Tensor& t, const std::vector<int64_t>&
   }
   for (auto d : dims) {
     int64_t w = wrap_dim(d, nd);
-    GL_CHECK(std::find(out.begin(), out.end(), w) == out.end(), "dim ", w, " appears multiple times in the list of dims");
+    GL_CHECK(std::find(out.begin(), out.end(), w) == out.end(), "dim ", w,
+             " appears multiple times in the list of dims");
     out.push_back(w);
   }
   std::sort(out.begin(), out.end());
@@ -97,10 +98,16 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
         const bool arg = std::string(name).rfind("arg", 0) == 0;
         if (int64_t(dims.size()) == t.dim()) {
           if (arg) throw IndexError(cat(name, "(): Expected reduction dim to be specified for input.numel() == 0."));
-          throw RuntimeError(cat(name, "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."));
+          throw RuntimeError(cat(
+              name,
+              "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."));
         }
         int64_t d0 = dims.front();
-        for (auto d : dims) if (t.sizes()[size_t(d)] == 0) { d0 = d; break; }
+        for (auto d : dims)
+          if (t.sizes()[size_t(d)] == 0) {
+            d0 = d;
+            break;
+          }
         throw IndexError(cat(name, "(): Expected reduction dim ", d0, " to have non-zero size."));
       }
     }
@@ -130,9 +137,11 @@ struct RedSum {
 // The derivatives of the rows: the grad of the input (g and out broadcast back).
 Tensor reduce_grad(ReduceOp op, const Tensor& g, const Tensor& a, const Tensor& out, const RedSum& red_sum) {
   switch (op) {
+// clang-format off
 #define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, node_all, node_dim, saves, doc, ...) \
   case ReduceOp::E: __VA_ARGS__
 #include "tensor/ops/reduce_rows.def"
+    // clang-format on
   }
   return {};
 }
@@ -178,8 +187,10 @@ Tensor sum(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim, std
 }
 
 Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
-  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()), "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
-        dtype_legacy_name(t.dtype()));
+  GL_CHECK_T(
+      NotImplementedError, is_floating(t.dtype()),
+      "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
+      dtype_legacy_name(t.dtype()));
   auto dims = normalize_dims(t, dims0);
   int64_t count = 1;
   for (auto d : dims) count *= t.sizes()[size_t(d)];
@@ -196,16 +207,24 @@ Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
   }
   if (any_requires_grad({&t})) {
     Shape in_shape = t.sizes();
-    record(out, dims0.empty() ? "MeanBackward0" : "MeanBackward1", {t}, [in_shape, dims, keepdim, count](const Tensor& g) -> std::vector<Tensor> {
-      return {binary(BinaryOp::Div, expand_back(g, in_shape, dims, keepdim), Scalar::from_double(double(count)))};
-    });
+    record(
+        out, dims0.empty() ? "MeanBackward0" : "MeanBackward1", {t},
+        [in_shape, dims, keepdim, count](const Tensor& g) -> std::vector<Tensor> {
+          return {binary(BinaryOp::Div, expand_back(g, in_shape, dims, keepdim), Scalar::from_double(double(count)))};
+        });
   }
   return out;
 }
 
-Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Prod, t, dim, keepdim); }
-Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Max, t, dim, keepdim); }
-Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Min, t, dim, keepdim); }
+Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return reduce_dim_opt(ReduceOp::Prod, t, dim, keepdim);
+}
+Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return reduce_dim_opt(ReduceOp::Max, t, dim, keepdim);
+}
+Tensor amin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return reduce_dim_opt(ReduceOp::Min, t, dim, keepdim);
+}
 Tensor max_all(const Tensor& t) { return reduce_dim_opt(ReduceOp::Max, t, std::nullopt, false, "max", "MaxBackward1"); }
 Tensor min_all(const Tensor& t) { return reduce_dim_opt(ReduceOp::Min, t, std::nullopt, false, "min", "MinBackward1"); }
 
@@ -236,25 +255,34 @@ std::pair<Tensor, Tensor> extreme_dim(bool is_max, const Tensor& t, int64_t dim,
   if (any_requires_grad({&t})) {
     Shape in_shape = t.sizes();
     int64_t d = dims.empty() ? 0 : dims[0];
-    record(val, is_max ? "MaxBackward0" : "MinBackward0", {t}, [idx, in_shape, d, keepdim, dims](const Tensor& g) -> std::vector<Tensor> {
-      // One-hot of the chosen index along d, times g.
-      Shape ar_shape(in_shape.size(), 1);
-      if (!in_shape.empty()) ar_shape[size_t(d)] = in_shape[size_t(d)];
-      Tensor ar = reshape(arange(Scalar::from_int(0), Scalar::from_int(in_shape.empty() ? 1 : in_shape[size_t(d)]), Scalar::from_int(1), DType::Int64, {DType::Int64, g.device()}), ar_shape);
-      Tensor hit = binary(BinaryOp::Eq, ar, expand_back(idx, in_shape, dims, keepdim));
-      return {where(hit, expand_back(g, in_shape, dims, keepdim), zeros({}, {g.dtype(), g.device()}))};
-    });
+    record(val, is_max ? "MaxBackward0" : "MinBackward0", {t},
+           [idx, in_shape, d, keepdim, dims](const Tensor& g) -> std::vector<Tensor> {
+             // One-hot of the chosen index along d, times g.
+             Shape ar_shape(in_shape.size(), 1);
+             if (!in_shape.empty()) ar_shape[size_t(d)] = in_shape[size_t(d)];
+             Tensor ar =
+                 reshape(arange(Scalar::from_int(0), Scalar::from_int(in_shape.empty() ? 1 : in_shape[size_t(d)]),
+                                Scalar::from_int(1), DType::Int64, {DType::Int64, g.device()}),
+                         ar_shape);
+             Tensor hit = binary(BinaryOp::Eq, ar, expand_back(idx, in_shape, dims, keepdim));
+             return {where(hit, expand_back(g, in_shape, dims, keepdim), zeros({}, {g.dtype(), g.device()}))};
+           });
   }
   return {val, idx};
 }
 }  // namespace
 
-std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim) { return extreme_dim(true, t, dim, keepdim); }
-std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim) { return extreme_dim(false, t, dim, keepdim); }
+std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim) {
+  return extreme_dim(true, t, dim, keepdim);
+}
+std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim) {
+  return extreme_dim(false, t, dim, keepdim);
+}
 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
-  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
-        dtype_legacy_name(t.dtype()));
+  GL_CHECK_T(NotImplementedError, is_floating(t.dtype()),
+             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+             dtype_legacy_name(t.dtype()));
   if (std::isinf(p)) {  // max/min have no identity: PyTorch's own words (its missing space kept)
     const char* which = p > 0 ? "inf" : "-inf";
     GL_CHECK(t.numel() > 0 || !dims.empty(), "linalg.vector_norm cannot compute the ", which,
@@ -268,26 +296,36 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
     NoGradGuard ng;
     if (p == 2) out = unary(UnaryOp::Sqrt, sum(unary(UnaryOp::Square, t), dims, keepdim));
     else if (p == 1) out = sum(unary(UnaryOp::Abs, t), dims, keepdim);
-    else if (std::isinf(p)) out = p > 0 ? amax(unary(UnaryOp::Abs, t), dims.empty() ? std::nullopt : std::optional<int64_t>(dims[0]), keepdim)
-                                        : amin(unary(UnaryOp::Abs, t), dims.empty() ? std::nullopt : std::optional<int64_t>(dims[0]), keepdim);
-    else out = binary(BinaryOp::Pow, sum(binary(BinaryOp::Pow, unary(UnaryOp::Abs, t), Scalar::from_double(p)), dims, keepdim), Scalar::from_double(1.0 / p));
+    else if (std::isinf(p))
+      out = p > 0
+                ? amax(unary(UnaryOp::Abs, t), dims.empty() ? std::nullopt : std::optional<int64_t>(dims[0]), keepdim)
+                : amin(unary(UnaryOp::Abs, t), dims.empty() ? std::nullopt : std::optional<int64_t>(dims[0]), keepdim);
+    else
+      out = binary(BinaryOp::Pow,
+                   sum(binary(BinaryOp::Pow, unary(UnaryOp::Abs, t), Scalar::from_double(p)), dims, keepdim),
+                   Scalar::from_double(1.0 / p));
   }
   if (any_requires_grad({&t})) {
     GL_CHECK(p == 2, "gpulab: gradients of norm are implemented for p=2");
     auto nd = normalize_dims(t, dims);
     Shape in_shape = t.sizes();
     Tensor od = detach(out);
-    record(out, "LinalgVectorNormBackward0", {t}, [t, od, in_shape, nd, keepdim](const Tensor& g) -> std::vector<Tensor> {
-      Tensor n = expand_back(od, in_shape, nd, keepdim);
-      Tensor safe = where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), ones({}, {n.dtype(), n.device()}), n);
-      return {mul(expand_back(g, in_shape, nd, keepdim), div(t, safe))};
-    });
+    record(out, "LinalgVectorNormBackward0", {t},
+           [t, od, in_shape, nd, keepdim](const Tensor& g) -> std::vector<Tensor> {
+             Tensor n = expand_back(od, in_shape, nd, keepdim);
+             Tensor safe = where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), ones({}, {n.dtype(), n.device()}), n);
+             return {mul(expand_back(g, in_shape, nd, keepdim), div(t, safe))};
+           });
   }
   return out;
 }
 
-Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::Any, t, dim, keepdim); }
-Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return reduce_dim_opt(ReduceOp::All, t, dim, keepdim); }
+Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return reduce_dim_opt(ReduceOp::Any, t, dim, keepdim);
+}
+Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return reduce_dim_opt(ReduceOp::All, t, dim, keepdim);
+}
 
 Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction) {
   if (!is_floating(t.dtype())) throw NotImplementedError("std and var only support floating point and complex dtypes");

@@ -14,9 +14,9 @@ enum class ReduceEmpty : uint8_t { Zero, One, None };
 enum class ReduceBind : uint8_t { DimOpt, Custom };
 
 struct ReduceRow {
-  const char* name;      // torch.name, x:name(), the errors' name
+  const char* name;  // torch.name, x:name(), the errors' name
   const char* trace_name;
-  bool arg;              // returns indices (kind Arg)
+  bool arg;  // returns indices (kind Arg)
   ReduceResult result;
   ReduceEmpty empty;
   ReduceBind bind;
@@ -27,10 +27,12 @@ struct ReduceRow {
 };
 
 inline constexpr ReduceRow kReduceRows[] = {
+// clang-format off
 #define GL_REDUCE(E, name, trace, kind, flag, result, empty, bind, node_all, node_dim, saves, doc, ...)                \
   {#name, trace, std::string_view(#kind) == "Arg", ReduceResult::result, ReduceEmpty::empty, ReduceBind::bind, node_all, \
    node_dim, saves != 0, doc},
 #include "tensor/ops/reduce_rows.def"
+    // clang-format on
 };
 
 inline const ReduceRow& row(ReduceOp op) { return kReduceRows[size_t(op)]; }

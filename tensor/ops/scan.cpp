@@ -78,7 +78,7 @@ Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int
   const Tensor between = binary(BinaryOp::LogicalAnd, second, unary(UnaryOp::LogicalNot, is_zero));
   const Tensor g_before = div(reversed_cumsum(where(before, w, zero), d), x);
   const Tensor prefix = cumprod(where(before, x, one), d, std::nullopt);  // at z1: prod_{i < z1} x_i
-  const Tensor run = cumprod(where(between, x, one), d, std::nullopt);   // at j: prod_{z1 < i <= j} x_i
+  const Tensor run = cumprod(where(between, x, one), d, std::nullopt);    // at j: prod_{z1 < i <= j} x_i
   const Tensor at_z1 = mul(sum(mul(run, where(second, g, zero)), {d}, true), prefix);
   return where(before, g_before, where(first_zero, at_z1, zero));
 }

@@ -42,7 +42,8 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
 }
 
 void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value) {
-  GL_CHECK(mask.dtype() == DType::Bool && mask.dim() <= t.dim(), "masked_assign_: expected a bool mask over leading dims");
+  GL_CHECK(mask.dtype() == DType::Bool && mask.dim() <= t.dim(),
+           "masked_assign_: expected a bool mask over leading dims");
   std::vector<char> mb = to_host_bytes(mask);
   const int64_t count = std::count_if(mb.begin(), mb.end(), [](char c) { return c != 0; });
   Shape res(t.sizes().begin() + mask.dim(), t.sizes().end());
@@ -65,7 +66,8 @@ void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value) {
     return;
   }
   GL_CHECK(value.dtype() == t.dtype(), "Index put requires the source and destination dtypes match, got ",
-           dtype_legacy_name(t.dtype()), " for the destination and ", dtype_legacy_name(value.dtype()), " for the source.");
+           dtype_legacy_name(t.dtype()), " for the destination and ", dtype_legacy_name(value.dtype()),
+           " for the source.");
   common_device({&t, &value});
   if (count == 0) return;
   // Row k of the value goes to the k-th selected place; done on the host, as
@@ -81,7 +83,7 @@ void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value) {
 
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   GL_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
-        "index_select(): Expected dtype int32 or int64 for index");
+           "index_select(): Expected dtype int32 or int64 for index");
   GL_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
   Tensor idx = to(index, Device(Device::CPU), DType::Int64);

@@ -77,7 +77,8 @@ Tensor diag(const Tensor& t, int64_t k) {
   if (any_requires_grad({&t})) {
     const Shape in = t.sizes();
     if (t.dim() == 1)
-      record(out, "DiagEmbedBackward0", {t}, [k](const Tensor& g) -> std::vector<Tensor> { return {clone(diagonal_view(g, k))}; });
+      record(out, "DiagEmbedBackward0", {t},
+             [k](const Tensor& g) -> std::vector<Tensor> { return {clone(diagonal_view(g, k))}; });
     else
       record(out, "DiagonalBackward0_copy", {t}, [k, in](const Tensor& g) -> std::vector<Tensor> {
         Tensor z = zeros(in, {g.dtype(), g.device()});
@@ -117,10 +118,10 @@ Tensor outer(const Tensor& a, const Tensor& b) {
 
 Tensor mv(const Tensor& m, const Tensor& v) {
   GL_CHECK(m.dim() == 2 && v.dim() == 1, "vector + matrix @ vector expected, got 1, ", m.dim(), ", ", v.dim());
-  GL_CHECK(m.size(1) == v.size(0), "size mismatch, got input (", m.size(0), "), mat (", m.size(0), "x", m.size(1), "), vec (",
-           v.size(0), ")");
-  GL_CHECK(m.dtype() == v.dtype(), "addmv input tensors must have the same dtype, but got ", dtype_legacy_name(v.dtype()), ", ",
-           dtype_legacy_name(m.dtype()), ", and ", dtype_legacy_name(v.dtype()));
+  GL_CHECK(m.size(1) == v.size(0), "size mismatch, got input (", m.size(0), "), mat (", m.size(0), "x", m.size(1),
+           "), vec (", v.size(0), ")");
+  GL_CHECK(m.dtype() == v.dtype(), "addmv input tensors must have the same dtype, but got ",
+           dtype_legacy_name(v.dtype()), ", ", dtype_legacy_name(m.dtype()), ", and ", dtype_legacy_name(v.dtype()));
   Tensor out;
   {
     NoGradGuard ng;
@@ -168,8 +169,7 @@ Tensor repeat_interleave(const Tensor& repeats) {
 }
 
 Tensor repeat_interleave(const Tensor& x, const Tensor& repeats, std::optional<int64_t> dim) {
-  if (repeats.numel() == 1 && repeats.dim() <= 1)
-    return repeat_interleave(x, item(repeats).to_int(), dim);
+  if (repeats.numel() == 1 && repeats.dim() <= 1) return repeat_interleave(x, item(repeats).to_int(), dim);
   Tensor in = dim ? x : reshape(x, {-1});
   const int64_t d = dim ? wrap_dim(*dim, std::max<int64_t>(x.dim(), 1)) : 0;
   GL_CHECK(repeats.dim() == 1 && repeats.size(0) == in.size(d),
@@ -188,11 +188,13 @@ Tensor logspace(double start, double end, int64_t steps, double base, const Tens
 }
 
 std::vector<Tensor> meshgrid(const std::vector<Tensor>& ts, const std::string& indexing) {
-  GL_CHECK(indexing == "ij" || indexing == "xy", "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ", indexing);
+  GL_CHECK(indexing == "ij" || indexing == "xy",
+           "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ", indexing);
   GL_CHECK(!ts.empty(), "meshgrid expects a non-empty TensorList");
   Shape shape;
   for (const auto& t : ts) {
-    GL_CHECK(t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ", shape_str(t.sizes()));
+    GL_CHECK(t.dim() <= 1,
+             "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ", shape_str(t.sizes()));
     GL_CHECK(t.dtype() == ts[0].dtype(), "meshgrid expects all tensors to have the same dtype");
     GL_CHECK(t.device() == ts[0].device(), "meshgrid expects all tensors to have the same device");
     shape.push_back(t.numel());
@@ -294,21 +296,26 @@ Tensor extreme_dims(bool is_max, const Tensor& t, const std::vector<int64_t>& di
   }
   if (any_requires_grad({&t})) {
     const Tensor x = t, od = detach(out);
-    record(out, is_max ? "AmaxBackward0" : "AminBackward0", {t}, [x, od, keep_shape](const Tensor& g) -> std::vector<Tensor> {
-      Tensor o = reshape(od, keep_shape), gg = reshape(g, keep_shape);
-      Tensor fm = to_dtype(binary(BinaryOp::Eq, x, o), g.dtype());
-      std::vector<int64_t> all;
-      for (int64_t i = 0; i < x.dim(); ++i)
-        if (keep_shape[size_t(i)] == 1) all.push_back(i);
-      Tensor cnt = all.empty() ? ones({}, {g.dtype(), g.device()}) : sum(fm, all, true);
-      return {div(mul(gg, fm), cnt)};
-    });
+    record(out, is_max ? "AmaxBackward0" : "AminBackward0", {t},
+           [x, od, keep_shape](const Tensor& g) -> std::vector<Tensor> {
+             Tensor o = reshape(od, keep_shape), gg = reshape(g, keep_shape);
+             Tensor fm = to_dtype(binary(BinaryOp::Eq, x, o), g.dtype());
+             std::vector<int64_t> all;
+             for (int64_t i = 0; i < x.dim(); ++i)
+               if (keep_shape[size_t(i)] == 1) all.push_back(i);
+             Tensor cnt = all.empty() ? ones({}, {g.dtype(), g.device()}) : sum(fm, all, true);
+             return {div(mul(gg, fm), cnt)};
+           });
   }
   return out;
 }
 }  // namespace
 
-Tensor amax_dims(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim) { return extreme_dims(true, t, dims, keepdim); }
-Tensor amin_dims(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim) { return extreme_dims(false, t, dims, keepdim); }
+Tensor amax_dims(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim) {
+  return extreme_dims(true, t, dims, keepdim);
+}
+Tensor amin_dims(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim) {
+  return extreme_dims(false, t, dims, keepdim);
+}
 
 }  // namespace gl

@@ -88,7 +88,8 @@ Tensor scatter_back(const Tensor& g0, const Tensor& idx0, const Shape& in_shape,
   return from_lines(out, nd, d);
 }
 
-void record_selection(Tensor& values, const char* node, const Tensor& t, const Tensor& indices, int64_t d, bool squeezed) {
+void record_selection(Tensor& values, const char* node, const Tensor& t, const Tensor& indices, int64_t d,
+                      bool squeezed) {
   if (!any_requires_grad({&t})) return;
   const Shape in_shape = t.sizes();
   const Tensor idx = indices;
@@ -130,7 +131,8 @@ std::pair<Tensor, Tensor> select_one(SortOp op, const char* name, const char* no
 
 void no_bool(const Tensor& t, const char* kernel) {
   if (t.dtype() == DType::Bool)
-    throw NotImplementedError(cat("\"", kernel, "_", t.device().is_cpu() ? "cpu" : "cuda", "\" not implemented for 'Bool'"));
+    throw NotImplementedError(
+        cat("\"", kernel, "_", t.device().is_cpu() ? "cpu" : "cuda", "\" not implemented for 'Bool'"));
 }
 
 }  // namespace
@@ -233,8 +235,11 @@ UniqueResult unique_raw(const Tensor& t, bool return_inverse, bool return_counts
   }
   auto [s, perm] = sort(reshape(t, {-1}), 0, false, true);
   // starts[j]: s[j] begins a run of equal values (NaNs differ, so each is its own).
-  Tensor starts = n == 1 ? ones({1}, {DType::Bool, dev})
-                         : cat({ones({1}, {DType::Bool, dev}), binary(BinaryOp::Ne, slice(s, 0, 1, n, 1), slice(s, 0, 0, n - 1, 1))}, 0);
+  Tensor starts =
+      n == 1
+          ? ones({1}, {DType::Bool, dev})
+          : cat({ones({1}, {DType::Bool, dev}), binary(BinaryOp::Ne, slice(s, 0, 1, n, 1), slice(s, 0, 0, n - 1, 1))},
+                0);
   r.values = masked_select(s, starts);
   if (return_inverse) {
     Tensor group = binary(BinaryOp::Sub, cumsum(starts, 0, DType::Int64), Scalar::from_int(1));
@@ -249,7 +254,9 @@ UniqueResult unique_raw(const Tensor& t, bool return_inverse, bool return_counts
     r.inverse = empty_on({0}, DType::Int64, dev);
   }
   if (return_counts) {
-    Tensor pos = masked_select(arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Int64, {DType::Int64, dev}), starts);
+    Tensor pos = masked_select(
+        arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Int64, {DType::Int64, dev}),
+        starts);
     const int64_t u = pos.numel();
     Tensor ends = cat({slice(pos, 0, 1, u, 1), full({1}, Scalar::from_int(n), {DType::Int64, dev})}, 0);
     r.counts = sub(ends, pos);

@@ -105,8 +105,8 @@ Tensor view(const Tensor& t, Shape size) {
   Shape sz = infer_size(std::move(size), t.numel());
   auto st = view_strides(t.sizes(), t.strides(), sz);
   GL_CHECK(st.has_value(),
-        "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
-        "contiguous subspaces). Use .reshape(...) instead.");
+           "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
+           "contiguous subspaces). Use .reshape(...) instead.");
   Shape in = t.sizes();
   return tracked_view(t, sz, *st, t.offset(), "ViewBackward0", [in](const Tensor& g) { return reshape(g, in); });
 }
@@ -134,20 +134,24 @@ Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
   Shape sz = t.sizes(), st = t.strides();
   std::swap(sz[d0], sz[d1]);
   std::swap(st[d0], st[d1]);
-  return tracked_view(t, sz, st, t.offset(), "TransposeBackward0", [d0, d1](const Tensor& g) { return transpose(g, d0, d1); });
+  return tracked_view(t, sz, st, t.offset(), "TransposeBackward0",
+                      [d0, d1](const Tensor& g) { return transpose(g, d0, d1); });
 }
 
 Tensor t(const Tensor& x) {
   GL_CHECK(x.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", x.dim(), "D");
-  if (x.dim() < 2) return tracked_view(x, x.sizes(), x.strides(), x.offset(), "TBackward0", [](const Tensor& g) { return g; });
+  if (x.dim() < 2)
+    return tracked_view(x, x.sizes(), x.strides(), x.offset(), "TBackward0", [](const Tensor& g) { return g; });
   Shape sz{x.size(1), x.size(0)}, st{x.stride(1), x.stride(0)};
   return tracked_view(x, sz, st, x.offset(), "TBackward0", [](const Tensor& g) { return t(g); });
 }
 
 Tensor permute(const Tensor& x, Shape dims) {
   const int64_t n = x.dim();
-  GL_CHECK(int64_t(dims.size()) == n, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = ",
-        n, " is not equal to len(dims) = ", dims.size());
+  GL_CHECK(
+      int64_t(dims.size()) == n,
+      "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = ",
+      n, " is not equal to len(dims) = ", dims.size());
   std::vector<bool> seen(static_cast<size_t>(n), false);
   Shape sz(static_cast<size_t>(n)), st(static_cast<size_t>(n)), inverse(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
@@ -158,7 +162,8 @@ Tensor permute(const Tensor& x, Shape dims) {
     st[size_t(i)] = x.strides()[size_t(d)];
     inverse[size_t(d)] = i;
   }
-  return tracked_view(x, sz, st, x.offset(), "PermuteBackward0", [inverse](const Tensor& g) { return permute(g, inverse); });
+  return tracked_view(x, sz, st, x.offset(), "PermuteBackward0",
+                      [inverse](const Tensor& g) { return permute(g, inverse); });
 }
 
 Tensor unsqueeze(const Tensor& x, int64_t dim) {
@@ -187,15 +192,16 @@ Tensor squeeze(const Tensor& x, std::optional<int64_t> dim) {
 }
 
 Tensor expand(const Tensor& x, Shape size0) {
-  GL_CHECK(size0.size() >= size_t(x.dim()), "expand(", legacy_type_str(x), "{", shape_str(x.sizes()), "}, size=", shape_str(size0),
-        "): the number of sizes provided (", size0.size(), ") must be greater or equal to the number of dimensions in the tensor (",
-        x.dim(), ")");
+  GL_CHECK(size0.size() >= size_t(x.dim()), "expand(", legacy_type_str(x), "{", shape_str(x.sizes()),
+           "}, size=", shape_str(size0), "): the number of sizes provided (", size0.size(),
+           ") must be greater or equal to the number of dimensions in the tensor (", x.dim(), ")");
   // Last dim first, as PyTorch's inferExpandGeometry, so the same error is the one reported.
   const size_t n = size0.size(), off = n - size_t(x.dim());
   Shape size = size0, st(n, 0);
   for (size_t i = n; i-- > 0;) {
     if (i < off) {
-      GL_CHECK(size[i] != -1, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ", i);
+      GL_CHECK(size[i] != -1,
+               "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ", i);
       continue;
     }
     int64_t have = x.sizes()[i - off];
@@ -203,7 +209,8 @@ Tensor expand(const Tensor& x, Shape size0) {
     if (have == size[i]) st[i] = x.strides()[i - off];
     else
       GL_CHECK(have == 1, "The expanded size of the tensor (", size[i], ") must match the existing size (", have,
-            ") at non-singleton dimension ", i, ".  Target sizes: ", shape_str(size0), ".  Tensor sizes: ", shape_str(x.sizes()));
+               ") at non-singleton dimension ", i, ".  Target sizes: ", shape_str(size0),
+               ".  Tensor sizes: ", shape_str(x.sizes()));
   }
   // Other negative sizes pass the loop in PyTorch too, and fail counting elements.
   for (int64_t v : size) GL_CHECK(v >= 0, "numel: integer multiplication overflow");
@@ -216,7 +223,10 @@ Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::op
   dim = wrap_dim(dim, x.dim());
   GL_CHECK_T(ValueError, step > 0, "step must be greater than zero");
   const int64_t n = x.sizes()[size_t(dim)];
-  auto clampi = [n](int64_t v) { if (v < 0) v += n; return std::clamp<int64_t>(v, 0, n); };
+  auto clampi = [n](int64_t v) {
+    if (v < 0) v += n;
+    return std::clamp<int64_t>(v, 0, n);
+  };
   int64_t s = start ? clampi(*start) : 0, e = stop ? clampi(*stop) : n;
   if (e < s) e = s;
   Shape sz = x.sizes(), st = x.strides();
@@ -232,7 +242,8 @@ Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
   GL_CHECK(length >= 0, "narrow(): length must be non-negative.");  // checked first, as in PyTorch
   dim = wrap_dim(dim, x.dim());
   const int64_t n = x.sizes()[size_t(dim)];
-  GL_CHECK_T(IndexError, start >= -n && start <= n, "start out of range (expected to be in range of [", -n, ", ", n, "], but got ", start, ")");
+  GL_CHECK_T(IndexError, start >= -n && start <= n, "start out of range (expected to be in range of [", -n, ", ", n,
+             "], but got ", start, ")");
   if (start < 0) start += n;
   GL_CHECK(start + length <= n, "start (", start, ") + length (", length, ") exceeds dimension size (", n, ").");
   return slice(x, dim, start, start + length, 1);
@@ -280,10 +291,12 @@ std::vector<Tensor> split_named(const Tensor& x, const Shape& sizes, int64_t dim
     GL_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=",
              shape_str(sizes));
     GL_CHECK(!__builtin_add_overflow(total, s, &total), "split_with_sizes expects split_sizes to sum exactly to ",
-             x.sizes()[size_t(dim)], " (input tensor's size at dimension ", dim, "), but got split_sizes=", shape_str(sizes));
+             x.sizes()[size_t(dim)], " (input tensor's size at dimension ", dim,
+             "), but got split_sizes=", shape_str(sizes));
   }
-  GL_CHECK(total == x.sizes()[size_t(dim)], "split_with_sizes expects split_sizes to sum exactly to ", x.sizes()[size_t(dim)],
-        " (input tensor's size at dimension ", dim, "), but got split_sizes=", shape_str(sizes));
+  GL_CHECK(total == x.sizes()[size_t(dim)], "split_with_sizes expects split_sizes to sum exactly to ",
+           x.sizes()[size_t(dim)], " (input tensor's size at dimension ", dim,
+           "), but got split_sizes=", shape_str(sizes));
   std::vector<Tensor> out;
   int64_t start = 0;
   for (auto s : sizes) {
@@ -310,7 +323,8 @@ std::vector<Tensor> split_sizes(const Tensor& x, const Shape& sizes, int64_t dim
 std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim) {
   GL_CHECK(x.dim() > 0, "split expects at least a 1-dimensional tensor");
   GL_CHECK(size >= 0, "split expects split_size be non-negative, but got split_size=", size);
-  GL_CHECK(size > 0 || (size == 0 && x.size(dim) == 0), "split_size can only be 0 if dimension size is 0, but got dimension size of ", x.size(dim));
+  GL_CHECK(size > 0 || (size == 0 && x.size(dim) == 0),
+           "split_size can only be 0 if dimension size is 0, but got dimension size of ", x.size(dim));
   const int64_t n = x.size(dim);
   Shape sizes;
   for (int64_t s = 0; s < n; s += size) sizes.push_back(std::min(size, n - s));

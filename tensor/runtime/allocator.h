@@ -13,8 +13,8 @@ struct AllocStats {
   int64_t peak_allocated = 0;  // high-water mark of `allocated`
   int64_t reserved = 0;        // bytes held from the system (allocated + cached)
   int64_t peak_reserved = 0;
-  int64_t num_allocs = 0;      // allocations handed out
-  int64_t num_os_allocs = 0;   // of which went to the system (cudaMalloc / malloc)
+  int64_t num_allocs = 0;     // allocations handed out
+  int64_t num_os_allocs = 0;  // of which went to the system (cudaMalloc / malloc)
 };
 
 class Allocator {
@@ -36,9 +36,7 @@ struct Storage {
   Device device;
   Allocator* alloc = nullptr;  // allocators live as long as the process
 
-  Storage(size_t n, Device d, Allocator* a) : nbytes(n), device(d), alloc(a) {
-    data = n ? a->allocate(n) : nullptr;
-  }
+  Storage(size_t n, Device d, Allocator* a) : nbytes(n), device(d), alloc(a) { data = n ? a->allocate(n) : nullptr; }
   ~Storage() {
     if (data) alloc->deallocate(data, nbytes);
   }

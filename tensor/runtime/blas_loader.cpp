@@ -24,9 +24,9 @@ const Api& api() {
   // alternatives system points libopenblas.so.0 at; the soname is the fallback
   // for a tree moved elsewhere (scripts/offline-deps.sh sets LD_LIBRARY_PATH).
   static DlLibrary built(GPULAB_OPENBLAS_PATH, false), any("libopenblas.so.0", false);
-  static Api a {};
-  static const bool ok = built.load([](DlLibrary& l) { return resolve(l, &a); }) ||
-                         any.load([](DlLibrary& l) { return resolve(l, &a); });
+  static Api a{};
+  static const bool ok =
+      built.load([](DlLibrary& l) { return resolve(l, &a); }) || any.load([](DlLibrary& l) { return resolve(l, &a); });
   GL_CHECK(ok, "OpenBLAS could not be loaded (" + built.error() + "; " + any.error() +
                    "): matrix products on the CPU need it (Debian: apt install libopenblas0-openmp)");
   return a;

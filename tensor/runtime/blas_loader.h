@@ -13,7 +13,8 @@ using Gemm64 = decltype(&cblas_dgemm);
 // LAPACK's Fortran entry points (OpenBLAS carries LAPACK), by reference.
 using Geqrf32 = void (*)(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
 using Geqrf64 = void (*)(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
-using Orgqr32 = void (*)(const int*, const int*, const int*, float*, const int*, const float*, float*, const int*, int*);
+using Orgqr32 = void (*)(const int*, const int*, const int*, float*, const int*, const float*, float*, const int*,
+                         int*);
 using Orgqr64 = void (*)(const int*, const int*, const int*, double*, const int*, const double*, double*, const int*,
                          int*);
 

@@ -11,9 +11,7 @@ std::string blas_description() {
   std::string config;
   try {
     config = blas::api().get_config();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   while (!config.empty() && config.back() == ' ') config.pop_back();
   return config;
 }

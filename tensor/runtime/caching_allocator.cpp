@@ -10,8 +10,8 @@ namespace gl {
 
 namespace {
 constexpr size_t kMinBlockSize = 512;
-constexpr size_t kSmallSize = size_t(1) << 20;     // largest small-pool request
-constexpr size_t kSmallBuffer = size_t(2) << 20;   // small-pool segment
+constexpr size_t kSmallSize = size_t(1) << 20;    // largest small-pool request
+constexpr size_t kSmallBuffer = size_t(2) << 20;  // small-pool segment
 constexpr size_t kMinLargeAlloc = size_t(10) << 20;
 constexpr size_t kLargeBuffer = size_t(20) << 20;  // segment for 1-10 MiB requests
 constexpr size_t kRoundLarge = size_t(2) << 20;
@@ -38,8 +38,7 @@ namespace {
 using Block = CachingAllocator::Block;
 
 // The statistics a block of one pool updates: "all" and its own pool.
-template <class F>
-void for_pools(bool small, F f) {
+template <class F> void for_pools(bool small, F f) {
   f(kAllPools);
   f(small ? kSmallPool : kLargePool);
 }

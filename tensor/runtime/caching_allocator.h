@@ -33,9 +33,9 @@ namespace gl {
 class SegmentSource {
  public:
   virtual ~SegmentSource() = default;
-  virtual void* alloc(size_t bytes) = 0;          // nullptr when out of memory
+  virtual void* alloc(size_t bytes) = 0;  // nullptr when out of memory
   virtual void free(void* p) = 0;
-  virtual void synchronize() = 0;                 // until queued work is done
+  virtual void synchronize() = 0;  // until queued work is done
   virtual void mem_info(int64_t* free_bytes, int64_t* total_bytes) = 0;
   // Whether the allocator's destructor may give its segments back (host
   // memory may; at exit the CUDA runtime may be gone already).

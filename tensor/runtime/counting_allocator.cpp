@@ -5,8 +5,7 @@ namespace gl {
 
 namespace {
 // Calls f on every Stat of s.
-template <class S, class F>
-void each_stat(S& s, F&& f) {
+template <class S, class F> void each_stat(S& s, F&& f) {
   for (auto* a : {s.allocation, s.segment, s.active, s.inactive_split, s.allocated_bytes, s.reserved_bytes,
                   s.active_bytes, s.inactive_split_bytes, s.requested_bytes})
     for (int t = 0; t < kPoolStats; ++t) f(a[t]);

@@ -18,16 +18,16 @@ struct PhysProps {
   std::string uuid;
 };
 
-bool compiled();                    // built with the CUDA toolkit?
-int device_count();                 // never throws; 0 without a driver or GPU
-std::string unavailable_reason();   // why device_count() is 0 ("no CUDA-capable device is detected")
+bool compiled();                   // built with the CUDA toolkit?
+int device_count();                // never throws; 0 without a driver or GPU
+std::string unavailable_reason();  // why device_count() is 0 ("no CUDA-capable device is detected")
 PhysProps properties(int phys);
 void mem_get_info(int phys, int64_t* free_bytes, int64_t* total_bytes);
 
 // A caching allocator on `phys`; capacity_limit > 0 caps what it hands out
 // (virtual slices of one GPU each get their own).
 Allocator* create_allocator(int phys, int64_t capacity_limit, int logical_index);
-void* create_exec(int phys);        // stream, cuBLAS handle, generator
+void* create_exec(int phys);  // stream, cuBLAS handle, generator
 const Kernels& kernels();
 void synchronize(void* exec);
 // The exec's stream (a cudaStream_t), for libraries that queue work on it (NCCL).
@@ -47,21 +47,26 @@ void set_allow_tf32(bool on);
 bool allow_tf32();
 
 // nvidia-smi's view, from NVML when libnvidia-ml can be loaded; false otherwise.
-struct SmiRow { int64_t used = 0, total = 0; int util_gpu = -1; int temp_c = -1; int power_w = -1; };
+struct SmiRow {
+  int64_t used = 0, total = 0;
+  int util_gpu = -1;
+  int temp_c = -1;
+  int power_w = -1;
+};
 bool smi_query(int phys, SmiRow* row);
 // The driver's version ("550.54.15") and the CUDA version it supports ("12.4").
 bool smi_versions(std::string* driver, std::string* cuda);
 
 // What is installed, for --version, the banner and `gpulab doctor`. These load
 // libraries with dlopen but never initialise CUDA (no cuInit, no context).
-std::string toolkit_version();      // the CUDA runtime compiled in ("13.0"); "" without CUDA
-int driver_version();               // cuDriverGetVersion (13000), 0 without libcuda.so.1
+std::string toolkit_version();  // the CUDA runtime compiled in ("13.0"); "" without CUDA
+int driver_version();           // cuDriverGetVersion (13000), 0 without libcuda.so.1
 struct Library {
-  std::string purpose;              // "driver", "cuBLAS", "NVML"
-  std::string file;                 // the soname looked for ("libcublas.so.13")
+  std::string purpose;  // "driver", "cuBLAS", "NVML"
+  std::string file;     // the soname looked for ("libcublas.so.13")
   bool found = false;
-  std::string version;              // "13.1.0" where the library tells it
-  std::string error;                // dlerror() when not found
+  std::string version;  // "13.1.0" where the library tells it
+  std::string error;    // dlerror() when not found
 };
 // The CUDA libraries gpulab uses, each loaded (or looked for) now. Empty without CUDA.
 std::vector<Library> libraries();

@@ -44,7 +44,10 @@ void* open_module(const char* file, std::string* why) {
     if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
     errors += std::string(errors.empty() ? "" : "; ") + dlerror();
   }
-  if (why) *why = errors.empty() ? std::string(file) + " is not in " + dir + " (gpulab's folder) nor in " + dir + "/" GPULAB_MODULE_RELDIR : errors;
+  if (why)
+    *why = errors.empty()
+               ? std::string(file) + " is not in " + dir + " (gpulab's folder) nor in " + dir + "/" GPULAB_MODULE_RELDIR
+               : errors;
   return nullptr;
 }
 

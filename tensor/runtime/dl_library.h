@@ -19,8 +19,7 @@ class DlLibrary {
   // Opens the library once (later calls return the first answer) and, when it
   // opened, runs resolve(*this) once to fill the caller's table: the library
   // is usable when both succeed. Thread-safe.
-  template <class Resolve>
-  bool load(Resolve&& resolve) {
+  template <class Resolve> bool load(Resolve&& resolve) {
     std::call_once(once_, [&] {
       if (open()) ok_ = resolve(*this);
     });
@@ -28,8 +27,7 @@ class DlLibrary {
   }
 
   // Looks up one function; a missing one is recorded in error() (the first only).
-  template <class F>
-  bool sym(const char* name, F* out) {
+  template <class F> bool sym(const char* name, F* out) {
     *out = reinterpret_cast<F>(dlsym(handle_, name));
     if (*out == nullptr && error_.empty()) error_ = std::string("symbol ") + name + " not found in " + soname_;
     return *out != nullptr;

@@ -56,7 +56,11 @@ DeviceInfo device_info(int device) {
     i.sms = p.multi_processor_count;
     if (!s.is_virtual) i.total_memory = p.total_memory;
     cuda::SmiRow row;
-    if (cuda::smi_query(s.physical, &row)) { i.util = row.util_gpu; i.temp = row.temp_c; i.power = row.power_w; }
+    if (cuda::smi_query(s.physical, &row)) {
+      i.util = row.util_gpu;
+      i.temp = row.temp_c;
+      i.power = row.power_w;
+    }
   }
   return i;
 }

@@ -26,11 +26,22 @@ class Event {
 };
 
 // Per-device memory numbers for torch.cuda and smi().
-struct DeviceMemory { int64_t allocated, peak_allocated, reserved, peak_reserved, free, total; };
+struct DeviceMemory {
+  int64_t allocated, peak_allocated, reserved, peak_reserved, free, total;
+};
 DeviceMemory device_memory(int device);
 void reset_peak_memory(int device);
 void empty_cache(int device);
-struct DeviceInfo { std::string name; bool is_virtual; bool host_memory; int64_t total_memory; int major, minor, sms; int util; int temp; int power; };
+struct DeviceInfo {
+  std::string name;
+  bool is_virtual;
+  bool host_memory;
+  int64_t total_memory;
+  int major, minor, sms;
+  int util;
+  int temp;
+  int power;
+};
 DeviceInfo device_info(int device);
 
 }  // namespace gl

@@ -16,12 +16,12 @@ std::string format_bytes(int64_t n) {
   return buf;
 }
 
-std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t free_bytes,
-                        int64_t allocated, int64_t reserved_unallocated) {
+std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t free_bytes, int64_t allocated,
+                        int64_t reserved_unallocated) {
   return cat("CUDA out of memory. Tried to allocate ", format_bytes(requested), ". GPU ", device,
              " has a total capacity of ", format_bytes(capacity), " of which ", format_bytes(free_bytes),
-             " is free. Of the allocated memory ", format_bytes(allocated),
-             " is allocated by PyTorch, and ", format_bytes(reserved_unallocated),
+             " is free. Of the allocated memory ", format_bytes(allocated), " is allocated by PyTorch, and ",
+             format_bytes(reserved_unallocated),
              " is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting"
              " PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for"
              " Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)");
@@ -71,8 +71,10 @@ void* HostAllocator::allocate(size_t nbytes) {
   }
   p = beyond_memory(real) ? nullptr : std::aligned_alloc(64, real);
   if (!p)
-    throw RuntimeError(cat("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
-                           "tried to allocate ", n, " bytes. Error code 12 (Cannot allocate memory)"));  // PyTorch 2.15's words
+    throw RuntimeError(
+        cat("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+            "tried to allocate ",
+            n, " bytes. Error code 12 (Cannot allocate memory)"));  // PyTorch 2.15's words
   std::lock_guard<std::mutex> g(mu_);
   st_.allocation[kAllPools].add(1);
   st_.allocated_bytes[kAllPools].add(int64_t(n));

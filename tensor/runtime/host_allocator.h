@@ -18,13 +18,13 @@ class HostAllocator final : public CountingAllocator {
   void empty_cache() override;
 
  private:
-  static constexpr int kClasses = 11;  // 64 B ... 64 KiB
+  static constexpr int kClasses = 11;       // 64 B ... 64 KiB
   static constexpr size_t kMaxCached = 64;  // blocks kept per class
   std::vector<void*> cache_[kClasses];
 };
 
 // The message PyTorch's caching allocator raises.
-std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t free_bytes,
-                        int64_t allocated, int64_t reserved_unallocated);
+std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t free_bytes, int64_t allocated,
+                        int64_t reserved_unallocated);
 
 }  // namespace gl

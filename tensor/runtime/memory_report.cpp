@@ -53,29 +53,35 @@ std::string pad_right(std::string s, size_t w) { return s.size() >= w ? s : s + 
 
 // Appends the pieces. (Not `"|" + f(...)`: GCC 12 warns falsely about a
 // const char* + std::string&& that inserts at the front.)
-template <class... Pieces>
-void put(std::string& out, const Pieces&... pieces) {
-  (out.append(pieces), ...);
-}
+template <class... Pieces> void put(std::string& out, const Pieces&... pieces) { (out.append(pieces), ...); }
 
 }  // namespace
 
 std::string memory_summary_text(const MemoryStats& s, int device, bool abbreviated) {
   using Formatter = std::string (*)(int64_t, double);
-  struct Metric { const Stat* stat; const char* name; Formatter f; };
-  const Metric metrics[] = {
-      {s.allocated_bytes, "Allocated memory", format_size},   {s.active_bytes, "Active memory", format_size},
-      {s.requested_bytes, "Requested memory", format_size},   {s.reserved_bytes, "GPU reserved memory", format_size},
-      {s.inactive_split_bytes, "Non-releasable memory", format_size}, {s.allocation, "Allocations", format_count},
-      {s.active, "Active allocs", format_count},              {s.segment, "GPU reserved segments", format_count},
-      {s.inactive_split, "Non-releasable allocs", format_count}};
+  struct Metric {
+    const Stat* stat;
+    const char* name;
+    Formatter f;
+  };
+  const Metric metrics[] = {{s.allocated_bytes, "Allocated memory", format_size},
+                            {s.active_bytes, "Active memory", format_size},
+                            {s.requested_bytes, "Requested memory", format_size},
+                            {s.reserved_bytes, "GPU reserved memory", format_size},
+                            {s.inactive_split_bytes, "Non-releasable memory", format_size},
+                            {s.allocation, "Allocations", format_count},
+                            {s.active, "Active allocs", format_count},
+                            {s.segment, "GPU reserved segments", format_count},
+                            {s.inactive_split, "Non-releasable allocs", format_count}};
   std::vector<std::string> lines;
   const std::string eq(75, '='), dash(75, '-');
   lines.push_back(eq);
-  lines.push_back(std::string(18, ' ') + "PyTorch CUDA memory summary, device ID " + pad_right(std::to_string(device), 17) + " ");
+  lines.push_back(std::string(18, ' ') + "PyTorch CUDA memory summary, device ID " +
+                  pad_right(std::to_string(device), 17) + " ");
   lines.push_back(dash);
-  lines.push_back(std::string(12, ' ') + "CUDA OOMs: " + pad_right(std::to_string(s.num_ooms), 12) + " | " + std::string(7, ' ') +
-                  "cudaMalloc retries: " + pad_right(std::to_string(s.num_alloc_retries), 8) + "  ");
+  lines.push_back(std::string(12, ' ') + "CUDA OOMs: " + pad_right(std::to_string(s.num_ooms), 12) + " | " +
+                  std::string(7, ' ') + "cudaMalloc retries: " + pad_right(std::to_string(s.num_alloc_retries), 8) +
+                  "  ");
   lines.push_back(eq);
   lines.push_back("        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ");
   auto row = [&](const char* name, const Stat& st, const Stat& pref, Formatter f) {
@@ -159,7 +165,10 @@ std::string smi_table() {
   const std::string c1(41, '-'), c2(24, '-'), c3(22, '-');
   std::string out = rule;
   const std::string title = n > 0 && !any_real ? "gpulab-smi (virtual GPUs, no driver)" : "gpulab-smi";
-  put(out, "| ", pad_right(pad_right(title, 37) + "Driver Version: " + pad_right(driver, 15) + "CUDA Version: " + cuda_version, kInner - 1), "|\n");
+  put(out, "| ",
+      pad_right(pad_right(title, 37) + "Driver Version: " + pad_right(driver, 15) + "CUDA Version: " + cuda_version,
+                kInner - 1),
+      "|\n");
   put(out, "|", c1, "+", c2, "+", c3, "+\n");
   put(out, "|", pad_right(" GPU  Name", 41), "|", "           Memory-Usage ", "|", " GPU-Util  Temp   Pwr ", "|\n");
   put(out, "|", std::string(41, '='), "+", std::string(24, '='), "+", std::string(22, '='), "|\n");
@@ -175,9 +184,11 @@ std::string smi_table() {
     const int64_t used = info.is_virtual ? m.reserved : m.total - m.free;
     put(out, "|", fit(fmt("%4d  ", i) + name, 41), "|",
         fmt("%8lldMiB / %6lldMiB ", (long long)(used >> 20), (long long)(m.total >> 20)), "|",
-        fmt("%9s %5s %5s ", na_or(info.util, "%").c_str(), na_or(info.temp, "C").c_str(), na_or(info.power, "W").c_str()),
+        fmt("%9s %5s %5s ", na_or(info.util, "%").c_str(), na_or(info.temp, "C").c_str(),
+            na_or(info.power, "W").c_str()),
         "|\n");
-    if (!detail.empty()) put(out, "|", fit("      " + detail, 41), "|", std::string(24, ' '), "|", std::string(22, ' '), "|\n");
+    if (!detail.empty())
+      put(out, "|", fit("      " + detail, 41), "|", std::string(24, ' '), "|", std::string(22, ' '), "|\n");
     put(out, "+", c1, "+", c2, "+", c3, "+\n");
   }
   if (n == 0) put(out, "| ", pad_right("No CUDA devices: " + cuda_unavailable_message(), kInner - 1), "|\n", rule);
@@ -194,7 +205,10 @@ std::string smi_table() {
     if (reserved == 0) continue;
     any = true;
     const std::string who = pname + (infos[i].is_virtual ? " (virtual GPU)" : "");
-    put(out, "|", both(fmt("  %3d   N/A  N/A %10d      C   ", i, int(getpid())) + who, fmt("%lldMiB ", (long long)(reserved >> 20))), "|\n");
+    put(out, "|",
+        both(fmt("  %3d   N/A  N/A %10d      C   ", i, int(getpid())) + who,
+             fmt("%lldMiB ", (long long)(reserved >> 20))),
+        "|\n");
   }
   if (!any) put(out, "|", both("  No running processes found", ""), "|\n");
   out += rule;

@@ -9,7 +9,7 @@
 
 namespace gl {
 
-MemoryStats device_memory_stats(int device);   // after a collection
+MemoryStats device_memory_stats(int device);  // after a collection
 void reset_accumulated_memory(int device);
 
 std::string memory_summary_text(const MemoryStats& s, int device, bool abbreviated);

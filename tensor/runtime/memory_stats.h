@@ -22,10 +22,10 @@ struct Stat {
 enum PoolStat { kAllPools = 0, kLargePool = 1, kSmallPool = 2, kPoolStats = 3 };
 
 struct MemoryStats {
-  Stat allocation[kPoolStats];            // live allocations
-  Stat segment[kPoolStats];               // segments from the device (cudaMalloc)
-  Stat active[kPoolStats];                // blocks in use
-  Stat inactive_split[kPoolStats];        // free blocks inside a partly used segment
+  Stat allocation[kPoolStats];      // live allocations
+  Stat segment[kPoolStats];         // segments from the device (cudaMalloc)
+  Stat active[kPoolStats];          // blocks in use
+  Stat inactive_split[kPoolStats];  // free blocks inside a partly used segment
   Stat allocated_bytes[kPoolStats];
   Stat reserved_bytes[kPoolStats];
   Stat active_bytes[kPoolStats];
@@ -34,7 +34,7 @@ struct MemoryStats {
   Stat oversize_allocations, oversize_segments;
   int64_t num_alloc_retries = 0, num_ooms = 0, num_sync_all_streams = 0;
   int64_t num_device_alloc = 0, num_device_free = 0;
-  int64_t max_split_size = -1;            // SIZE_MAX as PyTorch reports it: no limit
+  int64_t max_split_size = -1;  // SIZE_MAX as PyTorch reports it: no limit
 };
 
 }  // namespace gl

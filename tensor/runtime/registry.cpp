@@ -167,10 +167,11 @@ bool parse_virtual_spec(const std::string& spec, int* n, int64_t* capacity) {
   double amount = std::strtod(end + 1, &unit);
   if (unit == end + 1 || amount <= 0) return false;
   std::string u = unit;
-  double mult = u == "GiB" || u == "G" || u == "GB" ? 1073741824.0
-              : u == "MiB" || u == "M" || u == "MB" ? 1048576.0
-              : u == "KiB" || u == "K" || u == "KB" ? 1024.0
-              : u.empty() ? 1.0 : 0.0;
+  double mult = u == "GiB" || u == "G" || u == "GB"   ? 1073741824.0
+                : u == "MiB" || u == "M" || u == "MB" ? 1048576.0
+                : u == "KiB" || u == "K" || u == "KB" ? 1024.0
+                : u.empty()                           ? 1.0
+                                                      : 0.0;
   if (mult == 0.0) return false;
   *capacity = int64_t(amount * mult);
   return *capacity > 0;
@@ -210,10 +211,12 @@ namespace {
 [[noreturn]] void throw_no_cuda() {
   if (reg().virtual_n > 0)  // virtual devices exist, but CUDA_VISIBLE_DEVICES hides them all
     throw RuntimeError("no CUDA-capable device is detected",
-                       "CUDA_VISIBLE_DEVICES='" + std::string(std::getenv("CUDA_VISIBLE_DEVICES") ? std::getenv("CUDA_VISIBLE_DEVICES") : "") +
+                       "CUDA_VISIBLE_DEVICES='" +
+                           std::string(std::getenv("CUDA_VISIBLE_DEVICES") ? std::getenv("CUDA_VISIBLE_DEVICES") : "") +
                            "' hides all " + std::to_string(reg().virtual_n) + " virtual GPUs");
-  throw RuntimeError(cuda_unavailable_message(),
-                     "this machine has no usable GPU: torch.cuda.use_virtual(2) emulates two (or start gpulab with --virtual-gpus 2)");
+  throw RuntimeError(
+      cuda_unavailable_message(),
+      "this machine has no usable GPU: torch.cuda.use_virtual(2) emulates two (or start gpulab with --virtual-gpus 2)");
 }
 }  // namespace
 
@@ -223,9 +226,10 @@ const DeviceSlot& slot_for(Device d) {
   if (slots.empty()) throw_no_cuda();
   int i = d.has_index() ? d.index : reg().current;
   if (i >= int(slots.size()))
-    throw RuntimeError("CUDA error: invalid device ordinal",
-                       cat("there ", slots.size() == 1 ? "is 1 CUDA device" : "are " + std::to_string(slots.size()) + " CUDA devices",
-                           ": cuda:0 to cuda:", slots.size() - 1));
+    throw RuntimeError(
+        "CUDA error: invalid device ordinal",
+        cat("there ", slots.size() == 1 ? "is 1 CUDA device" : "are " + std::to_string(slots.size()) + " CUDA devices",
+            ": cuda:0 to cuda:", slots.size() - 1));
   return slots[i];
 }
 

@@ -17,8 +17,8 @@ struct DeviceSlot {
   void* exec = nullptr;
   bool host_memory = true;  // data is ordinary host memory (CPU or emulated)
   bool is_virtual = false;
-  int physical = -1;        // physical CUDA ordinal, -1 when emulated
-  int64_t capacity = 0;     // bytes this device may hold (virtual devices)
+  int physical = -1;     // physical CUDA ordinal, -1 when emulated
+  int64_t capacity = 0;  // bytes this device may hold (virtual devices)
   std::string name;
 };
 
@@ -35,12 +35,12 @@ bool parse_virtual_spec(const std::string& spec, int* n, int64_t* capacity);  //
 
 const DeviceSlot& slot_for(Device d);  // d resolved; throws for a bad ordinal
 Allocator& allocator_for(Device d);
-Device resolve_device(Device d);        // "cuda" -> "cuda:<current>", checks availability
+Device resolve_device(Device d);  // "cuda" -> "cuda:<current>", checks availability
 
-int cuda_device_count();                // never throws
-bool cuda_initialized();                // has anything named a CUDA device yet? (initialises nothing)
+int cuda_device_count();  // never throws
+bool cuda_initialized();  // has anything named a CUDA device yet? (initialises nothing)
 bool cuda_available();
-std::string cuda_unavailable_message(); // for errors when CUDA was asked for and is absent
+std::string cuda_unavailable_message();  // for errors when CUDA was asked for and is absent
 int current_cuda_device();
 void set_cuda_device(int i);
 void synchronize_device(Device d);

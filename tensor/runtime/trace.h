@@ -35,9 +35,9 @@ void sync(Device device);
 void op(const char* name, Device device);
 }  // namespace detail
 
-void start();    // clears the record and starts counting
-Record stop();   // stops counting and returns what was counted
-Record peek();   // what was counted so far (still counting)
+void start();   // clears the record and starts counting
+Record stop();  // stops counting and returns what was counted
+Record peek();  // what was counted so far (still counting)
 bool running();
 
 inline void copy(Device from, Device to, size_t bytes) {

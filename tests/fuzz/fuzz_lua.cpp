@@ -61,7 +61,7 @@ lua_State* new_state() {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  setenv("OMP_NUM_THREADS", "1", 1);     // one core: the run is nice'd beside other work
+  setenv("OMP_NUM_THREADS", "1", 1);  // one core: the run is nice'd beside other work
   setenv("OPENBLAS_NUM_THREADS", "1", 1);
   std::string err;
   if (!gl::bindings::configure_virtual("2:256MiB", &err)) {

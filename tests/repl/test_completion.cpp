@@ -86,7 +86,7 @@ TEST_CASE("a module's parameters, buffers, submodules and methods") {
   CHECK_FALSE(s.offers("lin:", "lin:extend"));  // class machinery
   CHECK_FALSE(s.offers("lin:", "lin:new"));
   CHECK(s.offers("bn.", "bn.running_mean"));  // a buffer
-  CHECK(s.offers("net.", "net.0") == false);   // not an identifier after '.'
+  CHECK(s.offers("net.", "net.0") == false);  // not an identifier after '.'
 }
 
 TEST_CASE("index and field chains, and calls known to make tensors") {
@@ -166,13 +166,14 @@ TEST_CASE("file paths inside a string literal") {
 
 TEST_CASE("long __index and class chains: bounded, and the stack stays as it was") {
   State s;
-  s.run("deep = {}\n"
-        "local t = deep\n"
-        "for i = 1, 40 do local parent = {['f' .. i] = function() end}; setmetatable(t, {__index = parent}); t = parent end\n"
-        "local M = nn.Module:extend('M0')\n"
-        "for i = 1, 10 do M = M:extend('M' .. i) end\n"
-        "function M:__init() nn.Module.__init(self); self.fc = nn.Linear(1, 1) end\n"
-        "m = M()\n");
+  s.run(
+      "deep = {}\n"
+      "local t = deep\n"
+      "for i = 1, 40 do local parent = {['f' .. i] = function() end}; setmetatable(t, {__index = parent}); t = parent end\n"
+      "local M = nn.Module:extend('M0')\n"
+      "for i = 1, 10 do M = M:extend('M' .. i) end\n"
+      "function M:__init() nn.Module.__init(self); self.fc = nn.Linear(1, 1) end\n"
+      "m = M()\n");
   CHECK(s.offers("deep:", "deep:f1"));
   CHECK(s.offers("deep:", "deep:f12"));
   CHECK(s.offers("m:par", "m:parameters"));  // nn.Module's, eleven classes up
@@ -182,10 +183,11 @@ TEST_CASE("long __index and class chains: bounded, and the stack stays as it was
 
 TEST_CASE("a module made by calling its class: its methods, without running the call") {
   State s;
-  s.run("made = 0\n"
-        "Counting = nn.Module:extend('Counting')\n"
-        "function Counting:__init() nn.Module.__init(self); made = made + 1 end\n"
-        "function Counting:special() end\n");
+  s.run(
+      "made = 0\n"
+      "Counting = nn.Module:extend('Counting')\n"
+      "function Counting:__init() nn.Module.__init(self); made = made + 1 end\n"
+      "function Counting:special() end\n");
   CHECK(s.offers("nn.Linear(2, 3):par", "nn.Linear(2, 3):parameters"));
   CHECK(s.offers("nn.Linear(2, 3):cuda():", "nn.Linear(2, 3):cuda():forward"));
   CHECK(s.offers("Counting():sp", "Counting():special"));

@@ -8,14 +8,12 @@
 namespace gl::cuda::host_test {
 
 // Runs body(Grid{t, nthreads}) for every thread t of a grid-stride launch.
-template <class Body>
-void emulate(int64_t nthreads, Body&& body) {
+template <class Body> void emulate(int64_t nthreads, Body&& body) {
   for (int64_t t = 0; t < nthreads; ++t) body(Grid{t, nthreads});
 }
 
 // Storage whose element 0 sits `shift` elements past a 16-byte boundary.
-template <class T>
-struct Buf {
+template <class T> struct Buf {
   std::vector<unsigned char> raw;
   T* p;
   Buf(int64_t n, int shift) : raw(size_t(n + shift) * sizeof(T) + 64) {

@@ -76,7 +76,9 @@ struct DevArr {
   DevArr(DType d, int64_t count) : dt(d), n(count), nbytes(size_t(count) * itemsize(d)) {
     p = static_cast<char*>(gpu().alloc->allocate(nbytes ? nbytes : 1));
   }
-  explicit DevArr(const HostArr& h) : DevArr(h.dt, h.n) { cuda::memcpy(p, gpu().exec, h.bytes.data(), nullptr, nbytes); }
+  explicit DevArr(const HostArr& h) : DevArr(h.dt, h.n) {
+    cuda::memcpy(p, gpu().exec, h.bytes.data(), nullptr, nbytes);
+  }
   ~DevArr() { gpu().alloc->deallocate(p, nbytes ? nbytes : 1); }
   DevArr(const DevArr&) = delete;
   DevArr& operator=(const DevArr&) = delete;
@@ -153,7 +155,7 @@ inline LoopSpec flat_loop(int64_t n, std::vector<std::pair<char*, DType>> args) 
 
 // A 2-D loop [rows, cols] with per-argument strides.
 inline LoopSpec loop_2d(int64_t rows, int64_t cols, std::vector<std::pair<char*, DType>> args,
-                 std::vector<std::pair<int64_t, int64_t>> strides) {
+                        std::vector<std::pair<int64_t, int64_t>> strides) {
   LoopSpec s;
   s.ndim = 2;
   s.nargs = int(args.size());
@@ -172,8 +174,8 @@ inline LoopSpec loop_2d(int64_t rows, int64_t cols, std::vector<std::pair<char*,
 // Runs the same loop on the CPU (host arrays) and on the GPU (device copies):
 // build(ptrs) makes the spec from one pointer per array; run(kernels, exec, spec).
 inline void compare_loop(std::vector<HostArr*> arrays, const std::function<LoopSpec(const std::vector<char*>&)>& build,
-                  const std::function<void(const Kernels&, void*, const LoopSpec&)>& run, double tol,
-                  const std::string& what) {
+                         const std::function<void(const Kernels&, void*, const LoopSpec&)>& run, double tol,
+                         const std::string& what) {
   std::vector<std::unique_ptr<DevArr>> dev;
   std::vector<char*> hp, dp;
   for (HostArr* h : arrays) {

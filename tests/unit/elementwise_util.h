@@ -48,7 +48,10 @@ inline Tensor on_both(const std::function<Tensor(Device)>& f) {
   auto vc = ut::vals(c), vg = ut::vals(g);
   REQUIRE(vc.size() == vg.size());
   for (size_t i = 0; i < vc.size(); ++i)
-    if (!ut::same_double(vc[i], vg[i])) { CAPTURE(i); FAIL_CHECK("cuda:1 differs from cpu: " << vg[i] << " vs " << vc[i]); }
+    if (!ut::same_double(vc[i], vg[i])) {
+      CAPTURE(i);
+      FAIL_CHECK("cuda:1 differs from cpu: " << vg[i] << " vs " << vc[i]);
+    }
   return c;
 }
 

@@ -27,7 +27,8 @@ inline double weighted(const Tensor& out, const std::vector<double>& w) {
 }
 
 // Checks d(sum(f(x) * w))/dx for every input against central differences.
-inline void gradcheck(const char* name, const Fn& f, const std::vector<Tensor>& inputs, double eps = 1e-6, double tol = 1e-5) {
+inline void gradcheck(const char* name, const Fn& f, const std::vector<Tensor>& inputs, double eps = 1e-6,
+                      double tol = 1e-5) {
   CAPTURE(std::string(name));
   Tensor out = f(inputs);
   REQUIRE(out.grad_fn() != nullptr);
@@ -48,7 +49,11 @@ inline void gradcheck(const char* name, const Fn& f, const std::vector<Tensor>& 
       std::vector<Tensor> plus, minus;
       for (size_t j = 0; j < inputs.size(); ++j) {
         NoGradGuard ng;
-        if (j != k) { plus.push_back(detach(inputs[j])); minus.push_back(detach(inputs[j])); continue; }
+        if (j != k) {
+          plus.push_back(detach(inputs[j]));
+          minus.push_back(detach(inputs[j]));
+          continue;
+        }
         auto p = base, m = base;
         p[i] += eps;
         m[i] -= eps;

@@ -13,30 +13,33 @@ using ut::leaf;
 using ut::vals;
 
 namespace {
-const std::vector<double> kX = {0.3, -0.7, 1.2, 0.9, -1.4, 0.45};   // 2x3
-const std::vector<double> kY = {0.8, 1.1, -0.6, 0.35, 0.6, -1.3};   // 2x3
-const std::vector<double> kPos = {0.3, 0.7, 1.2, 0.9, 1.4, 0.45};   // positive, 2x3
+const std::vector<double> kX = {0.3, -0.7, 1.2, 0.9, -1.4, 0.45};  // 2x3
+const std::vector<double> kY = {0.8, 1.1, -0.6, 0.35, 0.6, -1.3};  // 2x3
+const std::vector<double> kPos = {0.3, 0.7, 1.2, 0.9, 1.4, 0.45};  // positive, 2x3
 }  // namespace
 
 TEST_CASE("autograd: unary ops match finite differences") {
-  const std::vector<UnaryOp> ops = {UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Exp, UnaryOp::Log, UnaryOp::Log2,
-                                    UnaryOp::Log1p, UnaryOp::Expm1, UnaryOp::Sqrt, UnaryOp::Rsqrt, UnaryOp::Sin,
-                                    UnaryOp::Cos, UnaryOp::Tan, UnaryOp::Tanh, UnaryOp::Sigmoid, UnaryOp::Relu,
-                                    UnaryOp::Reciprocal, UnaryOp::Square, UnaryOp::Sign, UnaryOp::Floor,
-                                    UnaryOp::Ceil, UnaryOp::Round, UnaryOp::Trunc};
+  const std::vector<UnaryOp> ops = {
+      UnaryOp::Neg,   UnaryOp::Abs,     UnaryOp::Exp,   UnaryOp::Log,        UnaryOp::Log2,   UnaryOp::Log1p,
+      UnaryOp::Expm1, UnaryOp::Sqrt,    UnaryOp::Rsqrt, UnaryOp::Sin,        UnaryOp::Cos,    UnaryOp::Tan,
+      UnaryOp::Tanh,  UnaryOp::Sigmoid, UnaryOp::Relu,  UnaryOp::Reciprocal, UnaryOp::Square, UnaryOp::Sign,
+      UnaryOp::Floor, UnaryOp::Ceil,    UnaryOp::Round, UnaryOp::Trunc};
   for (Device d : ut::test_devices())
     for (UnaryOp op : ops) {
       CAPTURE(d.str());
       CAPTURE(int(op));
-      const bool pos = op == UnaryOp::Log1p || op == UnaryOp::Log || op == UnaryOp::Log2 || op == UnaryOp::Sqrt || op == UnaryOp::Rsqrt;
-      gradcheck("unary", [op](const std::vector<Tensor>& v) { return unary(op, v[0]); }, {leaf(pos ? kPos : kX, {2, 3}, d)});
+      const bool pos = op == UnaryOp::Log1p || op == UnaryOp::Log || op == UnaryOp::Log2 || op == UnaryOp::Sqrt ||
+                       op == UnaryOp::Rsqrt;
+      gradcheck("unary", [op](const std::vector<Tensor>& v) { return unary(op, v[0]); },
+                {leaf(pos ? kPos : kX, {2, 3}, d)});
     }
   // erf everywhere, erfinv inside (-1, 1)
   const std::vector<double> kUnit = {0.3, -0.7, 0.2, 0.9, -0.4, 0.45};
   for (Device d : ut::test_devices()) {
     CAPTURE(d.str());
     gradcheck("erf", [](const std::vector<Tensor>& v) { return unary(UnaryOp::Erf, v[0]); }, {leaf(kX, {2, 3}, d)});
-    gradcheck("erfinv", [](const std::vector<Tensor>& v) { return unary(UnaryOp::Erfinv, v[0]); }, {leaf(kUnit, {2, 3}, d)});
+    gradcheck("erfinv", [](const std::vector<Tensor>& v) { return unary(UnaryOp::Erfinv, v[0]); },
+              {leaf(kUnit, {2, 3}, d)});
   }
 }
 
@@ -56,22 +59,27 @@ TEST_CASE("autograd: binary ops, scalars on either side, broadcasting") {
       for (bool first : {false, true}) {
         if (op == BinaryOp::Atan2) break;  // torch has no atan2(tensor, number)
         CAPTURE(first);
-        gradcheck("binary scalar", [op, first](const std::vector<Tensor>& v) { return binary(op, v[0], ut::sf(0.6), first); },
+        gradcheck("binary scalar",
+                  [op, first](const std::vector<Tensor>& v) { return binary(op, v[0], ut::sf(0.6), first); },
                   {leaf(kX, {2, 3}, d)});
       }
     }
     gradcheck("pow tensor", [](const std::vector<Tensor>& v) { return binary(BinaryOp::Pow, v[0], v[1]); },
               {leaf(kPos, {2, 3}, d), leaf(kY, {2, 3}, d)});
-    gradcheck("pow 3", [](const std::vector<Tensor>& v) { return binary(BinaryOp::Pow, v[0], ut::si(3)); }, {leaf(kX, {2, 3}, d)});
-    gradcheck("pow 0.5", [](const std::vector<Tensor>& v) { return binary(BinaryOp::Pow, v[0], ut::sf(0.5)); }, {leaf(kPos, {2, 3}, d)});
-    gradcheck("2 ** x", [](const std::vector<Tensor>& v) { return binary(BinaryOp::Pow, v[0], ut::sf(2), true); }, {leaf(kX, {2, 3}, d)});
+    gradcheck("pow 3", [](const std::vector<Tensor>& v) { return binary(BinaryOp::Pow, v[0], ut::si(3)); },
+              {leaf(kX, {2, 3}, d)});
+    gradcheck("pow 0.5", [](const std::vector<Tensor>& v) { return binary(BinaryOp::Pow, v[0], ut::sf(0.5)); },
+              {leaf(kPos, {2, 3}, d)});
+    gradcheck("2 ** x", [](const std::vector<Tensor>& v) { return binary(BinaryOp::Pow, v[0], ut::sf(2), true); },
+              {leaf(kX, {2, 3}, d)});
     gradcheck("add alpha", [](const std::vector<Tensor>& v) { return add(v[0], v[1], ut::sf(-2.5)); },
               {leaf(kX, {2, 3}, d), leaf(kY, {2, 3}, d)});
     Tensor cond = ut::tens({1, 0, 0, 1, 1, 0}, {2, 3}, DType::Bool, d);
     gradcheck("where", [cond](const std::vector<Tensor>& v) { return where(cond, v[0], v[1]); },
               {leaf(kX, {2, 3}, d), leaf({0.1, 0.2, 0.3}, {3}, d)});
     gradcheck("clamp", [](const std::vector<Tensor>& v) { return clamp(v[0], -0.5, 1.0); }, {leaf(kX, {2, 3}, d)});
-    gradcheck("clamp min", [](const std::vector<Tensor>& v) { return clamp(v[0], 0.0, std::nullopt); }, {leaf(kX, {2, 3}, d)});
+    gradcheck("clamp min", [](const std::vector<Tensor>& v) { return clamp(v[0], 0.0, std::nullopt); },
+              {leaf(kX, {2, 3}, d)});
   }
 }
 
@@ -112,12 +120,34 @@ TEST_CASE("autograd: views and joins") {
     gradcheck("flatten", [](const std::vector<Tensor>& v) { return flatten(v[0], 0, -1); }, {X()});
     gradcheck("contiguous", [](const std::vector<Tensor>& v) { return contiguous(t(v[0])); }, {X()});
     gradcheck("clone", [](const std::vector<Tensor>& v) { return clone(v[0]); }, {X()});
-    gradcheck("index_select", [&](const std::vector<Tensor>& v) { return index_select(v[0], 1, ut::tens({2, 0, 2}, {}, DType::Int64, d)); }, {X()});
-    gradcheck("masked_select", [&](const std::vector<Tensor>& v) { return masked_select(v[0], ut::tens({1, 0, 1, 1, 0, 0}, {2, 3}, DType::Bool, d)); }, {X()});
+    gradcheck("index_select",
+              [&](const std::vector<Tensor>& v) {
+                return index_select(v[0], 1, ut::tens({2, 0, 2}, {}, DType::Int64, d));
+              },
+              {X()});
+    gradcheck("masked_select",
+              [&](const std::vector<Tensor>& v) {
+                return masked_select(v[0], ut::tens({1, 0, 1, 1, 0, 0}, {2, 3}, DType::Bool, d));
+              },
+              {X()});
     gradcheck("cat", [](const std::vector<Tensor>& v) { return cat({v[0], v[1]}, 1); }, {X(), leaf({1, 2}, {2, 1}, d)});
-    gradcheck("stack", [](const std::vector<Tensor>& v) { return stack({v[0], v[1]}, -1); }, {X(), leaf(kY, {2, 3}, d)});
-    gradcheck("split", [](const std::vector<Tensor>& v) { auto p = split(v[0], 2, 1); return mul(p[0], sum(p[1], {}, false)); }, {X()});
-    gradcheck("chunk", [](const std::vector<Tensor>& v) { auto p = chunk(v[0], 2, 0); return sub(p[1], mul(p[0], p[0])); }, {X()});
+    gradcheck("stack",
+              [](const std::vector<Tensor>& v) {
+                return stack({v[0], v[1]}, -1);
+              },
+              {X(), leaf(kY, {2, 3}, d)});
+    gradcheck("split",
+              [](const std::vector<Tensor>& v) {
+                auto p = split(v[0], 2, 1);
+                return mul(p[0], sum(p[1], {}, false));
+              },
+              {X()});
+    gradcheck("chunk",
+              [](const std::vector<Tensor>& v) {
+                auto p = chunk(v[0], 2, 0);
+                return sub(p[1], mul(p[0], p[0]));
+              },
+              {X()});
     gradcheck("split_sizes", [](const std::vector<Tensor>& v) { return split_sizes(v[0], {1, 2}, 1)[1]; }, {X()});
   }
 }
@@ -129,38 +159,51 @@ TEST_CASE("autograd: matmul family and nn functions") {
     auto B = [&] { return leaf({0.2, -0.4, 1.0, 0.7, -0.9, 0.1}, {3, 2}, d); };
     gradcheck("mm", [](const std::vector<Tensor>& v) { return mm(v[0], v[1]); }, {A(), B()});
     gradcheck("mm t", [](const std::vector<Tensor>& v) { return mm(t(v[1]), t(v[0])); }, {A(), B()});
-    gradcheck("addmm", [](const std::vector<Tensor>& v) { return addmm(v[2], v[0], v[1], 0.5, 2); }, {A(), B(), leaf({1, -1}, {2}, d)});
+    gradcheck("addmm", [](const std::vector<Tensor>& v) { return addmm(v[2], v[0], v[1], 0.5, 2); },
+              {A(), B(), leaf({1, -1}, {2}, d)});
     gradcheck("bmm", [](const std::vector<Tensor>& v) { return bmm(v[0], v[1]); },
               {leaf(kX, {2, 1, 3}, d), leaf({0.2, -0.4, 1.0, 0.7, -0.9, 0.1}, {2, 3, 1}, d)});
-    gradcheck("matmul bcast", [](const std::vector<Tensor>& v) { return matmul(v[0], v[1]); }, {leaf(kX, {2, 1, 3}, d), B()});
-    gradcheck("matmul mv", [](const std::vector<Tensor>& v) { return matmul(v[0], v[1]); }, {A(), leaf({1, 2, -3}, {3}, d)});
-    gradcheck("matmul vm", [](const std::vector<Tensor>& v) { return matmul(v[0], v[1]); }, {leaf({1, 2, -3}, {3}, d), B()});
-    gradcheck("dot", [](const std::vector<Tensor>& v) { return dot(v[0], v[1]); }, {leaf({1, 2, -3}, {3}, d), leaf({0.5, 0.1, 2}, {3}, d)});
-    gradcheck("linear", [](const std::vector<Tensor>& v) { return linear(v[0], v[1], &v[2]); }, {A(), leaf(kY, {2, 3}, d), leaf({0.1, 0.2}, {2}, d)});
-    gradcheck("linear nobias", [](const std::vector<Tensor>& v) { return linear(v[0], v[1], nullptr); }, {A(), leaf(kY, {2, 3}, d)});
+    gradcheck("matmul bcast", [](const std::vector<Tensor>& v) { return matmul(v[0], v[1]); },
+              {leaf(kX, {2, 1, 3}, d), B()});
+    gradcheck("matmul mv", [](const std::vector<Tensor>& v) { return matmul(v[0], v[1]); },
+              {A(), leaf({1, 2, -3}, {3}, d)});
+    gradcheck("matmul vm", [](const std::vector<Tensor>& v) { return matmul(v[0], v[1]); },
+              {leaf({1, 2, -3}, {3}, d), B()});
+    gradcheck("dot", [](const std::vector<Tensor>& v) { return dot(v[0], v[1]); },
+              {leaf({1, 2, -3}, {3}, d), leaf({0.5, 0.1, 2}, {3}, d)});
+    gradcheck("linear", [](const std::vector<Tensor>& v) { return linear(v[0], v[1], &v[2]); },
+              {A(), leaf(kY, {2, 3}, d), leaf({0.1, 0.2}, {2}, d)});
+    gradcheck("linear nobias", [](const std::vector<Tensor>& v) { return linear(v[0], v[1], nullptr); },
+              {A(), leaf(kY, {2, 3}, d)});
     gradcheck("softmax", [](const std::vector<Tensor>& v) { return softmax(v[0], 1); }, {A()});
     gradcheck("softmax0", [](const std::vector<Tensor>& v) { return softmax(v[0], 0); }, {A()});
     gradcheck("log_softmax", [](const std::vector<Tensor>& v) { return log_softmax(v[0], -1); }, {A()});
     for (const char* red : {"mean", "sum", "none"}) {
       CAPTURE(std::string(red));
-      gradcheck("mse_loss", [red](const std::vector<Tensor>& v) { return mse_loss(v[0], v[1], red); }, {A(), leaf(kY, {2, 3}, d)});
+      gradcheck("mse_loss", [red](const std::vector<Tensor>& v) { return mse_loss(v[0], v[1], red); },
+                {A(), leaf(kY, {2, 3}, d)});
       Tensor target = ut::tens({2, 0}, {}, DType::Int64, d);
-      gradcheck("cross_entropy", [red, target](const std::vector<Tensor>& v) { return cross_entropy(v[0], target, red); }, {A()});
+      gradcheck("cross_entropy",
+                [red, target](const std::vector<Tensor>& v) { return cross_entropy(v[0], target, red); }, {A()});
     }
   }
 }
 
 TEST_CASE("autograd: to() across devices and dtypes sends gradients back") {
   Tensor x = leaf(kX, {2, 3}, ut::cpu());
-  gradcheck("to cuda:1", [](const std::vector<Tensor>& v) {
-    Tensor g = to(v[0], ut::cuda(1), std::nullopt);
-    return mul(g, g);
-  }, {x});
+  gradcheck("to cuda:1",
+            [](const std::vector<Tensor>& v) {
+              Tensor g = to(v[0], ut::cuda(1), std::nullopt);
+              return mul(g, g);
+            },
+            {x});
   CHECK(x.grad().device() == ut::cpu());
   Tensor y = leaf(kX, {2, 3}, ut::cuda(1));
-  gradcheck("to cpu", [](const std::vector<Tensor>& v) { return unary(UnaryOp::Exp, to(v[0], ut::cpu(), std::nullopt)); }, {y});
+  gradcheck("to cpu",
+            [](const std::vector<Tensor>& v) { return unary(UnaryOp::Exp, to(v[0], ut::cpu(), std::nullopt)); }, {y});
   Tensor z = leaf(kX, {2, 3}, ut::cuda(0));
-  gradcheck("cuda:0 -> cuda:1", [](const std::vector<Tensor>& v) { return unary(UnaryOp::Sin, to(v[0], ut::cuda(1), std::nullopt)); }, {z});
+  gradcheck("cuda:0 -> cuda:1",
+            [](const std::vector<Tensor>& v) { return unary(UnaryOp::Sin, to(v[0], ut::cuda(1), std::nullopt)); }, {z});
   // Through float32 and back: the gradient arrives as float64 on the leaf's device.
   Tensor w = leaf(kX, {2, 3}, ut::cuda(1));
   Tensor out = sum(to(to(w, ut::cpu(), DType::Float32), std::nullopt, DType::Float64), {}, false);

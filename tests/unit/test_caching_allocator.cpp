@@ -125,7 +125,7 @@ TEST_CASE("caching allocator: out of memory frees the cache, retries, then raise
   FakeSegments src(int64_t(64 * MiB));
   CachingAllocator a(&src, 0, 3);
   void* p = a.allocate(40 * MiB);
-  a.deallocate(p, 40 * MiB);  // cached, 40 MiB reserved
+  a.deallocate(p, 40 * MiB);       // cached, 40 MiB reserved
   void* q = a.allocate(50 * MiB);  // fails at first; succeeds once the cache is released
   CHECK(q != nullptr);
   CHECK(src.frees == 1);
@@ -159,7 +159,7 @@ TEST_CASE("caching allocator: a capacity caps reserved memory (virtual devices, 
   void* s = a.allocate(1000);  // 2 MiB small segment
   void* l = nullptr;
   CHECK_THROWS_AS(l = a.allocate(2 * MiB), OutOfMemoryError);  // needs a 20 MiB segment
-  void* t = a.allocate(512 * 1024);  // still room in the small segment
+  void* t = a.allocate(512 * 1024);                            // still room in the small segment
   CHECK(a.stats().reserved == int64_t(2 * MiB));
   a.deallocate(s, 1000);
   a.deallocate(t, 512 * 1024);
@@ -214,7 +214,7 @@ TEST_CASE("caching allocator: PyTorch's statistics through allocations, frees an
   CHECK(st().inactive_split[kLargePool].current == 0);
   CHECK(st().inactive_split_bytes[kLargePool].current == 0);
   CHECK(st().reserved_bytes[kAllPools].current == 35651584);  // freed blocks stay reserved
-  a.empty_cache();  // gives back the free 20 MiB segment only
+  a.empty_cache();                                            // gives back the free 20 MiB segment only
   CHECK(st().reserved_bytes[kAllPools].current == 2097152 + 12582912);
   CHECK(st().segment[kAllPools].current == 2);
   CHECK(st().num_device_free == 1);
@@ -263,8 +263,8 @@ TEST_CASE("caching allocator: garbage is collected before a new segment, and bef
   CachingAllocator a(&src, int64_t(40 * MiB), 0);
   Pending g{&a};
   add_memory_pressure_hook(collect_pending, &g);
-  void* x = a.allocate(4 * MiB);  // a 20 MiB segment
-  CHECK(g.runs == 1);             // nothing was cached: the hook ran, then the device was asked
+  void* x = a.allocate(4 * MiB);    // a 20 MiB segment
+  CHECK(g.runs == 1);               // nothing was cached: the hook ran, then the device was asked
   void* y = a.allocate(MiB + 512);  // fits the cached rest: no collection
   CHECK(g.runs == 1);
   a.deallocate(y, MiB + 512);

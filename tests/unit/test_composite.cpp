@@ -30,9 +30,11 @@ TEST_CASE("composite: div rounding modes") {
 
 TEST_CASE("composite: add and sub with alpha") {
   CHECK(ivals(add(i64({1, 2}), Other::of(i64({3, 4})), Scalar::from_int(2))) == std::vector<int64_t>{7, 10});
-  CHECK(vals(sub(tens({1, 2}), Other::of(Scalar::from_int(3)), Scalar::from_double(0.5))) == std::vector<double>{-0.5, 0.5});
-  CHECK(error_of([] { add(i64({1, 2}), Other::of(i64({3, 4})), Scalar::from_double(0.5)); }) ==
-        "For integral input tensors, argument alpha must not be a floating point number.");
+  CHECK(vals(sub(tens({1, 2}), Other::of(Scalar::from_int(3)), Scalar::from_double(0.5))) ==
+        std::vector<double>{-0.5, 0.5});
+  CHECK(error_of([] {
+          add(i64({1, 2}), Other::of(i64({3, 4})), Scalar::from_double(0.5));
+        }) == "For integral input tensors, argument alpha must not be a floating point number.");
   Tensor x = tens({1, 2});
   add_(x, Other::of(tens({1, 1})), Scalar::from_int(3));
   CHECK(vals(x) == std::vector<double>{4, 5});

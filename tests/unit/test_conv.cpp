@@ -27,10 +27,20 @@ double max_diff(const std::vector<float>& a, const std::vector<float>& b) {
   return m;
 }
 
-ConvGeom geom(int64_t N, int64_t C, int64_t H, int64_t W, int64_t K, int64_t R, int64_t S, int64_t s, int64_t p, int64_t d, int64_t g) {
+ConvGeom geom(int64_t N, int64_t C, int64_t H, int64_t W, int64_t K, int64_t R, int64_t S, int64_t s, int64_t p,
+              int64_t d, int64_t g) {
   ConvGeom c;
-  c.N = N; c.C = C; c.H = H; c.W = W; c.K = K; c.R = R; c.S = S;
-  c.sh = c.sw = s; c.ph = c.pw = p; c.dh = c.dw = d; c.groups = g;
+  c.N = N;
+  c.C = C;
+  c.H = H;
+  c.W = W;
+  c.K = K;
+  c.R = R;
+  c.S = S;
+  c.sh = c.sw = s;
+  c.ph = c.pw = p;
+  c.dh = c.dw = d;
+  c.groups = g;
   c.P = (H + 2 * p - d * (R - 1) - 1) / s + 1;
   c.Q = (W + 2 * p - d * (S - 1) - 1) / s + 1;
   return c;
@@ -45,12 +55,15 @@ TEST_CASE("conv: oneDNN and im2col + BLAS agree (forward, backward data, backwar
   const DnnKernels& dnnl = cpu_dnn_kernels();
   const DnnKernels& im2col = im2col_dnn_kernels();
   for (const ConvGeom& g : cases) {
-    CAPTURE(g.C); CAPTURE(g.groups); CAPTURE(g.sh); CAPTURE(g.dh);
+    CAPTURE(g.C);
+    CAPTURE(g.groups);
+    CAPTURE(g.sh);
+    CAPTURE(g.dh);
     const int64_t nx = g.N * g.C * g.H * g.W, nw = g.K * g.C / g.groups * g.R * g.S, ny = g.N * g.K * g.P * g.Q;
     auto x = ramp(nx, 1), w = ramp(nw, 2), b = ramp(g.K, 3), gy = ramp(ny, 4);
     const auto zeros = [](int64_t n) { return std::vector<float>(static_cast<size_t>(n)); };
-    auto y1 = zeros(ny), y2 = zeros(ny), gx1 = zeros(nx), gx2 = zeros(nx), gw1 = zeros(nw), gw2 = zeros(nw), gb1 = zeros(g.K),
-         gb2 = zeros(g.K);
+    auto y1 = zeros(ny), y2 = zeros(ny), gx1 = zeros(nx), gx2 = zeros(nx), gw1 = zeros(nw), gw2 = zeros(nw),
+         gb1 = zeros(g.K), gb2 = zeros(g.K);
     // Forcing a path: a one-channel input takes im2col in both, so oneDNN is reached only for C > 1.
     dnnl.conv_fwd(nullptr, g, x.data(), w.data(), b.data(), y1.data());
     im2col.conv_fwd(nullptr, g, x.data(), w.data(), b.data(), y2.data());
@@ -86,12 +99,19 @@ TEST_CASE("conv2d, pooling and norms: gradients by finite differences (float64)"
   Conv2dOptions same;
   same.padding_mode = "same";
   Tensor w2 = leaf(vec(3 * 4 * 2 * 2, 4), {3, 4, 2, 2}, cpu);
-  gradcheck("conv2d same", [&](const std::vector<Tensor>& in) { return conv2d(in[0], in[1], nullptr, same); }, {input(), w2});
-  gradcheck("adaptive_avg_pool2d", [&](const std::vector<Tensor>& in) { return adaptive_avg_pool2d(in[0], {3, 4}); }, {input()});
+  gradcheck("conv2d same", [&](const std::vector<Tensor>& in) { return conv2d(in[0], in[1], nullptr, same); },
+            {input(), w2});
+  gradcheck("adaptive_avg_pool2d",
+            [&](const std::vector<Tensor>& in) {
+              return adaptive_avg_pool2d(in[0], {3, 4});
+            },
+            {input()});
   Tensor g = leaf(vec(4, 5), {4}, cpu), s = leaf(vec(4, 6), {4}, cpu);
-  gradcheck("batch_norm", [&](const std::vector<Tensor>& in) {
-    return batch_norm(in[0], Tensor(), Tensor(), &in[1], &in[2], true, 0.1, 1e-5);
-  }, {input(), g, s});
+  gradcheck("batch_norm",
+            [&](const std::vector<Tensor>& in) {
+              return batch_norm(in[0], Tensor(), Tensor(), &in[1], &in[2], true, 0.1, 1e-5);
+            },
+            {input(), g, s});
   Tensor lg = leaf(vec(6, 7), {6}, cpu), ls = leaf(vec(6, 8), {6}, cpu);
   gradcheck("layer_norm", [&](const std::vector<Tensor>& in) { return layer_norm(in[0], {6}, &in[1], &in[2], 1e-5); },
             {input(), lg, ls});

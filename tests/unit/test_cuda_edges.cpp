@@ -16,16 +16,17 @@ TEST_CASE("cuda: misaligned operands take the scalar path and match the CPU") {
       BinarySpec add;
       add.op = BinaryOp::Add;
       add.compute = dt;
-      compare_loop({&out, &a, &b},
-                   [&](const std::vector<char*>& p) {
-                     return flat_loop(m, {{p[0] + isz, dt}, {p[1], dt}, {p[2] + isz, dt}});
-                   },
-                   [add](const Kernels& k, void* ex, const LoopSpec& s) {
-                     BinarySpec bs = add;
-                     bs.loop = s;
-                     k.binary(ex, bs);
-                   },
-                   tolerance(dt), std::string("misaligned add ") + dtype_name(dt) + " n=" + std::to_string(n));
+      compare_loop(
+          {&out, &a, &b},
+          [&](const std::vector<char*>& p) {
+            return flat_loop(m, {{p[0] + isz, dt}, {p[1], dt}, {p[2] + isz, dt}});
+          },
+          [add](const Kernels& k, void* ex, const LoopSpec& s) {
+            BinarySpec bs = add;
+            bs.loop = s;
+            k.binary(ex, bs);
+          },
+          tolerance(dt), std::string("misaligned add ") + dtype_name(dt) + " n=" + std::to_string(n));
     }
 }
 

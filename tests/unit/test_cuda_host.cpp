@@ -31,8 +31,8 @@ bool all_aligned(const Ptrs& p, int nargs, size_t bytes) {
 
 TEST_CASE("cuda kernels on the host: multiply-shift division is exact below 2^31") {
   std::mt19937_64 rng(7);
-  std::vector<uint32_t> divisors = {1, 2, 3, 5, 6, 7, 10, 641, 1000, 4096, 65535, 65537, 1000003, 46340, 46341,
-                                    (1u << 30) + 1, (1u << 31) - 1};
+  std::vector<uint32_t> divisors = {
+      1, 2, 3, 5, 6, 7, 10, 641, 1000, 4096, 65535, 65537, 1000003, 46340, 46341, (1u << 30) + 1, (1u << 31) - 1};
   for (int i = 0; i < 200; ++i) divisors.push_back(uint32_t(rng() % ((1u << 31) - 1)) + 1);
   for (uint32_t d : divisors) {
     const IntDiv div(d);
@@ -108,7 +108,8 @@ TEST_CASE("cuda kernels on the host: contiguous loops cover every element once, 
         for (int64_t i = 0; i < n; ++i) a.p[i] = float(i) * 0.5f, b.p[i] = float(3 * i) - 7.0f;
         for (int64_t i = 0; i < n; ++i) out.p[i] = -12345.0f;
         Ptrs p;
-        p.p[0] = reinterpret_cast<char*>(out.p), p.p[1] = reinterpret_cast<char*>(a.p), p.p[2] = reinterpret_cast<char*>(b.p);
+        p.p[0] = reinterpret_cast<char*>(out.p), p.p[1] = reinterpret_cast<char*>(a.p),
+        p.p[2] = reinterpret_cast<char*>(b.p);
         constexpr int V = vec_width<float, float, float, None, 2>();
         CHECK(V == 4);
         const bool vec = all_aligned(p, 3, sizeof(float) * V);
@@ -125,7 +126,8 @@ TEST_CASE("cuda kernels on the host: contiguous loops cover every element once, 
         Buf<Half> ha(n, shift), hb(n, 0), ho(n, 0);
         for (int64_t i = 0; i < n; ++i) ha.p[i] = Half(float(i % 100) * 0.25f), hb.p[i] = Half(1.5f);
         Ptrs q;
-        q.p[0] = reinterpret_cast<char*>(ho.p), q.p[1] = reinterpret_cast<char*>(ha.p), q.p[2] = reinterpret_cast<char*>(hb.p);
+        q.p[0] = reinterpret_cast<char*>(ho.p), q.p[1] = reinterpret_cast<char*>(ha.p),
+        q.p[2] = reinterpret_cast<char*>(hb.p);
         constexpr int HV = vec_width<Half, Half, Half, None, 2>();
         CHECK(HV == 8);
         const bool hvec = all_aligned(q, 3, sizeof(Half) * HV);
@@ -151,7 +153,8 @@ TEST_CASE("cuda kernels on the host: strided loops write each output once") {
   p.p[2] = reinterpret_cast<char*>(y.data());
   for (int64_t threads : {1, 7, 256, 10000}) {
     std::fill(out.begin(), out.end(), -1.0f);
-    emulate(threads, [&](Grid g) { strided_body<2, float, float, float, None>(g, p, oc, n, BinaryF<BinaryOp::Add>()); });
+    emulate(threads,
+            [&](Grid g) { strided_body<2, float, float, float, None>(g, p, oc, n, BinaryF<BinaryOp::Add>()); });
     for (int64_t i = 0; i < R; ++i)
       for (int64_t j = 0; j < C; ++j) CHECK(out[size_t(i * C + j)] == x[size_t(j * R + i)] + y[size_t(j)]);
   }

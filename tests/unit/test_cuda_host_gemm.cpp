@@ -18,8 +18,7 @@ using namespace gl::cuda;
 namespace {
 // The row-major product a GemmSpec means, C = alpha * op(A) @ op(B) + beta * C,
 // computed in Acc: double, or uint64_t for the integers' wrap-around.
-template <class Acc, class T>
-void reference_gemm(const GemmSpec& s, const T* A, const T* B, T* C) {
+template <class Acc, class T> void reference_gemm(const GemmSpec& s, const T* A, const T* B, T* C) {
   for (int64_t t = 0; t < s.batch; ++t)
     for (int64_t i = 0; i < s.m; ++i)
       for (int64_t j = 0; j < s.n; ++j) {
@@ -86,8 +85,10 @@ TEST_CASE("cuda kernels on the host: cuBLAS's column-major call computes the row
                   for (int64_t c = 0; c < b.n; ++c) {
                     double acc = 0;
                     for (int64_t p = 0; p < b.k; ++p) {
-                      const double f = B[size_t(t * b.stride_first + (b.trans_first ? p + r * b.ld_first : r + p * b.ld_first))];
-                      const double g = A[size_t(t * b.stride_second + (b.trans_second ? c + p * b.ld_second : p + c * b.ld_second))];
+                      const double f =
+                          B[size_t(t * b.stride_first + (b.trans_first ? p + r * b.ld_first : r + p * b.ld_first))];
+                      const double g =
+                          A[size_t(t * b.stride_second + (b.trans_second ? c + p * b.ld_second : p + c * b.ld_second))];
                       acc += f * g;
                     }
                     double& out = got[size_t(t * b.stride_c + r + c * b.ldc)];
@@ -102,8 +103,7 @@ TEST_CASE("cuda kernels on the host: cuBLAS's column-major call computes the row
 namespace {
 // Runs gemm_int_kernel's grid on the host, block by block, each phase for all
 // 16 x 16 threads before the next (as the kernel's barriers order them).
-template <class T>
-void host_int_gemm(const GemmSpec& s, int64_t grid_y, int64_t grid_z) {
+template <class T> void host_int_gemm(const GemmSpec& s, int64_t grid_y, int64_t grid_z) {
   const IntGemm<T> g = int_gemm_args<T>(s);
   T As[kTile][kTile + 1], Bs[kTile][kTile + 1];
   IntAcc acc[kTile][kTile];
@@ -123,7 +123,8 @@ void host_int_gemm(const GemmSpec& s, int64_t grid_y, int64_t grid_z) {
                 for (int tx = 0; tx < kTile; ++tx) int_gemm_step(As, Bs, tx, ty, acc[ty][tx]);
             }
             for (int ty = 0; ty < kTile; ++ty)
-              for (int tx = 0; tx < kTile; ++tx) int_gemm_store(g, bt, tile_m * kTile + ty, bx * kTile + tx, acc[ty][tx]);
+              for (int tx = 0; tx < kTile; ++tx)
+                int_gemm_store(g, bt, tile_m * kTile + ty, bx * kTile + tx, acc[ty][tx]);
           }
 }
 }  // namespace

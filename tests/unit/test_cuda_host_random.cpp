@@ -15,17 +15,22 @@ using namespace gl::cuda::host_test;
 
 TEST_CASE("cuda kernels on the host: Philox4x32-10 gives Random123's known answers") {
   // Random123's tests/kat_vectors: counter words c0..c3, key words k0, k1.
-  struct Kat { uint32_t c[4], k[2], out[4]; };
+  struct Kat {
+    uint32_t c[4], k[2], out[4];
+  };
   const Kat kats[] = {
       {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}},
-      {{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0xffffffffu, 0xffffffffu},
+      {{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+       {0xffffffffu, 0xffffffffu},
        {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}},
-      {{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}, {0xa4093822u, 0x299f31d0u},
+      {{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u},
+       {0xa4093822u, 0x299f31d0u},
        {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}},
   };
   for (const Kat& k : kats) {
-    const Philox4 r = philox4x32_10(uint64_t(k.c[0]) | uint64_t(k.c[1]) << 32, uint64_t(k.c[2]) | uint64_t(k.c[3]) << 32,
-                                    uint64_t(k.k[0]) | uint64_t(k.k[1]) << 32);
+    const Philox4 r =
+        philox4x32_10(uint64_t(k.c[0]) | uint64_t(k.c[1]) << 32, uint64_t(k.c[2]) | uint64_t(k.c[3]) << 32,
+                      uint64_t(k.k[0]) | uint64_t(k.k[1]) << 32);
     for (int j = 0; j < 4; ++j) CHECK(r.x[j] == k.out[j]);
   }
 }
@@ -64,7 +69,8 @@ TEST_CASE("cuda kernels on the host: random fills do not depend on the launch sh
     CHECK(draw<int64_t, RandomKind::IntRange>(n, -5, 5, 1, false) ==
           draw<int64_t, RandomKind::IntRange>(n, -5, 5, 100, false));
   }
-  CHECK(draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 3) != draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 4));
+  CHECK(draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 3) !=
+        draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 4));
 }
 
 TEST_CASE("cuda kernels on the host: uniform stays below its upper bound in every dtype") {
@@ -86,7 +92,8 @@ TEST_CASE("cuda kernels on the host: uniform stays below its upper bound in ever
 
 TEST_CASE("cuda kernels on the host: normal moments and integer ranges") {
   const int64_t n = 200003;
-  for (auto v : {draw<float, RandomKind::Normal>(n, -1, 2, 256, true), draw<double, RandomKind::Normal>(n, -1, 2, 256, true)}) {
+  for (auto v :
+       {draw<float, RandomKind::Normal>(n, -1, 2, 256, true), draw<double, RandomKind::Normal>(n, -1, 2, 256, true)}) {
     double s = 0, s2 = 0;
     for (double x : v) s += x, s2 += x * x;
     const double mean = s / double(n), var = s2 / double(n) - mean * mean;

@@ -20,8 +20,7 @@ namespace {
 
 // Mirrors run_reduce and reduce_kernel / reduce_final_kernel in reduce.cu:
 // threads of a block run phase by phase, as the barriers order them on a GPU.
-template <class T, RKind K>
-void host_reduce(const ReduceSpec& s0, bool flag, int sm_count, int max_threads_per_sm) {
+template <class T, RKind K> void host_reduce(const ReduceSpec& s0, bool flag, int sm_count, int max_threads_per_sm) {
   using Op = RedOp<T, K>;
   using Acc = typename Op::Acc;
   constexpr int VEC = int(16 / sizeof(T));
@@ -40,7 +39,8 @@ void host_reduce(const ReduceSpec& s0, bool flag, int sm_count, int max_threads_
     for (int64_t blk_x = 0; blk_x < plan.grid_x; ++blk_x) {
       for (int ty = 0; ty < by; ++ty)
         for (int tx = 0; tx < bx; ++tx)
-          outs[size_t(ty * bx + tx)] = red_accumulate<VEC, T>(a, op, tx, ty, bx, by, blk_x, blk_y, sh[size_t(ty * bx + tx)]);
+          outs[size_t(ty * bx + tx)] =
+              red_accumulate<VEC, T>(a, op, tx, ty, bx, by, blk_x, blk_y, sh[size_t(ty * bx + tx)]);
       for (int st = (a.inner ? bx : by) / 2; st > 0; st >>= 1)
         for (int ty = 0; ty < by; ++ty)
           for (int tx = 0; tx < bx; ++tx) red_tree_step(op, sh.data(), a.inner, tx, ty, bx, st);
@@ -60,7 +60,8 @@ void host_reduce(const ReduceSpec& s0, bool flag, int sm_count, int max_threads_
       for (int ty = 0; ty < fy; ++ty)
         for (int tx = 0; tx < fx; ++tx) red_tree_step(op, fsh.data(), false, tx, ty, fx, st);
     for (int ty = 0; ty < fy; ++ty)
-      for (int tx = 0; tx < fx; ++tx) red_final_write<T>(f, op, ty, outs[size_t(ty * fx + tx)], fsh[size_t(ty * fx + tx)]);
+      for (int tx = 0; tx < fx; ++tx)
+        red_final_write<T>(f, op, ty, outs[size_t(ty * fx + tx)], fsh[size_t(ty * fx + tx)]);
   }
 }
 
@@ -133,15 +134,15 @@ std::vector<int64_t> strides_for(const std::vector<int64_t>& shape, const std::v
 std::vector<Case> cases() {
   std::vector<Case> cs;
   for (int64_t r : {1, 7, 1023, 100003}) {
-    cs.push_back({{r}, {1}, {0}});                              // one output, unit stride (vector loads)
-    cs.push_back({{3, r}, strides_for({3, r}, {0, 1}), {1}});  // inner rows
+    cs.push_back({{r}, {1}, {0}});                               // one output, unit stride (vector loads)
+    cs.push_back({{3, r}, strides_for({3, r}, {0, 1}), {1}});    // inner rows
     cs.push_back({{r, 37}, strides_for({r, 37}, {0, 1}), {0}});  // outer: down the columns
-    cs.push_back({{r, 5}, strides_for({r, 5}, {1, 0}), {0}});  // transposed storage
+    cs.push_back({{r, 5}, strides_for({r, 5}, {1, 0}), {0}});    // transposed storage
   }
   cs.push_back({{5, 6, 7}, strides_for({5, 6, 7}, {0, 1, 2}), {0, 2}});  // scattered reduced dims
   cs.push_back({{5, 6, 7}, strides_for({5, 6, 7}, {2, 0, 1}), {1}});
   cs.push_back({{4, 1, 9, 1}, strides_for({4, 1, 9, 1}, {0, 1, 2, 3}), {1, 2, 3}});  // size-1 dims dropped
-  cs.push_back({{6, 9}, {9, 1}, {0, 1}});                      // everything
+  cs.push_back({{6, 9}, {9, 1}, {0, 1}});                                            // everything
   return cs;
 }
 
@@ -168,16 +169,16 @@ TEST_CASE("cuda reduction on the host: float32 sum, max, min, argmax, argmin") {
         ReduceSpec probe = make_spec(c, ReduceOp::Sum, in, DType::Float32, nullptr, DType::Float32);
         std::vector<float> sum(size_t(probe.out_numel)), mx(sum.size()), mn(sum.size());
         std::vector<int64_t> amax(sum.size()), amin(sum.size());
-        host_reduce<float, RKind::Sum>(make_spec(c, ReduceOp::Sum, in, DType::Float32, sum.data(), DType::Float32), false,
-                                       mach[0], mach[1]);
-        host_reduce<float, RKind::MinMax>(make_spec(c, ReduceOp::Max, in, DType::Float32, mx.data(), DType::Float32), true,
-                                          mach[0], mach[1]);
-        host_reduce<float, RKind::MinMax>(make_spec(c, ReduceOp::Min, in, DType::Float32, mn.data(), DType::Float32), false,
-                                          mach[0], mach[1]);
-        host_reduce<float, RKind::Arg>(make_spec(c, ReduceOp::ArgMax, in, DType::Float32, amax.data(), DType::Int64), true,
-                                       mach[0], mach[1]);
-        host_reduce<float, RKind::Arg>(make_spec(c, ReduceOp::ArgMin, in, DType::Float32, amin.data(), DType::Int64), false,
-                                       mach[0], mach[1]);
+        host_reduce<float, RKind::Sum>(make_spec(c, ReduceOp::Sum, in, DType::Float32, sum.data(), DType::Float32),
+                                       false, mach[0], mach[1]);
+        host_reduce<float, RKind::MinMax>(make_spec(c, ReduceOp::Max, in, DType::Float32, mx.data(), DType::Float32),
+                                          true, mach[0], mach[1]);
+        host_reduce<float, RKind::MinMax>(make_spec(c, ReduceOp::Min, in, DType::Float32, mn.data(), DType::Float32),
+                                          false, mach[0], mach[1]);
+        host_reduce<float, RKind::Arg>(make_spec(c, ReduceOp::ArgMax, in, DType::Float32, amax.data(), DType::Int64),
+                                       true, mach[0], mach[1]);
+        host_reduce<float, RKind::Arg>(make_spec(c, ReduceOp::ArgMin, in, DType::Float32, amin.data(), DType::Int64),
+                                       false, mach[0], mach[1]);
         for (int64_t o = 0; o < probe.out_numel; ++o) {
           const auto offs = offsets_of(probe, o);
           double ws = 0, wabs = 0;
@@ -209,10 +210,10 @@ TEST_CASE("cuda reduction on the host: integers wrap, ties go to the first index
     for (const auto& mach : kMachines) {
       ReduceSpec probe = make_spec(c, ReduceOp::Sum, in.data(), DType::Int64, nullptr, DType::Int64);
       std::vector<int64_t> sum(size_t(probe.out_numel)), amax(sum.size());
-      host_reduce<int64_t, RKind::Sum>(make_spec(c, ReduceOp::Sum, in.data(), DType::Int64, sum.data(), DType::Int64), false,
-                                       mach[0], mach[1]);
-      host_reduce<int64_t, RKind::Arg>(make_spec(c, ReduceOp::ArgMax, in.data(), DType::Int64, amax.data(), DType::Int64),
-                                       true, mach[0], mach[1]);
+      host_reduce<int64_t, RKind::Sum>(make_spec(c, ReduceOp::Sum, in.data(), DType::Int64, sum.data(), DType::Int64),
+                                       false, mach[0], mach[1]);
+      host_reduce<int64_t, RKind::Arg>(
+          make_spec(c, ReduceOp::ArgMax, in.data(), DType::Int64, amax.data(), DType::Int64), true, mach[0], mach[1]);
       for (int64_t o = 0; o < probe.out_numel; ++o) {
         const auto offs = offsets_of(probe, o);
         uint64_t ws = 0;  // wrap-around, as the CPU's sum
@@ -234,8 +235,8 @@ TEST_CASE("cuda reduction on the host: integers wrap, ties go to the first index
   for (const auto& mach : kMachines) {
     float mx = 0;
     int64_t am = 0;
-    host_reduce<float, RKind::MinMax>(make_spec(one, ReduceOp::Max, v.data(), DType::Float32, &mx, DType::Float32), true,
-                                      mach[0], mach[1]);
+    host_reduce<float, RKind::MinMax>(make_spec(one, ReduceOp::Max, v.data(), DType::Float32, &mx, DType::Float32),
+                                      true, mach[0], mach[1]);
     host_reduce<float, RKind::Arg>(make_spec(one, ReduceOp::ArgMax, v.data(), DType::Float32, &am, DType::Int64), true,
                                    mach[0], mach[1]);
     CHECK(std::isnan(mx));
@@ -256,11 +257,11 @@ TEST_CASE("cuda reduction on the host: half sums in float, bools any/all, uint8 
     b[1000] = 1;
     Case bc{{3, 341}, {341, 1}, {1}};
     bool any[3], all[3];
-    host_reduce<bool, RKind::AnyAll>(make_spec(bc, ReduceOp::Any, b.data(), DType::Bool, any, DType::Bool), true, mach[0],
-                                     mach[1]);
+    host_reduce<bool, RKind::AnyAll>(make_spec(bc, ReduceOp::Any, b.data(), DType::Bool, any, DType::Bool), true,
+                                     mach[0], mach[1]);
     std::fill(b.begin(), b.begin() + 341, 1);
-    host_reduce<bool, RKind::AnyAll>(make_spec(bc, ReduceOp::All, b.data(), DType::Bool, all, DType::Bool), false, mach[0],
-                                     mach[1]);
+    host_reduce<bool, RKind::AnyAll>(make_spec(bc, ReduceOp::All, b.data(), DType::Bool, all, DType::Bool), false,
+                                     mach[0], mach[1]);
     CHECK(!any[0]);
     CHECK(!any[1]);
     CHECK(any[2]);

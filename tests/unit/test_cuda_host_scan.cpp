@@ -61,8 +61,7 @@ int64_t numel(const std::vector<int64_t>& shape) {
 
 // The same values through the emulated CUDA launch (for each grid size) and
 // the CPU kernel, compared bit for bit; returns the CPU's result.
-template <class T>
-std::vector<T> run_both(const Case& c, ScanOp op, bool reverse, const std::vector<T>& in) {
+template <class T> std::vector<T> run_both(const Case& c, ScanOp op, bool reverse, const std::vector<T>& in) {
   const int64_t n = numel(c.shape);
   std::vector<T> cpu(static_cast<size_t>(n)), gpu(static_cast<size_t>(n));
   constexpr DType dt = dtype_of<T>();
@@ -79,8 +78,7 @@ std::vector<T> run_both(const Case& c, ScanOp op, bool reverse, const std::vecto
 }
 
 // Naive reference: walk every line with the multi-index, accumulating in A.
-template <class T, class A>
-std::vector<T> naive(const Case& c, ScanOp op, bool reverse, const std::vector<T>& in) {
+template <class T, class A> std::vector<T> naive(const Case& c, ScanOp op, bool reverse, const std::vector<T>& in) {
   const int64_t n = numel(c.shape);
   const auto ost = contiguous(c.shape);
   std::vector<T> out(static_cast<size_t>(n));
@@ -109,7 +107,8 @@ std::vector<T> naive(const Case& c, ScanOp op, bool reverse, const std::vector<T
 
 std::vector<Case> cases() {
   std::vector<Case> cs;
-  for (auto shape : std::vector<std::vector<int64_t>>{{7}, {1}, {3, 5}, {5, 3}, {2, 3, 4}, {3, 1, 7}, {4, 33, 3}, {1, 300}})
+  for (auto shape :
+       std::vector<std::vector<int64_t>>{{7}, {1}, {3, 5}, {5, 3}, {2, 3, 4}, {3, 1, 7}, {4, 33, 3}, {1, 300}})
     for (int d = 0; d < int(shape.size()); ++d) cs.push_back({shape, contiguous(shape), d, numel(shape)});
   // Transposed input: a [5, 3] view of [3, 5] storage, scanned both ways.
   cs.push_back({{5, 3}, {1, 5}, 0, 15});

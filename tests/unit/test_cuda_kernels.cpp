@@ -7,9 +7,10 @@ using namespace gl::cuda_test;
 
 TEST_CASE("cuda: unary ops match the CPU") {
   if (!have_gpu()) return;
-  const UnaryOp ops[] = {UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Exp, UnaryOp::Log, UnaryOp::Sqrt, UnaryOp::Sin,
-                         UnaryOp::Tanh, UnaryOp::Sigmoid, UnaryOp::Relu, UnaryOp::Sign, UnaryOp::Floor,
-                         UnaryOp::Round, UnaryOp::Reciprocal, UnaryOp::Square, UnaryOp::IsNan, UnaryOp::LogicalNot};
+  const UnaryOp ops[] = {UnaryOp::Neg,        UnaryOp::Abs,    UnaryOp::Exp,   UnaryOp::Log,
+                         UnaryOp::Sqrt,       UnaryOp::Sin,    UnaryOp::Tanh,  UnaryOp::Sigmoid,
+                         UnaryOp::Relu,       UnaryOp::Sign,   UnaryOp::Floor, UnaryOp::Round,
+                         UnaryOp::Reciprocal, UnaryOp::Square, UnaryOp::IsNan, UnaryOp::LogicalNot};
   const DType dts[] = {DType::Float32, DType::Float64, DType::Int64, DType::Float16, DType::BFloat16};
   for (DType dt : dts)
     for (UnaryOp op : ops) {
@@ -21,36 +22,42 @@ TEST_CASE("cuda: unary ops match the CPU") {
       for (int64_t n : kSizes) {
         HostArr in = random_arr(dt, n, positive ? 0.1 : -3, 3);
         HostArr out(out_dt, n);
-        compare_loop({&out, &in},
-                     [&](const std::vector<char*>& p) { return flat_loop(n, {{p[0], out_dt}, {p[1], dt}}); },
-                     [&](const Kernels& k, void* ex, const LoopSpec& s) { k.unary(ex, op, s); }, tolerance(out_dt),
-                     std::string("unary ") + std::to_string(int(op)) + " " + dtype_name(dt) + " n=" + std::to_string(n));
+        compare_loop(
+            {&out, &in},
+            [&](const std::vector<char*>& p) {
+              return flat_loop(n, {{p[0], out_dt}, {p[1], dt}});
+            },
+            [&](const Kernels& k, void* ex, const LoopSpec& s) { k.unary(ex, op, s); }, tolerance(out_dt),
+            std::string("unary ") + std::to_string(int(op)) + " " + dtype_name(dt) + " n=" + std::to_string(n));
       }
       // A transposed (strided) input.
       const int64_t r = 37, c = 29;
       HostArr in = random_arr(dt, r * c, positive ? 0.1 : -3, 3);
       HostArr out(out_dt, r * c);
-      compare_loop({&out, &in},
-                   [&](const std::vector<char*>& p) { return loop_2d(r, c, {{p[0], out_dt}, {p[1], dt}}, {{c, 1}, {1, r}}); },
-                   [&](const Kernels& k, void* ex, const LoopSpec& s) { k.unary(ex, op, s); }, tolerance(out_dt),
-                   std::string("strided unary ") + std::to_string(int(op)) + " " + dtype_name(dt));
+      compare_loop(
+          {&out, &in},
+          [&](const std::vector<char*>& p) {
+            return loop_2d(r, c, {{p[0], out_dt}, {p[1], dt}}, {{c, 1}, {1, r}});
+          },
+          [&](const Kernels& k, void* ex, const LoopSpec& s) { k.unary(ex, op, s); }, tolerance(out_dt),
+          std::string("strided unary ") + std::to_string(int(op)) + " " + dtype_name(dt));
     }
 }
 
 TEST_CASE("cuda: binary ops match the CPU (tensors, scalars, broadcasting)") {
   if (!have_gpu()) return;
-  const BinaryOp ops[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Pow,
-                          BinaryOp::Remainder, BinaryOp::FloorDivide, BinaryOp::Maximum, BinaryOp::Minimum,
-                          BinaryOp::Atan2, BinaryOp::Eq, BinaryOp::Lt, BinaryOp::Ge, BinaryOp::LogicalAnd,
-                          BinaryOp::BitXor};
+  const BinaryOp ops[] = {BinaryOp::Add,     BinaryOp::Sub,        BinaryOp::Mul,         BinaryOp::Div,
+                          BinaryOp::Pow,     BinaryOp::Remainder,  BinaryOp::FloorDivide, BinaryOp::Maximum,
+                          BinaryOp::Minimum, BinaryOp::Atan2,      BinaryOp::Eq,          BinaryOp::Lt,
+                          BinaryOp::Ge,      BinaryOp::LogicalAnd, BinaryOp::BitXor};
   const DType dts[] = {DType::Float32, DType::Float64, DType::Int64, DType::Float16, DType::BFloat16};
   for (DType dt : dts)
     for (BinaryOp op : ops) {
       if (is_floating(dt) && op == BinaryOp::BitXor) continue;
       if (!is_floating(dt) && op == BinaryOp::Atan2) continue;
       const DType out_dt = is_comparison(op) ? DType::Bool : dt;
-      const bool int_div = !is_floating(dt) && (op == BinaryOp::Div || op == BinaryOp::Remainder ||
-                                                op == BinaryOp::FloorDivide);
+      const bool int_div =
+          !is_floating(dt) && (op == BinaryOp::Div || op == BinaryOp::Remainder || op == BinaryOp::FloorDivide);
       const bool pow = op == BinaryOp::Pow;
       const std::string name = std::string("binary ") + std::to_string(int(op)) + " " + dtype_name(dt);
       auto run = [](BinarySpec bs) {
@@ -68,9 +75,12 @@ TEST_CASE("cuda: binary ops match the CPU (tensors, scalars, broadcasting)") {
         HostArr a = random_arr(dt, n, pow ? 0.5 : -5, pow ? 2 : 5);
         HostArr b = random_arr(dt, n, pow ? 0 : -5, pow ? 3 : 5, int_div || !is_floating(dt));
         HostArr out(out_dt, n);
-        compare_loop({&out, &a, &b},
-                     [&](const std::vector<char*>& p) { return flat_loop(n, {{p[0], out_dt}, {p[1], dt}, {p[2], dt}}); },
-                     run(base), tolerance(out_dt), name + " n=" + std::to_string(n));
+        compare_loop(
+            {&out, &a, &b},
+            [&](const std::vector<char*>& p) {
+              return flat_loop(n, {{p[0], out_dt}, {p[1], dt}, {p[2], dt}});
+            },
+            run(base), tolerance(out_dt), name + " n=" + std::to_string(n));
         // tensor op scalar, scalar op tensor
         for (bool first : {false, true}) {
           BinarySpec sc = base;
@@ -80,9 +90,12 @@ TEST_CASE("cuda: binary ops match the CPU (tensors, scalars, broadcasting)") {
           sc.b_i = pow ? 3 : -3;
           HostArr x = random_arr(dt, n, pow ? (first ? 0 : 0.5) : -5, pow ? 3 : 5, int_div && first);
           HostArr o(out_dt, n);
-          compare_loop({&o, &x},
-                       [&](const std::vector<char*>& p) { return flat_loop(n, {{p[0], out_dt}, {p[1], dt}}); },
-                       run(sc), tolerance(out_dt), name + (first ? " scalar-first" : " scalar") + " n=" + std::to_string(n));
+          compare_loop(
+              {&o, &x},
+              [&](const std::vector<char*>& p) {
+                return flat_loop(n, {{p[0], out_dt}, {p[1], dt}});
+              },
+              run(sc), tolerance(out_dt), name + (first ? " scalar-first" : " scalar") + " n=" + std::to_string(n));
         }
       }
       // broadcasting: a [r, c] dense, b a row [1, c] (stride 0 over rows), out dense
@@ -90,11 +103,12 @@ TEST_CASE("cuda: binary ops match the CPU (tensors, scalars, broadcasting)") {
       HostArr a = random_arr(dt, r * c, pow ? 0.5 : -5, pow ? 2 : 5);
       HostArr b = random_arr(dt, c, pow ? 0 : -5, pow ? 3 : 5, int_div || !is_floating(dt));
       HostArr out(out_dt, r * c);
-      compare_loop({&out, &a, &b},
-                   [&](const std::vector<char*>& p) {
-                     return loop_2d(r, c, {{p[0], out_dt}, {p[1], dt}, {p[2], dt}}, {{c, 1}, {c, 1}, {0, 1}});
-                   },
-                   run(base), tolerance(out_dt), name + " broadcast");
+      compare_loop(
+          {&out, &a, &b},
+          [&](const std::vector<char*>& p) {
+            return loop_2d(r, c, {{p[0], out_dt}, {p[1], dt}, {p[2], dt}}, {{c, 1}, {c, 1}, {0, 1}});
+          },
+          run(base), tolerance(out_dt), name + " broadcast");
     }
 }
 
@@ -104,55 +118,72 @@ TEST_CASE("cuda: where and fill match the CPU") {
     for (int64_t n : kSizes) {
       HostArr cond = random_arr(DType::Bool, n);
       HostArr a = random_arr(dt, n), b = random_arr(dt, n), out(dt, n);
-      compare_loop({&out, &cond, &a, &b},
-                   [&](const std::vector<char*>& p) {
-                     return flat_loop(n, {{p[0], dt}, {p[1], DType::Bool}, {p[2], dt}, {p[3], dt}});
-                   },
-                   [](const Kernels& k, void* ex, const LoopSpec& s) { k.where(ex, s); }, 0,
-                   std::string("where ") + dtype_name(dt));
+      compare_loop(
+          {&out, &cond, &a, &b},
+          [&](const std::vector<char*>& p) {
+            return flat_loop(n, {{p[0], dt}, {p[1], DType::Bool}, {p[2], dt}, {p[3], dt}});
+          },
+          [](const Kernels& k, void* ex, const LoopSpec& s) { k.where(ex, s); }, 0,
+          std::string("where ") + dtype_name(dt));
       for (Scalar v : {Scalar::from_double(-2.5), Scalar::from_int(7), Scalar::from_int(0), Scalar::from_bool(true)}) {
         HostArr o = random_arr(dt, n);
-        compare_loop({&o}, [&](const std::vector<char*>& p) { return flat_loop(n, {{p[0], dt}}); },
-                     [v](const Kernels& k, void* ex, const LoopSpec& s) { k.fill(ex, s, v); }, 0,
-                     std::string("fill ") + dtype_name(dt));
+        compare_loop(
+            {&o},
+            [&](const std::vector<char*>& p) {
+              return flat_loop(n, {{p[0], dt}});
+            },
+            [v](const Kernels& k, void* ex, const LoopSpec& s) { k.fill(ex, s, v); }, 0,
+            std::string("fill ") + dtype_name(dt));
       }
     }
     // where with a broadcast condition column and a strided fill (every other element)
     const int64_t r = 513, c = 77;
     HostArr cond = random_arr(DType::Bool, r), a = random_arr(dt, r * c), b = random_arr(dt, c), out(dt, r * c);
-    compare_loop({&out, &cond, &a, &b},
-                 [&](const std::vector<char*>& p) {
-                   return loop_2d(r, c, {{p[0], dt}, {p[1], DType::Bool}, {p[2], dt}, {p[3], dt}},
-                                  {{c, 1}, {1, 0}, {c, 1}, {0, 1}});
-                 },
-                 [](const Kernels& k, void* ex, const LoopSpec& s) { k.where(ex, s); }, 0,
-                 std::string("broadcast where ") + dtype_name(dt));
+    compare_loop(
+        {&out, &cond, &a, &b},
+        [&](const std::vector<char*>& p) {
+          return loop_2d(r, c, {{p[0], dt}, {p[1], DType::Bool}, {p[2], dt}, {p[3], dt}},
+                         {{c, 1}, {1, 0}, {c, 1}, {0, 1}});
+        },
+        [](const Kernels& k, void* ex, const LoopSpec& s) { k.where(ex, s); }, 0,
+        std::string("broadcast where ") + dtype_name(dt));
     HostArr o = random_arr(dt, r * c * 2);
-    compare_loop({&o}, [&](const std::vector<char*>& p) { return loop_2d(r, c, {{p[0], dt}}, {{2 * c, 2}}); },
-                 [](const Kernels& k, void* ex, const LoopSpec& s) { k.fill(ex, s, Scalar::from_double(3.25)); }, 0,
-                 std::string("strided fill ") + dtype_name(dt));
+    compare_loop(
+        {&o},
+        [&](const std::vector<char*>& p) {
+          return loop_2d(r, c, {{p[0], dt}}, {{2 * c, 2}});
+        },
+        [](const Kernels& k, void* ex, const LoopSpec& s) { k.fill(ex, s, Scalar::from_double(3.25)); }, 0,
+        std::string("strided fill ") + dtype_name(dt));
   }
 }
 
 TEST_CASE("cuda: copy casts between dtypes like the CPU") {
   if (!have_gpu()) return;
-  const DType dts[] = {DType::Float32, DType::Float64, DType::Int64, DType::Float16,
-                       DType::BFloat16, DType::Bool, DType::Int32, DType::UInt8};
+  const DType dts[] = {DType::Float32,  DType::Float64, DType::Int64, DType::Float16,
+                       DType::BFloat16, DType::Bool,    DType::Int32, DType::UInt8};
   for (DType src : dts)
     for (DType dst : dts) {
       const std::string name = std::string("copy ") + dtype_name(dst) + " <- " + dtype_name(src);
       const bool small_ints = dst == DType::UInt8 || src == DType::UInt8;
       for (int64_t n : kSizes) {
         HostArr in = random_arr(src, n, small_ints ? 0 : -100, small_ints ? 200 : 100), out(dst, n);
-        compare_loop({&out, &in}, [&](const std::vector<char*>& p) { return flat_loop(n, {{p[0], dst}, {p[1], src}}); },
-                     [](const Kernels& k, void* ex, const LoopSpec& s) { k.copy(ex, s); }, 0, name);
+        compare_loop(
+            {&out, &in},
+            [&](const std::vector<char*>& p) {
+              return flat_loop(n, {{p[0], dst}, {p[1], src}});
+            },
+            [](const Kernels& k, void* ex, const LoopSpec& s) { k.copy(ex, s); }, 0, name);
       }
       // transposed source into a dense destination
       const int64_t r = 300, c = 301;
       HostArr in = random_arr(src, r * c, small_ints ? 0 : -100, small_ints ? 200 : 100), out(dst, r * c);
-      compare_loop({&out, &in},
-                   [&](const std::vector<char*>& p) { return loop_2d(r, c, {{p[0], dst}, {p[1], src}}, {{c, 1}, {1, r}}); },
-                   [](const Kernels& k, void* ex, const LoopSpec& s) { k.copy(ex, s); }, 0, "transposed " + name);
+      compare_loop(
+          {&out, &in},
+          [&](const std::vector<char*>& p) {
+            return loop_2d(r, c, {{p[0], dst}, {p[1], src}}, {{c, 1}, {1, r}});
+          },
+          [](const Kernels& k, void* ex, const LoopSpec& s) { k.copy(ex, s); }, 0, "transposed " + name);
     }
 }
 
@@ -200,13 +231,15 @@ void compare_reduce(ReduceOp op, DType in_dt, DType out_dt, int64_t r, int64_t c
 
 TEST_CASE("cuda: reductions match the CPU") {
   if (!have_gpu()) return;
-  struct Shape2 { int64_t r, c; };
+  struct Shape2 {
+    int64_t r, c;
+  };
   std::vector<Shape2> shapes;
   for (int64_t n : kSizes) shapes.push_back({1, n});
-  for (Shape2 s : {Shape2{7, 1}, Shape2{7, 1023}, Shape2{1023, 7}, Shape2{1000, 1000}, Shape2{3, 333334},
-                   Shape2{333334, 3}})
+  for (Shape2 s :
+       {Shape2{7, 1}, Shape2{7, 1023}, Shape2{1023, 7}, Shape2{1000, 1000}, Shape2{3, 333334}, Shape2{333334, 3}})
     shapes.push_back(s);
-  const ReduceOp ops[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min,
+  const ReduceOp ops[] = {ReduceOp::Sum,    ReduceOp::Prod,   ReduceOp::Max, ReduceOp::Min,
                           ReduceOp::ArgMax, ReduceOp::ArgMin, ReduceOp::Any, ReduceOp::All};
   for (DType dt : {DType::Float32, DType::Float64, DType::Int64, DType::Float16, DType::BFloat16})
     for (ReduceOp op : ops)
@@ -225,7 +258,8 @@ TEST_CASE("cuda: reductions match the CPU") {
         else if ((op == ReduceOp::Sum || prod) && !is_floating(dt)) out_dt = DType::Int64;
         // Float sums accumulate in a different order (and in float, not double).
         double tol = tolerance(out_dt);
-        if (op == ReduceOp::Sum && is_floating(dt)) tol = (dt == DType::Float64 ? 1e-10 : 1e-4) * std::sqrt(double(n)) + tol;
+        if (op == ReduceOp::Sum && is_floating(dt))
+          tol = (dt == DType::Float64 ? 1e-10 : 1e-4) * std::sqrt(double(n)) + tol;
         if (prod && is_floating(dt)) tol = std::max(tol, 1e-4) * 4;
         for (const char* dims : {"01", "0", "1"}) compare_reduce(op, dt, out_dt, sh.r, sh.c, dims, in, tol);
       }
@@ -264,7 +298,8 @@ void compare_gemm(DType dt, int64_t m, int64_t n, int64_t k, bool ta, bool tb, i
   ds.c = dc.p;
   gpu().k->gemm(gpu().exec, ds);
   double tol = tolerance(dt);
-  if (is_floating(dt)) tol = std::max(tol, 1e-6) * double(k + 2) * (dt == DType::Float16 || dt == DType::BFloat16 ? 1 : 4);
+  if (is_floating(dt))
+    tol = std::max(tol, 1e-6) * double(k + 2) * (dt == DType::Float16 || dt == DType::BFloat16 ? 1 : 4);
   expect_close(c, dc.download(), tol,
                std::string("gemm ") + dtype_name(dt) + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
                    " k=" + std::to_string(k) + " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) +
@@ -276,7 +311,9 @@ void compare_gemm(DType dt, int64_t m, int64_t n, int64_t k, bool ta, bool tb, i
 TEST_CASE("cuda: gemm matches the CPU") {
   if (!have_gpu()) return;
   cuda::set_allow_tf32(false);
-  struct Dims { int64_t m, n, k; };
+  struct Dims {
+    int64_t m, n, k;
+  };
   for (DType dt : {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16, DType::Int64, DType::Int32})
     for (Dims d : {Dims{1, 1, 1}, Dims{7, 5, 3}, Dims{33, 17, 65}, Dims{128, 96, 200}})
       for (bool ta : {false, true})

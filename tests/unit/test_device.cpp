@@ -36,8 +36,7 @@ TEST_CASE("device: parse valid strings, str and repr") {
 TEST_CASE("device: parse rejects bad strings with PyTorch's messages") {
   CHECK(error_of([] { Device::parse("gpu"); }) ==
         "Expected one of cpu, cuda device type at start of device string: gpu");
-  CHECK(error_of([] { Device::parse(""); }) ==
-        "Expected one of cpu, cuda device type at start of device string: ");
+  CHECK(error_of([] { Device::parse(""); }) == "Expected one of cpu, cuda device type at start of device string: ");
   CHECK(error_of([] { Device::parse("CUDA:0"); }) ==
         "Expected one of cpu, cuda device type at start of device string: CUDA:0");
   for (const char* s : {"cuda:", "cuda:x", "cuda:-1", "cuda:01", "cuda:1:2", "cuda: 1", "cuda:1 "}) {
@@ -155,9 +154,10 @@ TEST_CASE("device: out-of-memory message on a virtual device") {
   Allocator& a = allocator_for(ut::cuda(1));
   std::string msg = error_of([] { empty({int64_t(3) << 27}, ut::opts(DType::Float32, ut::cuda(1))); });
   AllocStats s = a.stats();
-  const std::string tail = " If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF="
-                           "expandable_segments:True to avoid fragmentation.  See documentation for Memory Management "
-                           " (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
+  const std::string tail =
+      " If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF="
+      "expandable_segments:True to avoid fragmentation.  See documentation for Memory Management "
+      " (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
   CHECK(msg == "CUDA out of memory. Tried to allocate 1.50 GiB. GPU 1 has a total capacity of 1024.00 MiB of which " +
                    format_bytes((int64_t(1) << 30) - s.reserved) + " is free. Of the allocated memory " +
                    format_bytes(s.allocated) + " is allocated by PyTorch, and " +
@@ -172,9 +172,11 @@ TEST_CASE("device: out-of-memory message on a virtual device") {
   void* p = small.allocate(600 << 10);  // 600 KiB, in a 2 MiB small segment
   CHECK(small.stats().allocated == 600 << 10);
   std::string m2 = error_of([&] { small.allocate(1536 << 10); });
-  CHECK(m2 == "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 3 has a total capacity of 4.00 MiB of which "
-              "2.00 MiB is free. Of the allocated memory 600.00 KiB is allocated by PyTorch, and 1.41 MiB is "
-              "reserved by PyTorch but unallocated." + tail);
+  CHECK(m2 ==
+        "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 3 has a total capacity of 4.00 MiB of which "
+        "2.00 MiB is free. Of the allocated memory 600.00 KiB is allocated by PyTorch, and 1.41 MiB is "
+        "reserved by PyTorch but unallocated." +
+            tail);
   small.deallocate(p, 600 << 10);
   CHECK(small.stats().allocated == 0);
   void* q = small.allocate(1000);  // rounded to 512-byte blocks

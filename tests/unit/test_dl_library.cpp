@@ -11,7 +11,10 @@ TEST_CASE("DlLibrary: opens by soname and resolves its functions, once") {
   DlLibrary lib("libz.so.1", false);
   const char* (*version)() = nullptr;
   int calls = 0;
-  auto resolve = [&](DlLibrary& l) { ++calls; return l.sym("zlibVersion", &version); };
+  auto resolve = [&](DlLibrary& l) {
+    ++calls;
+    return l.sym("zlibVersion", &version);
+  };
   CHECK(lib.load(resolve));
   CHECK(lib.load(resolve));  // the second call answers from the first
   CHECK(calls == 1);
@@ -32,7 +35,10 @@ TEST_CASE("DlLibrary: a missing symbol makes it unusable and is named") {
 TEST_CASE("DlLibrary: a library that is not there gives dlopen's reason, and resolve never runs") {
   DlLibrary lib("libgpulab-no-such-library.so.7", true);  // the toolkit directories are tried too
   bool ran = false;
-  CHECK_FALSE(lib.load([&](DlLibrary&) { ran = true; return true; }));
+  CHECK_FALSE(lib.load([&](DlLibrary&) {
+    ran = true;
+    return true;
+  }));
   CHECK_FALSE(ran);
   CHECK(lib.error().find("libgpulab-no-such-library.so.7") != std::string::npos);
 }

@@ -19,16 +19,11 @@ TEST_CASE("dtype: promote_types matches torch.promote_types for every pair") {
   // python3 -c 'import torch; dts=[torch.bool,torch.uint8,...,torch.float64];
   //   [print([torch.promote_types(a,b) for b in dts]) for a in dts]'   (torch 2.15.0)
   const DType expect[kNumDTypes][kNumDTypes] = {
-      {B, U8, I8, I16, I32, I64, F16, BF16, F32, F64},
-      {U8, U8, I16, I16, I32, I64, F16, BF16, F32, F64},
-      {I8, I16, I8, I16, I32, I64, F16, BF16, F32, F64},
-      {I16, I16, I16, I16, I32, I64, F16, BF16, F32, F64},
-      {I32, I32, I32, I32, I32, I64, F16, BF16, F32, F64},
-      {I64, I64, I64, I64, I64, I64, F16, BF16, F32, F64},
-      {F16, F16, F16, F16, F16, F16, F16, F32, F32, F64},
-      {BF16, BF16, BF16, BF16, BF16, BF16, F32, BF16, F32, F64},
-      {F32, F32, F32, F32, F32, F32, F32, F32, F32, F64},
-      {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
+      {B, U8, I8, I16, I32, I64, F16, BF16, F32, F64},     {U8, U8, I16, I16, I32, I64, F16, BF16, F32, F64},
+      {I8, I16, I8, I16, I32, I64, F16, BF16, F32, F64},   {I16, I16, I16, I16, I32, I64, F16, BF16, F32, F64},
+      {I32, I32, I32, I32, I32, I64, F16, BF16, F32, F64}, {I64, I64, I64, I64, I64, I64, F16, BF16, F32, F64},
+      {F16, F16, F16, F16, F16, F16, F16, F32, F32, F64},  {BF16, BF16, BF16, BF16, BF16, BF16, F32, BF16, F32, F64},
+      {F32, F32, F32, F32, F32, F32, F32, F32, F32, F64},  {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
   };
   for (int i = 0; i < kNumDTypes; ++i)
     for (int j = 0; j < kNumDTypes; ++j) {
@@ -39,7 +34,8 @@ TEST_CASE("dtype: promote_types matches torch.promote_types for every pair") {
 }
 
 TEST_CASE("dtype: names, reprs, legacy names, itemsize, categories") {
-  const char* names[] = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"};
+  const char* names[] = {"bool",  "uint8",   "int8",     "int16",   "int32",
+                         "int64", "float16", "bfloat16", "float32", "float64"};
   const char* legacy[] = {"Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"};
   const size_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
   for (int i = 0; i < kNumDTypes; ++i) {
@@ -58,8 +54,10 @@ TEST_CASE("dtype: names, reprs, legacy names, itemsize, categories") {
   CHECK(is_integral(I32, false));
   CHECK_FALSE(is_integral(F16, true));
   // PyTorch's aliases: torch.float, torch.double, torch.half, torch.long, torch.int, torch.short.
-  struct { const char* name; DType d; } aliases[] = {{"float", F32}, {"double", F64}, {"half", F16},
-                                                     {"long", I64}, {"int", I32}, {"short", I16}};
+  struct {
+    const char* name;
+    DType d;
+  } aliases[] = {{"float", F32}, {"double", F64}, {"half", F16}, {"long", I64}, {"int", I32}, {"short", I16}};
   for (auto& a : aliases) {
     DType d;
     CAPTURE(a.name);
@@ -76,7 +74,11 @@ TEST_CASE("dtype: Half and BFloat16 rounding match PyTorch bit for bit") {
   //   t = torch.tensor(vals).to(torch.int32).view(torch.float32)
   //   t.half().view(torch.int16), t.bfloat16().view(torch.int16), t.half().float().view(torch.int32)
   // Covers ties (round half to even), overflow to inf, subnormals, underflow to zero, inf, nan.
-  struct Row { uint32_t f; uint16_t h, bf; uint32_t hf; };
+  struct Row {
+    uint32_t f;
+    uint16_t h, bf;
+    uint32_t hf;
+  };
   const Row rows[] = {
       {0x00000000u, 0x0000, 0x0000, 0x00000000u}, {0x80000000u, 0x8000, 0x8000, 0x80000000u},
       {0x3f800000u, 0x3c00, 0x3f80, 0x3f800000u}, {0xbf800000u, 0xbc00, 0xbf80, 0xbf800000u},
@@ -123,11 +125,17 @@ TEST_CASE("dtype: every finite half and bfloat16 value survives float and back")
       CHECK(((h >> 10) & 0x1f) == 0x1f);
       continue;
     }
-    if (Half::from_float(f) != h) { CAPTURE(h); FAIL_CHECK("half round trip"); }
+    if (Half::from_float(f) != h) {
+      CAPTURE(h);
+      FAIL_CHECK("half round trip");
+    }
     BFloat16 b;
     b.x = uint16_t(h);
     float g = float(b);
-    if (!std::isnan(g) && BFloat16::from_float(g) != h) { CAPTURE(h); FAIL_CHECK("bfloat16 round trip"); }
+    if (!std::isnan(g) && BFloat16::from_float(g) != h) {
+      CAPTURE(h);
+      FAIL_CHECK("bfloat16 round trip");
+    }
   }
   // Half subnormals are exact multiples of 2^-24.
   CHECK(Half::to_float(0x0001) == std::ldexp(1.0f, -24));

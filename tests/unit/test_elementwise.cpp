@@ -50,7 +50,9 @@ const std::vector<UnaryCase>& unary_cases() {
       {UnaryOp::Tan, "tan", [](double x) { return std::tan(x); }, true, true},
       {UnaryOp::Tanh, "tanh", [](double x) { return std::tanh(x); }, true, true},
       {UnaryOp::Sigmoid, "sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, true, true},
-      {UnaryOp::Relu, "relu", [](double x) { return std::isnan(x) ? x : x > 0 ? x : 0; }, true, false},
+      {UnaryOp::Relu, "relu", [](double x) { return std::isnan(x) ? x
+                                                    : x > 0       ? x
+                                                                  : 0; }, true, false},
       {UnaryOp::Sign, "sign", [](double x) { return double((x > 0) - (x < 0)); }, true, false},
       {UnaryOp::Floor, "floor", [](double x) { return std::floor(x); }, true, false},
       {UnaryOp::Ceil, "ceil", [](double x) { return std::ceil(x); }, true, false},
@@ -101,6 +103,7 @@ TEST_CASE("elementwise: every unary op on integer and bool dtypes") {
   Tensor b = ut::tens({1, 0}, {}, DType::Bool);
   CHECK(vals(unary(UnaryOp::LogicalNot, b)) == std::vector<double>{0, 1});
   CHECK(unary(UnaryOp::Sqrt, b).dtype() == DType::Float32);
-  CHECK(error_of([&] { unary(UnaryOp::Neg, b); }).find("Negation, the `-` operator, on a bool tensor is not supported") == 0);
+  CHECK(error_of([&] {
+          unary(UnaryOp::Neg, b);
+        }).find("Negation, the `-` operator, on a bool tensor is not supported") == 0);
 }
-

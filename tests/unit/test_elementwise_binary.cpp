@@ -45,8 +45,10 @@ const std::vector<BinaryCase>& binary_cases() {
       {BinaryOp::Pow, "pow", [](double a, double b) { return std::pow(a, b); }, true, true},
       {BinaryOp::Remainder, "remainder", py_mod, true, true},
       {BinaryOp::FloorDivide, "floor_divide", py_floordiv, true, true},
-      {BinaryOp::Maximum, "maximum", [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }, true, true},
-      {BinaryOp::Minimum, "minimum", [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }, true, true},
+      {BinaryOp::Maximum, "maximum",
+       [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }, true, true},
+      {BinaryOp::Minimum, "minimum",
+       [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }, true, true},
       {BinaryOp::Atan2, "atan2", [](double a, double b) { return std::atan2(a, b); }, true, true},
       {BinaryOp::Eq, "eq", [](double a, double b) { return double(a == b); }, true, true},
       {BinaryOp::Ne, "ne", [](double a, double b) { return double(a != b); }, true, true},
@@ -56,10 +58,13 @@ const std::vector<BinaryCase>& binary_cases() {
       {BinaryOp::Ge, "ge", [](double a, double b) { return double(a >= b); }, true, true},
       {BinaryOp::LogicalAnd, "logical_and", [](double a, double b) { return double(a != 0 && b != 0); }, true, true},
       {BinaryOp::LogicalOr, "logical_or", [](double a, double b) { return double(a != 0 || b != 0); }, true, true},
-      {BinaryOp::LogicalXor, "logical_xor", [](double a, double b) { return double((a != 0) != (b != 0)); }, true, true},
-      {BinaryOp::BitAnd, "bitwise_and", [](double a, double b) { return double(int64_t(a) & int64_t(b)); }, false, true},
+      {BinaryOp::LogicalXor, "logical_xor", [](double a, double b) { return double((a != 0) != (b != 0)); }, true,
+       true},
+      {BinaryOp::BitAnd, "bitwise_and", [](double a, double b) { return double(int64_t(a) & int64_t(b)); }, false,
+       true},
       {BinaryOp::BitOr, "bitwise_or", [](double a, double b) { return double(int64_t(a) | int64_t(b)); }, false, true},
-      {BinaryOp::BitXor, "bitwise_xor", [](double a, double b) { return double(int64_t(a) ^ int64_t(b)); }, false, true},
+      {BinaryOp::BitXor, "bitwise_xor", [](double a, double b) { return double(int64_t(a) ^ int64_t(b)); }, false,
+       true},
   };
   return cs;
 }
@@ -91,7 +96,8 @@ TEST_CASE("elementwise: every binary op on every dtype, tensor-tensor and tensor
       const DType rd = result_dtype(c.op, dt);
       const DType cd = is_comparison(c.op) ? dt : rd;  // dtype the math is done in
       std::vector<double> ref;
-      for (size_t i = 0; i < A.size(); ++i) ref.push_back(store(rd, store(cd, c.ref(store(dt, A[i]), store(dt, B[i])))));
+      for (size_t i = 0; i < A.size(); ++i)
+        ref.push_back(store(rd, store(cd, c.ref(store(dt, A[i]), store(dt, B[i])))));
       const double rtol = rd == DType::Float32 && !fl ? 1e-6 : tol(rd) * 2;
       Tensor out = on_both([&](Device d) { return binary(c.op, ut::tens(A, {}, dt, d), ut::tens(B, {}, dt, d)); });
       CHECK(out.dtype() == rd);
@@ -153,8 +159,8 @@ TEST_CASE("elementwise: broadcasting and scalars on either side") {
     CHECK(vals(sub(row, col)) == std::vector<double>{9, 19, 8, 18, 7, 17});
     Tensor x = ut::tens({1, 2, 4}, {}, DType::Float32, d);
     CHECK(vals(binary(BinaryOp::Sub, x, ut::si(2), true)) == std::vector<double>{1, 0, -2});   // 2 - x
-    CHECK(vals(binary(BinaryOp::Div, x, ut::si(2), true)) == std::vector<double>{2, 1, 0.5}); // 2 / x
-    CHECK(vals(binary(BinaryOp::Pow, x, ut::si(2), true)) == std::vector<double>{2, 4, 16});  // 2 ** x
+    CHECK(vals(binary(BinaryOp::Div, x, ut::si(2), true)) == std::vector<double>{2, 1, 0.5});  // 2 / x
+    CHECK(vals(binary(BinaryOp::Pow, x, ut::si(2), true)) == std::vector<double>{2, 4, 16});   // 2 ** x
     CHECK(vals(binary(BinaryOp::Sub, x, ut::si(2))) == std::vector<double>{-1, 0, 2});
     CHECK(vals(add(x, x, ut::sf(0.5))) == std::vector<double>{1.5, 3, 6});
     // A 0-d CPU tensor combines with a device tensor (and lands on the device).
@@ -164,11 +170,13 @@ TEST_CASE("elementwise: broadcasting and scalars on either side") {
     // Transposed (non-contiguous) operands.
     Tensor m = ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d);
     CHECK(vals(add(t(m), t(m))) == std::vector<double>{2, 8, 4, 10, 6, 12});
-    CHECK(error_of([&] { add(x, ut::tens({1, 2}, {}, DType::Float32, d)); }) ==
-          "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0");
+    CHECK(error_of([&] {
+            add(x, ut::tens({1, 2}, {}, DType::Float32, d));
+          }) == "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0");
   }
-  CHECK(error_of([] { add(ut::tens({1, 2}), ut::tens({1, 2}, {}, DType::Float32, ut::cuda(1))); }) ==
-        "Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cpu!");
+  CHECK(error_of([] {
+          add(ut::tens({1, 2}), ut::tens({1, 2}, {}, DType::Float32, ut::cuda(1)));
+        }) == "Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cpu!");
 }
 
 TEST_CASE("elementwise: integer division by zero, negative powers") {
@@ -176,9 +184,11 @@ TEST_CASE("elementwise: integer division by zero, negative powers") {
   CHECK(error_of([&] { binary(BinaryOp::Remainder, i, ut::si(0)); }) == "ZeroDivisionError");
   CHECK(error_of([&] { binary(BinaryOp::Remainder, i, ut::tens({1, 0}, {}, DType::Int64)); }) == "ZeroDivisionError");
   CHECK(error_of([&] { binary(BinaryOp::FloorDivide, i, ut::tens({0, 1}, {}, DType::Int32)); }) == "ZeroDivisionError");
-  CHECK(error_of([&] { binary(BinaryOp::Remainder, ut::tens({1, 0}, {}, DType::Int64), ut::si(3), true); }) ==
-        "ZeroDivisionError");
-  CHECK(error_of([&] { binary(BinaryOp::Pow, i, ut::si(-1)); }) == "Integers to negative integer powers are not allowed.");
+  CHECK(error_of([&] {
+          binary(BinaryOp::Remainder, ut::tens({1, 0}, {}, DType::Int64), ut::si(3), true);
+        }) == "ZeroDivisionError");
+  CHECK(error_of([&] { binary(BinaryOp::Pow, i, ut::si(-1)); }) ==
+        "Integers to negative integer powers are not allowed.");
   // With a tensor exponent PyTorch raises nothing: 5 ** -1 == 0 (torch.tensor([5,-5]) ** torch.tensor([2,-1])).
   CHECK(vals(binary(BinaryOp::Pow, i, ut::tens({2, -1}, {}, DType::Int64))) == std::vector<double>{25, 0});
   // Python-style signs: -5 % 3 == 1, 5 % -3 == -1; float % 0 is nan.
@@ -213,11 +223,15 @@ TEST_CASE("elementwise: integer overflow wraps around as in PyTorch") {
 
 // fmod, the recipe's example row (README "Adding an op"): values from PyTorch 2.15.
 TEST_CASE("elementwise: fmod keeps the dividend's sign, on every device") {
-  Tensor f = on_both([](Device d) { return binary(BinaryOp::Fmod, ut::tens({5.5, -5.5, 7, -7}, {}, DType::Float32, d),
-                                                  ut::tens({2, 2, -3, -3}, {}, DType::Float32, d)); });
+  Tensor f = on_both([](Device d) {
+    return binary(BinaryOp::Fmod, ut::tens({5.5, -5.5, 7, -7}, {}, DType::Float32, d),
+                  ut::tens({2, 2, -3, -3}, {}, DType::Float32, d));
+  });
   CHECK(vals(f) == std::vector<double>{1.5, -1.5, 1, -1});
-  Tensor i = on_both([](Device d) { return binary(BinaryOp::Fmod, ut::tens({7, -7, 7, -7}, {}, DType::Int64, d),
-                                                  ut::tens({3, 3, -3, -3}, {}, DType::Int64, d)); });
+  Tensor i = on_both([](Device d) {
+    return binary(BinaryOp::Fmod, ut::tens({7, -7, 7, -7}, {}, DType::Int64, d),
+                  ut::tens({3, 3, -3, -3}, {}, DType::Int64, d));
+  });
   CHECK(i.dtype() == DType::Int64);
   CHECK(ut::ivals(i) == std::vector<int64_t>{1, -1, 1, -1});
   CHECK(error_of([] { binary(BinaryOp::Fmod, ut::tens({1, 2}, {}, DType::Int64), ut::si(0)); }) == "ZeroDivisionError");

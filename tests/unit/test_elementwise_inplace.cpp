@@ -36,8 +36,9 @@ TEST_CASE("elementwise: in-place ops and their errors") {
     binary_(BinaryOp::FloorDivide, i, ut::si(2));
     CHECK(vals(i) == std::vector<double>{0, 1, 1});
     Tensor small = ut::tens({1, 2}, {2, 1}, DType::Float32, d);
-    CHECK(error_of([&] { binary_(BinaryOp::Add, small, ut::tens({1, 2, 3}, {}, DType::Float32, d)); }) ==
-          "output with shape [2, 1] doesn't match the broadcast shape [2, 3]");
+    CHECK(error_of([&] {
+            binary_(BinaryOp::Add, small, ut::tens({1, 2, 3}, {}, DType::Float32, d));
+          }) == "output with shape [2, 1] doesn't match the broadcast shape [2, 3]");
     // In place through a view writes the base.
     Tensor m = zeros({2, 3}, ut::opts(DType::Float32, d));
     Tensor row = select(m, 0, 1);
@@ -78,4 +79,3 @@ TEST_CASE("elementwise: where and clamp") {
           "torch.clamp: At least one of 'min' or 'max' must not be None");
   }
 }
-

@@ -30,9 +30,7 @@ Tensor parse(const std::string& bytes) {
 std::string error_of(const std::string& bytes) {
   try {
     parse(bytes);
-  } catch (const RuntimeError& e) {
-    return e.what();
-  }
+  } catch (const RuntimeError& e) { return e.what(); }
   return "no error";
 }
 
@@ -89,8 +87,10 @@ TEST_CASE("idx: damaged headers and sizes are errors") {
   CHECK(error_of(header(0x08, {2, 3}) + "abcdefg") ==
         "test: the IDX header declares [2, 3] (6 bytes of data) but the file holds 7");
   // A header that claims far more than the file: an error, not a huge allocation.
-  CHECK(error_of(header(0x0E, {0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF}) + "x") == "test: the IDX shape [4294967295, 4294967295, 4294967295] is too large");
-  CHECK(error_of(header(0x08, {60000, 28, 28}) + "x").find("(47040000 bytes of data) but the file holds 1") != std::string::npos);
+  CHECK(error_of(header(0x0E, {0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF}) + "x") ==
+        "test: the IDX shape [4294967295, 4294967295, 4294967295] is too large");
+  CHECK(error_of(header(0x08, {60000, 28, 28}) + "x").find("(47040000 bytes of data) but the file holds 1") !=
+        std::string::npos);
 }
 
 TEST_CASE("idx: gzip and plain files read the same; missing and damaged files are errors") {
@@ -115,9 +115,10 @@ TEST_CASE("idx: gzip and plain files read the same; missing and damaged files ar
   CHECK_THROWS_WITH_AS(io::read_idx(cut.string()), doctest::Contains("cannot read"), RuntimeError);
   // Data past the declared size: read no further than one byte beyond it.
   fs::path longer = temp_file("longer", bytes + std::string(100000, 'x'), true);
-  CHECK_THROWS_WITH_AS(io::read_idx(longer.string()),
-                       ("'" + longer.string() + "': the file holds more than the 12 bytes of data its IDX header declares").c_str(),
-                       RuntimeError);
+  CHECK_THROWS_WITH_AS(
+      io::read_idx(longer.string()),
+      ("'" + longer.string() + "': the file holds more than the 12 bytes of data its IDX header declares").c_str(),
+      RuntimeError);
   // A file that never ends is an error, not all of memory.
   CHECK_THROWS_WITH_AS(io::read_idx("/dev/zero"), "'/dev/zero': unknown IDX element type 0x0", RuntimeError);
   fs::path missing = fs::temp_directory_path() / "gpulab_test_idx_no_such_file";

@@ -28,14 +28,17 @@ TEST_CASE("index ops: gather, scatter_add, index_add, take on every device") {
                           tens({5, 6}, {2}, DType::Int64, d), Scalar::from_int(2));
     CHECK(ivals(ia) == std::vector<int64_t>{0, 22, 0});
     CHECK(vals(take(x, longs({-1, 0}, {2}, d))) == std::vector<double>{5, 0});
-    CHECK(ut::error_of([&] { gather(x, 1, longs({3}, {1, 1}, d)); }) == "index 3 is out of bounds for dimension 1 with size 3");
+    CHECK(ut::error_of([&] {
+            gather(x, 1, longs({3}, {1, 1}, d));
+          }) == "index 3 is out of bounds for dimension 1 with size 3");
   }
 }
 
 TEST_CASE("index ops: advanced indexing places the broadcast dims as PyTorch does") {
   for (Device d : ut::test_devices()) {
     CAPTURE(d.str());
-    Tensor x = arange(Scalar::from_int(0), Scalar::from_int(24), Scalar::from_int(1), DType::Int64, ut::opts(DType::Int64, d));
+    Tensor x =
+        arange(Scalar::from_int(0), Scalar::from_int(24), Scalar::from_int(1), DType::Int64, ut::opts(DType::Int64, d));
     x = view(x, {2, 3, 4});
     Tensor i = longs({1, 0}, {2}, d), j = longs({1, 3}, {2}, d);
     Tensor adj = index(x, {Tensor(), i, j});  // x[:, i, j]: adjacent, stays in place

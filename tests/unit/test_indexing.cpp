@@ -60,7 +60,8 @@ TEST_CASE("indexing: a bool mask selects rows; a uint8 one too, through the depr
     Tensor bad = to_dtype(tens({1, 0}, {2}, DType::Float32, d), DType::Bool);
     CHECK(error_of([&] { getitem(x, key({ten(bad)}, true)); }) ==
           "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0");
-    CHECK(error_of([&] { getitem(x, key({ten(x)}, true)); }) == "tensors used as indices must be long, int, byte or bool tensors");
+    CHECK(error_of([&] { getitem(x, key({ten(x)}, true)); }) ==
+          "tensors used as indices must be long, int, byte or bool tensors");
   }
 }
 
@@ -69,10 +70,10 @@ TEST_CASE("indexing: index tensors, alone and beside slices and integers") {
     CAPTURE(d.str());
     Tensor x = x34(d);
     Tensor i = tens({0, 2}, {2}, DType::Int64, d), j = tens({1, 3}, {2}, DType::Int64, d);
-    CHECK(vals(getitem(x, key({ten(i), ten(j)}))) == V{1, 11});                // x[{i, j}]
-    CHECK(getitem(x, key({ten(i)}, true)).sizes() == Shape{2, 4});              // x[i]
+    CHECK(vals(getitem(x, key({ten(i), ten(j)}))) == V{1, 11});                  // x[{i, j}]
+    CHECK(getitem(x, key({ten(i)}, true)).sizes() == Shape{2, 4});               // x[i]
     CHECK(vals(getitem(x, key({sl({}, {}), ten(j)}))) == V{1, 3, 5, 7, 9, 11});  // x[{':', j}]
-    CHECK(vals(getitem(x, key({at(1), ten(j)}))) == V{5, 7});                   // the integer selects first
+    CHECK(vals(getitem(x, key({at(1), ten(j)}))) == V{5, 7});                    // the integer selects first
   }
 }
 

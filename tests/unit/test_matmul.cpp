@@ -15,8 +15,8 @@ std::vector<double> seq(int64_t n, double scale = 0.25, double shift = -1) {
   return v;
 }
 // Reference row-major product of a [b,m,k] and [b,k,n], given flat host values.
-std::vector<double> ref_bmm(const std::vector<double>& a, const std::vector<double>& b, int64_t B, int64_t m,
-                            int64_t k, int64_t n) {
+std::vector<double> ref_bmm(const std::vector<double>& a, const std::vector<double>& b, int64_t B, int64_t m, int64_t k,
+                            int64_t n) {
   std::vector<double> c(size_t(B * m * n), 0.0);
   for (int64_t z = 0; z < B; ++z)
     for (int64_t i = 0; i < m; ++i)
@@ -28,7 +28,11 @@ std::vector<double> ref_bmm(const std::vector<double>& a, const std::vector<doub
   return c;
 }
 double tol_for(DType d) {
-  return d == DType::Float64 ? 1e-12 : d == DType::Float32 ? 1e-5 : d == DType::Float16 ? 5e-3 : d == DType::BFloat16 ? 3e-2 : 0;
+  return d == DType::Float64    ? 1e-12
+         : d == DType::Float32  ? 1e-5
+         : d == DType::Float16  ? 5e-3
+         : d == DType::BFloat16 ? 3e-2
+                                : 0;
 }
 void expect_close(const Tensor& t, const std::vector<double>& ref, double tol) {
   auto v = vals(t);
@@ -63,7 +67,15 @@ TEST_CASE("matmul: mm, addmm, bmm, dot on every float dtype and int64") {
       Tensor bias = ut::tens({1, 2, 3, 4}, {4}, dt, d);
       std::vector<double> r2(ref.size());
       for (size_t i = 0; i < ref.size(); ++i) r2[i] = 2 * double(1 + i % 4) + (dt == DType::Int64 ? 1 : 0.5) * ref[i];
-      if (dt == DType::Int64) expect_close(addmm(bias, a, b, 2, 1), [&] { auto r = ref; for (size_t i = 0; i < r.size(); ++i) r[i] += 2 * double(1 + i % 4); return r; }(), 0);
+      if (dt == DType::Int64)
+        expect_close(
+            addmm(bias, a, b, 2, 1),
+            [&] {
+              auto r = ref;
+              for (size_t i = 0; i < r.size(); ++i) r[i] += 2 * double(1 + i % 4);
+              return r;
+            }(),
+            0);
       else expect_close(addmm(bias, a, b, 2, 0.5), r2, tol_for(dt));
       // bmm over 2 batches with a transposed second operand.
       auto xv = seq(2 * 3 * 5, sc, sh), yv = seq(2 * 5 * 2, sc, sh + 1);
@@ -122,8 +134,10 @@ TEST_CASE("matmul: empty k gives zeros, empty m/n give empty results") {
     CHECK(vals(c) == std::vector<double>(6, 0.0));
     Tensor bias = ones({2}, ut::opts(DType::Float32, d));
     CHECK(vals(addmm(bias, a, b, 1, 1)) == std::vector<double>(6, 1.0));
-    CHECK(mm(empty({0, 4}, ut::opts(DType::Float32, d)), ones({4, 2}, ut::opts(DType::Float32, d))).sizes() == Shape{0, 2});
-    CHECK(vals(dot(empty({0}, ut::opts(DType::Float32, d)), empty({0}, ut::opts(DType::Float32, d)))) == std::vector<double>{0});
+    CHECK(mm(empty({0, 4}, ut::opts(DType::Float32, d)), ones({4, 2}, ut::opts(DType::Float32, d))).sizes() ==
+          Shape{0, 2});
+    CHECK(vals(dot(empty({0}, ut::opts(DType::Float32, d)), empty({0}, ut::opts(DType::Float32, d)))) ==
+          std::vector<double>{0});
     CHECK(vals(bmm(empty({2, 1, 0}, ut::opts(DType::Float64, d)), empty({2, 0, 3}, ut::opts(DType::Float64, d)))) ==
           std::vector<double>(6, 0.0));
   }
@@ -132,40 +146,63 @@ TEST_CASE("matmul: empty k gives zeros, empty m/n give empty results") {
 TEST_CASE("matmul: error texts") {
   auto f = [](Shape s, DType dt = DType::Float32) { return ones(s, ut::opts(dt)); };
   CHECK(error_of([&] { mm(f({2, 3}), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
-  CHECK(error_of([&] { matmul(f({2, 3}), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
-  CHECK(error_of([&] { addmm(f({1}), f({2, 3}), f({4, 1})); }) == "addmm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  CHECK(error_of([&] {
+          matmul(f({2, 3}), f({4, 1}));
+        }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  CHECK(error_of([&] {
+          addmm(f({1}), f({2, 3}), f({4, 1}));
+        }) == "addmm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
   // Mismatched dtypes: each op's own text, as PyTorch 2.15 prints it.
-  CHECK(error_of([&] { mm(f({2, 3}), f({3, 1}, DType::Float64)); }) ==
-        "expected m1 and m2 to have the same dtype, but got: float != double");
-  CHECK(error_of([&] { mm(f({2, 2}, DType::Int64), f({2, 2})); }) ==
-        "expected m1 and m2 to have the same dtype, but got: long int != float");
-  CHECK(error_of([&] { mm(f({2, 2}, DType::Float16), f({2, 2}, DType::Int8)); }) ==
-        "expected m1 and m2 to have the same dtype, but got: c10::Half != signed char");
-  CHECK(error_of([&] { matmul(f({2, 2}, DType::Int64), f({2, 2})); }) ==
-        "expected m1 and m2 to have the same dtype, but got: long int != float");
-  CHECK(error_of([&] { matmul(f({3, 2, 2}), f({2, 2}, DType::Float64)); }) ==
-        "expected m1 and m2 to have the same dtype, but got: float != double");
-  CHECK(error_of([&] { matmul(f({2, 2}, DType::Int64), f({2})); }) ==
-        "addmv input tensors must have the same dtype, but got Float, Long, and Float");
-  CHECK(error_of([&] { matmul(f({3, 2, 2}), f({3, 2, 2}, DType::Float64)); }) == "expected scalar type Float but found Double");
-  CHECK(error_of([&] { bmm(f({1, 2, 2}), f({1, 2, 2}, DType::Int64)); }) == "expected scalar type Float but found Long");
-  CHECK(error_of([&] { mm(f({2, 3}, DType::Int64), f({4, 1})); }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
-  CHECK(error_of([&] { bmm(f({3, 2, 3}), f({3, 4, 1}, DType::Float64)); }) ==
-        "Expected size for first two dimensions of batch2 tensor to be: [3, 3] but got: [3, 4].");
-  CHECK(error_of([&] { addmm(f({2, 2}), f({2, 2}, DType::Int64), f({2, 2})); }) ==
-        "mat1 and mat2 must have the same dtype, but got Long and Float");
+  CHECK(error_of([&] {
+          mm(f({2, 3}), f({3, 1}, DType::Float64));
+        }) == "expected m1 and m2 to have the same dtype, but got: float != double");
+  CHECK(error_of([&] {
+          mm(f({2, 2}, DType::Int64), f({2, 2}));
+        }) == "expected m1 and m2 to have the same dtype, but got: long int != float");
+  CHECK(error_of([&] {
+          mm(f({2, 2}, DType::Float16), f({2, 2}, DType::Int8));
+        }) == "expected m1 and m2 to have the same dtype, but got: c10::Half != signed char");
+  CHECK(error_of([&] {
+          matmul(f({2, 2}, DType::Int64), f({2, 2}));
+        }) == "expected m1 and m2 to have the same dtype, but got: long int != float");
+  CHECK(error_of([&] {
+          matmul(f({3, 2, 2}), f({2, 2}, DType::Float64));
+        }) == "expected m1 and m2 to have the same dtype, but got: float != double");
+  CHECK(error_of([&] {
+          matmul(f({2, 2}, DType::Int64), f({2}));
+        }) == "addmv input tensors must have the same dtype, but got Float, Long, and Float");
+  CHECK(error_of([&] {
+          matmul(f({3, 2, 2}), f({3, 2, 2}, DType::Float64));
+        }) == "expected scalar type Float but found Double");
+  CHECK(error_of([&] {
+          bmm(f({1, 2, 2}), f({1, 2, 2}, DType::Int64));
+        }) == "expected scalar type Float but found Long");
+  CHECK(error_of([&] {
+          mm(f({2, 3}, DType::Int64), f({4, 1}));
+        }) == "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)");
+  CHECK(error_of([&] {
+          bmm(f({3, 2, 3}), f({3, 4, 1}, DType::Float64));
+        }) == "Expected size for first two dimensions of batch2 tensor to be: [3, 3] but got: [3, 4].");
+  CHECK(error_of([&] {
+          addmm(f({2, 2}), f({2, 2}, DType::Int64), f({2, 2}));
+        }) == "mat1 and mat2 must have the same dtype, but got Long and Float");
   CHECK(error_of([&] { mm(f({3}), f({3, 1})); }) == "mm: self must be a matrix, got 1-D tensor");
-  CHECK(error_of([&] { bmm(f({2, 2, 3}), f({3, 3, 1})); }) == "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [3, 3].");
+  CHECK(error_of([&] {
+          bmm(f({2, 2, 3}), f({3, 3, 1}));
+        }) == "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [3, 3].");
   CHECK(error_of([&] { bmm(f({2, 3}), f({2, 3, 1})); }) == "batch1 must be a 3D tensor");
-  CHECK(error_of([&] { dot(f({3}), f({4})); }) ==
-        "inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements respectively");
+  CHECK(
+      error_of([&] { dot(f({3}), f({4})); }) ==
+      "inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements respectively");
   CHECK(error_of([&] { dot(f({3}), f({3}, DType::Float64)); }) ==
         "dot : expected both vectors to have same dtype, but found Float and Double");
   CHECK(error_of([&] { dot(f({3, 1}), f({3})); }) == "1D tensors expected, but got 2D and 1D tensors");
   // The same-device rule with PyTorch's generated wording.
   ut::devices();
   Tensor g = ones({2, 3}, ut::opts(DType::Float32, ut::cuda(0)));
-  CHECK(error_of([&] { mm(g, f({3, 1})); }) ==
+  CHECK(error_of([&] {
+          mm(g, f({3, 1}));
+        }) ==
         "Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors on cuda:0 "
         "(when checking argument in method wrapper_CUDA_mm)");
   Tensor g1 = ones({3, 1}, ut::opts(DType::Float32, ut::cuda(1)));
@@ -177,7 +214,8 @@ TEST_CASE("matmul: error texts") {
 TEST_CASE("matmul: float32 agrees between cpu and cuda:1 bit for bit") {
   auto av = seq(64 * 48), bv = seq(48 * 32, 0.125, 0.5);
   Tensor c0 = mm(ut::tens(av, {64, 48}), ut::tens(bv, {48, 32}));
-  Tensor c1 = mm(ut::tens(av, {64, 48}, DType::Float32, ut::cuda(1)), ut::tens(bv, {48, 32}, DType::Float32, ut::cuda(1)));
+  Tensor c1 =
+      mm(ut::tens(av, {64, 48}, DType::Float32, ut::cuda(1)), ut::tens(bv, {48, 32}, DType::Float32, ut::cuda(1)));
   CHECK(vals(c0) == vals(c1));
   expect_close(c0, ref_bmm(av, bv, 1, 64, 48, 32), 1e-5);
 }

@@ -23,11 +23,15 @@ TEST_CASE("memory_summary: units follow the row's total, counts get K and M") {
   s.num_ooms = 2;
   s.num_alloc_retries = 17;
   const std::string t = memory_summary_text(s, 3, false);
-  CHECK(line_of(t, "| Allocated memory") == "| Allocated memory      |   3072 MiB |   3072 MiB |    800 MiB |    512 B   |");
-  CHECK(line_of(t, "|       from large pool") == "|       from large pool |   3071 MiB |   3072 MiB |    800 MiB |      0 B   |");
-  CHECK(line_of(t, "|       from small pool") == "|       from small pool |      0 MiB |      0 MiB |      0 MiB |    512 B   |");
+  CHECK(line_of(t, "| Allocated memory") ==
+        "| Allocated memory      |   3072 MiB |   3072 MiB |    800 MiB |    512 B   |");
+  CHECK(line_of(t, "|       from large pool") ==
+        "|       from large pool |   3071 MiB |   3072 MiB |    800 MiB |      0 B   |");
+  CHECK(line_of(t, "|       from small pool") ==
+        "|       from small pool |      0 MiB |      0 MiB |      0 MiB |    512 B   |");
   CHECK(line_of(t, "| Allocations") == "| Allocations           |    1500 K  |    2000 K  |     999 M  |  749999    |");
-  CHECK(line_of(t, "|            CUDA OOMs") == "|            CUDA OOMs: 2            |        cudaMalloc retries: 17        |");
+  CHECK(line_of(t, "|            CUDA OOMs") ==
+        "|            CUDA OOMs: 2            |        cudaMalloc retries: 17        |");
   CHECK(t.rfind("|                  PyTorch CUDA memory summary, device ID 3                 |\n", 79) == 78);
   size_t lines = 0;
   for (char c : t) lines += c == '\n';

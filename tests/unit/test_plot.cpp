@@ -34,9 +34,7 @@ size_t count(const std::string& s, const std::string& what) {
 std::string fmt_error(const std::string& fmt) {
   try {
     parse_fmt(fmt);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
+  } catch (const std::invalid_argument& e) { return e.what(); }
   return "";
 }
 
@@ -94,8 +92,8 @@ Figure two_lines(bool legend, const std::string& yscale = "linear") {
 }
 
 uint32_t be32(const std::string& s, size_t at) {
-  return (uint32_t(uint8_t(s[at])) << 24) | (uint32_t(uint8_t(s[at + 1])) << 16) |
-         (uint32_t(uint8_t(s[at + 2])) << 8) | uint32_t(uint8_t(s[at + 3]));
+  return (uint32_t(uint8_t(s[at])) << 24) | (uint32_t(uint8_t(s[at + 1])) << 16) | (uint32_t(uint8_t(s[at + 2])) << 8) |
+         uint32_t(uint8_t(s[at + 3]));
 }
 
 struct Reader {

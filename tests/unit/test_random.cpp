@@ -31,12 +31,13 @@ TensorOptions O(DType d) { return ut::opts(d); }
 
 TEST_CASE("random: rand below and above 16 elements, float32 and float64") {
   manual_seed_cpu(0);
-  expect_exact(rand({5}, O(DType::Float32)), f32({0.49625659f, 0.768221796f, 0.0884774327f, 0.132030487f, 0.307422817f}));
+  expect_exact(rand({5}, O(DType::Float32)),
+               f32({0.49625659f, 0.768221796f, 0.0884774327f, 0.132030487f, 0.307422817f}));
   manual_seed_cpu(0);
   expect_exact(rand({20}, O(DType::Float32)),
-               f32({0.49625659f, 0.768221796f, 0.0884774327f, 0.132030487f, 0.307422817f, 0.634078681f, 0.49009341f,
-                    0.896444738f, 0.455627978f, 0.632306278f, 0.348893464f, 0.401717305f, 0.0223257542f, 0.168858945f,
-                    0.29388845f, 0.518521786f, 0.697667599f, 0.800011396f, 0.161029458f, 0.282268584f}));
+               f32({0.49625659f,  0.768221796f, 0.0884774327f, 0.132030487f, 0.307422817f, 0.634078681f,  0.49009341f,
+                    0.896444738f, 0.455627978f, 0.632306278f,  0.348893464f, 0.401717305f, 0.0223257542f, 0.168858945f,
+                    0.29388845f,  0.518521786f, 0.697667599f,  0.800011396f, 0.161029458f, 0.282268584f}));
   manual_seed_cpu(0);
   Tensor r = rand({4, 5}, O(DType::Float32));  // the shape does not change the stream
   CHECK(r.sizes() == Shape{4, 5});
@@ -48,22 +49,24 @@ TEST_CASE("random: rand below and above 16 elements, float32 and float64") {
 
 TEST_CASE("random: randn scalar path (<16) and vector path (>=16)") {
   manual_seed_cpu(0);
-  expect_exact(randn({5}, O(DType::Float32)), f32({1.54099607f, -0.293428898f, -2.17878938f, 0.568431258f, -1.08452237f}));
+  expect_exact(randn({5}, O(DType::Float32)),
+               f32({1.54099607f, -0.293428898f, -2.17878938f, 0.568431258f, -1.08452237f}));
   manual_seed_cpu(0);
-  expect_exact(randn({20}, O(DType::Float32)),
-               f32({-1.12583983f, -1.1523602f, -0.250578582f, -0.433878839f, 0.598839462f, -1.55509508f, -0.341360301f,
-                    1.85300612f, 0.468096405f, -0.157712445f, 1.44366014f, 0.266049415f, 1.38936615f, 1.58633435f,
-                    0.946298361f, -0.843676805f, 0.931826651f, 1.25900924f, 2.00498056f, 0.053736899f}));
+  expect_exact(
+      randn({20}, O(DType::Float32)),
+      f32({-1.12583983f, -1.1523602f,   -0.250578582f, -0.433878839f, 0.598839462f, -1.55509508f, -0.341360301f,
+           1.85300612f,  0.468096405f,  -0.157712445f, 1.44366014f,   0.266049415f, 1.38936615f,  1.58633435f,
+           0.946298361f, -0.843676805f, 0.931826651f,  1.25900924f,   2.00498056f,  0.053736899f}));
   manual_seed_cpu(0);
   expect_exact(randn({5}, O(DType::Float64)), {1.5409961082440433, -0.29342890576094638, -2.1787893820745574,
                                                0.56843127728066778, -1.0845223424240209});
   manual_seed_cpu(0);
-  expect_exact(randn({20}, O(DType::Float64)),
-               {-2.310411800234176, -0.3732508612577643, -1.0608166785462863, 0.99950935478117608,
-                -0.019964750907762653, 0.2102998901016947, 0.17718935139366584, -0.83051005100844899,
-                0.23871805816817063, 0.73352836852728409, -1.3218818291421377, 1.3148113651971234,
-                -0.68700369404354633, 1.4880743158106724, -0.44841580471145109, -0.89100303517073753,
-                0.67485754359400385, 1.0468653769814655, 0.15429517864658948, -0.74989152283919414});
+  expect_exact(
+      randn({20}, O(DType::Float64)),
+      {-2.310411800234176,   -0.3732508612577643, -1.0608166785462863,  0.99950935478117608, -0.019964750907762653,
+       0.2102998901016947,   0.17718935139366584, -0.83051005100844899, 0.23871805816817063, 0.73352836852728409,
+       -1.3218818291421377,  1.3148113651971234,  -0.68700369404354633, 1.4880743158106724,  -0.44841580471145109,
+       -0.89100303517073753, 0.67485754359400385, 1.0468653769814655,   0.15429517864658948, -0.74989152283919414});
 }
 
 TEST_CASE("random: randint, uniform_, normal_, randperm, and stream continuation") {
@@ -75,9 +78,11 @@ TEST_CASE("random: randint, uniform_, normal_, randperm, and stream continuation
   // Ranges from 2^28 up take 64-bit draws (python3 -c 'import torch; torch.manual_seed(0);
   // print(torch.randint(0, 2**28, (3,)).tolist())'); just below, 32-bit ones.
   manual_seed_cpu(0);
-  CHECK(ut::ivals(randint(0, int64_t(1) << 28, {3}, O(DType::Int64))) == std::vector<int64_t>{130329135, 136432832, 195187451});
+  CHECK(ut::ivals(randint(0, int64_t(1) << 28, {3}, O(DType::Int64))) ==
+        std::vector<int64_t>{130329135, 136432832, 195187451});
   manual_seed_cpu(0);
-  CHECK(ut::ivals(randint(0, (int64_t(1) << 28) - 1, {3}, O(DType::Int64))) == std::vector<int64_t>{209652404, 130329144, 118924928});
+  CHECK(ut::ivals(randint(0, (int64_t(1) << 28) - 1, {3}, O(DType::Int64))) ==
+        std::vector<int64_t>{209652404, 130329144, 118924928});
   manual_seed_cpu(0);
   Tensor u = empty({6}, O(DType::Float32));
   uniform_(u, -2, 3);
@@ -111,7 +116,8 @@ TEST_CASE("random: reseeding repeats, errors, virtual devices have their own gen
   CHECK(ut::error_of([&] { normal_(i, 0, 1); }) == "\"normal_kernel_cpu\" not implemented for 'Long'");
   Tensor f = empty({2}, O(DType::Float32));
   CHECK(ut::error_of([&] { normal_(f, 0, -1); }) == "normal expects std >= 0.0, but found std -1");
-  CHECK(ut::error_of([&] { uniform_(f, 2, 1); }) == "uniform_ expects to return a [from, to) range, but found from=2 > to=1");
+  CHECK(ut::error_of([&] { uniform_(f, 2, 1); }) ==
+        "uniform_ expects to return a [from, to) range, but found from=2 > to=1");
   // Seeding all devices: cuda:1's stream restarts, and the CPU's is independent of it.
   ut::devices();
   manual_seed_all_devices(5);

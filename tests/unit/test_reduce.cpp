@@ -38,7 +38,8 @@ TEST_CASE("reduce: sum/mean/prod over all, one and negative dims with keepdim") 
     CHECK(s1.sizes() == Shape{2, 4});
     CHECK(sum(x, {1}, true).sizes() == Shape{2, 1, 4});
     for (int i = 0; i < 2; ++i)
-      for (int k = 0; k < 4; ++k) CHECK(vals(s1)[size_t(i * 4 + k)] == at(v, i, 0, k) + at(v, i, 1, k) + at(v, i, 2, k));
+      for (int k = 0; k < 4; ++k)
+        CHECK(vals(s1)[size_t(i * 4 + k)] == at(v, i, 0, k) + at(v, i, 1, k) + at(v, i, 2, k));
     Tensor sl = sum(x, {-1}, true);
     CHECK(sl.sizes() == Shape{2, 3, 1});
     CHECK(vals(sl)[5] == at(v, 1, 2, 0) + at(v, 1, 2, 1) + at(v, 1, 2, 2) + at(v, 1, 2, 3));
@@ -52,10 +53,14 @@ TEST_CASE("reduce: sum/mean/prod over all, one and negative dims with keepdim") 
     CHECK(mean(x, {0}, true).sizes() == Shape{1, 3, 4});
     Tensor p = prod(ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d), 1, false);
     CHECK(vals(p) == std::vector<double>{6, 120});
-    CHECK(vals(prod(ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d), -2, true)) == std::vector<double>{4, 10, 18});
+    CHECK(vals(prod(ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d), -2, true)) ==
+          std::vector<double>{4, 10, 18});
     CHECK(vals(prod(ut::tens({1, 2, 3, 4}, {}, DType::Float32, d), std::nullopt, false)) == std::vector<double>{24});
-    CHECK(error_of([&] { mean(ut::tens({1, 2}, {}, DType::Int64, d), {}, false); }) ==
-          "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long");
+    CHECK(
+        error_of([&] {
+          mean(ut::tens({1, 2}, {}, DType::Int64, d), {}, false);
+        }) ==
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long");
   }
 }
 
@@ -108,8 +113,9 @@ TEST_CASE("reduce: norm, var, any, all") {
     CHECK(vals(norm(x, INFINITY, {}, false))[0] == 12);
     CHECK(vals(norm(x, 2, {1}, false)) == std::vector<double>{5, 12});
     CHECK(norm(x, 2, {-1}, true).sizes() == Shape{2, 1});
-    CHECK(error_of([&] { norm(ut::tens({1}, {}, DType::Int64, d), 2, {}, false); })
-              .find("linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long") == 0);
+    CHECK(error_of([&] {
+            norm(ut::tens({1}, {}, DType::Int64, d), 2, {}, false);
+          }).find("linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long") == 0);
     Tensor y = ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d);
     CHECK(vals(var(y, {}, false, 1))[0] == doctest::Approx(3.5));
     CHECK(vals(var(y, {}, false, 0))[0] == doctest::Approx(35.0 / 12));
@@ -162,8 +168,9 @@ TEST_CASE("reduce: empty tensors and NaN") {
     CHECK(std::isnan(vals(mean(e, {}, false))[0]));
     CHECK(vals(any(e, std::nullopt, false)) == std::vector<double>{0});
     CHECK(vals(all(e, std::nullopt, false)) == std::vector<double>{1});
-    CHECK(error_of([&] { amax(e, std::nullopt, false); }).find("Expected reduction dim to be specified for input.numel() == 0") !=
-          std::string::npos);
+    CHECK(error_of([&] {
+            amax(e, std::nullopt, false);
+          }).find("Expected reduction dim to be specified for input.numel() == 0") != std::string::npos);
     CHECK_THROWS_AS(argmax(e, std::nullopt, false), IndexError);
     Tensor e2 = empty({0, 3}, ut::opts(DType::Float32, d));
     CHECK(vals(sum(e2, {0}, false)) == std::vector<double>{0, 0, 0});

@@ -30,16 +30,14 @@ std::string file_of(const std::string& json, const std::string& data = "", uint6
 std::string error_of(const std::string& bytes) {
   try {
     io::parse_safetensors(bytes.data(), bytes.size());
-  } catch (const RuntimeError& e) {
-    return e.what();
-  }
+  } catch (const RuntimeError& e) { return e.what(); }
   return "(no error)";
 }
 
-#define CHECK_BAD(bytes, text)                                     \
-  do {                                                             \
-    const std::string msg_ = error_of(bytes);                      \
-    CHECK_MESSAGE(msg_.find(text) != std::string::npos, msg_);     \
+#define CHECK_BAD(bytes, text) \
+  do { \
+    const std::string msg_ = error_of(bytes); \
+    CHECK_MESSAGE(msg_.find(text) != std::string::npos, msg_); \
   } while (0)
 
 std::string bytes_of(const Tensor& t) {
@@ -56,7 +54,7 @@ io::NamedTensors every_dtype() {
   const double f64[] = {1.5, -2.25, 1e300, -0.0, 3.141592653589793, 7};
   const float f32[] = {1.5f, -2.25f, 3.4e38f, 1e-45f};
   const uint16_t f16[] = {0x3C00, 0xC000, 0x7C00, 0x7E00, 0x0001};  // 1, -2, inf, nan, denormal
-  const uint16_t bf16[] = {0x3F80, 0xC040, 0x7F80};                  // 1, -3, inf
+  const uint16_t bf16[] = {0x3F80, 0xC040, 0x7F80};                 // 1, -3, inf
   const int64_t i64[] = {INT64_MIN, -1, 0, INT64_MAX};
   const int32_t i32[] = {INT32_MIN, 7, INT32_MAX, -5, 9, 11};
   const int16_t i16[] = {-32768, 32767};
@@ -151,10 +149,12 @@ TEST_CASE("safetensors: a minimal valid file and the ways a header may vary") {
   CHECK(error_of(file_of("{\"__metadata__\":null}")) == "(no error)");
   CHECK(error_of(file_of(" {}")) != "(no error)");  // the library requires '{' first
   CHECK(error_of(file_of("{ \"a\" : { \"shape\" : [ 2 ] , \"x\" : {\"y\": [1, null, true]}, \"dtype\" : \"U8\" ,"
-                         " \"data_offsets\" : [ 0 , 2 ] } }   ", "\x01\x02")) == "(no error)");
+                         " \"data_offsets\" : [ 0 , 2 ] } }   ",
+                         "\x01\x02")) == "(no error)");
   // Escapes decode to UTF-8 names.
-  const std::string f = file_of("{\"\\u00e9\\ud83d\\ude00\\n\":{\"dtype\":\"BOOL\",\"shape\":[3],\"data_offsets\":[0,3]}}",
-                                std::string("\x00\x07\x01", 3));
+  const std::string f =
+      file_of("{\"\\u00e9\\ud83d\\ude00\\n\":{\"dtype\":\"BOOL\",\"shape\":[3],\"data_offsets\":[0,3]}}",
+              std::string("\x00\x07\x01", 3));
   io::Contents c = io::parse_safetensors(f.data(), f.size());
   REQUIRE(c.tensors.size() == 1);
   CHECK(c.tensors[0].first == "\xc3\xa9\xf0\x9f\x98\x80\n");
@@ -178,23 +178,35 @@ TEST_CASE("safetensors: hostile files are clear errors") {
   CHECK_BAD(file_of("{\"a\tb\":{}}"), "control character");
   CHECK_BAD(file_of("{\"a\":{\"x\":" + std::string(10000, '[') + "}}"), "nested too deeply");
   CHECK_BAD(file_of("{\"a\":{\"x\":01," + ok_entry + "}}", d8), "invalid JSON");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", "1234"), "run past the end of the data (4 bytes)");
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", "1234"),
+            "run past the end of the data (4 bytes)");
   CHECK_BAD(file_of("{\"a\":{" + ok_entry + "},\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}",
-                    std::string(12, '\0')), "tensor \"a\" and tensor \"b\" overlap");
+                    std::string(12, '\0')),
+            "tensor \"a\" and tensor \"b\" overlap");
   CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", d8), "end before they begin");
   CHECK_BAD(file_of("{\"a\":{" + ok_entry + "},\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[12,20]}}",
-                    std::string(20, '\0')), "bytes [8, 12) of the data belong to no tensor");
-  CHECK_BAD(file_of("{\"a\":{" + ok_entry + "}}", std::string(12, '\0')), "the last 4 bytes of the data belong to no tensor");
+                    std::string(20, '\0')),
+            "bytes [8, 12) of the data belong to no tensor");
+  CHECK_BAD(file_of("{\"a\":{" + ok_entry + "}}", std::string(12, '\0')),
+            "the last 4 bytes of the data belong to no tensor");
   CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", d8),
             "hold 8 bytes but a F32 tensor of shape [3] needs 12");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,16],\"data_offsets\":[0,8]}}", d8), "is too large");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[0,4611686018427387904,4611686018427387904],\"data_offsets\":[0,0]}}"),
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,16],\"data_offsets\":[0,8]}}", d8),
             "is too large");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"U8\",\"shape\":[18446744073709551615],\"data_offsets\":[0,8]}}", d8), "too large");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"U8\",\"shape\":[99999999999999999999],\"data_offsets\":[0,8]}}", d8), "too large");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}", d8), "must be a non-negative integer, got -2");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[1.5],\"data_offsets\":[0,8]}}", d8), "must be an integer, got 1.5");
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F8_E4M3\",\"shape\":[8],\"data_offsets\":[0,8]}}", d8), "unknown dtype \"F8_E4M3\"");
+  CHECK_BAD(
+      file_of(
+          "{\"a\":{\"dtype\":\"F32\",\"shape\":[0,4611686018427387904,4611686018427387904],\"data_offsets\":[0,0]}}"),
+      "is too large");
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"U8\",\"shape\":[18446744073709551615],\"data_offsets\":[0,8]}}", d8),
+            "too large");
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"U8\",\"shape\":[99999999999999999999],\"data_offsets\":[0,8]}}", d8),
+            "too large");
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}", d8),
+            "must be a non-negative integer, got -2");
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[1.5],\"data_offsets\":[0,8]}}", d8),
+            "must be an integer, got 1.5");
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"F8_E4M3\",\"shape\":[8],\"data_offsets\":[0,8]}}", d8),
+            "unknown dtype \"F8_E4M3\"");
   CHECK_BAD(file_of("{\"a\":{" + ok_entry + "},\"a\":{" + ok_entry + "}}", d8), "duplicate tensor name \"a\"");
   CHECK_BAD(file_of("{\"__metadata__\":{\"k\":\"v\",\"k\":\"w\"}}"), "duplicate metadata key \"k\"");
   CHECK_BAD(file_of("{\"__metadata__\":{\"k\":5}}"), "metadata \"k\" must be a string");
@@ -204,7 +216,8 @@ TEST_CASE("safetensors: hostile files are clear errors") {
   CHECK_BAD(file_of("{\"a\":[]}"), "expected an object");
   std::string dims = "[";
   for (int i = 0; i < 65; ++i) dims += i ? ",1" : "1";
-  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"U8\",\"shape\":" + dims + "],\"data_offsets\":[0,1]}}", "x"), "more than 64 dimensions");
+  CHECK_BAD(file_of("{\"a\":{\"dtype\":\"U8\",\"shape\":" + dims + "],\"data_offsets\":[0,1]}}", "x"),
+            "more than 64 dimensions");
   // Every prefix of a valid file is an error, never a crash.
   const std::vector<char> good = io::to_safetensors_bytes(every_dtype(), {{"k", "v"}});
   for (size_t n = 0; n < good.size(); ++n) CHECK(error_of(std::string(good.data(), n)) != "(no error)");
@@ -229,9 +242,7 @@ TEST_CASE("safetensors: writes are atomic") {
   std::string msg;
   try {
     io::save_safetensors(target, big, {});
-  } catch (const RuntimeError& e) {
-    msg = e.what();
-  }
+  } catch (const RuntimeError& e) { msg = e.what(); }
   setrlimit(RLIMIT_FSIZE, &old);
   signal(SIGXFSZ, old_handler);
   CHECK_MESSAGE(msg.find("torch.save: cannot write") != std::string::npos, msg);
@@ -251,11 +262,13 @@ TEST_CASE("safetensors: writes are atomic") {
 TEST_CASE("safetensors: files that are missing, truncated or not files") {
   TempDir dir;
   CHECK_THROWS_WITH_AS(io::SafetensorsFile(dir / "missing.st"),
-                       ("[Errno 2] No such file or directory: '" + (dir / "missing.st") + "'").c_str(), io::FileNotFoundError);
+                       ("[Errno 2] No such file or directory: '" + (dir / "missing.st") + "'").c_str(),
+                       io::FileNotFoundError);
   CHECK_THROWS_WITH_AS(io::SafetensorsFile(dir.path.string()), doctest::Contains("it is a directory"), RuntimeError);
   const std::vector<char> good = io::to_safetensors_bytes(every_dtype(), {});
   std::ofstream(dir / "cut.st", std::ios::binary).write(good.data(), long(good.size() - 3));
-  CHECK_THROWS_WITH_AS(io::SafetensorsFile(dir / "cut.st"), doctest::Contains("invalid safetensors file"), RuntimeError);
+  CHECK_THROWS_WITH_AS(io::SafetensorsFile(dir / "cut.st"), doctest::Contains("invalid safetensors file"),
+                       RuntimeError);
 }
 
 TEST_CASE("checkpoint: devices are recorded and map_location applies") {
@@ -266,8 +279,8 @@ TEST_CASE("checkpoint: devices are recorded and map_location applies") {
   REQUIRE(c.tensors.size() == 1);
   CHECK(c.tensors[0].second.device() == Device(Device::CPU));
   CHECK(c.metadata == io::Metadata{{"gpulab.kind", "dict"}});
-  CHECK_THROWS_WITH_AS(io::parse_location("gpu:1", "map_location"), doctest::Contains("invalid device string \"gpu:1\""),
-                       RuntimeError);
+  CHECK_THROWS_WITH_AS(io::parse_location("gpu:1", "map_location"),
+                       doctest::Contains("invalid device string \"gpu:1\""), RuntimeError);
   CHECK_THROWS_AS(io::parse_location("cuda:99999", "x"), RuntimeError);
   CHECK(io::parse_location("cuda:12", "x") == Device(Device::CUDA, 12));
   if (!cuda_available()) {  // decided at run time: this binary may see virtual or real devices

@@ -142,7 +142,8 @@ TEST_CASE("composites: eye, cumsum's integer promotion, cumprod, round with deci
     CHECK(ivals(c) == I{1, 3, 6});
     CHECK(vals(cumsum(x34(d), 1, std::nullopt)) == V{1, 3, 6, 10, 5, 11, 18, 26, 9, 19, 30, 42});
     CHECK(vals(cumprod(tens({1, 2, 3, 4}, {4}, DType::Float32, d), 0, std::nullopt)) == V{1, 2, 6, 24});
-    CHECK(vals(gl::round(tens({1.2345, -2.5, 0.5, 1.5}, {4}, DType::Float32, d), 2)) == V{double(1.23f), -2.5, 0.5, 1.5});
+    CHECK(vals(gl::round(tens({1.2345, -2.5, 0.5, 1.5}, {4}, DType::Float32, d), 2)) ==
+          V{double(1.23f), -2.5, 0.5, 1.5});
     CHECK(vals(gl::round(tens({-2.5, 0.5, 1.5}, {3}, DType::Float32, d), 0)) == V{-2, 0, 2});  // half to even
     CHECK(vals(min_all(x34(d))) == V{1});
   }

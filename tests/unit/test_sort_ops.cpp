@@ -81,26 +81,41 @@ TEST_CASE("sort/shape/norm ops: gradients by finite differences") {
   for (Device d : ut::test_devices()) {
     CAPTURE(d.str());
     std::vector<double> xv{0.3, -1.2, 2.5, 0.7, -0.4, 1.9};
-    ut::gradcheck("sort", [](const std::vector<Tensor>& a) { return sort(a[0], 1, true, false).first; }, {ut::leaf(xv, {2, 3}, d)});
-    ut::gradcheck("topk", [](const std::vector<Tensor>& a) { return topk(a[0], 2, 0, false, true).first; }, {ut::leaf(xv, {3, 2}, d)});
-    ut::gradcheck("kthvalue", [](const std::vector<Tensor>& a) { return kthvalue(a[0], 2, 1, false).first; }, {ut::leaf(xv, {2, 3}, d)});
-    ut::gradcheck("median", [](const std::vector<Tensor>& a) { return median_dim(a[0], 0, true).first; }, {ut::leaf(xv, {3, 2}, d)});
+    ut::gradcheck("sort", [](const std::vector<Tensor>& a) { return sort(a[0], 1, true, false).first; },
+                  {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("topk", [](const std::vector<Tensor>& a) { return topk(a[0], 2, 0, false, true).first; },
+                  {ut::leaf(xv, {3, 2}, d)});
+    ut::gradcheck("kthvalue", [](const std::vector<Tensor>& a) { return kthvalue(a[0], 2, 1, false).first; },
+                  {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("median", [](const std::vector<Tensor>& a) { return median_dim(a[0], 0, true).first; },
+                  {ut::leaf(xv, {3, 2}, d)});
     ut::gradcheck("tril", [](const std::vector<Tensor>& a) { return tril(a[0], 0); }, {ut::leaf(xv, {2, 3}, d)});
     ut::gradcheck("diag", [](const std::vector<Tensor>& a) { return diag(a[0], 1); }, {ut::leaf(xv, {2, 3}, d)});
     ut::gradcheck("trace", [](const std::vector<Tensor>& a) { return trace(a[0]); }, {ut::leaf(xv, {2, 3}, d)});
-    ut::gradcheck("mv", [](const std::vector<Tensor>& a) { return mv(a[0], a[1]); }, {ut::leaf(xv, {2, 3}, d), ut::leaf({1, 2, 3}, {3}, d)});
-    ut::gradcheck("amax_dims", [](const std::vector<Tensor>& a) { return amax_dims(a[0], {0, 2}, false); }, {ut::leaf(xv, {2, 3, 1}, d)});
-    ut::gradcheck("logsumexp", [](const std::vector<Tensor>& a) { return logsumexp(a[0], {1}, false); }, {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("mv", [](const std::vector<Tensor>& a) { return mv(a[0], a[1]); },
+                  {ut::leaf(xv, {2, 3}, d), ut::leaf({1, 2, 3}, {3}, d)});
+    ut::gradcheck("amax_dims",
+                  [](const std::vector<Tensor>& a) {
+                    return amax_dims(a[0], {0, 2}, false);
+                  },
+                  {ut::leaf(xv, {2, 3, 1}, d)});
+    ut::gradcheck("logsumexp", [](const std::vector<Tensor>& a) { return logsumexp(a[0], {1}, false); },
+                  {ut::leaf(xv, {2, 3}, d)});
     for (double ord : std::vector<double>{2.0, 1.0, 3.0, 0.5, double(INFINITY)})
-      ut::gradcheck("vector_norm", [ord](const std::vector<Tensor>& a) { return vector_norm(a[0], ord, {1}, false); }, {ut::leaf(xv, {2, 3}, d)});
-    ut::gradcheck("einsum", [](const std::vector<Tensor>& a) { return einsum("ij,kj->ik", {a[0], a[1]}); },
+      ut::gradcheck("vector_norm", [ord](const std::vector<Tensor>& a) { return vector_norm(a[0], ord, {1}, false); },
+                    {ut::leaf(xv, {2, 3}, d)});
+    ut::gradcheck("einsum",
+                  [](const std::vector<Tensor>& a) {
+                    return einsum("ij,kj->ik", {a[0], a[1]});
+                  },
                   {ut::leaf(xv, {2, 3}, d), ut::leaf({1, 0, 2, -1, 3, 1}, {2, 3}, d)});
   }
 }
 
 TEST_CASE("einsum agrees with matmul, sum and outer") {
   for (Device d : ut::test_devices()) {
-    Tensor a = ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d), b = ut::tens({1, 0, -1, 2, 0, 1}, {3, 2}, DType::Float32, d);
+    Tensor a = ut::tens({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Float32, d),
+           b = ut::tens({1, 0, -1, 2, 0, 1}, {3, 2}, DType::Float32, d);
     CHECK(vals(einsum("ij,jk->ik", {a, b})) == vals(matmul(a, b)));
     CHECK(vals(einsum("ij->", {a})) == vals(sum(a, {}, false)));
     CHECK(vals(einsum("ij->ji", {a})) == vals(contiguous(transpose(a, 0, 1))));

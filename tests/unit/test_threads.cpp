@@ -13,8 +13,8 @@ TEST_CASE("threads_left: idle machine keeps every thread") {
 }
 
 TEST_CASE("threads_left: a busy process takes a whole core") {
-  CHECK(threads_left(2, 1.0) == 1);   // one spinning neighbour on 2 cores: serial
-  CHECK(threads_left(2, 0.3) == 1);   // a third of a core is already a shared core
+  CHECK(threads_left(2, 1.0) == 1);  // one spinning neighbour on 2 cores: serial
+  CHECK(threads_left(2, 0.3) == 1);  // a third of a core is already a shared core
   CHECK(threads_left(16, 3.5) == 12);
 }
 

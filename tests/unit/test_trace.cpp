@@ -41,9 +41,9 @@ TEST_CASE("trace: copies per direction and device, with bytes") {
   Device d0 = cuda(0), d1 = cuda(1);
   Tensor h = ut::tens({1, 2, 3, 4}, {}, DType::Float32, cpu());
   trace::start();
-  Tensor a = to(h, d0, std::nullopt);   // 16 bytes host -> cuda:0
-  Tensor b = to(a, d1, std::nullopt);   // cuda:0 -> cuda:1
-  Tensor c = to(b, cpu(), std::nullopt);  // cuda:1 -> host: the host waits
+  Tensor a = to(h, d0, std::nullopt);       // 16 bytes host -> cuda:0
+  Tensor b = to(a, d1, std::nullopt);       // cuda:0 -> cuda:1
+  Tensor c = to(b, cpu(), std::nullopt);    // cuda:1 -> host: the host waits
   Tensor e = to(h, cpu(), DType::Float64);  // host only: no copy between devices
   trace::Record r = trace::stop();
   CHECK(copies(r, "cpu", "cuda:0").calls == 1);

@@ -94,7 +94,9 @@ TEST_CASE("views: transpose, permute, t, unsqueeze, squeeze, expand") {
     CHECK(e.storage() == col.storage());
     CHECK(expand(col, {-1, 5}).sizes() == Shape{3, 5});
     CHECK(vals(contiguous(expand(col, {3, 2}))) == std::vector<double>{0, 0, 1, 1, 2, 2});
-    CHECK(error_of([&] { expand(col, {4, 4}); }) ==
+    CHECK(error_of([&] {
+            expand(col, {4, 4});
+          }) ==
           "The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 0.  "
           "Target sizes: [4, 4].  Tensor sizes: [3, 1]");
   }
@@ -113,7 +115,8 @@ TEST_CASE("views: narrow, select, slice with negative indices and steps") {
     CHECK(vals(select(x, 0, -1)) == iota(5, 15));
     CHECK(vals(select(x, 1, 2)) == std::vector<double>{2, 7, 12, 17});
     CHECK(select(x, 1, 2).sizes() == Shape{4});
-    CHECK(error_of([&] { select(x, 0, 4); }) == "select(): index 4 out of range for tensor of size [4, 5] at dimension 0");
+    CHECK(error_of([&] { select(x, 0, 4); }) ==
+          "select(): index 4 out of range for tensor of size [4, 5] at dimension 0");
     CHECK_THROWS_AS(select(x, 0, -5), IndexError);
     Tensor s = slice(x, 1, 1, std::nullopt, 2);
     CHECK(s.sizes() == Shape{4, 2});
@@ -150,7 +153,9 @@ TEST_CASE("views: chunk and split sizes") {
     CHECK(sizes_of(parts, 1) == Shape{1, 2, 3});
     CHECK(vals(parts[2]) == std::vector<double>{3, 4, 5, 9, 10, 11});
     CHECK(parts[1].storage() == parts[0].storage());
-    CHECK(error_of([&] { split_sizes(ar(5, d), {2, 2}, 0); }) ==
+    CHECK(error_of([&] {
+            split_sizes(ar(5, d), {2, 2}, 0);
+          }) ==
           "split_with_sizes expects split_sizes to sum exactly to 5 (input tensor's size at dimension 0), but got "
           "split_sizes=[2, 2]");
     CHECK(error_of([&] { chunk(ar(5, d), 0, 0); }) == "chunk expects `chunks` to be greater than 0, got: 0");
@@ -176,7 +181,9 @@ TEST_CASE("views: cat and stack") {
     // Dtypes promote.
     Tensor ai = to(a, std::nullopt, DType::Int64);
     CHECK(cat({ai, to(a, std::nullopt, DType::Float64)}, 0).dtype() == DType::Float64);
-    CHECK(error_of([&] { cat({a, b}, 0); }) ==
+    CHECK(error_of([&] {
+            cat({a, b}, 0);
+          }) ==
           "Sizes of tensors must match except in dimension 0. Expected size 3 but got size 2 for tensor number 1 in "
           "the list.");
     CHECK(error_of([&] { cat({}, 0); }) == "torch.cat(): expected a non-empty list of Tensors");
@@ -185,12 +192,14 @@ TEST_CASE("views: cat and stack") {
     CHECK(vals(select(s, 1, 0)) == std::vector<double>{0, 1, 2, 3, 4, 5});
     CHECK(stack({a, a}, -1).sizes() == Shape{2, 3, 2});
     CHECK(stack({a, a}, 0).sizes() == Shape{2, 2, 3});
-    CHECK(error_of([&] { stack({a, b}, 0); }) ==
-          "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and [2, 2] at entry 1");
+    CHECK(error_of([&] {
+            stack({a, b}, 0);
+          }) == "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and [2, 2] at entry 1");
   }
   ut::devices();
-  CHECK(error_of([] { cat({ar(2), ar(2, ut::cuda(1))}, 0); })
-            .find("Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cpu!") == 0);
+  CHECK(error_of([] {
+          cat({ar(2), ar(2, ut::cuda(1))}, 0);
+        }).find("Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cpu!") == 0);
 }
 
 TEST_CASE("views: is_contiguous and storage sharing") {
@@ -216,7 +225,9 @@ TEST_CASE("views: is_contiguous and storage sharing") {
   CHECK(vals(masked_select(ar(4), ut::tens({1, 0, 0, 1}, {}, DType::Bool))) == std::vector<double>{0, 3});
   CHECK(broadcast_shapes({3, 1}, {1, 4}) == Shape{3, 4});
   CHECK(broadcast_shapes({}, {2}) == Shape{2});
-  CHECK(error_of([] { broadcast_shapes({3}, {4}); }).find("The size of tensor a (3) must match the size of tensor b (4)") == 0);
+  CHECK(error_of([] {
+          broadcast_shapes({3}, {4});
+        }).find("The size of tensor a (3) must match the size of tensor b (4)") == 0);
   CHECK(vals(sum_to(ones({2, 3, 4}, {}), {3, 1})) == std::vector<double>{8, 8, 8});
 }
 
@@ -228,7 +239,7 @@ TEST_CASE("views: copy_ between partially overlapping views is refused, as in Py
     CHECK(ut::error_of([&] { copy_(tail, head); }) ==
           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
           "memory location. Please clone() the tensor before performing the operation.");
-    CHECK(vals(x) == std::vector<double>{0, 1, 2, 3, 4});  // nothing was written
+    CHECK(vals(x) == std::vector<double>{0, 1, 2, 3, 4});   // nothing was written
     copy_(x, x);                                            // the same view: allowed
     Tensor a = narrow(x, 0, 0, 2), b = narrow(x, 0, 3, 2);  // disjoint parts of one storage
     copy_(a, b);
@@ -243,12 +254,15 @@ TEST_CASE("views: the dim limit and numel overflow are checked where a shape is 
         "gpulab supports tensors of at most 16 dimensions, but got 17");
   CHECK(error_of([&] { empty_on(Shape(34, 1), DType::Float32, Device(Device::CPU)); }) ==
         "gpulab supports tensors of at most 16 dimensions, but got 34");
-  CHECK(error_of([&] { expand(view(ar(1), {1, 1}), {int64_t(1) << 62, 2}); }) ==
-        "numel: integer multiplication overflow");
+  CHECK(error_of([&] {
+          expand(view(ar(1), {1, 1}), {int64_t(1) << 62, 2});
+        }) == "numel: integer multiplication overflow");
   CHECK(expand(view(ar(1), {1, 1}), {int64_t(1) << 31, int64_t(1) << 31}).numel() == int64_t(1) << 62);
   // PyTorch 2.15's words for a byte count past int64 (torch.empty(2**62, 4))
-  CHECK(error_of([&] { check_new_shape({int64_t(1) << 62, 4}, DType::Float32); }) ==
-        "Storage size calculation overflowed with sizes=[4611686018427387904, 4]");
-  CHECK(error_of([&] { check_new_shape({int64_t(1) << 40, int64_t(1) << 40}, DType::UInt8); }) ==
-        "Storage size calculation overflowed with sizes=[1099511627776, 1099511627776]");
+  CHECK(error_of([&] {
+          check_new_shape({int64_t(1) << 62, 4}, DType::Float32);
+        }) == "Storage size calculation overflowed with sizes=[4611686018427387904, 4]");
+  CHECK(error_of([&] {
+          check_new_shape({int64_t(1) << 40, int64_t(1) << 40}, DType::UInt8);
+        }) == "Storage size calculation overflowed with sizes=[1099511627776, 1099511627776]");
 }

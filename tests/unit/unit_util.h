@@ -23,7 +23,10 @@ inline bool devices() {
   return ok;
 }
 inline Device cpu() { return Device(Device::CPU); }
-inline Device cuda(int i) { devices(); return Device(Device::CUDA, i); }
+inline Device cuda(int i) {
+  devices();
+  return Device(Device::CUDA, i);
+}
 // Devices every op is checked on: CPU and the emulated cuda:1.
 inline std::vector<Device> test_devices() { return {cpu(), cuda(1)}; }
 
@@ -70,13 +73,10 @@ inline bool close(double a, double b, double rtol, double atol) {
 }
 
 // The message of the exception `f` throws ("" when it throws none).
-template <class F>
-std::string error_of(F&& f) {
+template <class F> std::string error_of(F&& f) {
   try {
     f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  } catch (const std::exception& e) { return e.what(); }
   return "";
 }
 

@@ -54,18 +54,26 @@ memory mem(const memory::desc& d, const void* p) { return memory(d, env().eng, c
 // kernels want blocked layouts (nChw16c) and are about twice as fast as the
 // gemm path plain NCHW gets; tensors are reordered in and out where needed.
 struct ConvDescs {
-  memory::desc x, w, b, y;       // the caller's plain layouts
-  memory::desc ax, aw, ay;       // any layout
+  memory::desc x, w, b, y;  // the caller's plain layouts
+  memory::desc ax, aw, ay;  // any layout
   memory::dims stride, dil, pad;
   explicit ConvDescs(const ConvGeom& g)
-      : x(nchw(g.N, g.C, g.H, g.W)), w(weights(g)), b({g.K}, dt::f32, tag::x), y(nchw(g.N, g.K, g.P, g.Q)),
-        ax(x.dims(), dt::f32, tag::any), aw(w.dims(), dt::f32, tag::any), ay(y.dims(), dt::f32, tag::any),
-        stride{g.sh, g.sw}, dil{g.dh - 1, g.dw - 1}, pad{g.ph, g.pw} {}  // oneDNN counts dilation from 0
+      : x(nchw(g.N, g.C, g.H, g.W)),
+        w(weights(g)),
+        b({g.K}, dt::f32, tag::x),
+        y(nchw(g.N, g.K, g.P, g.Q)),
+        ax(x.dims(), dt::f32, tag::any),
+        aw(w.dims(), dt::f32, tag::any),
+        ay(y.dims(), dt::f32, tag::any),
+        stride{g.sh, g.sw},
+        dil{g.dh - 1, g.dw - 1},
+        pad{g.ph, g.pw} {}  // oneDNN counts dilation from 0
   dnnl::convolution_forward::primitive_desc fwd(bool bias) const {
     using F = dnnl::convolution_forward;
     const auto pk = dnnl::prop_kind::forward_training;
     const auto al = dnnl::algorithm::convolution_direct;
-    F::desc d = bias ? F::desc(pk, al, ax, aw, b, ay, stride, dil, pad, pad) : F::desc(pk, al, ax, aw, ay, stride, dil, pad, pad);
+    F::desc d = bias ? F::desc(pk, al, ax, aw, b, ay, stride, dil, pad, pad)
+                     : F::desc(pk, al, ax, aw, ay, stride, dil, pad, pad);
     return {d, env().eng};
   }
 };
@@ -89,13 +97,10 @@ struct Output {
 };
 
 // oneDNN reports errors as dnnl::error; gpulab's callers expect its own.
-template <class F>
-void guarded(const char* what, F&& f) {
+template <class F> void guarded(const char* what, F&& f) {
   try {
     f();
-  } catch (const dnnl::error& e) {
-    throw RuntimeError(cat("oneDNN ", what, " failed: ", e.what()));
-  }
+  } catch (const dnnl::error& e) { throw RuntimeError(cat("oneDNN ", what, " failed: ", e.what())); }
 }
 
 void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const void* b, void* y) {
@@ -105,7 +110,8 @@ void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const
     auto pd = d.fwd(b != nullptr);
     Output out(pd.dst_desc(), d.y, y);
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(pd.src_desc(), d.x, x)},
-                                         {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)}, {DNNL_ARG_DST, out.m}};
+                                         {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)},
+                                         {DNNL_ARG_DST, out.m}};
     if (b) args.emplace(DNNL_ARG_BIAS, mem(d.b, b));
     dnnl::convolution_forward(pd).execute(env().strm, args);
     out.finish();
@@ -122,7 +128,8 @@ void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w,
     B::primitive_desc pd(bd, env().eng, d.fwd(false));
     Output out(pd.diff_src_desc(), d.x, gx);
     B(pd).execute(env().strm, {{DNNL_ARG_DIFF_DST, input(pd.diff_dst_desc(), d.y, gy)},
-                               {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)}, {DNNL_ARG_DIFF_SRC, out.m}});
+                               {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)},
+                               {DNNL_ARG_DIFF_SRC, out.m}});
     out.finish();
     env().strm.wait();
   });
@@ -154,14 +161,18 @@ struct PoolDescs {
   memory::dims stride, kernel, dil, pad_l, pad_r;
   dnnl::algorithm alg;
   explicit PoolDescs(const PoolGeom& g)
-      : x(nchw(g.N, g.C, g.H, g.W)), y(nchw(g.N, g.C, g.P, g.Q)), stride{g.sh, g.sw}, kernel{g.kh, g.kw},
-        dil{g.dh - 1, g.dw - 1}, pad_l{g.ph, g.pw},
+      : x(nchw(g.N, g.C, g.H, g.W)),
+        y(nchw(g.N, g.C, g.P, g.Q)),
+        stride{g.sh, g.sw},
+        kernel{g.kh, g.kw},
+        dil{g.dh - 1, g.dw - 1},
+        pad_l{g.ph, g.pw},
         // ceil_mode's last window may reach past the padding: oneDNN wants that as right padding.
         pad_r{std::max(g.ph, (g.P - 1) * g.sh + (g.kh - 1) * g.dh + 1 - g.H - g.ph),
               std::max(g.pw, (g.Q - 1) * g.sw + (g.kw - 1) * g.dw + 1 - g.W - g.pw)},
-        alg(g.max ? dnnl::algorithm::pooling_max
-                  : g.count_include_pad ? dnnl::algorithm::pooling_avg_include_padding
-                                        : dnnl::algorithm::pooling_avg_exclude_padding) {}
+        alg(g.max                 ? dnnl::algorithm::pooling_max
+            : g.count_include_pad ? dnnl::algorithm::pooling_avg_include_padding
+                                  : dnnl::algorithm::pooling_avg_exclude_padding) {}
   dnnl::pooling_v2_forward::primitive_desc fwd() const {
     dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_training, alg, x, y, stride, kernel, dil, pad_l, pad_r);
     return {d, env().eng};
@@ -216,15 +227,17 @@ dnnl::normalization_flags bn_flags(bool training, bool affine) {
   return f;
 }
 
-void batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift, void* y,
-                    void* mean, void* var) {
+void batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
+                    void* y, void* mean, void* var) {
   guarded("batch norm", [&] {
     const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
     const auto pk = training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
     dnnl::batch_normalization_forward::desc bd(pk, d, float(g.eps), bn_flags(training, scale != nullptr));
     dnnl::batch_normalization_forward::primitive_desc pd(bd, env().eng);
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d, x)}, {DNNL_ARG_DST, mem(d, y)},
-                                         {DNNL_ARG_MEAN, mem(v, mean)}, {DNNL_ARG_VARIANCE, mem(v, var)}};
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d, x)},
+                                         {DNNL_ARG_DST, mem(d, y)},
+                                         {DNNL_ARG_MEAN, mem(v, mean)},
+                                         {DNNL_ARG_VARIANCE, mem(v, var)}};
     if (scale) {
       args.emplace(DNNL_ARG_SCALE, mem(v, scale));
       args.emplace(DNNL_ARG_SHIFT, mem(v, shift));
@@ -244,8 +257,10 @@ void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, cons
     using B = dnnl::batch_normalization_backward;
     B::desc bd(scale ? dnnl::prop_kind::backward : dnnl::prop_kind::backward_data, d, d, float(g.eps), flags);
     B::primitive_desc pd(bd, env().eng, fpd);
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d, x)}, {DNNL_ARG_DIFF_DST, mem(d, gy)},
-                                         {DNNL_ARG_MEAN, mem(v, mean)}, {DNNL_ARG_VARIANCE, mem(v, var)},
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(d, x)},
+                                         {DNNL_ARG_DIFF_DST, mem(d, gy)},
+                                         {DNNL_ARG_MEAN, mem(v, mean)},
+                                         {DNNL_ARG_VARIANCE, mem(v, var)},
                                          {DNNL_ARG_DIFF_SRC, mem(d, gx)}};
     // The library's weight gradients are always computed with an affine
     // forward; a caller that needs neither passes scratch.
@@ -266,8 +281,8 @@ void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, cons
 }  // namespace
 
 const DnnKernels& cpu_dnn_kernels() {
-  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace, pool_fwd, pool_bwd,
-                            batch_norm_fwd, batch_norm_bwd};
+  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace,
+                            pool_fwd, pool_bwd,      batch_norm_fwd,  batch_norm_bwd};
   return k;
 }
 

@@ -7,8 +7,7 @@ namespace gl::cpu {
 
 namespace {
 
-template <UnaryOp OP, class T>
-void unary_typed(const LoopSpec& s) {
+template <UnaryOp OP, class T> void unary_typed(const LoopSpec& s) {
   using M = opmath_t<T>;
   using R = decltype(UnaryF<OP>{}(M{}));
   using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
@@ -24,8 +23,7 @@ void unary_typed(const LoopSpec& s) {
   });
 }
 
-template <BinaryOp OP, class T>
-void binary_typed(const BinarySpec& bs) {
+template <BinaryOp OP, class T> void binary_typed(const BinarySpec& bs) {
   using M = opmath_t<T>;
   using R = decltype(BinaryF<OP>{}(M{}, M{}));
   using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
@@ -63,8 +61,7 @@ void binary_typed(const BinarySpec& bs) {
   });
 }
 
-template <class D, class S>
-void copy_typed(const LoopSpec& s) {
+template <class D, class S> void copy_typed(const LoopSpec& s) {
   loop(s, [](char** p, const int64_t* st, int64_t n) {
     D* o = reinterpret_cast<D*>(p[0]);
     const S* a = reinterpret_cast<const S*>(p[1]);
@@ -92,8 +89,10 @@ void unary(void*, UnaryOp op, const LoopSpec& s) {
 // The op's name as PyTorch's kernels give it in "not implemented for" errors.
 inline const char* binary_kernel_name(BinaryOp op) {
   static constexpr const char* names[] = {
+// clang-format off
 #define GL_BINARY(E, name, ...) #name,
 #include "tensor/ops/op_rows.def"
+      // clang-format on
   };
   return names[size_t(op)];
 }
@@ -105,7 +104,9 @@ void binary(void*, const BinarySpec& s) {
       using T = decltype(t);
       if constexpr ((is_float_v<T> && binary_float_ok<OP>) || (!is_float_v<T> && binary_int_ok<OP>))
         binary_typed<OP, T>(s);
-      else throw NotImplementedError(cat('"', binary_kernel_name(s.op), "_cpu\" not implemented for '", dtype_legacy_name(s.compute), "'"));
+      else
+        throw NotImplementedError(
+            cat('"', binary_kernel_name(s.op), "_cpu\" not implemented for '", dtype_legacy_name(s.compute), "'"));
     });
   });
 }

@@ -19,8 +19,8 @@
 namespace gl::cpu {
 
 // Row-major C = alpha op(A) op(B) + beta C on oneDNN (Note [Float32 products on oneDNN]).
-void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-           const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
+           int64_t ldb, float beta, float* c, int64_t ldc) {
   const dnnl_status_t st = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   GL_CHECK(st == dnnl_success, "oneDNN sgemm failed (status ", int(st), ") for a ", m, "x", k, " by ", k, "x", n,
            " product");
@@ -28,26 +28,25 @@ void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const
 
 namespace {
 
-template <class T>
-void gemm_loop(const GemmSpec& g) {
+template <class T> void gemm_loop(const GemmSpec& g) {
   auto row = [&](int64_t b, int64_t i) {
-      const T* A = reinterpret_cast<const T*>(g.a) + b * g.stride_a;
-      const T* B = reinterpret_cast<const T*>(g.b) + b * g.stride_b;
-      T* C = reinterpret_cast<T*>(g.c) + b * g.stride_c;
-      for (int64_t j = 0; j < g.n; ++j) {
-        opmath_t<T> acc = 0;
-        if constexpr (std::is_same_v<T, bool>) {
-          for (int64_t p = 0; p < g.k && !acc; ++p)
-            acc = (g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) && (g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
-        } else {
-          for (int64_t p = 0; p < g.k; ++p)
-            acc += opmath_t<T>(g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) *
-                   opmath_t<T>(g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
-        }
-        T& c = C[i * g.ldc + j];
-        if constexpr (std::is_same_v<T, bool>) c = acc;
-        else c = T(opmath_t<T>(g.alpha) * acc + (g.beta == 0 ? opmath_t<T>(0) : opmath_t<T>(g.beta) * opmath_t<T>(c)));
+    const T* A = reinterpret_cast<const T*>(g.a) + b * g.stride_a;
+    const T* B = reinterpret_cast<const T*>(g.b) + b * g.stride_b;
+    T* C = reinterpret_cast<T*>(g.c) + b * g.stride_c;
+    for (int64_t j = 0; j < g.n; ++j) {
+      opmath_t<T> acc = 0;
+      if constexpr (std::is_same_v<T, bool>) {
+        for (int64_t p = 0; p < g.k && !acc; ++p)
+          acc = (g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) && (g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
+      } else {
+        for (int64_t p = 0; p < g.k; ++p)
+          acc += opmath_t<T>(g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) *
+                 opmath_t<T>(g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
       }
+      T& c = C[i * g.ldc + j];
+      if constexpr (std::is_same_v<T, bool>) c = acc;
+      else c = T(opmath_t<T>(g.alpha) * acc + (g.beta == 0 ? opmath_t<T>(0) : opmath_t<T>(g.beta) * opmath_t<T>(c)));
+    }
   };
   // Small products stay out of OpenMP (a region costs a futex even for one thread).
   if (g.batch * g.m * g.n * g.k <= 65536) {
@@ -62,8 +61,7 @@ void gemm_loop(const GemmSpec& g) {
 }
 
 // Half/BFloat16: widen to float, sgemm, narrow.
-template <class T>
-void gemm_via_float(const GemmSpec& g) {
+template <class T> void gemm_via_float(const GemmSpec& g) {
   auto widen = [](const char* p, int64_t rows, int64_t cols, int64_t ld) {
     std::vector<float> v(size_t(rows * cols));
     const T* x = reinterpret_cast<const T*>(p);
@@ -98,13 +96,15 @@ constexpr double kGemmSerialMNK = 4.2e6;
 // Runs f with OpenMP (and so OpenBLAS, Note [One thread pool]) limited to the
 // calling thread when the product is small; the thread count is the calling
 // thread's own setting, restored after.
-template <class F>
-void with_gemm_threads(const GemmSpec& g, F&& f) {
+template <class F> void with_gemm_threads(const GemmSpec& g, F&& f) {
   fit_threads();  // Note [Threads that pay]
   const int threads = omp_get_max_threads();
   if (threads == 1 || double(g.m) * double(g.n) * double(g.k) >= kGemmSerialMNK) return f();
   omp_set_num_threads(1);
-  struct Restore { int n; ~Restore() { omp_set_num_threads(n); } } restore{threads};
+  struct Restore {
+    int n;
+    ~Restore() { omp_set_num_threads(n); }
+  } restore{threads};
   f();
 }
 
@@ -119,17 +119,18 @@ void gemm(void*, const GemmSpec& g) {
     case DType::Float32:
       return with_gemm_threads(g, [&] {
         for (int64_t b = 0; b < g.batch; ++b)
-          sgemm(g.trans_a, g.trans_b, g.m, g.n, g.k, float(g.alpha), reinterpret_cast<const float*>(g.a) + b * g.stride_a,
-                lda, reinterpret_cast<const float*>(g.b) + b * g.stride_b, ldb, float(g.beta),
+          sgemm(g.trans_a, g.trans_b, g.m, g.n, g.k, float(g.alpha),
+                reinterpret_cast<const float*>(g.a) + b * g.stride_a, lda,
+                reinterpret_cast<const float*>(g.b) + b * g.stride_b, ldb, float(g.beta),
                 reinterpret_cast<float*>(g.c) + b * g.stride_c, ldc);
       });
     case DType::Float64:
       return with_gemm_threads(g, [&] {
         for (int64_t b = 0; b < g.batch; ++b)
           blas::api().dgemm(CblasRowMajor, ta, tb, int(g.m), int(g.n), int(g.k), g.alpha,
-                      reinterpret_cast<const double*>(g.a) + b * g.stride_a, lda,
-                      reinterpret_cast<const double*>(g.b) + b * g.stride_b, ldb, g.beta,
-                      reinterpret_cast<double*>(g.c) + b * g.stride_c, ldc);
+                            reinterpret_cast<const double*>(g.a) + b * g.stride_a, lda,
+                            reinterpret_cast<const double*>(g.b) + b * g.stride_b, ldb, g.beta,
+                            reinterpret_cast<double*>(g.c) + b * g.stride_c, ldc);
       });
     case DType::Float16: return with_gemm_threads(g, [&] { gemm_via_float<Half>(g); });
     case DType::BFloat16: return with_gemm_threads(g, [&] { gemm_via_float<BFloat16>(g); });

@@ -18,19 +18,15 @@
 namespace gl {
 namespace {
 
-template <class T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c, T beta) {
+template <class T> void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c, T beta) {
   const auto A = ta ? CblasTrans : CblasNoTrans, B = tb ? CblasTrans : CblasNoTrans;
   const int lda = int(ta ? m : k), ldb = int(tb ? k : n);
-  if constexpr (std::is_same_v<T, float>)
-    cpu::sgemm(ta, tb, m, n, k, 1.f, a, lda, b, ldb, beta, c, n);
-  else
-    blas::api().dgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.0, a, lda, b, ldb, beta, c, int(n));
+  if constexpr (std::is_same_v<T, float>) cpu::sgemm(ta, tb, m, n, k, 1.f, a, lda, b, ldb, beta, c, n);
+  else blas::api().dgemm(CblasRowMajor, A, B, int(m), int(n), int(k), 1.0, a, lda, b, ldb, beta, c, int(n));
 }
 
 // cols[(c, r, s), (p, q)] = x[c, p*sh - ph + r*dh, q*sw - pw + s*dw] (0 outside).
-template <class T>
-void im2col(const ConvGeom& g, const T* x, int64_t cpg, T* cols) {
+template <class T> void im2col(const ConvGeom& g, const T* x, int64_t cpg, T* cols) {
   const int64_t PQ = g.P * g.Q;
   for (int64_t c = 0; c < cpg; ++c)
     for (int64_t r = 0; r < g.R; ++r)
@@ -46,19 +42,22 @@ void im2col(const ConvGeom& g, const T* x, int64_t cpg, T* cols) {
         for (int64_t p = 0; p < g.P; ++p) {
           const int64_t h = p * g.sh - g.ph + r * g.dh;
           T* out = row + p * g.Q;
-          if (h < 0 || h >= g.H) { std::memset(out, 0, sizeof(T) * size_t(g.Q)); continue; }
+          if (h < 0 || h >= g.H) {
+            std::memset(out, 0, sizeof(T) * size_t(g.Q));
+            continue;
+          }
           const T* src = plane + h * g.W;  // entry q reads src[q * sw + off], inside the row for q0 <= q < q1
           std::fill(out, out + q0, T(0));
           if (g.sw == 1 && q1 > q0) std::memcpy(out + q0, src + q0 + off, sizeof(T) * size_t(q1 - q0));
-          else if (g.sw != 1) for (int64_t q = q0; q < q1; ++q) out[q] = src[q * g.sw + off];
+          else if (g.sw != 1)
+            for (int64_t q = q0; q < q1; ++q) out[q] = src[q * g.sw + off];
           std::fill(out + q1, out + g.Q, T(0));
         }
       }
 }
 
 // The adjoint of im2col: adds each column entry back into gx.
-template <class T>
-void col2im(const ConvGeom& g, const T* cols, int64_t cpg, T* gx) {
+template <class T> void col2im(const ConvGeom& g, const T* cols, int64_t cpg, T* gx) {
   const int64_t PQ = g.P * g.Q;
   for (int64_t c = 0; c < cpg; ++c)
     for (int64_t r = 0; r < g.R; ++r)
@@ -85,8 +84,7 @@ struct Dims {
 // One image per thread, each with its own columns; BLAS runs single-threaded
 // inside (OpenBLAS does not nest in an OpenMP region). With fewer images than
 // threads the images go one after another and BLAS takes the threads.
-template <class T>
-void fwd(const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
+template <class T> void fwd(const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
   const Dims d(g);
   cpu::fit_threads();  // Note [Threads that pay]
 #pragma omp parallel if (g.N >= omp_get_max_threads())
@@ -105,8 +103,7 @@ void fwd(const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
   }
 }
 
-template <class T>
-void bwd_data(const ConvGeom& g, const T* gy, const T* w, T* gx) {
+template <class T> void bwd_data(const ConvGeom& g, const T* gy, const T* w, T* gx) {
   const Dims d(g);
   std::memset(gx, 0, sizeof(T) * size_t(g.N * g.C * g.H * g.W));
   cpu::fit_threads();  // Note [Threads that pay]
@@ -116,15 +113,15 @@ void bwd_data(const ConvGeom& g, const T* gy, const T* w, T* gx) {
 #pragma omp for
     for (int64_t n = 0; n < g.N; ++n)
       for (int64_t gr = 0; gr < g.groups; ++gr) {
-        gemm(true, false, d.ckk, d.PQ, d.kpg, w + gr * d.kpg * d.ckk, gy + (n * g.K + gr * d.kpg) * d.PQ, cols.data(), T(0));
+        gemm(true, false, d.ckk, d.PQ, d.kpg, w + gr * d.kpg * d.ckk, gy + (n * g.K + gr * d.kpg) * d.PQ, cols.data(),
+             T(0));
         col2im(g, cols.data(), d.cpg, gx + (n * g.C + gr * d.cpg) * g.H * g.W);
       }
   }
 }
 
 // Each thread sums its images' weight gradients; the partial sums are added at the end.
-template <class T>
-void bwd_weight(const ConvGeom& g, const T* x, const T* gy, T* gw, T* gb) {
+template <class T> void bwd_weight(const ConvGeom& g, const T* x, const T* gy, T* gw, T* gb) {
   const Dims d(g);
   const size_t wn = size_t(g.K * d.ckk);
   std::memset(gw, 0, sizeof(T) * wn);
@@ -152,30 +149,45 @@ void bwd_weight(const ConvGeom& g, const T* x, const T* gy, T* gw, T* gb) {
   }
 }
 
-#define GL_IM2COL_DISPATCH(call)                                             \
-  switch (g.dtype) {                                                        \
-    case DType::Float32: { using T = float; call; break; }                  \
-    case DType::Float64: { using T = double; call; break; }                 \
+#define GL_IM2COL_DISPATCH(call) \
+  switch (g.dtype) { \
+    case DType::Float32: { \
+      using T = float; \
+      call; \
+      break; \
+    } \
+    case DType::Float64: { \
+      using T = double; \
+      call; \
+      break; \
+    } \
     default: throw RuntimeError("gpulab: im2col convolution: float32 and float64 only"); \
   }
 
 void k_fwd(void*, const ConvGeom& g, const void* x, const void* w, const void* b, void* y) {
-  GL_IM2COL_DISPATCH(fwd<T>(g, static_cast<const T*>(x), static_cast<const T*>(w), static_cast<const T*>(b), static_cast<T*>(y)));
+  GL_IM2COL_DISPATCH(
+      fwd<T>(g, static_cast<const T*>(x), static_cast<const T*>(w), static_cast<const T*>(b), static_cast<T*>(y)));
 }
 void k_bwd_data(void*, const ConvGeom& g, const void* gy, const void* w, void* gx) {
   GL_IM2COL_DISPATCH(bwd_data<T>(g, static_cast<const T*>(gy), static_cast<const T*>(w), static_cast<T*>(gx)));
 }
 void k_bwd_weight(void*, const ConvGeom& g, const void* x, const void* gy, void* gw, void* gb) {
-  GL_IM2COL_DISPATCH(bwd_weight<T>(g, static_cast<const T*>(x), static_cast<const T*>(gy), static_cast<T*>(gw), static_cast<T*>(gb)));
+  GL_IM2COL_DISPATCH(
+      bwd_weight<T>(g, static_cast<const T*>(x), static_cast<const T*>(gy), static_cast<T*>(gw), static_cast<T*>(gb)));
 }
 
 }  // namespace
 
 const DnnKernels& im2col_dnn_kernels() {
   // Pooling has no im2col form: the host's pooling is always oneDNN's.
-  static const DnnKernels k{k_fwd, k_bwd_data, k_bwd_weight, cpu_dnn_kernels().pool_workspace,
-                            cpu_dnn_kernels().pool_fwd, cpu_dnn_kernels().pool_bwd,
-                            cpu_dnn_kernels().batch_norm_fwd, cpu_dnn_kernels().batch_norm_bwd};
+  static const DnnKernels k{k_fwd,
+                            k_bwd_data,
+                            k_bwd_weight,
+                            cpu_dnn_kernels().pool_workspace,
+                            cpu_dnn_kernels().pool_fwd,
+                            cpu_dnn_kernels().pool_bwd,
+                            cpu_dnn_kernels().batch_norm_fwd,
+                            cpu_dnn_kernels().batch_norm_bwd};
   return k;
 }
 

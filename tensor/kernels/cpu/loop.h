@@ -11,8 +11,7 @@ namespace gl::cpu {
 constexpr int64_t kGrain = 32768;
 
 // row(char** ptrs, const int64_t* strides_in_elements, int64_t n)
-template <class Row>
-void loop(const LoopSpec& s, Row&& row) {
+template <class Row> void loop(const LoopSpec& s, Row&& row) {
   const int na = s.nargs;
   if (s.numel == 0) return;
   int64_t isz[4] = {};

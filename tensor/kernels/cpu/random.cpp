@@ -16,14 +16,12 @@ template <class T> constexpr int digits() {
   else return 24;
 }
 
-template <class T>
-opmath_t<T> uniform01(CpuGenerator& g) {
+template <class T> opmath_t<T> uniform01(CpuGenerator& g) {
   if constexpr (std::is_same_v<T, double>) return g.uniform_double();
   else return opmath_t<T>(float(g.random() & ((1u << digits<T>()) - 1)) / float(1u << digits<T>()));
 }
 
-template <class T>
-void normal_fill_16(T* data, opmath_t<T> mean, opmath_t<T> std) {
+template <class T> void normal_fill_16(T* data, opmath_t<T> mean, opmath_t<T> std) {
   using M = opmath_t<T>;
   for (int j = 0; j < 8; ++j) {
     const M u1 = 1 - M(data[j]);
@@ -35,8 +33,7 @@ void normal_fill_16(T* data, opmath_t<T> mean, opmath_t<T> std) {
   }
 }
 
-template <class T>
-void normal(CpuGenerator& g, T* data, int64_t n, double mean, double std) {
+template <class T> void normal(CpuGenerator& g, T* data, int64_t n, double mean, double std) {
   using M = opmath_t<T>;
   if (n >= 16) {  // PyTorch's normal_fill: uniforms first, then Box-Muller in blocks of 16
     for (int64_t i = 0; i < n; ++i) data[i] = T(uniform01<T>(g));

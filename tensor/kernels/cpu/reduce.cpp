@@ -36,8 +36,7 @@ inline void out_offsets(const ReduceSpec& s, int64_t o, int64_t* in_off, int64_t
   *out_off = b;
 }
 
-template <class T>
-double sum_contiguous_float(const T* x, int64_t n) {
+template <class T> double sum_contiguous_float(const T* x, int64_t n) {
   double total = 0;
   constexpr int64_t B = kSumBlock;
   const int64_t blocks = (n + B - 1) / B;
@@ -47,8 +46,10 @@ double sum_contiguous_float(const T* x, int64_t n) {
     opmath_t<T> s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     int64_t i = lo;
     for (; i + 4 <= hi; i += 4) {
-      s0 += opmath_t<T>(x[i]); s1 += opmath_t<T>(x[i + 1]);
-      s2 += opmath_t<T>(x[i + 2]); s3 += opmath_t<T>(x[i + 3]);
+      s0 += opmath_t<T>(x[i]);
+      s1 += opmath_t<T>(x[i + 1]);
+      s2 += opmath_t<T>(x[i + 2]);
+      s3 += opmath_t<T>(x[i + 3]);
     }
     for (; i < hi; ++i) s0 += opmath_t<T>(x[i]);
     return double(s0) + double(s1) + double(s2) + double(s3);
@@ -65,8 +66,7 @@ double sum_contiguous_float(const T* x, int64_t n) {
   return total;
 }
 
-template <class T, class Out>
-void reduce_typed(const ReduceSpec& s) {
+template <class T, class Out> void reduce_typed(const ReduceSpec& s) {
   const T* in = reinterpret_cast<const T*>(s.in.data);
   Out* out = reinterpret_cast<Out*>(s.out.data);
   const ReduceOp op = s.op;

@@ -14,8 +14,7 @@ namespace gl::cpu {
 
 namespace {
 
-template <class F>
-void per_line(int64_t lines, int64_t work, F&& f) {
+template <class F> void per_line(int64_t lines, int64_t work, F&& f) {
   if (lines > 1 && work > kGrain) {
     fit_threads();  // Note [Threads that pay]
 #pragma omp parallel for schedule(static)
@@ -25,8 +24,7 @@ void per_line(int64_t lines, int64_t work, F&& f) {
   }
 }
 
-template <class T>
-void sort_lines(const SortSpec& s) {
+template <class T> void sort_lines(const SortSpec& s) {
   using A = opmath_t<T>;
   per_line(s.lines, s.lines * s.len, [&](int64_t l) {
     T* v = reinterpret_cast<T*>(s.values) + l * s.len;
@@ -35,8 +33,7 @@ void sort_lines(const SortSpec& s) {
     for (int64_t j = 0; j < s.len; ++j) e[size_t(j)] = {sortk::key(v[j]), j};
     if (s.descending)
       std::stable_sort(e.begin(), e.end(), [](const auto& a, const auto& b) { return sortk::gt(a.first, b.first); });
-    else
-      std::stable_sort(e.begin(), e.end(), [](const auto& a, const auto& b) { return sortk::lt(a.first, b.first); });
+    else std::stable_sort(e.begin(), e.end(), [](const auto& a, const auto& b) { return sortk::lt(a.first, b.first); });
     std::unique_ptr<T[]> copy(new T[size_t(s.len)]);
     std::copy(v, v + s.len, copy.get());
     for (int64_t j = 0; j < s.len; ++j) {
@@ -48,8 +45,7 @@ void sort_lines(const SortSpec& s) {
 
 // PyTorch's topk_impl_loop: partial_sort when k is small against the line,
 // else nth_element and a sort of the first k - 1.
-template <class T>
-void topk_lines(const SortSpec& s) {
+template <class T> void topk_lines(const SortSpec& s) {
   using A = opmath_t<T>;
   using E = std::pair<A, int64_t>;
   const int64_t k = s.k;
@@ -82,13 +78,13 @@ void topk_lines(const SortSpec& s) {
 
 // PyTorch's CPU mode: std::sort of (value, index) pairs by value, then the
 // longest run (the first on ties) at its last pair.
-template <class T>
-void mode_lines(const SortSpec& s) {
+template <class T> void mode_lines(const SortSpec& s) {
   per_line(s.lines, s.lines * s.len, [&](int64_t l) {
     const T* v = reinterpret_cast<const T*>(s.values) + l * s.len;
     std::vector<std::pair<T, int64_t>> e(size_t(s.len));
     for (int64_t j = 0; j < s.len; ++j) e[size_t(j)] = {v[j], j};
-    std::sort(e.begin(), e.end(), [](const auto& a, const auto& b) { return sortk::key(a.first) < sortk::key(b.first); });
+    std::sort(e.begin(), e.end(),
+              [](const auto& a, const auto& b) { return sortk::key(a.first) < sortk::key(b.first); });
     std::unique_ptr<T[]> vs(new T[size_t(s.len)]);  // not vector<bool>: no data()
     std::vector<int64_t> is(size_t(s.len));
     for (size_t j = 0; j < e.size(); ++j) {
@@ -106,7 +102,9 @@ void sort(void*, const SortSpec& s) {
   dispatch_dtype(s.dtype, [&](auto t) {
     using T = decltype(t);
     switch (s.op) {
-      case SortOp::Sort: if (s.len) sort_lines<T>(s); break;
+      case SortOp::Sort:
+        if (s.len) sort_lines<T>(s);
+        break;
       case SortOp::TopK: topk_lines<T>(s); break;
       case SortOp::Kth: per_line(s.lines, s.lines * s.len, [&](int64_t l) { sortk::kth_line<T>(s, l); }); break;
       case SortOp::Median: per_line(s.lines, s.lines * s.len, [&](int64_t l) { sortk::median_line<T>(s, l); }); break;

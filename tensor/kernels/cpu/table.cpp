@@ -18,9 +18,8 @@ void sort(void*, const SortSpec&);
 }  // namespace cpu
 
 const Kernels& cpu_kernels() {
-  static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy, cpu::fill,
-                         cpu::reduce, cpu::scan, cpu::gemm, cpu::random, cpu::seed,
-                         cpu::index, cpu::sort};
+  static const Kernels k{cpu::unary, cpu::binary, cpu::where,  cpu::copy, cpu::fill,  cpu::reduce,
+                         cpu::scan,  cpu::gemm,   cpu::random, cpu::seed, cpu::index, cpu::sort};
   return k;
 }
 

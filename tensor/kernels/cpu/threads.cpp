@@ -38,8 +38,8 @@ double machine_busy_s() {
   FILE* f = std::fopen("/proc/stat", "re");
   if (!f) return -1;
   unsigned long long user = 0, nice = 0, sys = 0, idle = 0, iowait = 0, irq = 0, softirq = 0;
-  const int got = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq,
-                              &softirq);
+  const int got =
+      std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq, &softirq);
   std::fclose(f);
   if (got != 7) return -1;
   static const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));

@@ -9,11 +9,10 @@
 
 namespace gl::cuda {
 
-template <BinaryOp OP, class T>
-constexpr bool binary_supported = (is_float_v<T> && binary_float_ok<OP>) || (!is_float_v<T> && binary_int_ok<OP>);
+template <BinaryOp OP, class T> constexpr bool binary_supported = (is_float_v<T> && binary_float_ok<OP>) ||
+                                                                  (!is_float_v<T> && binary_int_ok<OP>);
 
-template <BinaryOp OP, class T, class Out>
-struct BinaryFn {
+template <BinaryOp OP, class T, class Out> struct BinaryFn {
   opmath_t<T> sc;
   int mode;  // 0: f(a, b); 1: f(a, scalar); 2: f(scalar, a)
   GL_HD Out operator()(T a, T b) const {
@@ -25,8 +24,7 @@ struct BinaryFn {
   }
 };
 
-template <BinaryOp OP, class T>
-void binary_typed(Exec* ex, const BinarySpec& bs) {
+template <BinaryOp OP, class T> void binary_typed(Exec* ex, const BinarySpec& bs) {
   using M = opmath_t<T>;
   using R = decltype(BinaryF<OP>{}(M{}, M{}));
   using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
@@ -46,23 +44,26 @@ void binary_typed(Exec* ex, const BinarySpec& bs) {
 // The op's name as PyTorch's kernels give it in "not implemented for" errors.
 inline const char* binary_kernel_name(BinaryOp op) {
   static constexpr const char* names[] = {
+// clang-format off
 #define GL_BINARY(E, name, ...) #name,
 #include "tensor/ops/op_rows.def"
+      // clang-format on
   };
   return names[size_t(op)];
 }
 
 // Instantiates only the comparison ops (Compare) or only the others; k_binary
 // sends each op to the file that instantiates it.
-template <bool Compare>
-void binary_dispatch(Exec* ex, const BinarySpec& s) {
+template <bool Compare> void binary_dispatch(Exec* ex, const BinarySpec& s) {
   dispatch_binary(s.op, [&](auto opc) {
     constexpr BinaryOp OP = decltype(opc)::value;
     if constexpr (is_comparison(OP) == Compare) {
       dispatch_dtype(s.compute, [&](auto t) {
         using T = decltype(t);
         if constexpr (binary_supported<OP, T>) binary_typed<OP, T>(ex, s);
-        else throw NotImplementedError(cat('"', binary_kernel_name(s.op), "_cuda\" not implemented for '", dtype_legacy_name(s.compute), "'"));
+        else
+          throw NotImplementedError(
+              cat('"', binary_kernel_name(s.op), "_cuda\" not implemented for '", dtype_legacy_name(s.compute), "'"));
       });
     }
   });

@@ -6,12 +6,10 @@
 namespace gl::cuda {
 
 namespace {
-template <class D, class S>
-struct CastFn {
+template <class D, class S> struct CastFn {
   GL_HD D operator()(S x) const { return cast_to<D>(x); }
 };
-template <class U>
-struct MoveFn {
+template <class U> struct MoveFn {
   GL_HD U operator()(U x) const { return x; }
 };
 }  // namespace

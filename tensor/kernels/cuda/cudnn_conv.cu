@@ -22,10 +22,11 @@ constexpr size_t kMaxWorkspace = size_t(512) << 20;
   if (st == CUDNN_STATUS_ALLOC_FAILED) throw OutOfMemoryError(msg);
   throw RuntimeError(msg);
 }
-#define GL_CUDNN(call)                                                       \
-  do {                                                                       \
-    cudnnStatus_t st_ = (call);                                              \
-    if (st_ != CUDNN_STATUS_SUCCESS) [[unlikely]] throw_cudnn(st_, #call);  \
+#define GL_CUDNN(call) \
+  do { \
+    cudnnStatus_t st_ = (call); \
+    if (st_ != CUDNN_STATUS_SUCCESS) [[unlikely]] \
+      throw_cudnn(st_, #call); \
   } while (0)
 
 // One handle per slot, bound to its stream, made on first use.
@@ -86,7 +87,8 @@ struct ConvDescs {
       : x(g.dtype, g.N, g.C, g.H, g.W), y(g.dtype, g.N, g.K, g.P, g.Q), b(g.dtype, 1, g.K, 1, 1) {
     const CudnnApi& api = cudnn();
     GL_CUDNN(api.cudnnCreateFilterDescriptor(&w));
-    GL_CUDNN(api.cudnnSetFilter4dDescriptor(w, data_type(g.dtype), CUDNN_TENSOR_NCHW, int(g.K), int(g.C / g.groups), int(g.R), int(g.S)));
+    GL_CUDNN(api.cudnnSetFilter4dDescriptor(w, data_type(g.dtype), CUDNN_TENSOR_NCHW, int(g.K), int(g.C / g.groups),
+                                            int(g.R), int(g.S)));
     GL_CUDNN(api.cudnnCreateConvolutionDescriptor(&conv));
     const cudnnDataType_t compute = g.dtype == DType::Float64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
     GL_CUDNN(api.cudnnSetConvolution2dDescriptor(conv, int(g.ph), int(g.pw), int(g.sh), int(g.sw), int(g.dh), int(g.dw),
@@ -101,8 +103,7 @@ struct ConvDescs {
 };
 
 // The heuristic's first successful choice whose workspace fits.
-template <class Perf, class GetAlgos, class GetSize>
-auto pick(GetAlgos get_algos, GetSize get_size, size_t* ws) {
+template <class Perf, class GetAlgos, class GetSize> auto pick(GetAlgos get_algos, GetSize get_size, size_t* ws) {
   Perf perf[16];
   int n = 0;
   GL_CUDNN(get_algos(16, &n, perf));
@@ -126,7 +127,9 @@ void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const
       [&](int req, int* n, cudnnConvolutionFwdAlgoPerf_t* p) {
         return api.cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.d, d.w, d.conv, d.y.d, req, n, p);
       },
-      [&](cudnnConvolutionFwdAlgo_t a, size_t* s) { return api.cudnnGetConvolutionForwardWorkspaceSize(h, d.x.d, d.w, d.conv, d.y.d, a, s); },
+      [&](cudnnConvolutionFwdAlgo_t a, size_t* s) {
+        return api.cudnnGetConvolutionForwardWorkspaceSize(h, d.x.d, d.w, d.conv, d.y.d, a, s);
+      },
       &ws_bytes);
   const Scale s(g.dtype);
   std::lock_guard<std::mutex> lock(ex->mu);  // the slot's workspace
@@ -152,7 +155,8 @@ void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w,
   const Scale s(g.dtype);
   std::lock_guard<std::mutex> lock(ex->mu);
   void* ws = ws_bytes ? exec_workspace(ex, ws_bytes) : nullptr;
-  GL_CUDNN(api.cudnnConvolutionBackwardData(h, s.one(), d.w, w, d.y.d, gy, d.conv, algo, ws, ws_bytes, s.zero(), d.x.d, gx));
+  GL_CUDNN(
+      api.cudnnConvolutionBackwardData(h, s.one(), d.w, w, d.y.d, gy, d.conv, algo, ws, ws_bytes, s.zero(), d.x.d, gx));
 }
 
 void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* gy, void* gw, void* gb) {
@@ -172,7 +176,8 @@ void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* g
   const Scale s(g.dtype);
   std::lock_guard<std::mutex> lock(ex->mu);
   void* ws = ws_bytes ? exec_workspace(ex, ws_bytes) : nullptr;
-  GL_CUDNN(api.cudnnConvolutionBackwardFilter(h, s.one(), d.x.d, x, d.y.d, gy, d.conv, algo, ws, ws_bytes, s.zero(), d.w, gw));
+  GL_CUDNN(api.cudnnConvolutionBackwardFilter(h, s.one(), d.x.d, x, d.y.d, gy, d.conv, algo, ws, ws_bytes, s.zero(),
+                                              d.w, gw));
   if (gb) GL_CUDNN(api.cudnnConvolutionBackwardBias(h, s.one(), d.y.d, gy, s.zero(), d.b.d, gb));
 }
 
@@ -180,16 +185,18 @@ void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* g
 struct PoolDesc {
   cudnnPoolingDescriptor_t d = nullptr;
   explicit PoolDesc(const PoolGeom& g) {
-    GL_CHECK(g.dh == 1 && g.dw == 1, "gpulab: max_pool2d with dilation is not supported on a GPU (cuDNN has no dilated pooling)");
+    GL_CHECK(g.dh == 1 && g.dw == 1,
+             "gpulab: max_pool2d with dilation is not supported on a GPU (cuDNN has no dilated pooling)");
     const int64_t floor_p = (g.H + 2 * g.ph - g.kh) / g.sh + 1, floor_q = (g.W + 2 * g.pw - g.kw) / g.sw + 1;
-    GL_CHECK(g.P == floor_p && g.Q == floor_q,
-             "gpulab: pooling with ceil_mode=True whose last window passes the padding is not supported on a GPU (cuDNN)");
-    const cudnnPoolingMode_t mode = g.max ? CUDNN_POOLING_MAX_DETERMINISTIC
+    GL_CHECK(
+        g.P == floor_p && g.Q == floor_q,
+        "gpulab: pooling with ceil_mode=True whose last window passes the padding is not supported on a GPU (cuDNN)");
+    const cudnnPoolingMode_t mode = g.max                 ? CUDNN_POOLING_MAX_DETERMINISTIC
                                     : g.count_include_pad ? CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING
                                                           : CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
     GL_CUDNN(cudnn().cudnnCreatePoolingDescriptor(&d));
-    GL_CUDNN(cudnn().cudnnSetPooling2dDescriptor(d, mode, CUDNN_PROPAGATE_NAN, int(g.kh), int(g.kw), int(g.ph), int(g.pw),
-                                                 int(g.sh), int(g.sw)));
+    GL_CUDNN(cudnn().cudnnSetPooling2dDescriptor(d, mode, CUDNN_PROPAGATE_NAN, int(g.kh), int(g.kw), int(g.ph),
+                                                 int(g.pw), int(g.sh), int(g.sw)));
   }
   ~PoolDesc() { cudnn().cudnnDestroyPoolingDescriptor(d); }
 };
@@ -216,7 +223,8 @@ void pool_bwd(void* exec, const PoolGeom& g, const void* x, const void* y, const
 
 const DnnKernels& dnn_kernels() {
   // Batch norm on a GPU is composed from gpulab's own kernels (tensor/ops/norm.cpp), not cuDNN's yet.
-  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace, pool_fwd, pool_bwd, nullptr, nullptr};
+  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace,
+                            pool_fwd, pool_bwd,      nullptr,         nullptr};
   return k;
 }
 

@@ -7,8 +7,7 @@
 namespace gl::cuda {
 
 namespace {
-template <class U>
-struct ConstFn {
+template <class U> struct ConstFn {
   U v;
   GL_HD U operator()() const { return v; }
 };

@@ -24,10 +24,11 @@ namespace {
   throw RuntimeError(msg);
 }
 
-#define GL_CUBLAS(call)                                              \
-  do {                                                               \
-    cublasStatus_t st_ = (call);                                     \
-    if (st_ != CUBLAS_STATUS_SUCCESS) [[unlikely]] throw_cublas(st_, #call); \
+#define GL_CUBLAS(call) \
+  do { \
+    cublasStatus_t st_ = (call); \
+    if (st_ != CUBLAS_STATUS_SUCCESS) [[unlikely]] \
+      throw_cublas(st_, #call); \
   } while (0)
 
 cublasHandle_t blas_handle(Exec* ex) {
@@ -49,8 +50,7 @@ cublasHandle_t blas_handle(Exec* ex) {
 
 // ---- integer and bool: 16 x 16 tiles through shared memory (gemm_int.cuh) ----
 
-template <class T>
-__global__ void __launch_bounds__(kTile * kTile) gemm_int_kernel(IntGemm<T> g) {
+template <class T> __global__ void __launch_bounds__(kTile* kTile) gemm_int_kernel(IntGemm<T> g) {
   __shared__ T As[kTile][kTile + 1];
   __shared__ T Bs[kTile][kTile + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -72,8 +72,7 @@ __global__ void __launch_bounds__(kTile * kTile) gemm_int_kernel(IntGemm<T> g) {
   }
 }
 
-template <class T>
-void gemm_int(Exec* ex, const GemmSpec& s) {
+template <class T> void gemm_int(Exec* ex, const GemmSpec& s) {
   const IntGemm<T> g = int_gemm_args<T>(s);
   const int64_t gx = (s.n + kTile - 1) / kTile;
   const int64_t gy = std::min<int64_t>((s.m + kTile - 1) / kTile, 65535);
@@ -86,7 +85,8 @@ void gemm_int(Exec* ex, const GemmSpec& s) {
 // ---- floats: cuBLAS ----
 
 int as_int(int64_t v, const char* what) {
-  if (v < 0 || v > INT_MAX) throw RuntimeError(cat("CUDA error: matmul ", what, " (", v, ") exceeds cuBLAS's int range"));
+  if (v < 0 || v > INT_MAX)
+    throw RuntimeError(cat("CUDA error: matmul ", what, " (", v, ") exceeds cuBLAS's int range"));
   return int(v);
 }
 
@@ -101,9 +101,9 @@ void gemm_blas(Exec* ex, const GemmSpec& s) {
   const long long sb = b.stride_first, sa = b.stride_second, sc = b.stride_c;
   if (s.dtype == DType::Float64) {
     const double alpha = s.alpha, beta = s.beta;
-    GL_CUBLAS(cublas().dgemm_strided_batched(h, opb, opa, n, m, k, &alpha, reinterpret_cast<const double*>(s.b), ldb, sb,
-                                        reinterpret_cast<const double*>(s.a), lda, sa, &beta,
-                                        reinterpret_cast<double*>(s.c), ldc, sc, batch));
+    GL_CUBLAS(cublas().dgemm_strided_batched(h, opb, opa, n, m, k, &alpha, reinterpret_cast<const double*>(s.b), ldb,
+                                             sb, reinterpret_cast<const double*>(s.a), lda, sa, &beta,
+                                             reinterpret_cast<double*>(s.c), ldc, sc, batch));
     return;
   }
   cudaDataType_t t = CUDA_R_32F;
@@ -112,13 +112,12 @@ void gemm_blas(Exec* ex, const GemmSpec& s) {
   else if (s.dtype == DType::BFloat16) t = CUDA_R_16BF;
   else if (s.allow_tf32 || allow_tf32()) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   const float alpha = float(s.alpha), beta = float(s.beta);
-  GL_CUBLAS(cublas().gemm_strided_batched_ex(h, opb, opa, n, m, k, &alpha, s.b, t, ldb, sb, s.a, t, lda, sa, &beta, s.c, t,
-                                       ldc, sc, batch, compute, CUBLAS_GEMM_DEFAULT));
+  GL_CUBLAS(cublas().gemm_strided_batched_ex(h, opb, opa, n, m, k, &alpha, s.b, t, ldb, sb, s.a, t, lda, sa, &beta, s.c,
+                                             t, ldc, sc, batch, compute, CUBLAS_GEMM_DEFAULT));
 }
 
 // C = beta * C when there is nothing to multiply (k == 0).
-template <class T>
-struct ScaleC {
+template <class T> struct ScaleC {
   opmath_t<T> beta;
   bool zero;
   GL_HD T operator()(T c) const { return zero ? T(opmath_t<T>(0)) : T(beta * opmath_t<T>(c)); }
@@ -140,7 +139,9 @@ void k_gemm(void* exec, const GemmSpec& s) {
         l.ndim = 3;
         l.nargs = 2;
         l.numel = s.batch * s.m * s.n;
-        l.shape[0] = s.batch; l.shape[1] = s.m; l.shape[2] = s.n;
+        l.shape[0] = s.batch;
+        l.shape[1] = s.m;
+        l.shape[2] = s.n;
         for (int a = 0; a < 2; ++a) {
           l.args[a].data = s.c;
           l.args[a].dtype = s.dtype;

@@ -14,7 +14,7 @@ namespace gl::cuda {
 struct BlasArgs {
   bool trans_first = false, trans_second = false;  // op(B), op(A)
   int64_t m = 0, n = 0, k = 0;                     // cuBLAS's: the spec's n, m, k
-  int64_t ld_first = 1, ld_second = 1, ldc = 1;     // ldb, lda, ldc
+  int64_t ld_first = 1, ld_second = 1, ldc = 1;    // ldb, lda, ldc
   int64_t stride_first = 0, stride_second = 0, stride_c = 0, batch = 1;
 };
 

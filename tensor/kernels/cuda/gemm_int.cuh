@@ -13,8 +13,7 @@ namespace gl::cuda {
 
 constexpr int kTile = 16;
 
-template <class T>
-struct IntGemm {
+template <class T> struct IntGemm {
   const T* a;
   const T* b;
   T* c;
@@ -25,17 +24,23 @@ struct IntGemm {
 };
 
 // The kernel's arguments for a GemmSpec of dtype T.
-template <class T>
-IntGemm<T> int_gemm_args(const GemmSpec& s) {
+template <class T> IntGemm<T> int_gemm_args(const GemmSpec& s) {
   IntGemm<T> g;
   g.a = reinterpret_cast<const T*>(s.a);
   g.b = reinterpret_cast<const T*>(s.b);
   g.c = reinterpret_cast<T*>(s.c);
-  g.m = s.m; g.n = s.n; g.k = s.k;
-  g.lda = s.lda; g.ldb = s.ldb; g.ldc = s.ldc;
-  g.sa = s.stride_a; g.sb = s.stride_b; g.sc = s.stride_c;
+  g.m = s.m;
+  g.n = s.n;
+  g.k = s.k;
+  g.lda = s.lda;
+  g.ldb = s.ldb;
+  g.ldc = s.ldc;
+  g.sa = s.stride_a;
+  g.sb = s.stride_b;
+  g.sc = s.stride_c;
   g.batch = s.batch;
-  g.ta = s.trans_a; g.tb = s.trans_b;
+  g.ta = s.trans_a;
+  g.tb = s.trans_b;
   if constexpr (std::is_same_v<T, bool>) {
     g.alpha = 1;
     g.beta = 0;
@@ -55,9 +60,8 @@ struct IntAcc {
 };
 
 // Phase 1: thread (tx, ty) loads A[row, p0 + tx] and B[p0 + ty, col] of batch bt.
-template <class T>
-GL_HD inline void int_gemm_load(const IntGemm<T>& g, T (*As)[kTile + 1], T (*Bs)[kTile + 1], int tx, int ty, int64_t bt,
-                                int64_t row, int64_t col, int64_t p0) {
+template <class T> GL_HD inline void int_gemm_load(const IntGemm<T>& g, T (*As)[kTile + 1], T (*Bs)[kTile + 1], int tx,
+                                                   int ty, int64_t bt, int64_t row, int64_t col, int64_t p0) {
   const T* A = g.a + bt * g.sa;
   const T* B = g.b + bt * g.sb;
   const int64_t pa = p0 + tx, pb = p0 + ty;

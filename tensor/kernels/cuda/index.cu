@@ -11,8 +11,7 @@ namespace gl::cuda {
 
 namespace {
 
-template <class T>
-__device__ void atomic_combine(T* addr, IndexOp op, T v, double alpha) {
+template <class T> __device__ void atomic_combine(T* addr, IndexOp op, T v, double alpha) {
   if constexpr (sizeof(T) == 8) {
     auto* w = reinterpret_cast<unsigned long long*>(addr);
     unsigned long long old = *w, assumed;
@@ -44,8 +43,7 @@ __device__ void atomic_combine(T* addr, IndexOp op, T v, double alpha) {
   }
 }
 
-template <class T>
-__global__ void __launch_bounds__(kThreads) index_kernel(IndexSpec s) {
+template <class T> __global__ void __launch_bounds__(kThreads) index_kernel(IndexSpec s) {
   const Grid g = grid_1d();
   T* self = reinterpret_cast<T*>(s.self.data);
   T* other = reinterpret_cast<T*>(s.other.data);

@@ -28,8 +28,7 @@ namespace gl::cuda {
 
 constexpr int kThreads = 256;  // elementwise block size
 
-template <class T>
-constexpr DType dtype_of() {
+template <class T> constexpr DType dtype_of() {
   if constexpr (std::is_same_v<T, bool>) return DType::Bool;
   else if constexpr (std::is_same_v<T, uint8_t>) return DType::UInt8;
   else if constexpr (std::is_same_v<T, int8_t>) return DType::Int8;
@@ -51,8 +50,7 @@ template <> struct UIntOf<4> { using type = uint32_t; };
 template <> struct UIntOf<8> { using type = uint64_t; };
 
 // Calls f(U{}) with U the unsigned type of the item size of `t`.
-template <class F>
-void dispatch_size(DType t, F&& f) {
+template <class F> void dispatch_size(DType t, F&& f) {
   switch (itemsize(t)) {
     case 1: return f(uint8_t{});
     case 2: return f(uint16_t{});
@@ -84,8 +82,7 @@ struct IntDiv {
 
 // Offsets (in elements) of NA operands for a linear index over a shape.
 // Dimensions are stored innermost first.
-template <int NA>
-struct OffsetCalc {
+template <int NA> struct OffsetCalc {
   int ndim = 0;
   bool small = true;  // every linear index < 2^31: 32-bit division
   IntDiv div[kMaxDims];
@@ -147,10 +144,7 @@ OffsetCalc<NA> make_offset_calc(int ndim, const int64_t* shape, const int64_t* c
 }
 
 // 16 bytes (or fewer) of consecutive elements, loaded and stored at once.
-template <class T, int N>
-struct alignas(sizeof(T) * N) Vec {
-  T v[N];
-};
+template <class T, int N> struct alignas(sizeof(T) * N) Vec { T v[N]; };
 
 struct Ptrs {
   char* p[4] = {nullptr, nullptr, nullptr, nullptr};
@@ -173,8 +167,7 @@ GL_HD inline Out apply(const F& f, const A& a, const B& b, const C& c) {
   else return f(a, b, c);
 }
 
-template <class Out, class A, class B, class C, int NIN>
-constexpr int vec_width() {
+template <class Out, class A, class B, class C, int NIN> constexpr int vec_width() {
   size_t m = sizeof(Out);
   if (NIN >= 1 && sizeof(A) > m) m = sizeof(A);
   if (NIN >= 2 && sizeof(B) > m) m = sizeof(B);
@@ -236,13 +229,13 @@ __device__ __forceinline__ Grid grid_1d() {
   return Grid{int64_t(blockIdx.x) * blockDim.x + threadIdx.x, int64_t(gridDim.x) * blockDim.x};
 }
 
-template <int VEC, int NIN, class Out, class A, class B, class C, class F>
-__global__ void __launch_bounds__(kThreads) k_contig(Ptrs p, int64_t n, bool vec, F f) {
+template <int VEC, int NIN, class Out, class A, class B, class C, class F> __global__ void __launch_bounds__(kThreads)
+    k_contig(Ptrs p, int64_t n, bool vec, F f) {
   contig_body<VEC, NIN, Out, A, B, C>(grid_1d(), p, n, vec, f);
 }
 
-template <int NIN, class Out, class A, class B, class C, class F>
-__global__ void __launch_bounds__(kThreads) k_strided(Ptrs p, OffsetCalc<NIN + 1> oc, int64_t n, F f) {
+template <int NIN, class Out, class A, class B, class C, class F> __global__ void __launch_bounds__(kThreads)
+    k_strided(Ptrs p, OffsetCalc<NIN + 1> oc, int64_t n, F f) {
   strided_body<NIN, Out, A, B, C>(grid_1d(), p, oc, n, f);
 }
 #endif
@@ -264,8 +257,7 @@ inline unsigned grid_for(const Exec* ex, int64_t units, int per_sm = 0) {
 // Blocks of `Kernel` (launched with kThreads threads, no dynamic shared
 // memory) resident per SM: registers often allow fewer than the thread limit.
 // Asked of the runtime once per kernel; 0 (use the thread limit) on failure.
-template <auto Kernel>
-int resident_blocks() {
+template <auto Kernel> int resident_blocks() {
   static const int n = [] {
     int v = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, Kernel, kThreads, 0) != cudaSuccess) {

@@ -17,13 +17,11 @@ namespace gl::cuda {
 
 namespace {
 
-template <class T, RandomKind K>
-__global__ void __launch_bounds__(kThreads) random_kernel(RandArgs<T> p) {
+template <class T, RandomKind K> __global__ void __launch_bounds__(kThreads) random_kernel(RandArgs<T> p) {
   random_body<T, K>(grid_1d(), p);
 }
 
-template <class T, RandomKind K>
-void run_random(Exec* ex, const RandomSpec& s) {
+template <class T, RandomKind K> void run_random(Exec* ex, const RandomSpec& s) {
   RandArgs<T> p;
   p.out = reinterpret_cast<T*>(s.out.data);
   p.n = s.numel;
@@ -62,10 +60,8 @@ void k_random(void* exec, const RandomSpec& s) {
       case RandomKind::Normal:
         if constexpr (is_float_v<T>) return run_random<T, RandomKind::Normal>(ex, s);
         throw RuntimeError("normal_ only supports floating-point dtypes");
-      case RandomKind::IntRange:
-        return run_random<T, RandomKind::IntRange>(ex, s);
-      case RandomKind::Bits32:
-        throw RuntimeError("raw generator draws are taken on the CPU");
+      case RandomKind::IntRange: return run_random<T, RandomKind::IntRange>(ex, s);
+      case RandomKind::Bits32: throw RuntimeError("raw generator draws are taken on the CPU");
     }
   });
 }

@@ -30,8 +30,7 @@ GL_HD inline Philox4 philox4x32_10(uint64_t ctr_lo, uint64_t ctr_hi, uint64_t ke
   return Philox4{{c0, c1, c2, c3}};
 }
 
-template <class T>
-struct RandArgs {
+template <class T> struct RandArgs {
   T* out = nullptr;
   int64_t n = 0;
   uint64_t seed = 0, offset = 0;
@@ -43,14 +42,12 @@ struct RandArgs {
 };
 
 // Elements drawn from one Philox call.
-template <class T, RandomKind K>
-GL_HD constexpr int random_group(bool wide) {
+template <class T, RandomKind K> GL_HD constexpr int random_group(bool wide) {
   if constexpr (K == RandomKind::IntRange) return wide ? 2 : 4;
   else return std::is_same_v<T, double> ? 2 : 4;
 }
 
-template <class T>
-constexpr int uniform_digits() {
+template <class T> constexpr int uniform_digits() {
   if constexpr (std::is_same_v<T, Half>) return 11;
   else if constexpr (std::is_same_v<T, BFloat16>) return 8;
   else return 24;
@@ -64,8 +61,7 @@ GL_HD inline double uniform53(uint32_t hi, uint32_t lo) {
 // 24 random bits of one word as a float in [0, 1).
 GL_HD inline float uniform24(uint32_t w) { return float(w >> 8) * (1.0f / 16777216.0f); }
 
-template <class T, RandomKind K>
-GL_HD void random_body(Grid g, const RandArgs<T>& p) {
+template <class T, RandomKind K> GL_HD void random_body(Grid g, const RandArgs<T>& p) {
   using M = opmath_t<T>;
   constexpr double kTwoPi = 6.283185307179586476925286766559;
   const int E = random_group<T, K>(p.wide);
@@ -116,7 +112,8 @@ GL_HD void random_body(Grid g, const RandArgs<T>& p) {
       } else {
         const uint32_t range = uint32_t(p.range);
 #pragma unroll
-        for (int j = 0; j < 4; ++j) vals[j] = cast_to<T>(int64_t(uint64_t(range ? w.x[j] % range : 0u) + uint64_t(p.base)));
+        for (int j = 0; j < 4; ++j)
+          vals[j] = cast_to<T>(int64_t(uint64_t(range ? w.x[j] % range : 0u) + uint64_t(p.base)));
       }
     }
     const int64_t i0 = grp * E;

@@ -97,8 +97,7 @@ RedFinalArgs make_red_final_args(const ReduceSpec& s, const RedPlan& plan, const
 
 namespace {
 
-template <int VEC, class T, class Op>
-__global__ void __launch_bounds__(kRedThreads) reduce_kernel(RedArgs p, Op op) {
+template <int VEC, class T, class Op> __global__ void __launch_bounds__(kRedThreads) reduce_kernel(RedArgs p, Op op) {
   using Acc = typename Op::Acc;
   extern __shared__ __align__(16) unsigned char red_smem[];
   Acc* sh = reinterpret_cast<Acc*>(red_smem);
@@ -114,8 +113,7 @@ __global__ void __launch_bounds__(kRedThreads) reduce_kernel(RedArgs p, Op op) {
   red_write<T>(p, op, tx, ty, o, blockIdx.y, sh[ty * bx + tx]);
 }
 
-template <class T, class Op>
-__global__ void __launch_bounds__(kRedThreads) reduce_final_kernel(RedFinalArgs p, Op op) {
+template <class T, class Op> __global__ void __launch_bounds__(kRedThreads) reduce_final_kernel(RedFinalArgs p, Op op) {
   using Acc = typename Op::Acc;
   extern __shared__ __align__(16) unsigned char red_smem[];
   Acc* sh = reinterpret_cast<Acc*>(red_smem);
@@ -131,8 +129,7 @@ __global__ void __launch_bounds__(kRedThreads) reduce_final_kernel(RedFinalArgs 
   red_final_write<T>(p, op, ty, o, sh[ty * fx + tx]);
 }
 
-template <class T, RKind K>
-void run_reduce(Exec* ex, const ReduceSpec& s, bool flag) {
+template <class T, RKind K> void run_reduce(Exec* ex, const ReduceSpec& s, bool flag) {
   using Op = RedOp<T, K>;
   using Acc = typename Op::Acc;
   constexpr int VEC = int(16 / sizeof(T));
@@ -149,7 +146,8 @@ void run_reduce(Exec* ex, const ReduceSpec& s, bool flag) {
   if (plan.splits > 1) {
     const RedFinalArgs f = make_red_final_args(s, plan, ws);
     const dim3 fblock(unsigned(plan.fx), unsigned(plan.fy));
-    reduce_final_kernel<T><<<unsigned(plan.fgrid), fblock, size_t(plan.fx) * plan.fy * sizeof(Acc), ex->stream>>>(f, op);
+    reduce_final_kernel<T>
+        <<<unsigned(plan.fgrid), fblock, size_t(plan.fx) * plan.fy * sizeof(Acc), ex->stream>>>(f, op);
     check_launch();
   }
 }

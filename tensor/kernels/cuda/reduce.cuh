@@ -32,12 +32,12 @@ ReduceSpec normalize_reduce(const ReduceSpec& s);
 
 struct RedPlan {
   bool inner = true;
-  bool vec = false;       // inner, 1-D unit-stride reduction: 16-byte loads
-  int bx = 1, by = 1;     // block (powers of two, bx * by <= kRedThreads)
-  int64_t grid_x = 1;     // blocks over outputs
-  int64_t splits = 1;     // blocks over slices of r (gridDim.y)
-  int64_t chunk = 0;      // r per slice
-  int fx = 1, fy = 1;     // second pass block, when splits > 1
+  bool vec = false;    // inner, 1-D unit-stride reduction: 16-byte loads
+  int bx = 1, by = 1;  // block (powers of two, bx * by <= kRedThreads)
+  int64_t grid_x = 1;  // blocks over outputs
+  int64_t splits = 1;  // blocks over slices of r (gridDim.y)
+  int64_t chunk = 0;   // r per slice
+  int fx = 1, fy = 1;  // second pass block, when splits > 1
   int64_t fgrid = 1;
 };
 
@@ -74,9 +74,9 @@ GL_HD void red_store(const Op& op, char* out, DType od, int64_t off, const typen
 
 // Phase 1: one thread's share of one output. Returns the output index (may be
 // >= out_numel for idle threads, which return the identity).
-template <int VEC, class T, class Op>
-GL_HD int64_t red_accumulate(const RedArgs& p, const Op& op, int tx, int ty, int bx, int by, int64_t blk_x,
-                             int64_t blk_y, typename Op::Acc& acc) {
+template <int VEC, class T, class Op> GL_HD int64_t red_accumulate(const RedArgs& p, const Op& op, int tx, int ty,
+                                                                   int bx, int by, int64_t blk_x, int64_t blk_y,
+                                                                   typename Op::Acc& acc) {
   acc = op.ident();
   int64_t o, lane, nlanes;
   if (p.inner) {
@@ -163,9 +163,8 @@ GL_HD void red_tree_step(const Op& op, typename Op::Acc* sh, bool inner, int tx,
 }
 
 // Phase 3: the lane-0 thread of each output writes the block's result.
-template <class T, class Op>
-GL_HD void red_write(const RedArgs& p, const Op& op, int tx, int ty, int64_t o, int64_t blk_y,
-                     const typename Op::Acc& a) {
+template <class T, class Op> GL_HD void red_write(const RedArgs& p, const Op& op, int tx, int ty, int64_t o,
+                                                  int64_t blk_y, const typename Op::Acc& a) {
   if ((p.inner ? tx : ty) != 0 || o >= p.out_numel) return;
   if (p.partial) {
     reinterpret_cast<typename Op::Acc*>(p.partial)[blk_y * p.out_numel + o] = a;
@@ -185,9 +184,8 @@ struct RedFinalArgs {
   OffsetCalc<2> out_oc;
 };
 
-template <class Op>
-GL_HD int64_t red_final_accumulate(const RedFinalArgs& p, const Op& op, int tx, int ty, int fx, int fy,
-                                   int64_t blk_x, typename Op::Acc& acc) {
+template <class Op> GL_HD int64_t red_final_accumulate(const RedFinalArgs& p, const Op& op, int tx, int ty, int fx,
+                                                       int fy, int64_t blk_x, typename Op::Acc& acc) {
   acc = op.ident();
   const int64_t o = blk_x * fx + tx;
   if (o >= p.out_numel) return o;

@@ -4,10 +4,7 @@
 namespace gl::cuda {
 
 namespace {
-template <class T>
-__global__ void __launch_bounds__(kThreads) k_scan_lines(ScanSpec s) {
-  scan_body<T>(grid_1d(), s);
-}
+template <class T> __global__ void __launch_bounds__(kThreads) k_scan_lines(ScanSpec s) { scan_body<T>(grid_1d(), s); }
 }  // namespace
 
 void k_scan(void* exec, const ScanSpec& s) {

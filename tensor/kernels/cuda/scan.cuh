@@ -10,8 +10,7 @@
 
 namespace gl::cuda {
 
-template <class T>
-GL_HD void scan_body(Grid g, const ScanSpec& s) {
+template <class T> GL_HD void scan_body(Grid g, const ScanSpec& s) {
   for (int64_t l = g.tid; l < s.lines; l += g.nthreads) scan_line<T>(s, l);
 }
 

@@ -18,8 +18,7 @@ namespace gl::cuda {
 
 namespace {
 
-template <class T>
-struct ByValue {
+template <class T> struct ByValue {
   bool descending;
   __host__ __device__ bool operator()(const T& a, const T& b) const {
     return descending ? sortk::gt(sortk::key(a), sortk::key(b)) : sortk::lt(sortk::key(a), sortk::key(b));
@@ -37,8 +36,7 @@ struct PosInLine {
 
 // Sorts n = lines * len values in place, stably per line; indices get each
 // value's position in its line.
-template <class T>
-void sort_lines(Exec* ex, T* v, int64_t* ix, int64_t lines, int64_t len, bool descending) {
+template <class T> void sort_lines(Exec* ex, T* v, int64_t* ix, int64_t lines, int64_t len, bool descending) {
   const int64_t n = lines * len;
   auto pol = thrust::cuda::par.on(ex->stream);
   thrust::sequence(pol, ix, ix + n);
@@ -53,8 +51,7 @@ void sort_lines(Exec* ex, T* v, int64_t* ix, int64_t lines, int64_t len, bool de
   thrust::transform(pol, ix, ix + n, ix, PosInLine{len});
 }
 
-template <class T>
-__global__ void __launch_bounds__(kThreads) k_lines(SortSpec s) {
+template <class T> __global__ void __launch_bounds__(kThreads) k_lines(SortSpec s) {
   const Grid g = grid_1d();
   for (int64_t l = g.tid; l < s.lines; l += g.nthreads) {
     switch (s.op) {
@@ -75,8 +72,7 @@ __global__ void __launch_bounds__(kThreads) k_lines(SortSpec s) {
   }
 }
 
-template <class T>
-__global__ void __launch_bounds__(kThreads) k_elems(SortSpec s) {
+template <class T> __global__ void __launch_bounds__(kThreads) k_elems(SortSpec s) {
   const Grid g = grid_1d();
   for (int64_t e = g.tid; e < s.lines * s.k; e += g.nthreads) {
     if (s.op == SortOp::Gather) sortk::gather_at<T>(s, e);
@@ -108,8 +104,7 @@ void k_sort(void* exec, const SortSpec& s) {
         k_elems<T><<<grid_for(ex, s.lines * s.k), kThreads, 0, ex->stream>>>(s);
         check_launch();
         return;
-      default:
-        break;
+      default: break;
     }
     k_lines<T><<<grid_for(ex, s.lines), kThreads, 0, ex->stream>>>(s);
     check_launch();

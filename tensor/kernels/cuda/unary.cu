@@ -8,13 +8,11 @@ namespace gl::cuda {
 
 namespace {
 
-template <UnaryOp OP, class T, class Out>
-struct UnaryFn {
+template <UnaryOp OP, class T, class Out> struct UnaryFn {
   GL_HD Out operator()(T x) const { return cast_to<Out>(UnaryF<OP>{}(opmath_t<T>(x))); }
 };
 
-template <UnaryOp OP, class T>
-void unary_typed(Exec* ex, const LoopSpec& s) {
+template <UnaryOp OP, class T> void unary_typed(Exec* ex, const LoopSpec& s) {
   using M = opmath_t<T>;
   using R = decltype(UnaryF<OP>{}(M{}));
   using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;

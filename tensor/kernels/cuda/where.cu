@@ -5,8 +5,7 @@
 namespace gl::cuda {
 
 namespace {
-template <class U>
-struct WhereFn {
+template <class U> struct WhereFn {
   GL_HD U operator()(bool c, U a, U b) const { return c ? a : b; }
 };
 }  // namespace

@@ -34,7 +34,8 @@ const char* cublas_soname() { return kSoname; }
 
 const CublasApi& cublas() {
   if (!loaded()) {
-    throw RuntimeError(cat("CUDA error: cannot load cuBLAS (", kSoname, "), which matmul on a GPU needs: ", library().error(),
+    throw RuntimeError(cat("CUDA error: cannot load cuBLAS (", kSoname,
+                           "), which matmul on a GPU needs: ", library().error(),
                            ". Install cuBLAS (part of the CUDA toolkit, or NVIDIA's libcublas package) "
                            "and see `gpulab doctor`"));
   }

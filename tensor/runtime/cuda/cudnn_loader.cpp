@@ -33,8 +33,9 @@ const char* cudnn_soname() { return kSoname; }
 
 const CudnnApi& cudnn() {
   if (!loaded()) {
-    throw RuntimeError(cat("CUDA error: cannot load cuDNN (", kSoname, "), which convolutions and pooling on a GPU need: ",
-                           library().error(), ". Install cuDNN (NVIDIA's libcudnn", CUDNN_MAJOR, " package) and see `gpulab doctor`"));
+    throw RuntimeError(cat("CUDA error: cannot load cuDNN (", kSoname,
+                           "), which convolutions and pooling on a GPU need: ", library().error(),
+                           ". Install cuDNN (NVIDIA's libcudnn", CUDNN_MAJOR, " package) and see `gpulab doctor`"));
   }
   return g_api;
 }

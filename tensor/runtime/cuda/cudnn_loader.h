@@ -11,6 +11,7 @@ namespace gl::cuda {
 
 struct CudnnApi {
 #define GL_CUDNN_FN(name) decltype(&::name) name = nullptr;
+// clang-format off
 #define GL_CUDNN_FUNCTIONS(X)                                                                                      \
   X(cudnnCreate) X(cudnnDestroy) X(cudnnSetStream) X(cudnnGetErrorString) X(cudnnGetVersion)                       \
   X(cudnnCreateTensorDescriptor) X(cudnnSetTensor4dDescriptor) X(cudnnDestroyTensorDescriptor)                     \
@@ -24,6 +25,7 @@ struct CudnnApi {
   X(cudnnConvolutionBackwardBias) X(cudnnAddTensor)                                                                \
   X(cudnnCreatePoolingDescriptor) X(cudnnSetPooling2dDescriptor) X(cudnnDestroyPoolingDescriptor)                  \
   X(cudnnPoolingForward) X(cudnnPoolingBackward)
+  // clang-format on
   GL_CUDNN_FUNCTIONS(GL_CUDNN_FN)
 #undef GL_CUDNN_FN
 };

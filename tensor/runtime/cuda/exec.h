@@ -42,7 +42,8 @@ inline Exec* as_exec(void* p) { return static_cast<Exec*>(p); }
 // clearing the runtime's last-error slot. Never aborts.
 [[noreturn]] void throw_cuda(cudaError_t e);
 inline void check_cuda(cudaError_t e) {
-  if (e != cudaSuccess) [[unlikely]] throw_cuda(e);
+  if (e != cudaSuccess) [[unlikely]]
+    throw_cuda(e);
 }
 // After a kernel launch: throws if the launch failed.
 void check_launch();

@@ -25,7 +25,8 @@ void throw_cuda(cudaError_t e) {
 
 void check_launch() {
   cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) [[unlikely]] throw_cuda(e);
+  if (e != cudaSuccess) [[unlikely]]
+    throw_cuda(e);
 }
 
 DeviceGuard::DeviceGuard(int device) {
@@ -83,8 +84,9 @@ void discover(Discovery& d) {
       if (cudaDriverGetVersion(&version) != cudaSuccess) (void)cudaGetLastError();
       // PyTorch's wording (c10/cuda/CUDAFunctions.cpp).
       if (version <= 0)
-        d.reason = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
-                   "installed a driver from http://www.nvidia.com/Download/index.aspx";
+        d.reason =
+            "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+            "installed a driver from http://www.nvidia.com/Download/index.aspx";
       else
         d.reason = cat("The NVIDIA driver on your system is too old (found version ", version,
                        "). Please update your GPU driver by downloading and installing a new version from "
@@ -121,9 +123,7 @@ int device_count() {
   Discovery& d = discovery();
   try {
     std::call_once(d.once, [&] { discover(d); });
-  } catch (...) {
-    return 0;
-  }
+  } catch (...) { return 0; }
   return d.count;
 }
 
@@ -248,10 +248,8 @@ void memcpy(void* dst, void* dst_exec, const void* src, void* src_exec, size_t n
   if (d->device != s->device) enable_peer(d->device, s->device);
   order_after(s, d->stream);
   DeviceGuard device_guard(d->device);
-  if (d->device != s->device)
-    check_cuda(cudaMemcpyPeerAsync(dst, d->device, src, s->device, n, d->stream));
-  else
-    check_cuda(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, d->stream));
+  if (d->device != s->device) check_cuda(cudaMemcpyPeerAsync(dst, d->device, src, s->device, n, d->stream));
+  else check_cuda(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, d->stream));
   order_after(d, s->stream);
 }
 
@@ -278,7 +276,8 @@ void event_destroy(void* p) {
   if (e->ev) {
     // DeviceGuard's way by hand: this never throws (it runs from destructors).
     int cur = -1;
-    const bool switched = cudaGetDevice(&cur) == cudaSuccess && cur != e->device && cudaSetDevice(e->device) == cudaSuccess;
+    const bool switched =
+        cudaGetDevice(&cur) == cudaSuccess && cur != e->device && cudaSetDevice(e->device) == cudaSuccess;
     cudaEventDestroy(e->ev);
     if (switched) cudaSetDevice(cur);
     (void)cudaGetLastError();
@@ -331,8 +330,7 @@ float event_elapsed_ms(void* start, void* end) {
   // PyTorch's checks, order and wording (c10/cuda CUDAEvent::elapsed_time).
   if (!a || !b || !a->timing || !b->timing)
     throw ValueError("Both events must be created with argument 'enable_timing=True'.");
-  if (!a->recorded || !b->recorded)
-    throw ValueError("Both events must be recorded before calculating elapsed time.");
+  if (!a->recorded || !b->recorded) throw ValueError("Both events must be recorded before calculating elapsed time.");
   if (!event_query(a) || !event_query(b))
     throw RuntimeError("Both events must be completed before calculating elapsed time.");
   DeviceGuard device_guard(a->device);

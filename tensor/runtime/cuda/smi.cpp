@@ -81,9 +81,7 @@ bool smi_query(int phys, SmiRow* row) {
     unsigned int mw = 0;
     row->power_w = n.power(dev, &mw) == 0 ? int(mw / 1000) : -1;
     return true;
-  } catch (...) {
-    return false;
-  }
+  } catch (...) { return false; }
 }
 
 bool smi_versions(std::string* driver, std::string* cuda) {
