@@ -204,20 +204,18 @@ void open_torch(lua_State* L) {
 // kept, so errors and tracebacks are those of the source. A liblua whose
 // bytecode format differs (another 5.4 release, in principle) refuses the
 // bytecode at its header check; the source, kept beside it, is compiled then.
-int load_chunk(lua_State* L, const lua_src::Chunk* c, const char* name) {
+// Loads chunk c as "[gpulab]/NAME.lua". Its name string dies here, before a
+// caller's lua_error, which longjmps past destructors.
+int load_chunk(lua_State* L, const lua_src::Chunk* c) {
+  const std::string name = std::string("=[gpulab]/") + c->name + ".lua";
   const char* bc = reinterpret_cast<const char*>(c->bytecode);
-  if (luaL_loadbufferx(L, bc, c->bytecode_len, name, "b") == LUA_OK) return LUA_OK;
+  if (luaL_loadbufferx(L, bc, c->bytecode_len, name.c_str(), "b") == LUA_OK) return LUA_OK;
   lua_pop(L, 1);
-  return luaL_loadbufferx(L, c->code, c->code_len, name, "t");
+  return luaL_loadbufferx(L, c->code, c->code_len, name.c_str(), "t");
 }
 
 int run_chunk(lua_State* L, const lua_src::Chunk* c) {
-  int rc;
-  {  // no C++ object may be alive at lua_error: it longjmps past destructors
-    const std::string name = std::string("=[gpulab]/") + c->name + ".lua";
-    rc = load_chunk(L, c, name.c_str());
-  }
-  if (rc != LUA_OK) return lua_error(L);
+  if (load_chunk(L, c) != LUA_OK) return lua_error(L);
   lua_pushstring(L, c->name);
   lua_call(L, 1, 0);
   return 0;
@@ -283,11 +281,7 @@ int load_docs(lua_State* L) {
     // An error here (most often Ctrl-C at the first help()) leaves this chunk
     // and the rest pending for the next read, not missing for the session;
     // a chunk sets fields only, so running it again from the start is safe.
-    int rc;
-    {  // no C++ object may be alive at lua_error below: it longjmps past destructors
-      const std::string name = std::string("=[gpulab]/") + c->name + ".lua";
-      rc = load_chunk(L, c, name.c_str());
-    }
+    int rc = load_chunk(L, c);
     if (rc == LUA_OK) {
       lua_pushstring(L, c->name);
       rc = lua_pcall(L, 1, 0, 0);

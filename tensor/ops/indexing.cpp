@@ -21,6 +21,19 @@ bool has_tensor(const std::vector<IndexItem>& items) {
   return std::any_of(items.begin(), items.end(), [](const IndexItem& it) { return it.kind == IndexItem::Tensor; });
 }
 
+// A value as setitem takes it: its leading 1s dropped (PyTorch's setitem does
+// so before broadcasting it to the target).
+Tensor without_leading_ones(const Tensor& v) {
+  Shape s = v.sizes();
+  while (!s.empty() && s.front() == 1) s.erase(s.begin());
+  return reshape(v, s);
+}
+
+// Whether the key goes to index()/index_put_(): index tensors, bare or among its items.
+bool advanced(const IndexKey& key) {
+  return key.bare ? is_index_tensor(key.items.at(0).tensor) : has_tensor(key.items);
+}
+
 // Integers, slices, '...' and None: a view of t.
 Tensor basic(const Tensor& t, const std::vector<IndexItem>& items) {
   int64_t consumed = 0, ellipses = 0;
@@ -131,7 +144,7 @@ Tensor uint8_mask(const IndexKey& key, const Tensor& k) {
 
 Tensor getitem(const Tensor& t, const IndexKey& key) {
   const Tensor* bare = key.bare ? &key.items.at(0).tensor : nullptr;
-  if (bare ? is_index_tensor(*bare) : has_tensor(key.items)) {
+  if (advanced(key)) {
     std::vector<Tensor> idx;
     if (bare) idx.push_back(*bare);
     Tensor view = bare ? t : advanced_view(t, key.items, idx);
@@ -158,15 +171,13 @@ void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optio
     return TypeError(cat("can't assign a ", value_type, " to a ", dtype_repr(t.dtype()), " tensor"));
   };
   // Index tensors (bool masks keep their own path, masked_assign_): one index_put_.
-  if ((bare ? is_index_tensor(*bare) : has_tensor(key.items)) && !(bare && bare->dtype() == DType::Bool)) {
+  if (advanced(key) && !(bare && bare->dtype() == DType::Bool)) {
     std::vector<Tensor> idx;
     if (bare) idx.push_back(*bare);
     Tensor view = bare ? t : advanced_view(t, key.items, idx);
     Tensor v;
     if (vt) {
-      Shape s = vt->sizes();  // setitem drops the value's leading 1s, then casts it to x's dtype
-      while (!s.empty() && s.front() == 1) s.erase(s.begin());
-      v = to(reshape(*vt, s), t.device(), t.dtype());
+      v = to(without_leading_ones(*vt), t.device(), t.dtype());
     } else if (vs) {
       v = empty_on({}, t.dtype(), t.device());
       fill_(v, *vs);
@@ -204,11 +215,8 @@ void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optio
   GL_CHECK_T(IndexError, !bare, "gpulab: assignment through an index tensor is not supported; use a mask");
   Tensor view = basic(t, key.items);
   if (!vt) return fill_(view, *vs);
-  // PyTorch's setitem drops the value's leading 1s, then expands it to the
-  // target (so a wrong shape reports expand's error), then copies.
-  Shape vsz = vt->sizes();
-  while (!vsz.empty() && vsz.front() == 1) vsz.erase(vsz.begin());
-  copy_(view, expand(reshape(*vt, vsz), view.sizes()));
+  // Expanded to the target, so a wrong shape reports expand's error, then copied.
+  copy_(view, expand(without_leading_ones(*vt), view.sizes()));
 }
 
 }  // namespace gl
