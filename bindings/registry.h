@@ -3,19 +3,20 @@
 #include "bindings/luaT.h"
 
 namespace gl::lt {
-extern const Reg kTensorOps[];        // tensor_ops.cpp: methods that are also torch functions
-extern const Reg kTensorMethods[];    // tensor_methods.cpp: methods only
-extern const Reg kTorchFunctions[];   // torch_lib.cpp
-extern const Reg kFunctional[];       // torch_lib.cpp: torch.nn.functional
-extern const Reg kLinalg[];           // torch_lib.cpp: torch.linalg
-extern const Reg kNnConv[];           // nn_conv.cpp: F.conv2d, pooling, batch_norm, layer_norm
-extern const Reg kSortOps[];          // sort_ops.cpp: sort, topk, median, unique, ... (methods and torch functions)
-extern const Reg kShapeOps[];         // shape_ops.cpp: tril, diag, outer, mv, ... (methods and torch functions)
-extern const Reg kShapeFunctions[];   // shape_ops.cpp: logspace, meshgrid (torch functions)
-extern const Reg kReduceExtra[];      // linalg_extra.cpp: logsumexp (method and torch function)
-extern const Reg kEinsum[];           // linalg_extra.cpp: torch.einsum
-extern const Reg kLinalgExtra[];      // linalg_extra.cpp: torch.linalg norms
-extern const Reg kFunctionalExtra[];  // linalg_extra.cpp: F.one_hot
+extern const Reg kTensorOps[];          // tensor_ops.cpp: methods that are also torch functions
+extern const Reg kTensorMethods[];      // tensor_methods.cpp: methods only
+extern const Reg kTensorViewMethods[];  // tensor_view_methods.cpp: the methods that view or reshape
+extern const Reg kTorchFunctions[];     // torch_lib.cpp
+extern const Reg kFunctional[];         // torch_lib.cpp: torch.nn.functional
+extern const Reg kLinalg[];             // torch_lib.cpp: torch.linalg
+extern const Reg kNnConv[];             // nn_conv.cpp: F.conv2d, pooling, batch_norm, layer_norm
+extern const Reg kSortOps[];            // sort_ops.cpp: sort, topk, median, unique, ... (methods and torch functions)
+extern const Reg kShapeOps[];           // shape_ops.cpp: tril, diag, outer, mv, ... (methods and torch functions)
+extern const Reg kShapeFunctions[];     // shape_ops.cpp: logspace, meshgrid (torch functions)
+extern const Reg kReduceExtra[];        // linalg_extra.cpp: logsumexp (method and torch function)
+extern const Reg kEinsum[];             // linalg_extra.cpp: torch.einsum
+extern const Reg kLinalgExtra[];        // linalg_extra.cpp: torch.linalg norms
+extern const Reg kFunctionalExtra[];    // linalg_extra.cpp: F.one_hot
 void open_method_functions(lua_State* L);  // shape_ops.cpp: torch.transpose & co. into the torch table on the stack
 void open_tensor_type(lua_State* L);       // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack
 void open_objects(lua_State* L);           // objects.cpp: device/dtype/Size metatables and torch.device/Size

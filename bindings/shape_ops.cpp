@@ -188,12 +188,13 @@ void open_method_functions(lua_State* L) {
       continue;
     }
     lua_pop(L, 1);
-    for (const Reg* r = kTensorMethods; r->name; ++r) {
-      if (std::string(r->name) != name) continue;
-      push_checked(L, r->fn, r->doc, name, false);
-      lua_setfield(L, -2, name);
-      break;
-    }
+    for (const Reg* table : {kTensorMethods, kTensorViewMethods})
+      for (const Reg* r = table; r->name; ++r) {
+        if (std::string(r->name) != name) continue;
+        push_checked(L, r->fn, r->doc, name, false);
+        lua_setfield(L, -2, name);
+        break;
+      }
   }
 }
 
