@@ -1,9 +1,15 @@
 // The function tables each bindings file exports, and the openers.
 #pragma once
+#include <memory>
 #include "bindings/luaT.h"
+
+namespace gl {
+struct Node;
+}
 
 namespace gl::lt {
 extern const Reg kTensorOps[];          // tensor_ops.cpp: methods that are also torch functions
+extern const Reg kTensorMatrixOps[];    // tensor_matrix_ops.cpp: matmul, mm, bmm, dot, addmm, softmax (the same)
 extern const Reg kTensorMethods[];      // tensor_methods.cpp: methods only
 extern const Reg kTensorViewMethods[];  // tensor_view_methods.cpp: the methods that view or reshape
 extern const Reg kTorchFunctions[];     // torch_lib.cpp
@@ -19,6 +25,7 @@ extern const Reg kLinalgExtra[];        // linalg_extra.cpp: torch.linalg norms
 extern const Reg kFunctionalExtra[];    // linalg_extra.cpp: F.one_hot
 void open_method_functions(lua_State* L);  // shape_ops.cpp: torch.transpose & co. into the torch table on the stack
 void open_tensor_type(lua_State* L);       // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack
+void open_grad_fn_type(lua_State* L);      // grad_fn_object.cpp: the grad_fn metatables (called by open_tensor_type)
 void open_objects(lua_State* L);           // objects.cpp: device/dtype/Size metatables and torch.device/Size
 void open_trace(lua_State* L);             // trace_lib.cpp: torch._trace table on the stack
 void open_cuda(lua_State* L);              // cuda_lib.cpp: torch.cuda table on the stack
@@ -29,6 +36,8 @@ void open_idx(lua_State* L);               // idx_lib.cpp: torch._read_idx into 
 void open_distributed(lua_State* L);       // dist_lib.cpp: torch.distributed (C half) on the stack
 int repr(lua_State* L);                    // repr.cpp: the global repr()
 void open_repr(lua_State* L);              // repr.cpp: torch._echo, torch._pyfloat into the table on the stack
+// grad_fn_object.cpp: pushes y.grad_fn's userdata, or nil for no node.
+void push_grad_fn(lua_State* L, const std::shared_ptr<Node>& n);
 // named_tuple.cpp: mark_named_tuple records the two tensors on the top
 // of the stack as NAME(field1=first, field2=second) and leaves them there;
 // push_named_tuple_field pushes first's `key` field and returns true if it has one.

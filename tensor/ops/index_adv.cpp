@@ -8,6 +8,7 @@
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/index_ops.h"
+#include "tensor/ops/index_run.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
@@ -72,20 +73,9 @@ Plan plan(const Tensor& self, const std::vector<Tensor>& given) {
   for (int64_t d : p.adv) {
     const int64_t n = self.size(d);
     Tensor t = to(indices[size_t(d)], self.device(), DType::Int64);
-    if (t.numel()) {
-      trace::SyncReason why("bounds check");  // as in index_ops.cpp's checked()
-      const int64_t mn = item(min_all(t)).to_int(), mx = item(max_all(t)).to_int();
-      if (mn < -n || mx >= n) {
-        Tensor h = to(contiguous(t), Device(Device::CPU), DType::Int64);
-        for (int64_t i = 0; i < h.numel(); ++i) {
-          const int64_t v = h.data<int64_t>()[i];
-          GL_CHECK_T(IndexError, v >= -n && v < n, "index ", v, " is out of bounds for dimension ", d, " with size ",
-                     n);
-        }
-      }
-      if (mn < 0)
-        t = where(binary(BinaryOp::Lt, t, Scalar::from_int(0)), binary(BinaryOp::Add, t, Scalar::from_int(n)), t);
-    }
+    t = index_run::checked(t, -n, n, n, [&](int64_t v) {
+      throw IndexError(cat("index ", v, " is out of bounds for dimension ", d, " with size ", n));
+    });
     p.idx.push_back(expand(t, p.b));
     offset = binary(BinaryOp::Add, offset, binary(BinaryOp::Mul, t, Scalar::from_int(self.stride(d))));
   }
@@ -124,27 +114,8 @@ std::vector<Tensor> replay(const Plan& p, int64_t ndim) {
 // `other` (the values written, or the output read into) element by element;
 // traced as `name`. Nothing runs for an empty plan.
 void run_plan(const Tensor& self, const Plan& p, const Tensor& other, IndexOp op, const char* name) {
-  IndexSpec s;
-  s.op = op;
-  s.ndim = int(p.shape.size());
-  s.numel = numel_of(p.shape);
-  if (s.numel == 0) return;
-  for (size_t d = 0; d < p.shape.size(); ++d) {
-    s.shape[d] = p.shape[d];
-    s.self.strides[d] = p.self_strides[d];
-    s.index.strides[d] = p.index_strides[d];
-    s.other.strides[d] = other.stride(int64_t(d));
-  }
-  s.self.data = self.data_ptr();
-  s.self.dtype = self.dtype();
-  s.self_step = 1;
-  s.index.data = p.offset.data_ptr();
-  s.index.dtype = DType::Int64;
-  s.other.data = other.data_ptr();
-  s.other.dtype = other.dtype();
-  const DeviceSlot& sl = slot_of(self);
-  trace::op(name, self.device());
-  sl.kernels->index(sl.exec, s);
+  index_run::run(op, self, p.self_strides, 1, p.offset, p.index_strides, &other, other.strides(), p.shape, nullptr, 1,
+                 name);
 }
 
 void put_into(Tensor& self, const Plan& p, const Tensor& values, bool accumulate) {
