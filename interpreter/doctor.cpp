@@ -21,7 +21,8 @@
 
 namespace fs = std::filesystem;
 
-extern "C" int gpulab_omp_policy_set_it(void);  // interpreter/omp_policy/omp_policy.c
+extern "C" int gpulab_omp_policy_set_it(void);      // interpreter/omp_policy/omp_policy.c
+extern "C" double gpulab_omp_policy_spin_ns(void);  // the same
 
 namespace gl::interp {
 namespace {
@@ -53,9 +54,12 @@ std::string omp_policy_line() {
   const char* spin = std::getenv("GOMP_SPINCOUNT");
   const bool ours = gpulab_omp_policy_set_it() != 0;
   if (policy) return std::string("OMP_WAIT_POLICY=") + policy + " (your setting)";
-  if (spin)
-    return std::string("GOMP_SPINCOUNT=") + spin +
-           (ours ? " (gpulab's default: an idle worker spins about 15 us, then sleeps)" : " (your setting)");
+  if (spin && !ours) return std::string("GOMP_SPINCOUNT=") + spin + " (your setting)";
+  if (spin) {
+    const double us = std::atof(spin) * gpulab_omp_policy_spin_ns() * 1e-3;
+    return std::string("GOMP_SPINCOUNT=") + spin + " (gpulab's default: an idle worker spins about " +
+           std::to_string(int(us + 0.5)) + " us, then sleeps)";
+  }
   return "idle workers spin 300,000 times, then sleep (libgomp's default)";
 }
 
