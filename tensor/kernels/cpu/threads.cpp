@@ -9,7 +9,10 @@
 // (getrusage), over the last interval of at least 200 ms. Niced background
 // jobs (a fuzzer, a build under nice) therefore do not cost us our threads.
 // Where /proc/stat cannot be read, nothing changes. OMP_NUM_THREADS (or a
-// count of 1) is the ceiling.
+// count of 1) is the ceiling. The first decision cannot wait for an interval
+// (a script's first 200 ms ran on every thread beside a busy neighbour), so it
+// takes the tasks runnable at that instant (procs_running, less this thread);
+// niced ones count there, until the first interval leaves them out.
 #include "tensor/kernels/cpu/threads.h"
 #include <omp.h>
 #include <sys/resource.h>
@@ -33,17 +36,25 @@ int64_t coarse_now_ns() {  // vDSO, tens of nanoseconds
   return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-// Busy (user + system, not nice) time of all CPUs, in seconds; < 0 if unreadable.
-double machine_busy_s() {
+struct MachineSample {
+  double busy_s = -1;     // user + system (not nice) time of all CPUs; < 0 if unreadable
+  int procs_running = 0;  // tasks runnable now, this thread included; 0 if unreadable
+};
+
+MachineSample sample_machine() {
+  MachineSample m;
   FILE* f = std::fopen("/proc/stat", "re");
-  if (!f) return -1;
+  if (!f) return m;
   unsigned long long user = 0, nice = 0, sys = 0, idle = 0, iowait = 0, irq = 0, softirq = 0;
   const int got =
       std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq, &softirq);
-  std::fclose(f);
-  if (got != 7) return -1;
   static const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
-  return double(user + sys + irq + softirq) * tick;
+  if (got == 7) m.busy_s = double(user + sys + irq + softirq) * tick;
+  char line[256];
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "procs_running %d", &m.procs_running) == 1) break;
+  std::fclose(f);
+  return m;
 }
 
 double self_cpu_s() {
@@ -75,6 +86,22 @@ int threads_left(int ceiling, double others) {
   return std::max(1, ceiling - taken);
 }
 
+int num_threads() {
+  State& s = state();
+  std::lock_guard<std::mutex> g(s.mu);
+  return s.started ? s.ceiling : omp_get_max_threads();
+}
+
+void set_num_threads(int n) {
+  State& s = state();
+  std::lock_guard<std::mutex> g(s.mu);
+  s.started = true;
+  s.ceiling = n;
+  s.last_ns = 0;  // the next region decides afresh, as the first one does
+  s.threads.store(0, std::memory_order_relaxed);
+  omp_set_num_threads(n);
+}
+
 void fit_threads() {
   State& s = state();
   const int64_t now = coarse_now_ns();
@@ -85,10 +112,13 @@ void fit_threads() {
       s.ceiling = omp_get_max_threads();
     }
     if (now - s.last_ns >= kIntervalNs && s.ceiling > 1) {
-      const double busy = machine_busy_s(), self = self_cpu_s();
+      const MachineSample m = sample_machine();
+      const double busy = m.busy_s, self = self_cpu_s();
       if (busy >= 0 && s.last_ns > 0) {
         const double others = (busy - s.last_busy - (self - s.last_self)) / (double(now - s.last_ns) * 1e-9);
         s.threads.store(threads_left(s.ceiling, others), std::memory_order_relaxed);
+      } else if (m.procs_running > 0) {  // the first decision
+        s.threads.store(threads_left(s.ceiling, double(m.procs_running - 1)), std::memory_order_relaxed);
       }
       s.last_ns = now;
       s.last_busy = busy;
