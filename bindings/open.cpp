@@ -118,6 +118,7 @@ void open_torch(lua_State* L) {
   lt::open_method_functions(L);
   lt::set_functions(L, lt::kReduceExtra, "");
   lt::set_functions(L, lt::kEinsum, "");
+  lt::set_functions(L, lt::kThreadFunctions, "");
   lt::open_objects(L);
   lt::open_tensor_type(L);
   lt::set_functions(L, lt::kRandomMethods, "", true);

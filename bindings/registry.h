@@ -21,6 +21,7 @@ extern const Reg kShapeOps[];           // shape_ops.cpp: tril, diag, outer, mv,
 extern const Reg kShapeFunctions[];     // shape_ops.cpp: logspace, meshgrid (torch functions)
 extern const Reg kReduceExtra[];        // linalg_extra.cpp: logsumexp (method and torch function)
 extern const Reg kEinsum[];             // linalg_extra.cpp: torch.einsum
+extern const Reg kThreadFunctions[];    // threads_lib.cpp: torch.get_num_threads, set_num_threads
 extern const Reg kLinalgExtra[];        // linalg_extra.cpp: torch.linalg norms
 extern const Reg kFunctionalExtra[];    // linalg_extra.cpp: F.one_hot
 void open_method_functions(lua_State* L);  // shape_ops.cpp: torch.transpose & co. into the torch table on the stack

@@ -230,6 +230,9 @@ const std::unordered_map<std::string, const char*>& table() {
       {"Event.synchronize", "synchronize(self)"},
       {"Event.query", "query(self)"},
       {"Event.elapsed_time", "elapsed_time(self, end_event)"},
+      // ---- threads_lib.cpp ----
+      {"get_num_threads", "get_num_threads()"},
+      {"set_num_threads", "set_num_threads(int)"},
       // ---- random_lib.cpp ----
       {"Generator", "Generator(device='cpu')"},
       {"initial_seed", "initial_seed()"},

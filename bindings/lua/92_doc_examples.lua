@@ -112,6 +112,8 @@ local written = {
   ['torch.cuda.Event'] = 'torch.cuda.Event{enable_timing=true}:query()',
   ['time.perf_counter'] = 'type(time.perf_counter())',
   ['time.timeit'] = 'type(time.timeit(function() return torch.ones(8):sum() end))',
+  ['torch.get_num_threads'] = 'torch.get_num_threads()',
+  ['torch.set_num_threads'] = 'torch.set_num_threads(torch.get_num_threads())',
   ['nn.functional.conv2d'] = 'nn.functional.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), {padding=1})',
   ['nn.functional.max_pool2d'] = 'nn.functional.max_pool2d(torch.arange(16.):reshape(1, 4, 4), 2)',
   ['nn.functional.avg_pool2d'] = 'nn.functional.avg_pool2d(torch.arange(16.):reshape(1, 4, 4), 2)',

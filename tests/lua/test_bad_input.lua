@@ -272,6 +272,21 @@ exact('IndexError: start out of range (expected to be in range of [-2, 2], but g
 exact('IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 5)', function() return torch.tensor(3.):flatten(5) end)
 exact('RuntimeError: value cannot be converted to type uint8 without overflow', function() return torch.ones(2):new_tensor({300}, u8) end)
 
+-- torch.set_num_threads: PyTorch's checks and words; the count comes back from get_num_threads.
+exact('RuntimeError: set_num_threads expects a positive integer', function() return torch.set_num_threads(0) end)
+exact('RuntimeError: set_num_threads expects an int, but got float', function() return torch.set_num_threads(2.5) end)
+exact('RuntimeError: set_num_threads expects an int, but got str', function() return torch.set_num_threads('2') end)
+exact('RuntimeError: set_num_threads expects an int, but got NoneType', function() return torch.set_num_threads(nil) end)
+exact('TypeError: torch.set_num_threads() takes exactly one argument (0 given)', function() return torch.set_num_threads() end)
+do
+  local before = torch.get_num_threads()
+  T.check(math.type(before) == 'integer' and before >= 1, 'get_num_threads: ' .. tostring(before))
+  torch.set_num_threads(1)
+  T.check(torch.get_num_threads() == 1, 'set_num_threads(1) then get_num_threads')
+  T.check(torch.ones(1000, 1000):sum():item() == 1e6, 'a parallel-sized sum on one thread')
+  torch.set_num_threads(before)
+  T.check(torch.get_num_threads() == before, 'set_num_threads back')
+end
 T.check(tostring(keep) == keep_text, 'earlier tensor changed')
 assert(#calls >= 300, 'expected at least 300 generated calls, got ' .. #calls)
 print(string.format('%d malformed calls', #calls))

@@ -29,3 +29,15 @@ TEST_CASE("fit_threads stays within the thread count it started with") {
   CHECK(omp_get_max_threads() >= 1);
   CHECK(omp_get_max_threads() <= before);
 }
+
+TEST_CASE("set_num_threads is the new ceiling, and fit_threads stays under it") {
+  const int before = gl::cpu::num_threads();
+  gl::cpu::set_num_threads(1);
+  CHECK(gl::cpu::num_threads() == 1);
+  gl::cpu::fit_threads();  // decides afresh, under the new ceiling
+  CHECK(omp_get_max_threads() == 1);
+  gl::cpu::set_num_threads(before);
+  CHECK(gl::cpu::num_threads() == before);
+  gl::cpu::fit_threads();
+  CHECK(omp_get_max_threads() <= before);
+}
