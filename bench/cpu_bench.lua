@@ -1,10 +1,22 @@
 -- gpulab CPU benchmark: same workloads as cpu_bench.py. Prints "name seconds" per line.
--- Each workload: one warm-up call, then best of REPEATS timed calls.
+-- Each workload: one warm-up call, then best of REPEATS timed calls (or their mean: BENCH_STAT).
 local REPEATS = tonumber(os.getenv("BENCH_REPEATS") or "5")
 local clock = time.perf_counter
 
+-- BENCH_STAT=mean: the mean time of the calls made in at least BENCH_SECONDS
+-- (and at least REPEATS calls), as in cpu_bench.py.
+local MEAN = os.getenv("BENCH_STAT") == "mean"
+local SECONDS = tonumber(os.getenv("BENCH_SECONDS") or "0.5")
+
 local function best(fn)
   fn() -- warm-up
+  if MEAN then
+    local n, t0 = 0, clock()
+    while n < REPEATS or clock() - t0 < SECONDS do
+      fn(); n = n + 1
+    end
+    return (clock() - t0) / n
+  end
   local b = math.huge
   for _ = 1, REPEATS do
     local t0 = clock(); fn(); local t = clock() - t0

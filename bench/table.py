@@ -18,7 +18,7 @@ ROWS = [  # key, label, target ratio (None: none)
     ("mlp_default", "MLP step 784-256-10, batch 64, default threads", 1.0),
     ("mlp_1thread", "MLP step, one thread", 1.0),
 ]
-LABELS = {"quiet": "as found", "neighbour": "+ spinning process"}
+LABELS = {"quiet": "as found", "neighbour": "+ spinning process (mean of 0.5 s)"}
 NEIGHBOUR_TARGET = 0.8  # every row keeps this share of PyTorch's figure under the same neighbour
 
 
