@@ -1,9 +1,11 @@
 // The CPU's allocator. (Virtual CUDA devices emulated in host memory use the
 // CUDA caching allocator over host segments instead: caching_allocator.h.)
 // Small blocks are cached in power-of-two size classes: the per-op path of
-// tiny tensors then never reaches malloc (see bench/README.md).
+// tiny tensors then never reaches malloc (see bench/README.md). Large ones are
+// kept too, up to a budget (Note [Large host blocks]).
 #pragma once
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 #include "tensor/runtime/counting_allocator.h"
 
@@ -21,6 +23,8 @@ class HostAllocator final : public CountingAllocator {
   static constexpr int kClasses = 11;       // 64 B ... 64 KiB
   static constexpr size_t kMaxCached = 64;  // blocks kept per class
   std::vector<void*> cache_[kClasses];
+  std::unordered_map<size_t, std::vector<void*>> large_;  // by block size
+  size_t large_bytes_ = 0, large_budget_ = 0;
 };
 
 // The message PyTorch's caching allocator raises.

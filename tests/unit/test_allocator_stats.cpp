@@ -51,3 +51,27 @@ TEST_CASE("allocator stats: the caching allocator over host segments") {
   check_counters(c);
   CHECK(c.stats().reserved == 0);
 }
+
+// Note [Large host blocks]: a freed block past 64 KiB comes back for the next
+// request of the same rounded size, without the system; empty_cache frees it.
+TEST_CASE("host allocator: large blocks are kept and handed out again") {
+  HostAllocator h;
+  const size_t n = 26 << 20;  // a 32x64x56x56 float32 activation is 25.7 MB
+  void* p = h.allocate(n);
+  const AllocStats s1 = h.stats();
+  CHECK(s1.num_os_allocs == 1);
+  CHECK(s1.reserved >= int64_t(n));
+  CHECK(s1.reserved <= int64_t(n + n / 8));  // rounded up by at most an eighth
+  h.deallocate(p, n);
+  CHECK(h.stats().reserved == s1.reserved);  // kept
+  void* q = h.allocate(n - 4096);            // the same rounded size
+  CHECK(q == p);
+  CHECK(h.stats().num_os_allocs == 1);
+  void* r = h.allocate(2 * n);  // another size: from the system
+  CHECK(h.stats().num_os_allocs == 2);
+  h.deallocate(q, n - 4096);
+  h.deallocate(r, 2 * n);
+  h.empty_cache();
+  CHECK(h.stats().reserved == 0);
+  CHECK(h.stats().allocated == 0);
+}
