@@ -8,8 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <utility>
+#include <vector>
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
+#include "tensor/runtime/registry.h"
 
 namespace gl {
 namespace {
@@ -78,19 +81,37 @@ struct ConvDescs {
   }
 };
 
+// The blocked copies live in blocks of the host allocator, which keeps them
+// from one step to the next (Note [Large host blocks]); memory(desc, engine)
+// would map fresh ones, and a 26 MB reorder into one took 5 ms, not 1.
+struct Scratch {
+  std::vector<std::pair<void*, size_t>> blocks;
+  memory make(const memory::desc& d) {
+    const size_t n = d.get_size();
+    blocks.emplace_back(allocator_for(Device(Device::CPU)).allocate(n), n);
+    return memory(d, env().eng, blocks.back().first);
+  }
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    for (auto& [p, n] : blocks) allocator_for(Device(Device::CPU)).deallocate(p, n);
+  }
+};
+
 // An input in the layout the primitive wants: the caller's memory, or a reordered copy.
-memory input(const memory::desc& want, const memory::desc& have, const void* p) {
+memory input(Scratch& s, const memory::desc& want, const memory::desc& have, const void* p) {
   memory user = mem(have, p);
   if (want == have) return user;
-  memory m(want, env().eng);
+  memory m = s.make(want);
   dnnl::reorder(user, m).execute(env().strm, user, m);
   return m;
 }
 // An output: the caller's memory, or a scratch that finish() reorders into it.
 struct Output {
   memory user, m;
-  Output(const memory::desc& want, const memory::desc& have, void* p)
-      : user(mem(have, p)), m(want == have ? user : memory(want, env().eng)) {}
+  Output(Scratch& s, const memory::desc& want, const memory::desc& have, void* p)
+      : user(mem(have, p)), m(want == have ? user : s.make(want)) {}
   void finish() {
     if (m.get_data_handle() != user.get_data_handle()) dnnl::reorder(m, user).execute(env().strm, m, user);
   }
@@ -106,11 +127,12 @@ template <class F> void guarded(const char* what, F&& f) {
 void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const void* b, void* y) {
   if (use_im2col(g)) return im2col_dnn_kernels().conv_fwd(exec, g, x, w, b, y);
   guarded("convolution", [&] {
+    Scratch s;
     ConvDescs d(g);
     auto pd = d.fwd(b != nullptr);
-    Output out(pd.dst_desc(), d.y, y);
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(pd.src_desc(), d.x, x)},
-                                         {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)},
+    Output out(s, pd.dst_desc(), d.y, y);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(s, pd.src_desc(), d.x, x)},
+                                         {DNNL_ARG_WEIGHTS, input(s, pd.weights_desc(), d.w, w)},
                                          {DNNL_ARG_DST, out.m}};
     if (b) args.emplace(DNNL_ARG_BIAS, mem(d.b, b));
     dnnl::convolution_forward(pd).execute(env().strm, args);
@@ -122,13 +144,14 @@ void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const
 void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w, void* gx) {
   if (use_im2col(g)) return im2col_dnn_kernels().conv_bwd_data(exec, g, gy, w, gx);
   guarded("convolution backward (data)", [&] {
+    Scratch s;
     ConvDescs d(g);
     using B = dnnl::convolution_backward_data;
     B::desc bd(dnnl::algorithm::convolution_direct, d.ax, d.aw, d.ay, d.stride, d.dil, d.pad, d.pad);
     B::primitive_desc pd(bd, env().eng, d.fwd(false));
-    Output out(pd.diff_src_desc(), d.x, gx);
-    B(pd).execute(env().strm, {{DNNL_ARG_DIFF_DST, input(pd.diff_dst_desc(), d.y, gy)},
-                               {DNNL_ARG_WEIGHTS, input(pd.weights_desc(), d.w, w)},
+    Output out(s, pd.diff_src_desc(), d.x, gx);
+    B(pd).execute(env().strm, {{DNNL_ARG_DIFF_DST, input(s, pd.diff_dst_desc(), d.y, gy)},
+                               {DNNL_ARG_WEIGHTS, input(s, pd.weights_desc(), d.w, w)},
                                {DNNL_ARG_DIFF_SRC, out.m}});
     out.finish();
     env().strm.wait();
@@ -138,15 +161,16 @@ void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w,
 void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* gy, void* gw, void* gb) {
   if (use_im2col(g)) return im2col_dnn_kernels().conv_bwd_weight(exec, g, x, gy, gw, gb);
   guarded("convolution backward (weights)", [&] {
+    Scratch s;
     ConvDescs d(g);
     using B = dnnl::convolution_backward_weights;
     const auto al = dnnl::algorithm::convolution_direct;
     B::desc bd = gb ? B::desc(al, d.ax, d.aw, d.b, d.ay, d.stride, d.dil, d.pad, d.pad)
                     : B::desc(al, d.ax, d.aw, d.ay, d.stride, d.dil, d.pad, d.pad);
     B::primitive_desc pd(bd, env().eng, d.fwd(gb != nullptr));
-    Output out(pd.diff_weights_desc(), d.w, gw);
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(pd.src_desc(), d.x, x)},
-                                         {DNNL_ARG_DIFF_DST, input(pd.diff_dst_desc(), d.y, gy)},
+    Output out(s, pd.diff_weights_desc(), d.w, gw);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(s, pd.src_desc(), d.x, x)},
+                                         {DNNL_ARG_DIFF_DST, input(s, pd.diff_dst_desc(), d.y, gy)},
                                          {DNNL_ARG_DIFF_WEIGHTS, out.m}};
     if (gb) args.emplace(DNNL_ARG_DIFF_BIAS, mem(d.b, gb));
     B(pd).execute(env().strm, args);
