@@ -17,6 +17,12 @@ __attribute__((target("avx2"))) double sum_block_avx2(const float* x, int64_t n)
   __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
+    // The two cache lines one block ahead: the hardware prefetcher alone left a
+    // 10^7-element sum 10-20% short of PyTorch's (AVX-512) one on a thread;
+    // 16 KB ahead measured best of 1, 4, 16, 32 and 64 KB. A prefetch past the
+    // tensor's end is only a hint: it never faults.
+    _mm_prefetch(reinterpret_cast<const char*>(x + i + kSumBlock), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(x + i + kSumBlock + 16), _MM_HINT_T0);
     a0 = _mm256_add_ps(a0, _mm256_loadu_ps(x + i));
     a1 = _mm256_add_ps(a1, _mm256_loadu_ps(x + i + 8));
     a2 = _mm256_add_ps(a2, _mm256_loadu_ps(x + i + 16));
