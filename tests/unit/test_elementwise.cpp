@@ -7,6 +7,10 @@
 #include <functional>
 #include <limits>
 #include "elementwise_util.h"
+#include <cstring>
+#include <vector>
+#include "tensor/kernels/cpu/sigmoid_f32.h"
+#include "tensor/kernels/functors.h"
 #include "tensor/ops/op_table.h"
 #include "unit_util.h"
 
@@ -106,4 +110,38 @@ TEST_CASE("elementwise: every unary op on integer and bool dtypes") {
   CHECK(error_of([&] {
           unary(UnaryOp::Neg, b);
         }).find("Negation, the `-` operator, on a bool tensor is not supported") == 0);
+}
+
+// Note [Vector sigmoid]: the AVX2 loop against the functor it stands in for,
+// over a sweep of float32 values, the edges of its range and NaN, and in place.
+TEST_CASE("sigmoid_f32 stays within 4 ulp of the functor, and is the functor past its range") {
+  std::vector<float> a;
+  for (float x = -100.f; x <= 100.f; x += 0.0123f) a.push_back(x);
+  for (float x : {-1e30f, -104.f, -88.5f, -88.f, -87.f, -86.99f, 86.99f, 87.f, 88.f, 88.5f, 1e30f, 0.f, -0.f, 1e-30f,
+                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                  std::numeric_limits<float>::quiet_NaN()})
+    a.push_back(x);
+  std::vector<float> o(a.size());
+  if (!gl::cpu::sigmoid_f32(a.data(), o.data(), int64_t(a.size()))) {
+    MESSAGE("no AVX2+FMA here: the functor runs, nothing to compare");
+    return;
+  }
+  gl::UnaryF<gl::UnaryOp::Sigmoid> f;
+  int worst = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float want = f(a[i]);
+    if (std::isnan(want)) {
+      CHECK(std::isnan(o[i]));
+      continue;
+    }
+    int32_t wi, gi;
+    std::memcpy(&wi, &want, 4);
+    std::memcpy(&gi, &o[i], 4);
+    worst = std::max(worst, std::abs(wi - gi));
+    if (std::abs(wi - gi) > 4) CHECK_MESSAGE(false, "sigmoid(", a[i], "): ", o[i], " against ", want);
+  }
+  CHECK(worst <= 4);
+  std::vector<float> b = a;  // in place (sigmoid_)
+  gl::cpu::sigmoid_f32(b.data(), b.data(), int64_t(b.size()));
+  for (size_t i = 0; i < a.size(); ++i) CHECK((b[i] == o[i] || (std::isnan(b[i]) && std::isnan(o[i]))));
 }

@@ -1,6 +1,7 @@
 // CPU elementwise kernels: the functors of kernels/functors.h over cpu::loop.
 #include "tensor/core/error.h"
 #include "tensor/kernels/cpu/loop.h"
+#include "tensor/kernels/cpu/sigmoid_f32.h"
 #include "tensor/kernels/functors.h"
 
 namespace gl::cpu {
@@ -15,6 +16,9 @@ template <UnaryOp OP, class T> void unary_typed(const LoopSpec& s) {
     Out* o = reinterpret_cast<Out*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);
     UnaryF<OP> f;
+    if constexpr (OP == UnaryOp::Sigmoid && std::is_same_v<T, float>) {
+      if (st[0] == 1 && st[1] == 1 && sigmoid_f32(a, o, n)) return;  // Note [Vector sigmoid]
+    }
     if (st[0] == 1 && st[1] == 1) {
       for (int64_t i = 0; i < n; ++i) o[i] = cast_to<Out>(f(M(a[i])));
     } else {
