@@ -2,7 +2,7 @@
 // CUDA caching allocator over host segments instead: caching_allocator.h.)
 // Small blocks are cached in power-of-two size classes: the per-op path of
 // tiny tensors then never reaches malloc (see bench/README.md). Large ones are
-// kept too, up to a budget (Note [Large host blocks]).
+// kept too, within a budget (Note [Large host blocks]).
 #pragma once
 #include <mutex>
 #include <unordered_map>

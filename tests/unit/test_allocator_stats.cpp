@@ -71,6 +71,10 @@ TEST_CASE("host allocator: large blocks are kept and handed out again") {
   CHECK(h.stats().num_os_allocs == 2);
   h.deallocate(q, n - 4096);
   h.deallocate(r, 2 * n);
+  void* big = h.allocate(size_t(100) << 20);  // past 64 MiB: not kept
+  const int64_t before = h.stats().reserved;
+  h.deallocate(big, size_t(100) << 20);
+  CHECK(h.stats().reserved < before);
   h.empty_cache();
   CHECK(h.stats().reserved == 0);
   CHECK(h.stats().allocated == 0);
