@@ -5,14 +5,17 @@
 // MLP step ran 30x slower with 2 threads than with 1 on a loaded 2-core
 // machine). So the thread count follows the cores the rest of the machine
 // leaves free: from /proc/stat, the time all CPUs spent in user and system
-// work (niced work is left out: it yields to us) less this process's own
-// (getrusage), over the last interval of at least 200 ms. Niced background
-// jobs (a fuzzer, a build under nice) therefore do not cost us our threads.
-// Where /proc/stat cannot be read, nothing changes. OMP_NUM_THREADS (or a
+// work less this process's own (getrusage), over the last interval of at
+// least 200 ms. Niced work is left out only where the kernel lets nice rank
+// it below us: without autogroups (sched_autogroup_enabled 0). With them, nice
+// only ranks the processes of one login session, and a niced job started from
+// another terminal took a full core's share beside this one (a fuzzer under
+// nice -n 15 held 60% of a core each against a build). Where /proc/stat
+// cannot be read, nothing changes. OMP_NUM_THREADS (or a
 // count of 1) is the ceiling. The first decision cannot wait for an interval
 // (a script's first 200 ms ran on every thread beside a busy neighbour), so it
 // takes the tasks runnable at that instant (procs_running, less this thread);
-// niced ones count there, until the first interval leaves them out.
+// niced ones count there.
 #include "tensor/kernels/cpu/threads.h"
 #include <omp.h>
 #include <sys/resource.h>
@@ -37,7 +40,7 @@ int64_t coarse_now_ns() {  // vDSO, tens of nanoseconds
 }
 
 struct MachineSample {
-  double busy_s = -1;     // user + system (not nice) time of all CPUs; < 0 if unreadable
+  double busy_s = -1;     // user + system time of all CPUs (and nice, with autogroups); < 0 if unreadable
   int procs_running = 0;  // tasks runnable now, this thread included; 0 if unreadable
 };
 
@@ -49,7 +52,16 @@ MachineSample sample_machine() {
   const int got =
       std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq, &softirq);
   static const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
-  if (got == 7) m.busy_s = double(user + sys + irq + softirq) * tick;
+  static const bool nice_yields = [] {  // nice ranks us above niced work (Note [Threads that pay])
+    FILE* g = std::fopen("/proc/sys/kernel/sched_autogroup_enabled", "re");
+    int on = 0;
+    if (g) {
+      if (std::fscanf(g, "%d", &on) != 1) on = 0;
+      std::fclose(g);
+    }
+    return on == 0;
+  }();
+  if (got == 7) m.busy_s = double(user + sys + irq + softirq + (nice_yields ? 0 : nice)) * tick;
   char line[256];
   while (std::fgets(line, sizeof line, f))
     if (std::sscanf(line, "procs_running %d", &m.procs_running) == 1) break;
