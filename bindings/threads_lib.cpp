@@ -1,6 +1,7 @@
 // torch.get_num_threads and torch.set_num_threads: the most threads a CPU
 // operation uses (Note [Threads that pay]: fewer while other processes keep
 // cores busy).
+#include <cstdint>
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
@@ -29,7 +30,8 @@ int set_num_threads(lua_State* L) {
     throw RuntimeError(cat("set_num_threads expects an int, but got ", py ? py : type_name(L, 1).c_str()));
   }
   const lua_Integer n = lua_tointeger(L, 1);
-  GL_CHECK(n > 0 && n <= 1 << 16, "set_num_threads expects a positive integer");
+  GL_CHECK_T(ValueError, n <= INT32_MAX, "Overflow when unpacking long");
+  GL_CHECK(n > 0, "set_num_threads expects a positive integer");
   cpu::set_num_threads(int(n));
   return 0;
 }

@@ -278,12 +278,16 @@ exact('RuntimeError: set_num_threads expects an int, but got float', function() 
 exact('RuntimeError: set_num_threads expects an int, but got str', function() return torch.set_num_threads('2') end)
 exact('RuntimeError: set_num_threads expects an int, but got NoneType', function() return torch.set_num_threads(nil) end)
 exact('TypeError: torch.set_num_threads() takes exactly one argument (0 given)', function() return torch.set_num_threads() end)
+exact('ValueError: Overflow when unpacking long', function() return torch.set_num_threads(1 << 31) end)
 do
   local before = torch.get_num_threads()
   T.check(math.type(before) == 'integer' and before >= 1, 'get_num_threads: ' .. tostring(before))
   torch.set_num_threads(1)
   T.check(torch.get_num_threads() == 1, 'set_num_threads(1) then get_num_threads')
   T.check(torch.ones(1000, 1000):sum():item() == 1e6, 'a parallel-sized sum on one thread')
+  torch.set_num_threads(0x7fffffff)  -- reported back, but no more threads than processors run
+  T.check(torch.get_num_threads() == 0x7fffffff, 'set_num_threads(2^31 - 1): ' .. torch.get_num_threads())
+  T.check(torch.ones(1000, 1000):sum():item() == 1e6, 'a parallel-sized sum after set_num_threads(2^31 - 1)')
   torch.set_num_threads(before)
   T.check(torch.get_num_threads() == before, 'set_num_threads back')
 end

@@ -41,3 +41,12 @@ TEST_CASE("set_num_threads is the new ceiling, and fit_threads stays under it") 
   gl::cpu::fit_threads();
   CHECK(omp_get_max_threads() <= before);
 }
+
+TEST_CASE("set_num_threads past the processors: reported back, run on the processors") {
+  const int before = gl::cpu::num_threads();
+  gl::cpu::set_num_threads(100000);
+  CHECK(gl::cpu::num_threads() == 100000);
+  gl::cpu::fit_threads();
+  CHECK(omp_get_max_threads() <= omp_get_num_procs());
+  gl::cpu::set_num_threads(before);
+}

@@ -79,6 +79,7 @@ struct State {
   std::mutex mu;
   bool started = false;
   int ceiling = 1;
+  int requested = 0;  // set_num_threads' n, 0 until called
   int64_t last_ns = 0;
   double last_busy = 0, last_self = 0;
   std::atomic<int> threads{0};  // 0: not decided yet
@@ -101,13 +102,18 @@ int threads_left(int ceiling, double others) {
 int num_threads() {
   State& s = state();
   std::lock_guard<std::mutex> g(s.mu);
-  return s.started ? s.ceiling : omp_get_max_threads();
+  return s.requested > 0 ? s.requested : s.started ? s.ceiling : omp_get_max_threads();
 }
 
+// More threads than processors only queue behind each other, and libgomp
+// aborts the process when it cannot create them (set_num_threads(100000)), so
+// the count asked for is reported back but the ceiling stops at the processors.
 void set_num_threads(int n) {
   State& s = state();
   std::lock_guard<std::mutex> g(s.mu);
   s.started = true;
+  s.requested = n;
+  n = std::min(n, std::max(1, omp_get_num_procs()));
   s.ceiling = n;
   s.last_ns = 0;  // the next region decides afresh, as the first one does
   s.threads.store(0, std::memory_order_relaxed);
