@@ -2,7 +2,8 @@
 // sum_block.cpp: the AVX2 loop is compiled for that target alone and chosen at
 // run time.
 #include "tensor/kernels/cpu/sigmoid_f32.h"
-#include <cmath>
+#include "tensor/kernels/cpu/isa.h"
+#include "tensor/kernels/functors.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -13,7 +14,8 @@ namespace gl::cpu {
 
 namespace {
 
-float sigmoid1(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+// The lanes the loop leaves to the op's own math.
+float sigmoid1(float x) { return UnaryF<UnaryOp::Sigmoid>{}(x); }
 
 #ifdef GL_SIGMOID_AVX2
 // exp(x) for x in [-87.3, 88.7]; other lanes are fixed by the caller.
@@ -54,19 +56,13 @@ __attribute__((target("avx2,fma"))) void sigmoid_avx2(const float* a, float* o, 
   }
   for (; i < n; ++i) o[i] = sigmoid1(a[i]);
 }
-
-bool detect() {
-  __builtin_cpu_init();  // in a static initialiser, before libgcc's may have run
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-const bool g_avx2 = detect();
 #endif
 
 }  // namespace
 
 bool sigmoid_f32(const float* a, float* o, int64_t n) {
 #ifdef GL_SIGMOID_AVX2
-  if (g_avx2) {
+  if (has_avx2_fma()) {
     sigmoid_avx2(a, o, n);
     return true;
   }

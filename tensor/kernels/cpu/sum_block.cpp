@@ -2,6 +2,7 @@
 // baseline x86-64 (SSE2); the AVX2 loop is compiled for that target alone and
 // chosen at run time, so one binary runs everywhere and is fast where it can be.
 #include "tensor/kernels/cpu/sum_block.h"
+#include "tensor/kernels/cpu/isa.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -38,13 +39,6 @@ __attribute__((target("avx2"))) double sum_block_avx2(const float* x, int64_t n)
   for (; i < n; ++i) s += x[i];
   return s;
 }
-
-// In a static initialiser the CPU model must be read first (it may run before libgcc's).
-bool detect_avx2() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-}
-const bool g_avx2 = detect_avx2();
 #endif
 
 }  // namespace
@@ -63,7 +57,7 @@ double sum_block_f32_portable(const float* x, int64_t n) {
 
 double sum_block_f32(const float* x, int64_t n) {
 #ifdef GL_SUM_AVX2
-  if (g_avx2) return sum_block_avx2(x, n);
+  if (has_avx2()) return sum_block_avx2(x, n);
 #endif
   return sum_block_f32_portable(x, n);
 }

@@ -1,0 +1,19 @@
+// Which vector instructions this CPU has, for the loops compiled for one
+// target alone and chosen at run time (sum_block.cpp, sigmoid_f32.cpp).
+#pragma once
+
+namespace gl::cpu {
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// __builtin_cpu_init first: a caller may run in a static initialiser, before libgcc's.
+inline bool has_avx2() {
+  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
+  return yes;
+}
+inline bool has_avx2_fma() {
+  static const bool yes = has_avx2() && __builtin_cpu_supports("fma");
+  return yes;
+}
+#endif
+
+}  // namespace gl::cpu
