@@ -85,17 +85,18 @@ struct ConvDescs {
 // from one step to the next (Note [Large host blocks]); memory(desc, engine)
 // would map fresh ones, and a 26 MB reorder into one took 5 ms, not 1.
 struct Scratch {
+  Allocator& alloc = allocator_for(Device(Device::CPU));
   std::vector<std::pair<void*, size_t>> blocks;
   memory make(const memory::desc& d) {
     const size_t n = d.get_size();
-    blocks.emplace_back(allocator_for(Device(Device::CPU)).allocate(n), n);
+    blocks.emplace_back(alloc.allocate(n), n);
     return memory(d, env().eng, blocks.back().first);
   }
   Scratch() = default;
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
   ~Scratch() {
-    for (auto& [p, n] : blocks) allocator_for(Device(Device::CPU)).deallocate(p, n);
+    for (auto& [p, n] : blocks) alloc.deallocate(p, n);
   }
 };
 
