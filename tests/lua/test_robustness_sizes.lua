@@ -273,3 +273,16 @@ T.test('a tensor larger than memory and swap: PyTorch\'s allocation error, never
 end)
 
 T.finish()
+
+-- Found by the fifth fuzz campaign: the CPU's integer matmul summed in int64,
+-- so products past its range were undefined; both devices wrap as PyTorch.
+T.test('integer matmul and addmm wrap around as PyTorch, never undefined', function()
+  for _, dev in ipairs({'cpu', 'cuda:0'}) do
+    local a = torch.tensor({{math.maxinteger, 3}}, {device = dev})
+    local b = torch.tensor({{math.maxinteger}, {5}}, {device = dev})
+    T.eq(tostring((a:matmul(b)):cpu()), 'tensor([[16]])')
+    T.eq(tostring(torch.addmm(torch.tensor({{7}}, {device = dev}), a, b, {beta = 3, alpha = 2^62}):cpu()), 'tensor([[21]])')
+    local c = torch.tensor({{100}}, {dtype = torch.int8, device = dev})
+    T.eq(tostring(c:matmul(c):cpu()), 'tensor([[16]], dtype=torch.int8)')
+  end
+end)

@@ -29,23 +29,37 @@ void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const
 namespace {
 
 template <class T> void gemm_loop(const GemmSpec& g) {
+  // Integers wrap as two's complement (Note [Integer wrap-around]): the sum is
+  // kept in uint64_t, and alpha and beta are first converted to T, as the
+  // CUDA kernel does (gemm_int.cuh).
+  const uint64_t ialpha = uint64_t(int64_t(T(Scalar::trunc_int(g.alpha))));
+  const uint64_t ibeta = uint64_t(int64_t(T(Scalar::trunc_int(g.beta))));
   auto row = [&](int64_t b, int64_t i) {
     const T* A = reinterpret_cast<const T*>(g.a) + b * g.stride_a;
     const T* B = reinterpret_cast<const T*>(g.b) + b * g.stride_b;
     T* C = reinterpret_cast<T*>(g.c) + b * g.stride_c;
     for (int64_t j = 0; j < g.n; ++j) {
-      opmath_t<T> acc = 0;
+      T& c = C[i * g.ldc + j];
       if constexpr (std::is_same_v<T, bool>) {
+        bool acc = false;
         for (int64_t p = 0; p < g.k && !acc; ++p)
           acc = (g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) && (g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
+        c = acc;
+      } else if constexpr (std::is_integral_v<T>) {
+        uint64_t acc = 0;
+        for (int64_t p = 0; p < g.k; ++p)
+          acc += uint64_t(int64_t(g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p])) *
+                 uint64_t(int64_t(g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]));
+        uint64_t r = ialpha * acc;
+        if (g.beta != 0) r += ibeta * uint64_t(int64_t(c));
+        c = T(r);
       } else {
+        opmath_t<T> acc = 0;
         for (int64_t p = 0; p < g.k; ++p)
           acc += opmath_t<T>(g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) *
                  opmath_t<T>(g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
+        c = T(opmath_t<T>(g.alpha) * acc + (g.beta == 0 ? opmath_t<T>(0) : opmath_t<T>(g.beta) * opmath_t<T>(c)));
       }
-      T& c = C[i * g.ldc + j];
-      if constexpr (std::is_same_v<T, bool>) c = acc;
-      else c = T(opmath_t<T>(g.alpha) * acc + (g.beta == 0 ? opmath_t<T>(0) : opmath_t<T>(g.beta) * opmath_t<T>(c)));
     }
   };
   // Small products stay out of OpenMP (a region costs a futex even for one thread).

@@ -45,8 +45,8 @@ template <class T> IntGemm<T> int_gemm_args(const GemmSpec& s) {
     g.alpha = 1;
     g.beta = 0;
   } else {
-    g.alpha = int64_t(T(s.alpha));
-    g.beta = int64_t(T(s.beta));
+    g.alpha = int64_t(T(Scalar::trunc_int(s.alpha)));  // a plain T(double) is undefined past T's range
+    g.beta = int64_t(T(Scalar::trunc_int(s.beta)));
   }
   g.beta_zero = s.beta == 0;
   return g;
