@@ -30,21 +30,6 @@ int l_diag(lua_State* L) {
   push_tensor(L, gl::diag(a.tensor(0, "input"), a.opt_integer(1, "diagonal").value_or(0)));
   return 1;
 }
-int l_trace(lua_State* L) {
-  Args a(L, 1, "trace");
-  push_tensor(L, gl::trace(a.tensor(0, "input")));
-  return 1;
-}
-int l_outer(lua_State* L) {
-  Args a(L, 1, "outer");
-  push_tensor(L, gl::outer(a.tensor(0, "input"), a.tensor(1, "vec2")));
-  return 1;
-}
-int l_mv(lua_State* L) {
-  Args a(L, 1, "mv");
-  push_tensor(L, gl::mv(a.tensor(0, "input"), a.tensor(1, "vec")));
-  return 1;
-}
 int l_repeat_interleave(lua_State* L) {
   Args a(L, 1, "repeat_interleave");
   Tensor& x = a.tensor(0, "input");
@@ -132,9 +117,9 @@ const Reg kShapeOps[] = {
     {"tril", l_tril, "tril(input, diagonal=0): the lower triangle of the last two dims, the rest zero."},
     {"triu", l_triu, "triu(input, diagonal=0): the upper triangle of the last two dims, the rest zero."},
     {"diag", l_diag, "diag(input, diagonal=0): a 1-d input on a matrix's diagonal, or a matrix's diagonal as 1-d."},
-    {"trace", l_trace, "trace(input): the sum of a matrix's diagonal."},
-    {"outer", l_outer, "outer(input, vec2): the outer product of two vectors."},
-    {"mv", l_mv, "mv(input, vec): matrix times vector."},
+    GL_TENSOR_OP1(trace, "trace(input): the sum of a matrix's diagonal."),
+    GL_TENSOR_OP2(outer, vec2, "outer(input, vec2): the outer product of two vectors."),
+    GL_TENSOR_OP2(mv, vec, "mv(input, vec): matrix times vector."),
     {"repeat_interleave", l_repeat_interleave,
      "repeat_interleave(input, repeats, dim=None): each element repeated (repeats an int or one per element)."},
     {"unflatten", l_unflatten, "unflatten(input, dim, sizes): dim split into sizes (one may be -1)."},

@@ -1,5 +1,7 @@
 // Bound matrix products and softmax: like tensor_ops.cpp's, each takes the
-// tensor first and serves as both x:name(...) and torch.name(x, ...).
+// tensor first and serves as both x:name(...) and torch.name(x, ...). The
+// products of two tensors are rows (Note [Binding rows]).
+#include "bindings/args.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/ops/ops.h"
@@ -8,26 +10,6 @@ namespace gl::lt {
 
 namespace {
 
-int matmul(lua_State* L) {
-  Args a(L, 1, "matmul");
-  push_tensor(L, gl::matmul(a.tensor(0, "input"), a.tensor(1, "other")));
-  return 1;
-}
-int mm(lua_State* L) {
-  Args a(L, 1, "mm");
-  push_tensor(L, gl::mm(a.tensor(0, "input"), a.tensor(1, "mat2")));
-  return 1;
-}
-int bmm(lua_State* L) {
-  Args a(L, 1, "bmm");
-  push_tensor(L, gl::bmm(a.tensor(0, "input"), a.tensor(1, "mat2")));
-  return 1;
-}
-int dot(lua_State* L) {
-  Args a(L, 1, "dot");
-  push_tensor(L, gl::dot(a.tensor(0, "input"), a.tensor(1, "tensor")));
-  return 1;
-}
 int addmm(lua_State* L) {
   Args a(L, 1, "addmm");
   push_tensor(L, gl::addmm(a.tensor(0, "input"), a.tensor(1, "mat1"), a.tensor(2, "mat2"),
@@ -50,10 +32,11 @@ int log_softmax(lua_State* L) {
 }  // namespace
 
 const Reg kTensorMatrixOps[] = {
-    {"matmul", matmul, "matmul(input, other): matrix product with PyTorch's broadcasting rules (1-d, 2-d, batched)."},
-    {"mm", mm, "mm(input, mat2): product of two matrices."},
-    {"bmm", bmm, "bmm(input, mat2): batched product of [b, n, m] and [b, m, p]."},
-    {"dot", dot, "dot(input, tensor): inner product of two 1-d tensors."},
+    GL_TENSOR_OP2(matmul, other,
+                  "matmul(input, other): matrix product with PyTorch's broadcasting rules (1-d, 2-d, batched)."),
+    GL_TENSOR_OP2(mm, mat2, "mm(input, mat2): product of two matrices."),
+    GL_TENSOR_OP2(bmm, mat2, "bmm(input, mat2): batched product of [b, n, m] and [b, m, p]."),
+    GL_TENSOR_OP2(dot, tensor, "dot(input, tensor): inner product of two 1-d tensors."),
     {"addmm", addmm, "addmm(input, mat1, mat2, {beta=1, alpha=1}): beta * input + alpha * (mat1 @ mat2)."},
     {"softmax", softmax, "softmax(input, dim): exp(x) / sum(exp(x)) along dim."},
     {"log_softmax", log_softmax, "log_softmax(input, dim): log of softmax, computed stably."},
