@@ -154,7 +154,9 @@ int frombuffer(lua_State* L) {
              "frombuffer(): argument 'buffer' must be a string of bytes, not ", type_name(L, ib));
   size_t len = 0;
   const char* s = lua_tolstring(L, ib, &len);
-  const DType dt = a.dtype(-1, "dtype").value_or(DType::Float32);
+  const auto odt = a.dtype(-1, "dtype");
+  GL_CHECK_T(TypeError, odt, "frombuffer() missing 1 required positional arguments: \"dtype\"");
+  const DType dt = *odt;
   const int64_t count = a.opt_integer(-1, "count").value_or(-1);
   const int64_t offset = a.opt_integer(-1, "offset").value_or(0);
   const bool rg = a.boolean(-1, "requires_grad", false);

@@ -55,8 +55,12 @@ RANDOM = [
      "return torch.Generator():set_state(torch.zeros(3, {dtype=torch.uint8}))"),
     ('gen_bad_state_dtype', "torch.Generator().set_state(torch.zeros(5056))",
      "return torch.Generator():set_state(torch.zeros(5056))"),
-    # (rand/uniform_ in float16/bfloat16 are left out: PyTorch 2.15 rounds a 24-bit float draw, gpulab's
-    # kernel draws 11/8 bits; a separate item of issue 16)
+    # float16/bfloat16: rand rounds a 24-bit float draw; randn and normal of 16 or more
+    # elements draw 16 float uniforms per block (a partial last block from 16 fresh draws)
+    ('half_rand_randn', "torch.manual_seed(0); out = [f(n, dtype=d, device=DEV) for d in (torch.float16, torch.bfloat16) for n in (5, 20, 33) for f in (torch.rand, torch.randn)]",
+     "torch.manual_seed(0); local r = {}; for _, d in ipairs({torch.float16, torch.bfloat16}) do for _, n in ipairs({5, 20, 33}) do r[#r + 1] = torch.rand(n, {dtype=d, device=DEV}); r[#r + 1] = torch.randn(n, {dtype=d, device=DEV}) end end; return r"),
+    ('half_normal', "torch.manual_seed(3); out = [torch.normal(2., 3., (40,), dtype=d, device=DEV) for d in (torch.float16, torch.bfloat16)]",
+     "torch.manual_seed(3); return {torch.normal(2., 3., {40}, {dtype=torch.float16, device=DEV}), torch.normal(2., 3., {40}, {dtype=torch.bfloat16, device=DEV})}"),
     ('gen_dtypes', "g = torch.Generator(DEV).manual_seed(13); out = [f(d) for d in (torch.float16, torch.bfloat16, torch.float64) for f in (lambda d: torch.randn(3, generator=g, dtype=d, device=DEV), lambda d: torch.empty(2, dtype=d, device=DEV).exponential_(generator=g), lambda d: torch.normal(torch.zeros(2, dtype=d, device=DEV), 1., generator=g))]",
      "local g = torch.Generator(DEV):manual_seed(13); local r = {}; for _, d in ipairs({torch.float16, torch.bfloat16, torch.float64}) do r[#r + 1] = torch.randn(3, {generator=g, dtype=d, device=DEV}); r[#r + 1] = torch.empty(2, {dtype=d, device=DEV}):exponential_({generator=g}); r[#r + 1] = torch.normal(torch.zeros(2, {dtype=d, device=DEV}), 1., {generator=g}) end; return r"),
     # normal in all its forms
@@ -290,6 +294,7 @@ BYTES = [
     ('bytes_bad_len', "torch.frombuffer(bytearray(b'\\x01\\x02\\x03'), dtype=torch.int16)", "return torch.frombuffer('\\1\\2\\3', {dtype=torch.int16})"),
     ('bytes_bad_count', "torch.frombuffer(bytearray(b'\\x01\\x02\\x03\\x04'), dtype=torch.int16, count=3)", "return torch.frombuffer('\\1\\2\\3\\4', {dtype=torch.int16, count=3})"),
     ('bytes_bad_offset', "torch.frombuffer(bytearray(b'\\x01\\x02'), dtype=torch.int8, offset=5)", "return torch.frombuffer('\\1\\2', {dtype=torch.int8, offset=5})"),
+    ('bytes_no_dtype', "torch.frombuffer(bytearray(b'\\x01\\x02'))", "return torch.frombuffer('\\1\\2')"),
 ]
 
 DIST = [

@@ -35,6 +35,20 @@ template <class T> void normal_fill_16(T* data, opmath_t<T> mean, opmath_t<T> st
 
 template <class T> void normal(CpuGenerator& g, T* data, int64_t n, double mean, double std) {
   using M = opmath_t<T>;
+  if (n >= 16 && !std::is_same_v<T, M>) {
+    // float16/bfloat16: PyTorch's normal_fill works on one block of 16 float
+    // uniforms at a time (24 random bits each), and rounds only the results;
+    // a last partial block is recomputed from 16 fresh draws, ending at n.
+    float buf[16];
+    auto block = [&](T* out) {
+      for (float& u : buf) u = uniform01<float>(g);
+      normal_fill_16(buf, float(mean), float(std));
+      for (int k = 0; k < 16; ++k) out[k] = T(buf[k]);
+    };
+    for (int64_t i = 0; i + 16 <= n; i += 16) block(data + i);
+    if (n % 16 != 0) block(data + n - 16);
+    return;
+  }
   if (n >= 16) {  // PyTorch's normal_fill: uniforms first, then Box-Muller in blocks of 16
     for (int64_t i = 0; i < n; ++i) data[i] = T(uniform01<T>(g));
     for (int64_t i = 0; i + 16 <= n; i += 16) normal_fill_16(data + i, M(mean), M(std));
