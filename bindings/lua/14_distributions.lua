@@ -47,6 +47,13 @@ local function broadcast(a, b)
   end
   return r
 end
+-- t expanded to shape; t itself when it has that shape already (PyTorch's
+-- broadcast_all: Normal(p, s).mean is p, with p's own grad_fn).
+local function expand_to(t, shape)
+  local same = t:dim() == #shape
+  for i = 1, #shape do same = same and t:size(i - 1) == shape[i] end
+  return same and t or t:expand(shape)
+end
 -- logsumexp over the last dim, kept: the max taken out first, as PyTorch.
 local function logsumexp_last(t)
   local m = t:amax(-1, true)
@@ -116,7 +123,7 @@ function Normal:new(...)
   local like = torch.is_tensor(loc) and loc or torch.is_tensor(scale) and scale or nil
   loc, scale = as_tensor(loc, like), as_tensor(scale, like)
   local shape = broadcast(loc.shape, scale.shape)
-  local self = setmetatable({loc = loc:expand(shape), scale = scale:expand(shape)}, self.__meta)
+  local self = setmetatable({loc = expand_to(loc, shape), scale = expand_to(scale, shape)}, self.__meta)
   if a.validate_args ~= false then
     if not self.scale:gt(0):all():item() then invalid(self, 'scale', scale, 'GreaterThan(lower_bound=0.0)') end
   end

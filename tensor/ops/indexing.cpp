@@ -140,6 +140,30 @@ Tensor uint8_mask(const IndexKey& key, const Tensor& k) {
   return to_dtype(k, DType::Bool);
 }
 
+// Note [Assignment with autograd]: x[key] = value where x or value needs a
+// gradient is written out of place and made x's new value and node
+// (inplace_with_grad), with PyTorch's node: CopySlices for integers and
+// slices, MaskedFillBackward0 for a mask and a number, IndexPutBackward0 for
+// a mask and a tensor (and for index tensors, through index_put_).
+Tensor copy_slices(const Tensor& old, const std::vector<IndexItem>& items, const Tensor& value) {
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = clone(old);
+    Tensor view = basic(out, items);
+    copy_(view, expand(value, view.sizes()));
+  }
+  if (any_requires_grad({&old, &value})) {
+    const Shape vshape = value.sizes();
+    record(out, "CopySlices", {old, value}, [items, vshape](const Tensor& g) -> std::vector<Tensor> {
+      Tensor g_old = clone(g);
+      Tensor hole = basic(g_old, items);
+      fill_(hole, Scalar::from_int(0));
+      return {g_old, sum_to(clone(basic(g, items)), vshape)};
+    });
+  }
+  return out;
+}
 }  // namespace
 
 Tensor getitem(const Tensor& t, const IndexKey& key) {
@@ -165,6 +189,9 @@ Tensor getitem(const Tensor& t, const IndexKey& key) {
 
 void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optional<Scalar>& vs,
               const std::string& value_type) {
+  // Integers and slices write through a view of t: PyTorch names the view.
+  if (!has_tensor(key.items) && GradMode::enabled() && t.requires_grad() && t.is_leaf())
+    throw RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.");
   check_inplace_leaf(t);
   const Tensor* bare = key.bare ? &key.items.at(0).tensor : nullptr;
   auto bad_value = [&] {
@@ -192,9 +219,24 @@ void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optio
     }
     return;
   }
-  if (GradMode::enabled() && t.requires_grad())
-    throw RuntimeError("gpulab does not record in-place assignment into tensors that require grad");
   if (!vt && !vs) throw bad_value();
+  if (GradMode::enabled() && (t.requires_grad() || (vt && vt->requires_grad()))) {
+    // Note [Assignment with autograd]
+    Tensor v = vt ? to(without_leading_ones(*vt), t.device(), t.dtype()) : Tensor();
+    if (bare) {
+      GL_CHECK_T(IndexError, bare->dtype() == DType::Bool || bare->dtype() == DType::UInt8,
+                 "tensors used as indices must be long, int, byte or bool tensors");
+      const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(key, *bare) : *bare;
+      const Tensor full = leading_mask(t, mask);
+      if (vt) return index_put_(t, {mask}, v, false);
+      return inplace_with_grad(t, [&](const Tensor& old) { return masked_fill(old, full, Other::of(*vs)); });
+    }
+    if (!vt) {
+      v = empty_on({}, t.dtype(), t.device());
+      fill_(v, *vs);
+    }
+    return inplace_with_grad(t, [&](const Tensor& old) { return copy_slices(old, key.items, v); });
+  }
   if (bare && (bare->dtype() == DType::Bool || bare->dtype() == DType::UInt8)) {
     if (bare->dtype() == DType::UInt8 && bare->dim() > 0) {
       // PyTorch sends a one-element value on the CPU (a number too) to

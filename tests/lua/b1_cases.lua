@@ -12,7 +12,11 @@ local function text(v)
     for i = 1, #v do parts[i] = text(v[i]) end
     return table.concat(parts, '\n')
   end
-  if torch.is_tensor(v) then return tostring(v:cpu()) end
+  if torch.is_tensor(v) then
+    -- a device's tensor with autograd prints its own grad_fn, not .cpu()'s ToCopyBackward0
+    if v.requires_grad and not v.device.type:find('cpu') then return (tostring(v):gsub(",%s*device='cuda:%d+'", '')) end
+    return tostring(v:cpu())
+  end
   return tostring(v)
 end
 

@@ -3,7 +3,7 @@
 local dir = (arg[0]:match('^(.*)[/\\]') or '.')
 local T = dofile(dir .. '/testlib.lua')
 local run_cases = loadfile(dir .. '/b1_cases.lua')
-for _, p in ipairs({'idx_', 'adv_', 'bytes_'}) do run_cases(T, p) end
+for _, p in ipairs({'idx_', 'adv_', 'bytes_', 'setitem_'}) do run_cases(T, p) end
 
 local function first_line(fn)
   local ok, err = pcall(fn)

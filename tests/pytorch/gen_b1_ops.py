@@ -295,6 +295,22 @@ BYTES = [
     ('bytes_bad_count', "torch.frombuffer(bytearray(b'\\x01\\x02\\x03\\x04'), dtype=torch.int16, count=3)", "return torch.frombuffer('\\1\\2\\3\\4', {dtype=torch.int16, count=3})"),
     ('bytes_bad_offset', "torch.frombuffer(bytearray(b'\\x01\\x02'), dtype=torch.int8, offset=5)", "return torch.frombuffer('\\1\\2', {dtype=torch.int8, offset=5})"),
     ('bytes_no_dtype', "torch.frombuffer(bytearray(b'\\x01\\x02'))", "return torch.frombuffer('\\1\\2')"),
+    # x[key] = value with autograd (Note [Assignment with autograd]): the node PyTorch names, and the gradients
+    ('setitem_grad_mask_number', "w = torch.tensor([1., -2., 3.], requires_grad=True, device=DEV); x = w.clone(); x[w < 0] = 0; (x * torch.tensor([1., 2., 3.], device=DEV)).sum().backward(); out = [x, w.grad]",
+     "local w = torch.tensor({1., -2., 3.}, {requires_grad=true, device=DEV}); local x = w:clone(); x[w:lt(0)] = 0; (x * torch.tensor({1., 2., 3.}, {device=DEV})):sum():backward(); return {x, w.grad}"),
+    ('setitem_grad_int', "w = torch.tensor([1., -2., 3.], requires_grad=True, device=DEV); x = w * 1; x[1] = 5; (x * torch.tensor([1., 2., 3.], device=DEV)).sum().backward(); out = [x, w.grad]",
+     "local w = torch.tensor({1., -2., 3.}, {requires_grad=true, device=DEV}); local x = w * 1; x[1] = 5; (x * torch.tensor({1., 2., 3.}, {device=DEV})):sum():backward(); return {x, w.grad}"),
+    ('setitem_grad_slice_value', "v = torch.tensor(7., requires_grad=True, device=DEV); y = torch.zeros(3, device=DEV); y[0:2] = v; y.sum().backward(); out = [y, v.grad]",
+     "local v = torch.tensor(7., {requires_grad=true, device=DEV}); local y = torch.zeros(3, {device=DEV}); y['0:2'] = v; y:sum():backward(); return {y, v.grad}"),
+    ('setitem_grad_column', "m = torch.ones(2, 3, device=DEV).requires_grad_(); m2 = m * 1; v = torch.tensor([5., 6.], requires_grad=True, device=DEV); m2[:, 1] = v; (m2 * m2).sum().backward(); out = [m2, m.grad, v.grad]",
+     "local m = torch.ones(2, 3, {device=DEV}):requires_grad_(); local m2 = m * 1; local v = torch.tensor({5., 6.}, {requires_grad=true, device=DEV}); m2[{':', 1}] = v; (m2 * m2):sum():backward(); return {m2, m.grad, v.grad}"),
+    ('setitem_grad_mask_tensor', "v = torch.tensor([1., 2.], requires_grad=True, device=DEV); z = torch.zeros(3, device=DEV); z[torch.tensor([True, False, True], device=DEV)] = v; (z * torch.tensor([1., 2., 3.], device=DEV)).sum().backward(); out = [z, v.grad]",
+     "local v = torch.tensor({1., 2.}, {requires_grad=true, device=DEV}); local z = torch.zeros(3, {device=DEV}); z[torch.tensor({true, false, true}, {device=DEV})] = v; (z * torch.tensor({1., 2., 3.}, {device=DEV})):sum():backward(); return {z, v.grad}"),
+    ('setitem_grad_leaf', "w = torch.ones(2, requires_grad=True, device=DEV); w[0] = 3",
+     "local w = torch.ones(2, {requires_grad=true, device=DEV}); w[0] = 3"),
+    # (on the CPU only: the harness prints a device's tensors through .cpu(), a ToCopyBackward0)
+    ('dist_grad_params', "p = torch.tensor([0.2, 0.3, 0.5], requires_grad=True); n = torch.distributions.Normal(p, p * 2); out = [torch.distributions.Multinomial(4, p).log_prob(torch.tensor([1., 1., 2.])), n.mean, n.stddev]",
+     "local p = torch.tensor({0.2, 0.3, 0.5}, {requires_grad=true}); local n = torch.distributions.Normal(p, p * 2); return {torch.distributions.Multinomial(4, p):log_prob(torch.tensor({1., 1., 2.})), n.mean, n.stddev}"),
 ]
 
 DIST = [
