@@ -160,15 +160,40 @@ int sub_alpha(lua_State* L) { return alpha_op(L, BinaryOp::Sub, false, "sub"); }
 int add_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Add, true, "add_"); }
 int sub_alpha_(lua_State* L) { return alpha_op(L, BinaryOp::Sub, true, "sub_"); }
 
+// A tensor among clamp's bounds selects PyTorch's clamp.Tensor overload;
+// the other bound may then be a number. Numbers alone: clamp.Scalar.
+struct ClampBounds {
+  bool tensors = false;
+  std::optional<Other> lo, hi;
+};
+ClampBounds clamp_bounds(lua_State* L, Args& a, const char* name) {
+  ClampBounds b;
+  const int il = a.at(1, "min"), ih = a.at(2, "max");
+  b.tensors = to_tensor(L, il) || to_tensor(L, ih);
+  auto one = [&](int idx, const char* arg) -> std::optional<Other> {
+    if (!idx || lua_isnil(L, idx)) return std::nullopt;
+    if (Tensor* t = to_tensor(L, idx)) return Other::of(*t);
+    if (auto s = to_scalar(L, idx)) return Other::of(*s);
+    type_error(name, arg, "Tensor or Number", type_name(L, idx));
+  };
+  if (b.tensors) {
+    b.lo = one(il, "min");
+    b.hi = one(ih, "max");
+  }
+  return b;
+}
 int clamp(lua_State* L) {
   Args a(L, 1, "clamp");
-  push_tensor(L, gl::clamp(a.tensor(0, "input"), a.opt_number(1, "min"), a.opt_number(2, "max")));
+  const Tensor& x = a.tensor(0, "input");
+  if (ClampBounds b = clamp_bounds(L, a, "clamp"); b.tensors) push_tensor(L, gl::clamp_tensor(x, b.lo, b.hi));
+  else push_tensor(L, gl::clamp(x, a.opt_number(1, "min"), a.opt_number(2, "max")));
   return 1;
 }
 int clamp_(lua_State* L) {
   Args a(L, 1, "clamp_");
   Tensor& t = a.tensor(0, "self");
-  gl::clamp_(t, a.opt_number(1, "min"), a.opt_number(2, "max"));
+  if (ClampBounds b = clamp_bounds(L, a, "clamp_"); b.tensors) gl::clamp_tensor_(t, b.lo, b.hi);
+  else gl::clamp_(t, a.opt_number(1, "min"), a.opt_number(2, "max"));
   lua_settop(L, 1);
   return 1;
 }

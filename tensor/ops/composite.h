@@ -48,6 +48,9 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, Other value);
 // and to int64 for an integer with a bool tensor.
 Tensor where(const Tensor& cond, Other x, Other y);
 void clamp_(Tensor& t, std::optional<double> lo, std::optional<double> hi);
+// clamp with a tensor among the bounds (the other may be a number or absent).
+Tensor clamp_tensor(const Tensor& a, std::optional<Other> lo, std::optional<Other> hi);
+void clamp_tensor_(Tensor& t, std::optional<Other> lo, std::optional<Other> hi);
 
 // ---- composite.cpp ----
 // torch.std: sqrt(var), its own grad_fn (StdBackward0); correction as var's.

@@ -115,11 +115,6 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
           Tensor p = binary(BinaryOp::Pow, a, s, true);
           return {to_dtype(binary(BinaryOp::Mul, mul(g, p), Scalar::from_double(std::log(v))), a.dtype())};
         }
-      case BinaryOp::Maximum:
-      case BinaryOp::Minimum: {
-        Tensor mask = binary(op == BinaryOp::Maximum ? BinaryOp::Ge : BinaryOp::Le, a, s);
-        return {where(mask, g, zeros({}, {g.dtype(), g.device()}))};
-      }
       default: {  // the row's derivative, with the number as a 0-d tensor
         Tensor st = scalar_tensor(s, a.dtype(), a.device());
         Tensor r = scalar_first ? binary_grad(op, g, st, a)[1] : binary_grad(op, g, a, st)[0];

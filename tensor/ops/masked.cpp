@@ -1,5 +1,5 @@
 // Selections with numbers as operands: masked_fill, where with numbers,
-// clamp_ (and the shared rule for a number's dtype).
+// clamp_ and clamp with tensor bounds (and the shared rule for a number's dtype).
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
@@ -60,6 +60,38 @@ void clamp_(Tensor& t, std::optional<double> lo, std::optional<double> hi) {
     NoGradGuard ng;
     r = clamp(t, lo, hi);
   }
+  copy_(t, r);
+}
+
+// clamp(input, min, max) with a tensor among the bounds (PyTorch's
+// clamp.Tensor): maximum, then minimum, in the promoted dtype and the
+// broadcast shape, so a tie shares its gradient as theirs do; the node is
+// named ClampBackward0.
+Tensor clamp_tensor(const Tensor& a, std::optional<Other> lo, std::optional<Other> hi) {
+  GL_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  auto bound = [](const Tensor& r, BinaryOp op, const Other& b) {
+    return b.t ? binary(op, r, *b.t) : binary(op, r, b.s);
+  };
+  Tensor r = a;
+  if (lo) r = bound(r, BinaryOp::Maximum, *lo);
+  if (hi) r = bound(r, BinaryOp::Minimum, *hi);
+  rename_grad_fn(r, "ClampBackward0");
+  return r;
+}
+
+void clamp_tensor_(Tensor& t, std::optional<Other> lo, std::optional<Other> hi) {
+  if (GradMode::enabled() &&
+      (t.requires_grad() || (lo && lo->t && lo->t->requires_grad()) || (hi && hi->t && hi->t->requires_grad()))) {
+    inplace_with_grad(t, [&](const Tensor& old) { return clamp_tensor(old, lo, hi); });
+    return;
+  }
+  Tensor r;
+  {
+    NoGradGuard ng;
+    r = clamp_tensor(t, lo, hi);
+  }
+  GL_CHECK(r.sizes() == t.sizes(), "output with shape ", shape_str(t.sizes()), " doesn't match the broadcast shape ",
+           shape_str(r.sizes()));
   copy_(t, r);
 }
 

@@ -263,6 +263,32 @@ for nm, lua, py in (("lse", "torch.logsumexp(x, 1)", "torch.logsumexp(x, 1)"),
     case(f"grad_{nm}", f"(function() local x = {G3}; local v = {lua}; (v * torch.arange(1., v:numel() + 1, {{device=D}}):reshape(v.shape)):sum():backward(); return v, x.grad end)()",
          f"(lambda x: (lambda v: ((v * torch.arange(1., v.numel() + 1, device=D).reshape(v.shape)).sum().backward(), (v, x.grad))[1])({py}))({G3P})")
 
+# ---- group 3: clamp with tensor bounds (clamp.Tensor) and ties of maximum/minimum ----
+CX = "torch.tensor({0., 0.5, 1.}, {requires_grad=true, device=D})"
+CXP = "torch.tensor([0., 0.5, 1.], requires_grad=True, device=D)"
+CB = "torch.tensor({0., 0., 0.}, {requires_grad=true, device=D})"
+CBP = "torch.tensor([0., 0., 0.], requires_grad=True, device=D)"
+CT = "torch.tensor({1., 1., 1.}, {requires_grad=true, device=D})"
+CTP = "torch.tensor([1., 1., 1.], requires_grad=True, device=D)"
+case("clamp_t_grad", f"(function() local x, lo, hi = {CX}, {CB}, {CT}; local y = torch.clamp(x, lo, hi); y:sum():backward(); return y, x.grad, lo.grad, hi.grad end)()",
+     f"(lambda x, lo, hi: (lambda y: (y.sum().backward(), (y, x.grad, lo.grad, hi.grad))[1])(torch.clamp(x, lo, hi)))({CXP}, {CBP}, {CTP})")
+case("clamp_t_mixed", "torch.tensor({1., 2., 5.}, {device=D}):clamp(torch.tensor(2., {device=D}), 3)", "torch.tensor([1., 2., 5.], device=D).clamp(torch.tensor(2., device=D), 3)")
+case("clamp_t_min_kw", "torch.tensor({1., 5., 9.}, {device=D}):clamp({min=torch.tensor({2., 2., 2.}, {device=D})})", "torch.tensor([1., 5., 9.], device=D).clamp(min=torch.tensor([2., 2., 2.], device=D))")
+case("clamp_t_int", "torch.tensor({1, 5, 9}, {device=D}):clamp(torch.tensor({2, 2, 2}, {device=D}), torch.tensor({8, 8, 8}, {device=D}))", "torch.tensor([1, 5, 9], device=D).clamp(torch.tensor([2, 2, 2], device=D), torch.tensor([8, 8, 8], device=D))")
+case("clamp_t_promote", "torch.tensor({1, 5, 9}, {device=D}):clamp(torch.tensor({2.5, 2., 2.}, {device=D}))", "torch.tensor([1, 5, 9], device=D).clamp(torch.tensor([2.5, 2., 2.], device=D))")
+case("clamp_t_broadcast", "torch.tensor({1., 5.}, {device=D}):clamp(torch.tensor({{2.}, {6.}}, {device=D}))", "torch.tensor([1., 5.], device=D).clamp(torch.tensor([[2.], [6.]], device=D))")
+case("clamp_t_inplace", "(function() local x = torch.tensor({1., 5., 9.}, {device=D}); x:clamp_(torch.tensor({2., 2., 2.}, {device=D}), torch.tensor({8., 8., 8.}, {device=D})); return x end)()",
+     "(lambda x: (x.clamp_(torch.tensor([2., 2., 2.], device=D), torch.tensor([8., 8., 8.], device=D)), x)[1])(torch.tensor([1., 5., 9.], device=D))")
+case("clamp_t_inplace_shape", "torch.tensor({1., 5.}, {device=D}):clamp_(torch.tensor({{2.}, {6.}}, {device=D}))", "torch.tensor([1., 5.], device=D).clamp_(torch.tensor([[2.], [6.]], device=D))")
+case("clip_t", "torch.clip(torch.tensor({1., 5., 9.}, {device=D}), torch.tensor({2., 2., 2.}, {device=D}))", "torch.clip(torch.tensor([1., 5., 9.], device=D), torch.tensor([2., 2., 2.], device=D))")
+MA = "torch.tensor({1., 2., 3.}, {requires_grad=true, device=D})"
+MAP = "torch.tensor([1., 2., 3.], requires_grad=True, device=D)"
+MB = "torch.tensor({2., 2., 2.}, {requires_grad=true, device=D})"
+MBP = "torch.tensor([2., 2., 2.], requires_grad=True, device=D)"
+for nm in ("maximum", "minimum"):
+    case(f"grad_{nm}_ties", f"(function() local a, b = {MA}, {MB}; torch.{nm}(a, b):sum():backward(); return a.grad, b.grad end)()",
+         f"(lambda a, b: (torch.{nm}(a, b).sum().backward(), (a.grad, b.grad))[1])({MAP}, {MBP})")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nan": nan, "inf": inf, "D": "cpu"})
