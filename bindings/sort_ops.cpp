@@ -66,8 +66,8 @@ int l_unique(lua_State* L) {
   Tensor& x = a.tensor(0, "input");
   (void)a.boolean(1, "sorted", true);  // the CPU result is sorted either way, as PyTorch's
   const bool inv = a.boolean(2, "return_inverse", false), cnt = a.boolean(3, "return_counts", false);
-  GL_CHECK_T(NotImplementedError, !a.opt_integer(4, "dim"), "gpulab: unique with dim= is not supported yet");
-  UniqueResult r = gl::unique(x, inv, cnt);
+  const auto dim = a.opt_integer(4, "dim");
+  UniqueResult r = dim ? gl::unique_dim(x, *dim, inv, cnt) : gl::unique(x, inv, cnt);
   push_tensor(L, r.values);
   if (inv) push_tensor(L, r.inverse);
   if (cnt) push_tensor(L, r.counts);
@@ -90,7 +90,8 @@ const Reg kSortOps[] = {
     {"mode", l_mode,
      "mode(input, dim=-1, keepdim=False) -> (values, indices): the most frequent value along dim (the smallest on ties)."},
     {"unique", l_unique,
-     "unique(input, sorted=True, return_inverse=False, return_counts=False) -> values[, inverse][, counts]: the sorted distinct values."},
+     "unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) -> values[, inverse][, counts]: the sorted "
+     "distinct values (with dim: the distinct slices along dim)."},
     {nullptr, nullptr, nullptr}};
 
 // Signatures (bindings/signatures.cpp), in PyTorch's notation.

@@ -21,5 +21,8 @@ struct UniqueResult {
   Tensor values, inverse, counts;
 };
 UniqueResult unique(const Tensor& t, bool return_inverse, bool return_counts);
+// torch.unique(input, dim=dim) (unique_dim.cpp): distinct slices along dim, in
+// lexicographic order; inverse and counts per slice.
+UniqueResult unique_dim(const Tensor& t, int64_t dim, bool return_inverse, bool return_counts);
 
 }  // namespace gl

@@ -95,6 +95,18 @@ for nm, lua, py in (("sort", "torch.sort(x, 1, true)", "torch.sort(x, 1, True)")
     case(f"grad_{nm}", f"(function() local x = {G}; local v = {lua}; (v * torch.arange(1., v:numel() + 1, {{device=D}}):reshape(v.shape)):sum():backward(); return v, x.grad end)()",
          f"(lambda x: (lambda v: ((v * torch.arange(1., v.numel() + 1, device=D).reshape(v.shape)).sum().backward(), (v, x.grad))[1])({py}[0] if isinstance({py}, tuple) else {py}))({GP})")
 case("grad_unique", f"torch.unique({G})", f"torch.unique({GP})")
+# unique(dim=): distinct slices in lexicographic order
+UD = "torch.tensor({{2., 1.}, {1., 3.}, {2., 0.}, {1., 3.}}, {device=D})"
+UDP = "torch.tensor([[2., 1.], [1., 3.], [2., 0.], [1., 3.]], device=D)"
+case("unique_dim0", f"torch.unique({UD}, {{dim=0, return_inverse=true, return_counts=true}})", f"torch.unique({UDP}, dim=0, return_inverse=True, return_counts=True)")
+case("unique_dim1", f"torch.unique({UD}, {{dim=1, return_inverse=true, return_counts=true}})", f"torch.unique({UDP}, dim=1, return_inverse=True, return_counts=True)")
+case("unique_dim_3d", "torch.unique(torch.arange(24, {device=D}):reshape(2, 3, 4) % 3, {dim=2, return_inverse=true})", "torch.unique(torch.arange(24, device=D).reshape(2, 3, 4) % 3, dim=2, return_inverse=True)")
+case("unique_dim_int", f"{I}:unique({{dim=1, return_counts=true}})", f"{IP}.unique(dim=1, return_counts=True)")
+case("unique_dim_empty", "torch.unique(torch.zeros(0, 2, {device=D}), {dim=0, return_inverse=true, return_counts=true})", "torch.unique(torch.zeros(0, 2, device=D), dim=0, return_inverse=True, return_counts=True)")
+case("unique_dim_zero_other", "torch.unique(torch.zeros(2, 0, {device=D}), {dim=0})", "torch.unique(torch.zeros(2, 0, device=D), dim=0)")
+case("unique_dim_two_zero", "torch.unique(torch.zeros(0, 0, {device=D}), {dim=0})", "torch.unique(torch.zeros(0, 0, device=D), dim=0)")
+case("unique_dim_scalar", "torch.unique(torch.tensor(3., {device=D}), {dim=0})", "torch.unique(torch.tensor(3., device=D), dim=0)")
+case("unique_dim_grad", f"torch.unique({G}, {{dim=0}})", f"torch.unique({GP}, dim=0)")
 
 # ---- group 2: shapes, triangles, diagonals, products, grids ----
 A = "torch.arange(12., {device=D}):reshape(3, 4)"

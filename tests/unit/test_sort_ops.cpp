@@ -77,6 +77,38 @@ TEST_CASE("sort: stable, NaN last, along any dim, on every device") {
   }
 }
 
+TEST_CASE("unique_dim: random small-integer matrices against a std::set of rows, on every device") {
+  std::mt19937 g(11);
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    for (int trial = 0; trial < 40; ++trial) {
+      const int64_t n = 1 + int64_t(g() % 9), m = 1 + int64_t(g() % 3);
+      std::vector<double> v(size_t(n * m));
+      for (auto& e : v) e = double(g() % 3);
+      Tensor x = ut::tens(v, {n, m}, DType::Float32, d);
+      UniqueResult r = unique_dim(x, 0, true, true);
+      std::vector<std::vector<double>> rows;
+      for (int64_t i = 0; i < n; ++i) rows.emplace_back(v.begin() + i * m, v.begin() + (i + 1) * m);
+      std::vector<std::vector<double>> want = rows;
+      std::sort(want.begin(), want.end());
+      want.erase(std::unique(want.begin(), want.end()), want.end());
+      REQUIRE(r.values.size(0) == int64_t(want.size()));
+      const std::vector<double> got = vals(r.values), inv = vals(r.inverse), cnt = vals(r.counts);
+      std::vector<double> count(want.size(), 0);
+      for (size_t u = 0; u < want.size(); ++u)
+        CHECK(std::vector<double>(got.begin() + u * m, got.begin() + (u + 1) * m) == want[u]);
+      for (int64_t i = 0; i < n; ++i) {  // each row's inverse names its own row of the result
+        CHECK(want[size_t(inv[size_t(i)])] == rows[size_t(i)]);
+        count[size_t(inv[size_t(i)])] += 1;
+      }
+      CHECK(cnt == count);
+      // along dim 1, the same as along dim 0 of the transpose
+      UniqueResult c = unique_dim(x, 1, false, false), ct = unique_dim(contiguous(transpose(x, 0, 1)), 0, false, false);
+      CHECK(vals(contiguous(transpose(c.values, 0, 1))) == vals(ct.values));
+    }
+  }
+}
+
 TEST_CASE("sort/shape/norm ops: gradients by finite differences") {
   for (Device d : ut::test_devices()) {
     CAPTURE(d.str());
