@@ -1,4 +1,5 @@
-// einsum, composed as PyTorch's: each operand's repeated subscripts become a
+// einsum, composed as PyTorch's: "..." becomes subscripts of its own (Note
+// [Einsum ellipsis]), each operand's repeated subscripts become a
 // diagonal, subscripts no one else needs are summed away, and operands are
 // contracted pairwise, left to right, as one batched matmul each (batch,
 // left-only, contracted and right-only subscripts grouped by permute and
@@ -108,12 +109,40 @@ Term contract(Term a, Term b, const std::string& keep) {
 
 }  // namespace
 
+// Note [Einsum ellipsis]: each operand's "..." stands for its dims that no
+// letter names, right-aligned across operands (so they broadcast); they become
+// fresh subscripts outside [a-zA-Z], one per dim of the widest ellipsis, and
+// the output keeps them where its own "..." is (first when the output is
+// implicit) or sums them away.
+namespace {
+char fresh(int64_t i) { return char(0x80 + i); }
+bool is_fresh(char c) { return (static_cast<unsigned char>(c) & 0x80) != 0; }
+
+// One side of the equation: its letters with "..." marked by one '.'; the
+// errors PyTorch gives for stray dots.
+std::string parse_side(const std::string& s, const std::string& what) {
+  std::string r;
+  bool ellipsis = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '.') {
+      r += s[i];
+      continue;
+    }
+    GL_CHECK(!ellipsis, "einsum(): found '.' for ", what, " for which an ellipsis was already found");
+    GL_CHECK(s.compare(i, 3, "...") == 0, "einsum(): found '.' for ", what, " that is not part of any ellipsis",
+             what == "output" ? " (...)" : "");
+    ellipsis = true;
+    r += '.';
+    i += 2;
+  }
+  return r;
+}
+}  // namespace
+
 Tensor einsum(const std::string& eq0, const std::vector<Tensor>& ops) {
   std::string eq;
   for (char c : eq0)
     if (c != ' ') eq += c;
-  GL_CHECK_T(NotImplementedError, eq.find("...") == std::string::npos,
-             "gpulab: einsum with an ellipsis (...) is not supported yet");
   const size_t arrow = eq.find("->");
   const std::string lhs = eq.substr(0, arrow);
   std::vector<std::string> subs;
@@ -125,33 +154,64 @@ Tensor einsum(const std::string& eq0, const std::vector<Tensor>& ops) {
   }
   GL_CHECK(subs.size() <= ops.size(), "einsum(): fewer operands were provided than specified in the equation");
   GL_CHECK(subs.size() >= ops.size(), "einsum(): more operands were provided than specified in the equation");
-  std::map<char, int64_t> count, size;
+  // Note [Einsum ellipsis]
+  int64_t ell = 0;
+  std::vector<int64_t> ell_k(subs.size(), -1);
   for (size_t k = 0; k < subs.size(); ++k) {
-    GL_CHECK(int64_t(subs[k].size()) == ops[k].dim(), "einsum(): the number of subscripts in the equation (",
-             subs[k].size(), ") does not match the number of dimensions (", ops[k].dim(), ") for operand ", k,
-             " and no ellipsis was given");
+    subs[k] = parse_side(subs[k], cat("operand ", k));
+    const bool has = subs[k].find('.') != std::string::npos;
+    const int64_t letters = int64_t(subs[k].size()) - int64_t(has);
     for (size_t i = 0; i < subs[k].size(); ++i) {
       const char c = subs[k][i];
-      GL_CHECK((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'), "einsum(): invalid subscript given at index ", i,
+      GL_CHECK(c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'),
+               "einsum(): invalid subscript given at index ", i,
                " in the equation string, subscripts must be in [a-zA-Z]");
+    }
+    if (has) {
+      GL_CHECK(letters <= ops[k].dim(), "einsum(): the number of subscripts in the equation (", letters,
+               ") is more than the number of dimensions (", ops[k].dim(), ") for operand ", k);
+      ell_k[k] = ops[k].dim() - letters;
+      ell = std::max(ell, ell_k[k]);
+    } else {
+      GL_CHECK(letters == ops[k].dim(), "einsum(): the number of subscripts in the equation (", letters,
+               ") does not match the number of dimensions (", ops[k].dim(), ") for operand ", k,
+               " and no ellipsis was given");
+    }
+  }
+  std::string all_fresh;
+  for (int64_t i = 0; i < ell; ++i) all_fresh += fresh(i);
+  for (size_t k = 0; k < subs.size(); ++k) {
+    const size_t dot = subs[k].find('.');
+    if (dot != std::string::npos) subs[k].replace(dot, 1, all_fresh.substr(size_t(ell - ell_k[k])));
+  }
+  std::map<char, int64_t> count, size;
+  for (size_t k = 0; k < subs.size(); ++k) {
+    for (size_t i = 0; i < subs[k].size(); ++i) {
+      const char c = subs[k][i];
       ++count[c];
       const int64_t s = ops[k].size(int64_t(i));
       auto it = size.find(c);
       if (it == size.end() || it->second == 1) size[c] = s;
+      else if (is_fresh(c))  // PyTorch's words, its missing space included
+        GL_CHECK(s == 1 || s == it->second, "einsum(): dimension ", i, " covered by ellipsis in operand ", k,
+                 "has size ", s, " which does not broadcast with previously seen ellipsis with size ", it->second,
+                 " for the respective dimension");
       else
         GL_CHECK(s == 1 || s == it->second, "einsum(): subscript ", c, " has size ", s, " for operand ", k,
                  " which does not broadcast with previously seen size ", it->second);
     }
   }
   std::string out;
-  if (arrow == std::string::npos) {  // implicit: the letters seen once, in alphabetical order
+  if (arrow == std::string::npos) {  // implicit: the ellipsis, then the letters seen once, in alphabetical order
+    out = all_fresh;
     for (auto& [c, n] : count)
-      if (n == 1) out += c;
+      if (n == 1 && !is_fresh(c)) out += c;
   } else {
-    out = eq.substr(arrow + 2);
+    out = parse_side(eq.substr(arrow + 2), "output");
     for (char c : out)
-      GL_CHECK(count.count(c), "einsum(): output subscript ", c,
+      GL_CHECK(c == '.' || count.count(c), "einsum(): output subscript ", c,
                " does not appear in the equation for any input operand");
+    if (const size_t dot = out.find('.'); dot != std::string::npos) out.replace(dot, 1, all_fresh);
   }
   GL_CHECK(!ops.empty(), "einsum(): must provide at least one operand");
   std::vector<const Tensor*> ps;

@@ -42,9 +42,8 @@ UniqueResult unique_dim(const Tensor& t, int64_t dim, bool return_inverse, bool 
       const Tensor sorted = index_select(rows, 0, order);
       Tensor starts = ones({1}, {DType::Bool, dev});
       if (n > 1)
-        starts = cat({starts, any(binary(BinaryOp::Ne, slice(sorted, 0, 1, n, 1), slice(sorted, 0, 0, n - 1, 1)), 1,
-                                  false)},
-                     0);
+        starts = cat(
+            {starts, any(binary(BinaryOp::Ne, slice(sorted, 0, 1, n, 1), slice(sorted, 0, 0, n - 1, 1)), 1, false)}, 0);
       r.values = index_select(t, d, masked_select(order, starts));
       if (return_inverse) {
         const Tensor group = binary(BinaryOp::Sub, cumsum(starts, 0, DType::Int64), Scalar::from_int(1));
@@ -53,8 +52,8 @@ UniqueResult unique_dim(const Tensor& t, int64_t dim, bool return_inverse, bool 
         r.inverse = empty_on({0}, DType::Int64, dev);
       }
       if (return_counts) {
-        const Tensor pos =
-            masked_select(arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Int64, lo), starts);
+        const Tensor pos = masked_select(
+            arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Int64, lo), starts);
         const int64_t u = pos.numel();
         r.counts = sub(cat({slice(pos, 0, 1, u, 1), full({1}, Scalar::from_int(n), lo)}, 0), pos);
       } else {

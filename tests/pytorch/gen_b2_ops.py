@@ -258,6 +258,25 @@ for tag, eq, ls, ps in (("mm", "ij,jk->ik", [E1, E2], [E1P, E2P]), ("diag", "ii-
                         ("bad_out", "ij->k", [E1], [E1P]), ("bad_ndim", "ijk", [E1], [E1P]), ("few", "ij,jk->ik", [E1], [E1P])):
     case(f"einsum_{tag}", f"torch.einsum('{eq}', {', '.join(ls)})", f"torch.einsum('{eq}', {', '.join(ps)})")
 case("einsum_list", f"torch.einsum('ij,jk->ik', {{{E1}, {E2}}})", f"torch.einsum('ij,jk->ik', [{E1P}, {E2P}])")
+# "..." (Note [Einsum ellipsis] in tensor/ops/einsum.cpp)
+X3 = "torch.arange(24., {device=D}):reshape(2, 3, 4)"
+X3P = "torch.arange(24., device=D).reshape(2, 3, 4)"
+Y2 = "torch.arange(20., {device=D}):reshape(4, 5)"
+Y2P = "torch.arange(20., device=D).reshape(4, 5)"
+O31 = "torch.ones(3, 1, {device=D})"
+O31P = "torch.ones(3, 1, device=D)"
+for tag, eq, ls, ps in (("ell_t", "...ij->...ji", [X3], [X3P]), ("ell_mm", "...ij,jk->...ik", [X3, Y2], [X3P, Y2P]),
+                        ("ell_sum", "...ij->ij", [X3], [X3P]), ("ell_implicit", "...ij", [X3], [X3P]),
+                        ("ell_front", "i...->...", [X3], [X3P]), ("ell_batch_dot", "b...,b...->b", [X3, X3], [X3P, X3P]),
+                        ("ell_bcast", "...,...->...", [O31, "torch.arange(4., {device=D})"], [O31P, "torch.arange(4., device=D)"]),
+                        ("ell_diag", "...ii->...i", ["torch.arange(18., {device=D}):reshape(2, 3, 3)"], ["torch.arange(18., device=D).reshape(2, 3, 3)"]),
+                        ("ell_all", "ij...->", [X3], [X3P]), ("ell_empty", "i->...", ["torch.ones(2, {device=D})"], ["torch.ones(2, device=D)"]),
+                        ("ell_bmm_bcast", "...ij,...jk->...ik", ["torch.ones(2, 1, 3, 4, {device=D})", "torch.ones(5, 4, 2, {device=D})"], ["torch.ones(2, 1, 3, 4, device=D)", "torch.ones(5, 4, 2, device=D)"]),
+                        ("ell_two", "....ij", [X3], [X3P]), ("ell_dots", "..i", ["torch.ones(2, {device=D})"], ["torch.ones(2, device=D)"]),
+                        ("ell_out_dots", "i->..", ["torch.ones(2, {device=D})"], ["torch.ones(2, device=D)"]),
+                        ("ell_many", "ijkl...->", [X3], [X3P]),
+                        ("ell_nobcast", "...,...", ["torch.ones(2, {device=D})", "torch.ones(3, {device=D})"], ["torch.ones(2, device=D)", "torch.ones(3, device=D)"])):
+    case(f"einsum_{tag}", f"torch.einsum('{eq}', {', '.join(ls)})", f"torch.einsum('{eq}', {', '.join(ps)})")
 G3 = "torch.tensor({{1., -5., 2.}, {4., 0., -3.}}, {requires_grad=true, device=D})"
 G3P = "torch.tensor([[1., -5., 2.], [4., 0., -3.]], requires_grad=True, device=D)"
 for nm, lua, py in (("lse", "torch.logsumexp(x, 1)", "torch.logsumexp(x, 1)"),
@@ -269,6 +288,7 @@ for nm, lua, py in (("lse", "torch.logsumexp(x, 1)", "torch.logsumexp(x, 1)"),
                     ("norm", "torch.linalg.norm(x)", "torch.linalg.norm(x)"),
                     ("einsum_mm", "torch.einsum('ij,kj->ik', x, x)", "torch.einsum('ij,kj->ik', x, x)"),
                     ("einsum_t", "torch.einsum('ij->ji', x)", "torch.einsum('ij->ji', x)"),
+                    ("einsum_ell", "torch.einsum('...j,kj->...k', x, x)", "torch.einsum('...j,kj->...k', x, x)"),
                     ("einsum_diag", "torch.einsum('ii->i', x[':, :2'])", "torch.einsum('ii->i', x[:, :2])"),
                     ("einsum_outer", "torch.einsum('i,j->ij', x[0], x[1])", "torch.einsum('i,j->ij', x[0], x[1])"),
                     ("einsum_sum", "torch.einsum('ij->j', x)", "torch.einsum('ij->j', x)")):

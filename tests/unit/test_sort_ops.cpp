@@ -153,5 +153,14 @@ TEST_CASE("einsum agrees with matmul, sum and outer") {
     CHECK(vals(einsum("ij->ji", {a})) == vals(contiguous(transpose(a, 0, 1))));
     Tensor v = ut::tens({1, 2}, {2}, DType::Float32, d);
     CHECK(vals(einsum("i,j->ij", {v, v})) == vals(outer(v, v)));
+    // "..." names the dims no letter names: a batch of products, broadcast
+    Tensor a3 = reshape(
+        arange(Scalar::from_int(0), Scalar::from_int(12), Scalar::from_int(1), DType::Float32, {DType::Float32, d}),
+        {2, 2, 3});
+    CHECK(vals(einsum("...ij,jk->...ik", {a3, b})) == vals(matmul(a3, b)));
+    CHECK(vals(einsum("...ij->...ji", {a3})) == vals(contiguous(transpose(a3, 1, 2))));
+    CHECK(vals(einsum("...ij->ij", {a3})) == vals(sum(a3, {0}, false)));
+    CHECK(einsum("...,...->...", {ones({3, 1}, {DType::Float32, d}), ones({4}, {DType::Float32, d})}).sizes() ==
+          Shape{3, 4});
   }
 }
