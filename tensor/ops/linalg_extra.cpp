@@ -118,8 +118,8 @@ Tensor matrix_norm(const Tensor& t, const std::string& ord, std::optional<double
   if (o == 2 || o == -2)
     throw NotImplementedError(
         "gpulab: linalg.matrix_norm with ord=2 or -2 needs an SVD, which gpulab does not have yet");
-  GL_CHECK(o == 1 || o == -1 || std::isinf(o), "linalg.matrix_norm: Order ",
-           o == std::floor(o) ? cat(int64_t(o)) : cat(o), " not supported.");
+  // (a double as C++ streams it: 3, 2.5, 1e+30, as PyTorch's message; int64_t(o) was undefined past its range)
+  GL_CHECK(o == 1 || o == -1 || std::isinf(o), "linalg.matrix_norm: Order ", o, " not supported.");
   // ord +-1: the extreme column sum of |A|; +-inf: the extreme row sum.
   const bool cols = std::abs(o) == 1;
   const int64_t sum_dim = cols ? d0 : d1, ext_dim = cols ? d1 : d0;

@@ -229,6 +229,9 @@ case("norm_dim", f"torch.linalg.norm({X}, {{dim=1}})", f"torch.linalg.norm({XP},
 case("norm_dims", f"torch.linalg.norm({X}, math.huge, {{0, 1}})", f"torch.linalg.norm({XP}, inf, (0, 1))")
 case("norm_3d", "torch.linalg.norm(torch.ones(2, 2, 2, {device=D}), 1)", "torch.linalg.norm(torch.ones(2, 2, 2, device=D), 1)")
 case("norm_3d_default", "torch.linalg.norm(torch.ones(2, 2, 2, {device=D}))", "torch.linalg.norm(torch.ones(2, 2, 2, device=D))")
+# found by the fuzzer: an order past int64's range was converted to int64 for the message
+for tag, o in (("3", "3"), ("2_5", "2.5"), ("1e30", "1e30"), ("m1e30", "-1e30"), ("9_3e18", "9.3e18")):
+    case(f"mnorm_bad_order_{tag}", f"torch.linalg.matrix_norm(torch.ones(2, 2, {{device=D}}), {o})", f"torch.linalg.matrix_norm(torch.ones(2, 2, device=D), {o})")
 case("one_hot", "nn.functional.one_hot(torch.tensor({0, 2, 1}, {device=D}))", "torch.nn.functional.one_hot(torch.tensor([0, 2, 1], device=D))")
 case("one_hot_n", "nn.functional.one_hot(torch.tensor({{0, 2}, {1, 1}}, {device=D}), 4)", "torch.nn.functional.one_hot(torch.tensor([[0, 2], [1, 1]], device=D), 4)")
 case("one_hot_float", "nn.functional.one_hot(torch.tensor({0., 2.}, {device=D}))", "torch.nn.functional.one_hot(torch.tensor([0., 2.], device=D))")
