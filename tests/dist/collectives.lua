@@ -171,9 +171,18 @@ T.test('empty tensors and large tensors', function()
   local e = torch.zeros({0})
   dist.all_reduce(e)
   T.eq(e:numel(), 0, 'empty')
-  local big = torch.full({3 * 1024 * 1024 + 7}, 1.0)
-  dist.all_reduce(big)
-  T.eq(big:sum():item(), world * (3 * 1024 * 1024 + 7), 'large sum')
+  -- past the 2 MiB of one sync-mode ring (tensor/dist/collectives.cpp): 6 slices, the last one short;
+  -- each element's own value, so a slice summed into the wrong place shows
+  local n = 3 * 1024 * 1024 + 7
+  local pattern = torch.arange(n, {dtype = torch.float32}):remainder(1000)
+  for _, dt in ipairs({torch.float32, torch.float64}) do
+    local big = (pattern + rank):to(dt)
+    dist.all_reduce(big)
+    T.truthy(big:equal((pattern * world + world * (world - 1) / 2):to(dt)), 'large sum, element by element')
+    local avg = (pattern + rank):to(dt)
+    dist.all_reduce(avg, {op = dist.ReduceOp.AVG})
+    T.truthy(avg:allclose((pattern + (world - 1) / 2):to(dt)), 'large average')
+  end
 end)
 
 T.test('errors worded as PyTorch', function()
