@@ -3,10 +3,9 @@
 // only reads the Lua key into an IndexKey; what it means is gl::getitem and
 // gl::setitem_ (tensor/ops/indexing.cpp).
 #include <cctype>
-#include <cstdio>
-#include <set>
 #include <string>
 #include "bindings/luaT.h"
+#include "tensor/core/warning.h"
 #include "bindings/tensor_data.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/indexing.h"
@@ -124,19 +123,9 @@ IndexKey parse_key(lua_State* L, int key) {
         cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ",
             type_name(L, key), ")"));
   }
-  // PyTorch warns that a uint8 mask is deprecated, once per call site (Python's
-  // default filter): the Lua line that indexed stands in for Python's
-  // file:line. The text goes to stderr, as gpulab's other warnings do.
-  out.on_uint8_mask = [L] {  // runs inside this call, while level 1 is still the indexing line
-    luaL_where(L, 1);
-    std::string site = lua_tostring(L, -1);
-    lua_pop(L, 1);
-    static std::set<std::string> seen;
-    if (!seen.insert(site).second) return;
-    std::fputs(
-        "UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\n",
-        stderr);
-    std::fflush(stderr);
+  // PyTorch warns that a uint8 mask is deprecated, once per call site (Note [Warnings]).
+  out.on_uint8_mask = [] {
+    warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
   };
   return out;
 }

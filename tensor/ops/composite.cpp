@@ -9,7 +9,7 @@
 namespace gl {
 
 Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction) {
-  Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, correction));
+  Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, correction, "std"));
   rename_grad_fn(out, "StdBackward0");
   return out;
 }

@@ -10,8 +10,10 @@
 #include "tensor/ops/index_run.h"
 
 #include <algorithm>
+#include <utility>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/core/warning.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
@@ -87,16 +89,30 @@ Tensor scattered_copy(const Tensor& self, int64_t dim, const Tensor& index, cons
   scatter_into(out, dim, index, &src, nullptr, op);
   return out;
 }
+// scatter with reduce= has no derivative in PyTorch: a NotImplemented node
+// that fails only when backward reaches it.
+void record_no_derivative(Tensor& out, std::vector<Tensor> inputs) {
+  record(out, "NotImplemented", inputs, [](const Tensor&) -> std::vector<Tensor> {
+    throw RuntimeError("derivative for aten::scatter is not implemented");
+  });
+}
 }  // namespace
 
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src, const std::string& reduce) {
   const Tensor index = as_long_index(index_in);
   dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   const IndexOp op = reduce_op(reduce, IndexOp::Scatter);
+  if (op != IndexOp::Scatter) {
+    static bool warned = false;  // PyTorch's TORCH_WARN_ONCE: once a process
+    if (!std::exchange(warned, true))
+      warn(
+          "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
+          "PyTorch release. Use torch.scatter_reduce instead for more reduction options.");
+  }
   Tensor out = scattered_copy(self, dim, index, src, op);
-  if (wants_grad({&self, &src})) {
-    GL_CHECK_T(NotImplementedError, op == IndexOp::Scatter,
-               "the derivative for 'scatter' with reduce= is not implemented (use scatter_reduce)");
+  if (wants_grad({&self, &src}) && op != IndexOp::Scatter) {
+    record_no_derivative(out, {self, src});
+  } else if (wants_grad({&self, &src})) {
     Tensor idx = index;
     Shape src_shape = src.sizes();
     record(out, "ScatterBackward0", {self, src}, [dim, idx, src_shape](const Tensor& g) -> std::vector<Tensor> {
@@ -127,9 +143,9 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, Scalar v
     out = clone(self);
     scatter_into(out, dim, index, nullptr, &value, op);
   }
-  if (wants_grad({&self})) {
-    GL_CHECK_T(NotImplementedError, op == IndexOp::Scatter,
-               "the derivative for 'scatter' with reduce= is not implemented (use scatter_reduce)");
+  if (wants_grad({&self}) && op != IndexOp::Scatter) {
+    record_no_derivative(out, {self});
+  } else if (wants_grad({&self})) {
     Tensor idx = index;
     record(out, "ScatterBackward1", {self},
            [dim, idx](const Tensor& g) -> std::vector<Tensor> { return {scatter(g, dim, idx, Scalar::from_int(0))}; });

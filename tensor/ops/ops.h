@@ -108,7 +108,9 @@ Tensor any(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 // Divides the sum of squared deviations by max(N - correction, 0), as PyTorch 2.x:
 // correction 1 is the unbiased (Bessel's) estimate, 0 the population variance.
-Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction);
+// `name` is the op the user called, for the degrees-of-freedom warning (std calls var).
+Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction,
+           const char* name = "var");
 
 // ---- scans (scan.cpp) ----
 // dtype: cast the input first; without it integer and bool inputs give int64.

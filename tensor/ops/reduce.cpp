@@ -4,6 +4,7 @@
 #include <cmath>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/core/warning.h"
 #include "tensor/kernels/merge_dims.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -327,11 +328,16 @@ Tensor all(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
   return reduce_dim_opt(ReduceOp::All, t, dim, keepdim);
 }
 
-Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction) {
+Tensor var(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction, const char* name) {
   if (!is_floating(t.dtype())) throw NotImplementedError("std and var only support floating point and complex dtypes");
   auto nd = normalize_dims(t, dims);
   int64_t count = 1;
   for (auto d : nd) count *= t.sizes()[size_t(d)];
+  // PyTorch's factor is input numel / output numel: 0 for an empty input.
+  if (double(t.numel() == 0 ? 0 : count) - correction <= 0)  // Note [Warnings]
+    warn(cat(name,
+             "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input "
+             "numel divided by output numel)."));
   Tensor mu = mean(t, dims, true);
   Tensor dev = sub(t, mu);
   Tensor ss = sum(mul(dev, dev), dims, keepdim);

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <random>
 #include "tensor/kernels/cpu/sum_block.h"
+#include "tensor/core/warning.h"
 #include "tensor/kernels/merge_dims.h"
+#include "tensor/ops/composite.h"
 #include "unit_util.h"
 
 using namespace gl;
@@ -337,4 +339,18 @@ TEST_CASE("reduce: the AVX2 block sum and the portable one agree to the bit") {
     CAPTURE(n);
     CHECK(cpu::sum_block_f32(x.data(), n) == cpu::sum_block_f32_portable(x.data(), n));
   }
+}
+
+TEST_CASE("var and std warn through gl::warn when the degrees of freedom are <= 0 (Note [Warnings])") {
+  static std::vector<std::string> got;
+  got.clear();
+  set_warn_handler([](const std::string& text, void*) { got.push_back(text); }, nullptr);
+  Tensor one = ut::tens({1}, {1}, DType::Float32, ut::cpu());
+  (void)stddev(one, {}, false, 1);
+  (void)var(ut::tens({1, 2}, {2}, DType::Float32, ut::cpu()), {}, false, 1.5);  // 2 - 1.5 > 0: no warning
+  (void)var(ut::tens({1, 2}, {2}, DType::Float32, ut::cpu()), {}, false, 2);
+  set_warn_handler(nullptr, nullptr);
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].rfind("std(): degrees of freedom is <= 0.", 0) == 0);
+  CHECK(got[1].rfind("var(): degrees of freedom is <= 0.", 0) == 0);
 }
