@@ -198,6 +198,7 @@ const std::unordered_map<std::string, const char*>& table() {
        "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05)"},
       {"F.layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)"},
       {"linalg.qr", "qr(A, mode='reduced')"},
+      {"linalg.svdvals", "svdvals(A)"},
       // ---- torch.cuda (cuda_lib.cpp) ----
       {"cuda.is_available", "is_available()"},
       {"cuda.device_count", "device_count()"},

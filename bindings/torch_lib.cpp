@@ -258,6 +258,11 @@ int linalg_qr(lua_State* L) {
   mark_named_tuple(L, "linalg_qr", "Q", "R");
   return 2;
 }
+int linalg_svdvals(lua_State* L) {
+  Args a(L, 1, "linalg_svdvals");
+  push_tensor(L, gl::linalg_svdvals(a.tensor(0, "A")));
+  return 1;
+}
 
 }  // namespace
 
@@ -305,6 +310,7 @@ const Reg kLinalg[] = {
      "torch.linalg.qr(A, mode='reduced') -> Q, R: A = Q @ R with Q's columns orthonormal and R upper\n"
      "triangular, by LAPACK's geqrf/orgqr as PyTorch on the CPU (float32/float64; batches of matrices).\n"
      "mode 'complete' gives a square Q; mode 'r' only R (Q empty). No backward yet."},
+    {"svdvals", linalg_svdvals, nullptr},  // doc: 93_doc_b2_ops.lua
     {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

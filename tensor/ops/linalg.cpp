@@ -1,5 +1,6 @@
 // Matrix factorizations through LAPACK (OpenBLAS carries it; runtime/blas_loader.h):
-// linalg.qr as PyTorch computes it on the CPU, geqrf then orgqr on a
+// linalg.svdvals through gesdd (PyTorch's CPU driver), and linalg.qr as
+// PyTorch computes it on the CPU, geqrf then orgqr on a
 // column-major copy, so that the Householder reflectors, and hence the signs
 // of Q and R, are the ones PyTorch gets. CUDA tensors are factored on the CPU
 // and copied back (cuSOLVER would be the GPU's way; a small matrix, as in
@@ -53,6 +54,28 @@ template <class T> void qr_one(int m, int n, T* a, T* r, int rrows, T* q, int qc
   GL_CHECK(info == 0, "linalg.qr: LAPACK orgqr failed with info = ", info);
 }
 
+void gesdd_n(int m, int n, float* a, float* s, float* w, int lw, int* iw, int* info) {
+  float dummy = 0;
+  const int one = 1;
+  blas::api().sgesdd("N", &m, &n, a, &m, s, &dummy, &one, &dummy, &one, w, &lw, iw, info, 1);
+}
+void gesdd_n(int m, int n, double* a, double* s, double* w, int lw, int* iw, int* info) {
+  double dummy = 0;
+  const int one = 1;
+  blas::api().dgesdd("N", &m, &n, a, &m, s, &dummy, &one, &dummy, &one, w, &lw, iw, info, 1);
+}
+
+// The singular values of one m x n column-major matrix (overwritten), descending.
+template <class T> void svdvals_one(int m, int n, T* a, T* s) {
+  std::vector<int> iw(size_t(8) * size_t(std::min(m, n)));
+  T query = 0;
+  int info = 0;
+  gesdd_n(m, n, a, s, &query, -1, iw.data(), &info);
+  std::vector<T> work(size_t(std::max<int64_t>(1, int64_t(query))));
+  gesdd_n(m, n, a, s, work.data(), int(work.size()), iw.data(), &info);
+  GL_CHECK(info == 0, "linalg.svd: LAPACK gesdd failed to converge (info = ", info, ")");
+}
+
 // A batch of column-major matrices, as the transpose of a row-major tensor of
 // shape (..., cols, rows): the strides PyTorch gives linalg.qr's results.
 Tensor column_major(Shape batch, int64_t rows, int64_t cols, DType dt) {
@@ -99,6 +122,33 @@ std::pair<Tensor, Tensor> linalg_qr(const Tensor& A, const std::string& mode) {
   r = transpose(r, -2, -1);
   q = want_q ? transpose(q, -2, -1) : zeros({0}, {A.dtype(), Device(Device::CPU)});
   return {to(q, A.device(), std::nullopt), to(r, A.device(), std::nullopt)};
+}
+
+Tensor linalg_svdvals(const Tensor& A) {
+  GL_CHECK(A.dim() >= 2, "linalg.svd: The input tensor A must have at least 2 dimensions.");
+  GL_CHECK_T(NotImplementedError, is_floating(A.dtype()),
+             "linalg.svd: Expected a floating point or complex tensor as input. Got ", dtype_legacy_name(A.dtype()));
+  GL_CHECK_T(NotImplementedError, A.dtype() == DType::Float32 || A.dtype() == DType::Float64, "\"linalg_svd_",
+             A.device().is_cpu() ? "cpu" : "cuda", "\" not implemented for '", dtype_legacy_name(A.dtype()), "'");
+  GL_CHECK_T(NotImplementedError, !any_requires_grad({&A}),
+             "gpulab: linalg.svdvals has no backward yet; call it under torch.no_grad() or on a detached tensor");
+  const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  GL_CHECK(m <= INT32_MAX && n <= INT32_MAX && m * n <= INT32_MAX,
+           "linalg.svd: matrix too large for LAPACK's 32-bit indices");
+  Shape shape(A.sizes().begin(), A.sizes().end() - 2);
+  const int64_t nb = numel_of(shape);
+  shape.push_back(k);
+  Tensor s = zeros(shape, {A.dtype(), Device(Device::CPU)});
+  if (nb > 0 && k > 0) {
+    // (..., n, m) row-major is each matrix column-major, as LAPACK wants it; gesdd overwrites it.
+    Tensor a = clone(contiguous(transpose(to(detach(A), Device(Device::CPU), std::nullopt), -2, -1)));
+    auto run = [&](auto* a0, auto* s0) {
+      for (int64_t b = 0; b < nb; ++b) svdvals_one(int(m), int(n), a0 + b * m * n, s0 + b * k);
+    };
+    if (A.dtype() == DType::Float32) run(a.data<float>(), s.data<float>());
+    else run(a.data<double>(), s.data<double>());
+  }
+  return to(s, A.device(), std::nullopt);
 }
 
 }  // namespace gl

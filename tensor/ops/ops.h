@@ -130,6 +130,8 @@ bool allow_tf32();
 // torch.linalg.qr(A, mode): Q and R, column-major as PyTorch's; mode is
 // "reduced", "complete" or "r" (Q then empty). float32/float64 only.
 std::pair<Tensor, Tensor> linalg_qr(const Tensor& A, const std::string& mode);
+// The singular values of each matrix of A (..., m, n), descending (gesdd). No backward yet.
+Tensor linalg_svdvals(const Tensor& A);
 
 // ---- neural-network functions (nn_ops.cpp) ----
 Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);

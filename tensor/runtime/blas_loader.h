@@ -4,6 +4,7 @@
 // linalg.qr need (float32 products run on oneDNN: tensor/kernels/cpu/gemm.cpp).
 #pragma once
 #include <cblas.h>
+#include <cstddef>
 #include <string>
 
 namespace gl::blas {
@@ -18,6 +19,12 @@ using Orgqr32 = void (*)(const int*, const int*, const int*, float*, const int*,
 using Orgqr64 = void (*)(const int*, const int*, const int*, double*, const int*, const double*, double*, const int*,
                          int*);
 
+// gesdd, with the hidden length of its character argument (gfortran's ABI).
+using Gesdd32 = void (*)(const char*, const int*, const int*, float*, const int*, float*, float*, const int*, float*,
+                         const int*, float*, const int*, int*, int*, size_t);
+using Gesdd64 = void (*)(const char*, const int*, const int*, double*, const int*, double*, double*, const int*,
+                         double*, const int*, double*, const int*, int*, int*, size_t);
+
 struct Api {
   Gemm32 sgemm;
   Gemm64 dgemm;
@@ -25,6 +32,8 @@ struct Api {
   Geqrf64 dgeqrf;
   Orgqr32 sorgqr;
   Orgqr64 dorgqr;
+  Gesdd32 sgesdd;
+  Gesdd64 dgesdd;
   char* (*get_config)();
 };
 

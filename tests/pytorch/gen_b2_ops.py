@@ -229,6 +229,24 @@ case("norm_dim", f"torch.linalg.norm({X}, {{dim=1}})", f"torch.linalg.norm({XP},
 case("norm_dims", f"torch.linalg.norm({X}, math.huge, {{0, 1}})", f"torch.linalg.norm({XP}, inf, (0, 1))")
 case("norm_3d", "torch.linalg.norm(torch.ones(2, 2, 2, {device=D}), 1)", "torch.linalg.norm(torch.ones(2, 2, 2, device=D), 1)")
 case("norm_3d_default", "torch.linalg.norm(torch.ones(2, 2, 2, {device=D}))", "torch.linalg.norm(torch.ones(2, 2, 2, device=D))")
+# singular values (gesdd) and the norms built on them; well-separated values, so every LAPACK agrees to print precision
+SV = "torch.tensor({{1., -2.}, {3., 4.}}, {device=D})"
+SVP = "torch.tensor([[1., -2.], [3., 4.]], device=D)"
+SB = "torch.tensor({{{2., 0.5, 1.}, {0., 1., 0.3}}, {{1., 1., 0.}, {0.2, 3., 1.}}}, {dtype=torch.float64, device=D})"
+SBP = "torch.tensor([[[2., 0.5, 1.], [0., 1., 0.3]], [[1., 1., 0.], [0.2, 3., 1.]]], dtype=torch.float64, device=D)"
+case("svdvals", f"torch.linalg.svdvals({SV})", f"torch.linalg.svdvals({SVP})")
+case("svdvals_batch", f"torch.linalg.svdvals({SB})", f"torch.linalg.svdvals({SBP})")
+case("svdvals_tall", f"torch.linalg.svdvals({SB}:transpose(1, 2))", f"torch.linalg.svdvals({SBP}.transpose(1, 2))")
+case("svdvals_empty", "torch.linalg.svdvals(torch.ones(0, 3, {device=D}))", "torch.linalg.svdvals(torch.ones(0, 3, device=D))")
+case("svdvals_1d", "torch.linalg.svdvals(torch.ones(3, {device=D}))", "torch.linalg.svdvals(torch.ones(3, device=D))")
+case("svdvals_int", "torch.linalg.svdvals(torch.ones(3, 3, {dtype=torch.int64, device=D}))", "torch.linalg.svdvals(torch.ones(3, 3, dtype=torch.int64, device=D))")
+case("svdvals_half", "torch.linalg.svdvals(torch.ones(3, 3, {dtype=torch.float16, device=D}))", "torch.linalg.svdvals(torch.ones(3, 3, dtype=torch.float16, device=D))")
+for tag, o, op in (("nuc", "'nuc'", "'nuc'"), ("2", "2", "2"), ("m2", "-2", "-2")):
+    case(f"mnorm_{tag}", f"torch.linalg.matrix_norm({SV}, {o})", f"torch.linalg.matrix_norm({SVP}, {op})")
+    case(f"mnorm_{tag}_batch", f"torch.linalg.matrix_norm({SB}, {o})", f"torch.linalg.matrix_norm({SBP}, {op})")
+    case(f"mnorm_{tag}_dims_keep", f"torch.linalg.matrix_norm({SB}, {o}, {{0, 2}}, true)", f"torch.linalg.matrix_norm({SBP}, {op}, (0, 2), True)")
+case("norm_2_matrix", f"torch.linalg.norm({SV}, 2)", f"torch.linalg.norm({SVP}, 2)")
+case("norm_nuc", f"torch.linalg.norm({SV}, 'nuc')", f"torch.linalg.norm({SVP}, 'nuc')")
 # found by the fuzzer: an order past int64's range was converted to int64 for the message
 for tag, o in (("3", "3"), ("2_5", "2.5"), ("1e30", "1e30"), ("m1e30", "-1e30"), ("9_3e18", "9.3e18")):
     case(f"mnorm_bad_order_{tag}", f"torch.linalg.matrix_norm(torch.ones(2, 2, {{device=D}}), {o})", f"torch.linalg.matrix_norm(torch.ones(2, 2, device=D), {o})")

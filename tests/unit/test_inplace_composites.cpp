@@ -36,8 +36,9 @@ TEST_CASE("clamp_tensor: broadcast, promotion, ties share the gradient, in place
     clamp_tensor_(z, Other::of(tens({2, 2, 2}, {3}, DType::Float32, d)), Other::of(tens({8}, {}, DType::Float32, d)));
     CHECK(vals(z) == std::vector<double>{2, 5, 8});
     Tensor w = tens({1, 5}, {2}, DType::Float32, d);
-    CHECK(ut::error_of([&] { clamp_tensor_(w, Other::of(tens({2, 6}, {2, 1}, DType::Float32, d)), std::nullopt); })
-              .find("doesn't match the broadcast shape [2, 2]") != std::string::npos);
+    CHECK(ut::error_of([&] {
+            clamp_tensor_(w, Other::of(tens({2, 6}, {2, 1}, DType::Float32, d)), std::nullopt);
+          }).find("doesn't match the broadcast shape [2, 2]") != std::string::npos);
   }
 }
 

@@ -164,3 +164,35 @@ TEST_CASE("einsum agrees with matmul, sum and outer") {
           Shape{3, 4});
   }
 }
+
+TEST_CASE("linalg_svdvals: descending, squares sum to the Frobenius norm, and the matrix norms built on them") {
+  std::mt19937 g(5);
+  for (Device d : ut::test_devices()) {
+    CAPTURE(d.str());
+    Tensor M = ut::tens({1, -2, 3, 4}, {2, 2}, DType::Float64, d);
+    const auto s = vals(linalg_svdvals(M));
+    // PyTorch 2.15: 5.1167, 1.9544 (sqrt(15 +- sqrt(125)))
+    CHECK(std::fabs(s[0] - std::sqrt(15 + std::sqrt(125.0))) < 1e-12);
+    CHECK(std::fabs(s[1] - std::sqrt(15 - std::sqrt(125.0))) < 1e-12);
+    CHECK(vals(matrix_norm(M, "nuc", std::nullopt, {}, false))[0] == doctest::Approx(s[0] + s[1]));
+    CHECK(vals(matrix_norm(M, "", 2.0, {}, false))[0] == doctest::Approx(s[0]));
+    CHECK(vals(matrix_norm(M, "", -2.0, {}, false))[0] == doctest::Approx(s[1]));
+    for (int trial = 0; trial < 20; ++trial) {
+      const int64_t m = 1 + int64_t(g() % 5), n = 1 + int64_t(g() % 5);
+      std::vector<double> v(size_t(3 * m * n));
+      double fro2 = 0;
+      for (auto& e : v) {
+        e = double(int(g() % 11) - 5) / 4;
+        fro2 += e * e;
+      }
+      const auto sv = vals(linalg_svdvals(ut::tens(v, {3, m, n}, DType::Float64, d)));
+      REQUIRE(sv.size() == size_t(3 * std::min(m, n)));
+      double sum2 = 0;
+      for (size_t i = 0; i < sv.size(); ++i) {
+        sum2 += sv[i] * sv[i];
+        if (i % size_t(std::min(m, n)) != 0) CHECK(sv[i] <= sv[i - 1] + 1e-12);
+      }
+      CHECK(sum2 == doctest::Approx(fro2).epsilon(1e-10));
+    }
+  }
+}
