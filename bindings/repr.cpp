@@ -301,21 +301,44 @@ int named_tuple_repr(lua_State* L, int first, std::string& out) {
   return 2;
 }
 
-// torch._echo(...): the text the REPL echoes for a chunk's results, one per
-// line, a named tuple's two results as one.
+// Note [Echo of several values]: IPython's pretty printer (what the
+// tutorials' notebooks show): "(a, b)" on one line when that fits in 79
+// columns and no value spans lines; else one value a line after "(",
+// indented by one, their own continuation lines one further.
+std::string tuple_text(const std::vector<std::string>& items) {
+  std::string line = "(";
+  for (size_t i = 0; i < items.size(); ++i) line += (i ? ", " : "") + items[i];
+  line += ")";
+  if (line.size() <= 79 && line.find('\n') == std::string::npos) return line;
+  std::string out = "(";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ",\n ";
+    for (char c : items[i]) {
+      out += c;
+      if (c == '\n') out += ' ';
+    }
+  }
+  return out + ")";
+}
+
+// torch._echo(...): the text the REPL echoes for a chunk's results, as
+// Python echoes an expression: one value as its repr, several as a tuple
+// (Note [Echo of several values]; `x, y` or torch.unique(x, return_counts=True)
+// there), a named tuple's two results as one value.
 int echo(lua_State* L) {
   const int n = lua_gettop(L);
   {
-    std::string out;
+    std::vector<std::string> items;
     for (int i = 1; i <= n; ++i) {
-      if (i > 1) out += "\n";
-      if (i < n && named_tuple_repr(L, i, out) == 2) {
-        ++i;
-        continue;
+      std::string item;
+      if (i < n && named_tuple_repr(L, i, item) == 2) ++i;
+      else {
+        Ctx ctx;
+        repr_into(L, i, item, ctx);
       }
-      Ctx ctx;
-      repr_into(L, i, out, ctx);
+      items.push_back(std::move(item));
     }
+    std::string out = items.size() == 1 ? items[0] : tuple_text(items);
     lua_pushlstring(L, out.data(), out.size());
   }
   return 1;

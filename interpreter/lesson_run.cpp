@@ -41,24 +41,14 @@ int locate_error(lua_State* L) {
   return 1;  // the error value, unchanged
 }
 
-// Prints each value with the global repr, one per line (the notebook's echo).
+// Prints the values as the REPL and the notebook kernel echo them
+// (push_echo_text: Python's repr, several values as a tuple).
 int echo_values(lua_State* L) {
-  int n = lua_gettop(L);
-  for (int i = 1; i <= n; ++i) {
-    if (lua_getglobal(L, "repr") == LUA_TFUNCTION) {
-      lua_pushvalue(L, i);
-      lua_call(L, 1, 1);
-    } else {
-      lua_pop(L, 1);
-      luaL_tolstring(L, i, nullptr);
-    }
-    size_t len = 0;
-    const char* text = lua_tolstring(L, -1, &len);
-    if (text == nullptr) return luaL_error(L, "repr returned a %s value instead of a string", luaL_typename(L, -1));
-    std::fwrite(text, 1, len, stdout);
-    std::fputc('\n', stdout);
-    lua_pop(L, 1);
-  }
+  push_echo_text(L, 1, lua_gettop(L));
+  size_t len = 0;
+  const char* text = lua_tolstring(L, -1, &len);
+  std::fwrite(text, 1, len, stdout);
+  std::fputc('\n', stdout);
   std::fflush(stdout);
   return 0;
 }

@@ -10,7 +10,7 @@ print(torch.cuda.smi())
 -- torch.device('cpu') stands for all the CPU cores and host memory together;
 -- 'cuda' is one GPU and its memory: the current one, which is cuda:0 unless
 -- changed. 'cuda:1' names the second GPU (counting from 0). A Lua list of
--- expressions echoes one value per line, where Python shows a tuple.
+-- expressions echoes as a tuple, as the same line does in Python.
 torch.device('cpu'), torch.device('cuda'), torch.device('cuda:1')
 -- %% str versus repr
 -- Printing a device shows its short name; repr shows how to rebuild it.

@@ -30,8 +30,7 @@ loop	0
 loop	1
 3
 1
-4
-5
+(4, 5)
 from the shell"
 expect_grep "REPL piped: the error that stopped it" 1 "$ERR" 'boom'
 printf 'x = (\n1 +\n= 2\nprint("not reached")\n' >"$WORK/repl_syntax"

@@ -10,13 +10,16 @@ def lua_str(s):
 
 
 def repr_of(code, env):
-    """PyTorch's repr of eval(code) (a plain tuple: one repr per line), or the error's first line."""
+    """PyTorch's repr of eval(code), a plain tuple as IPython's notebooks show it (gpulab's echo of
+    several results, Note [Echo of several values]; needs `pip install ipython`), or the error's
+    first line."""
     try:
         r = eval(code, env)
     except Exception as e:  # noqa: BLE001 - the error text is the expected value
         return f"{type(e).__name__}: {str(e).splitlines()[0]}"
     if isinstance(r, tuple) and not isinstance(r, torch.Size) and type(r).__module__ != "torch.return_types":
-        return "\n".join(repr(e) for e in r)
+        from IPython.lib.pretty import pretty
+        return pretty(r)
     return repr(r)
 
 
