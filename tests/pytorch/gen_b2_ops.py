@@ -247,6 +247,9 @@ for tag, o, op in (("nuc", "'nuc'", "'nuc'"), ("2", "2", "2"), ("m2", "-2", "-2"
     case(f"mnorm_{tag}_dims_keep", f"torch.linalg.matrix_norm({SB}, {o}, {{0, 2}}, true)", f"torch.linalg.matrix_norm({SBP}, {op}, (0, 2), True)")
 case("norm_2_matrix", f"torch.linalg.norm({SV}, 2)", f"torch.linalg.norm({SVP}, 2)")
 case("norm_nuc", f"torch.linalg.norm({SV}, 'nuc')", f"torch.linalg.norm({SVP}, 'nuc')")
+# broadcasting errors name the last mismatching dim, as PyTorch's infer_size checks from the end
+for tag, a, b in (("2x3_3x2", "2, 3", "3, 2"), ("2x3x4_5x4", "2, 3, 4", "5, 4"), ("4x1x3_2x5", "4, 1, 3", "2, 5")):
+    case(f"broadcast_err_{tag}", f"torch.ones({a}, {{device=D}}) + torch.ones({b}, {{device=D}})", f"torch.ones({a}, device=D) + torch.ones({b}, device=D)")
 # found by the fuzzer: an order past int64's range was converted to int64 for the message
 for tag, o in (("3", "3"), ("2_5", "2.5"), ("1e30", "1e30"), ("m1e30", "-1e30"), ("9_3e18", "9.3e18")):
     case(f"mnorm_bad_order_{tag}", f"torch.linalg.matrix_norm(torch.ones(2, 2, {{device=D}}), {o})", f"torch.linalg.matrix_norm(torch.ones(2, 2, device=D), {o})")
