@@ -96,15 +96,24 @@ Tensor linspace(double start, double end, int64_t steps, const TensorOptions& o)
   // The tensor first: its size is checked, and an allocation too large fails
   // as one (a std::vector of `steps` doubles failed as a length_error, or
   // aborted under AddressSanitizer: the fuzzer's torch.logspace(a, b, torch.seed())).
-  Tensor host = empty_on({steps}, DType::Float64, Device(Device::CPU));
-  double* vals = host.data<double>();
-  const double step = steps > 1 ? (end - start) / double(steps - 1) : 0;
-  // PyTorch fills the first half from the start and the second from the end.
+  // PyTorch fills the first half from the start and the second from the end,
+  // in the result's float type with fused multiply-adds (its CPU kernel as
+  // compiled for AVX2/AVX-512): linspace(-1, 1, 7)'s middle value is
+  // -2.9802e-08 there, not 0. (Its vector path, for 32 floats or 16 doubles
+  // and more, groups the values otherwise: they may differ in the last bit.)
+  const DType dt = o.dtype;
   const int64_t half = steps / 2;
-  for (int64_t i = 0; i < steps; ++i)
-    vals[i] = i < half ? start + step * double(i) : end - step * double(steps - i - 1);
-  if (steps == 1) vals[0] = start;  // one step is the start, as in PyTorch
-  return to(host, resolve_device(o.device), o.dtype, true);
+  auto fill = [&](auto zero) {
+    using T = decltype(zero);
+    Tensor host = empty_on({steps}, dt == DType::Float32 ? DType::Float32 : DType::Float64, Device(Device::CPU));
+    T* vals = host.data<T>();
+    const T a = T(start), b = T(end), step = steps > 1 ? (b - a) / T(steps - 1) : T(0);
+    for (int64_t i = 0; i < steps; ++i)
+      vals[i] = i < half ? std::fma(step, T(i), a) : std::fma(-step, T(steps - i - 1), b);
+    if (steps == 1) vals[0] = a;  // one step is the start, as in PyTorch
+    return to(host, resolve_device(o.device), o.dtype, true);
+  };
+  return dt == DType::Float32 ? fill(0.0f) : fill(0.0);
 }
 
 Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {

@@ -247,6 +247,10 @@ for tag, o, op in (("nuc", "'nuc'", "'nuc'"), ("2", "2", "2"), ("m2", "-2", "-2"
     case(f"mnorm_{tag}_dims_keep", f"torch.linalg.matrix_norm({SB}, {o}, {{0, 2}}, true)", f"torch.linalg.matrix_norm({SBP}, {op}, (0, 2), True)")
 case("norm_2_matrix", f"torch.linalg.norm({SV}, 2)", f"torch.linalg.norm({SVP}, 2)")
 case("norm_nuc", f"torch.linalg.norm({SV}, 'nuc')", f"torch.linalg.norm({SVP}, 'nuc')")
+# linspace in the result's float type with fused multiply-adds, as PyTorch's CPU kernel
+for tag, args in (("sym7", "-1, 1, 7"), ("mid101", "-5, 5, 101"), ("down17", "2, -3, 17"), ("unit11", "0, 1, 11"), ("third", "0.1, 0.9, 6")):
+    case(f"linspace_{tag}", f"torch.linspace({args}, {{device=D}})", f"torch.linspace({args}, device=D)")
+    case(f"linspace_{tag}_f64", f"torch.linspace({args}, {{dtype=torch.float64, device=D}})", f"torch.linspace({args}, dtype=torch.float64, device=D)")
 # broadcasting errors name the last mismatching dim, as PyTorch's infer_size checks from the end
 for tag, a, b in (("2x3_3x2", "2, 3", "3, 2"), ("2x3x4_5x4", "2, 3, 4", "5, 4"), ("4x1x3_2x5", "4, 1, 3", "2, 5")):
     case(f"broadcast_err_{tag}", f"torch.ones({a}, {{device=D}}) + torch.ones({b}, {{device=D}})", f"torch.ones({a}, device=D) + torch.ones({b}, device=D)")
