@@ -4,6 +4,7 @@
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/random_ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
 
@@ -243,8 +244,14 @@ Tensor dropout(const Tensor& x, double p, bool training) {
   GL_CHECK_T(ValueError, p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0) return x;
   if (p == 1) return mul(x, zeros({}, {x.dtype(), x.device()}));
-  Tensor keep = binary(BinaryOp::Lt, rand(x.sizes(), {x.dtype(), x.device()}), Scalar::from_double(1 - p));
-  Tensor scale = binary(BinaryOp::Mul, to_dtype(keep, x.dtype()), Scalar::from_double(1.0 / (1 - p)));
+  // PyTorch's CPU dropout: noise = empty_like(x).bernoulli_(1 - p) / (1 - p),
+  // drawn as its bernoulli_ draws, so seeded programs drop the same elements.
+  Tensor scale = empty_on(x.sizes(), x.dtype(), x.device());
+  {
+    NoGradGuard ng;
+    bernoulli_(scale, 1 - p, nullptr);
+    scale = binary(BinaryOp::Div, scale, Scalar::from_double(1 - p));
+  }
   Tensor out;
   {
     NoGradGuard ng;

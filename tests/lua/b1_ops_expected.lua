@@ -73,6 +73,8 @@ return {
    "tensor([0., 0., 1., 1., 1., 0.])"},
   {"bernoulli_t64", "torch.manual_seed(0); return torch.bernoulli(torch.full({2, 4}, 0.5, {dtype=torch.float64, device=DEV}))",
    "tensor([[0., 0., 1., 0.],\010        [0., 0., 1., 1.]], dtype=torch.float64)"},
+  {"dropout_seeded", "torch.manual_seed(3); return {nn.functional.dropout(torch.ones(3, 4, {device=DEV}), 0.4), nn.Dropout(0.5)(torch.arange(8., {device=DEV}))}",
+   "tensor([[1.6667, 1.6667, 0.0000, 1.6667],\010        [0.0000, 0.0000, 1.6667, 1.6667],\010        [1.6667, 0.0000, 1.6667, 1.6667]])\010tensor([ 0.,  2.,  0.,  6.,  8.,  0.,  0., 14.])"},
   {"bernoulli_half", "torch.manual_seed(0); return torch.bernoulli(torch.full({5}, 0.3, {dtype=torch.float16, device=DEV}))",
    "tensor([0., 0., 1., 1., 0.], dtype=torch.float16)"},
   {"bernoulli_p", "torch.manual_seed(1); return torch.bernoulli(torch.zeros(6, {device=DEV}), 0.3)",

@@ -91,6 +91,9 @@ RANDOM = [
      "torch.manual_seed(0); return torch.bernoulli(torch.tensor({0., 0.2, 0.5, 0.8, 1., 0.5}, {device=DEV}))"),
     ('bernoulli_t64', "torch.manual_seed(0); out = torch.bernoulli(torch.full((2, 4), 0.5, dtype=torch.float64, device=DEV))",
      "torch.manual_seed(0); return torch.bernoulli(torch.full({2, 4}, 0.5, {dtype=torch.float64, device=DEV}))"),
+    # dropout's mask is bernoulli_(1 - p), scaled: the same elements dropped after the same seed
+    ('dropout_seeded', "torch.manual_seed(3); out = [torch.nn.functional.dropout(torch.ones(3, 4, device=DEV), 0.4), torch.nn.Dropout(0.5)(torch.arange(8., device=DEV))]",
+     "torch.manual_seed(3); return {nn.functional.dropout(torch.ones(3, 4, {device=DEV}), 0.4), nn.Dropout(0.5)(torch.arange(8., {device=DEV}))}"),
     ('bernoulli_half', "torch.manual_seed(0); out = torch.bernoulli(torch.full((5,), 0.3, dtype=torch.float16, device=DEV))",
      "torch.manual_seed(0); return torch.bernoulli(torch.full({5}, 0.3, {dtype=torch.float16, device=DEV}))"),
     ('bernoulli_p', "torch.manual_seed(1); out = torch.bernoulli(torch.zeros(6, device=DEV), 0.3)",
