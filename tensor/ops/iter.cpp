@@ -2,6 +2,8 @@
 // same-device rule.
 #include "tensor/core/error.h"
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <vector>
 #include "tensor/kernels/merge_dims.h"
 #include "tensor/ops/ops.h"
@@ -20,6 +22,31 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     out[i] = da == 1 ? db : da;
   }
   return out;
+}
+
+// PyTorch's generated device check for a named method and arguments.
+void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args) {
+  std::optional<Device> common;
+  for (auto& [name, t] : args) {
+    if (!t || !t->defined()) continue;  // an absent optional argument
+    if (!common) {
+      common = t->device();
+      continue;
+    }
+    if (t->device() != *common)
+      throw RuntimeError(
+          cat("Expected all tensors to be on the same device, but got ", name, " is on ", t->device().str(),
+              ", different from other tensors on ", common->str(), " (when checking argument in method ", method, ")"),
+          "move the input and the model (or both matrices) to the same device");
+  }
+}
+
+const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
+  bool cuda = false;
+  for (auto* t : ts) cuda = cuda || (t && t->defined() && t->device().is_cuda());
+  static thread_local std::string s;
+  s = std::string("wrapper_") + (cuda ? "CUDA_" : "CPU_") + op;
+  return s.c_str();
 }
 
 Device common_device(const std::vector<const Tensor*>& ts) {

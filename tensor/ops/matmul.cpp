@@ -14,30 +14,6 @@ namespace {
 
 bool g_allow_tf32 = false;
 
-// PyTorch's generated device check for a named method and arguments.
-void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args) {
-  std::optional<Device> common;
-  for (auto& [name, t] : args) {
-    if (!common) {
-      common = t->device();
-      continue;
-    }
-    if (t->device() != *common)
-      throw RuntimeError(
-          cat("Expected all tensors to be on the same device, but got ", name, " is on ", t->device().str(),
-              ", different from other tensors on ", common->str(), " (when checking argument in method ", method, ")"),
-          "move the input and the model (or both matrices) to the same device");
-  }
-}
-
-const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
-  bool cuda = false;
-  for (auto* t : ts) cuda = cuda || t->device().is_cuda();
-  static thread_local std::string s;
-  s = std::string("wrapper_") + (cuda ? "CUDA_" : "CPU_") + op;
-  return s.c_str();
-}
-
 // addmm's dtype check (PyTorch's text for addmm, and for linear with a bias).
 void check_same_dtype(const Tensor& a, const Tensor& b) {
   GL_CHECK(a.dtype() == b.dtype(), "mat1 and mat2 must have the same dtype, but got ", dtype_legacy_name(a.dtype()),

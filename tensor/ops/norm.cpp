@@ -90,6 +90,13 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
   const int64_t C = x.size(1);
   const Tensor* weight = weight0 && weight0->defined() ? weight0 : nullptr;
   const Tensor* bias = bias0 && bias0->defined() ? bias0 : nullptr;
+  // Note [Same-device rule]: the model's statistics and parameters with the input.
+  check_args_device(wrapper("_native_batch_norm", {&x, weight, bias, &running_mean, &running_var}),
+                    {{"input", &x},
+                     {"weight", weight},
+                     {"bias", bias},
+                     {"running_mean", &running_mean},
+                     {"running_var", &running_var}});
   for (auto [t, name] : {std::pair{&running_mean, "running_mean"}, std::pair{&running_var, "running_var"}})
     if (t->defined()) GL_CHECK(t->numel() == C, name, " should contain ", C, " elements not ", t->numel());
   for (auto [t, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}})
@@ -169,6 +176,8 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
       GL_CHECK(t->sizes() == Shape(ns.begin(), ns.end()), "Expected ", name,
                " to be of same shape as normalized_shape, but got ", name, " of shape ", shape_str(t->sizes()),
                " and normalized_shape = ", shape_str(ns));
+  check_args_device(wrapper("_native_layer_norm", {&x, weight, bias}),
+                    {{"input", &x}, {"weight", weight}, {"bias", bias}});  // Note [Same-device rule]
   GL_CHECK(is_floating(x.dtype()), "\"LayerNormKernelImpl\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
   std::vector<int64_t> dims;
   for (int64_t d = x.dim() - k; d < x.dim(); ++d) dims.push_back(d);

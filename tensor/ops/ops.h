@@ -4,8 +4,10 @@
 // common device, records autograd, and calls that device's kernel table.
 #pragma once
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #include "tensor/core/tensor.h"
 #include "tensor/kernels/spec.h"
@@ -152,6 +154,12 @@ Tensor dropout(const Tensor& x, double p, bool training);
 // ---- shared checks (iter.cpp) ----
 // The same-device rule: returns the common device or throws PyTorch's message.
 Device common_device(const std::vector<const Tensor*>& ts);
+// PyTorch's generated device check of an op with named tensor arguments (null
+// or undefined: absent), the first one's device common: "... but got weight is
+// on cuda:0, different from other tensors on cpu (when checking argument in
+// method wrapper_CUDA__native_batch_norm)". wrapper("op", ts) names the method.
+void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args);
+const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts);
 Tensor to_dtype(const Tensor& t, DType d);  // no-op when equal
 // Elementwise loop over `ts` (ts[0] is the output) broadcast to `shape`.
 LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts);

@@ -214,6 +214,17 @@ T.test("errors in PyTorch's words", function()
       'RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor')
     T.raises(function() F.conv2d(x:cuda(), torch.randn(6, 3, 3, 3):cuda(), torch.randn(6)) end,
       'RuntimeError: Input type (torch.cuda.FloatTensor) and bias type (torch.FloatTensor) should be the same')
+    -- batch and layer norm keep the same-device rule (they computed on the input's device before)
+    local HINT = 'move the input and the model (or both matrices) to the same device'
+    local bn = nn.BatchNorm2d(3):to('cuda:0')
+    T.raises(function() bn(x) end,
+      'RuntimeError: Expected all tensors to be on the same device, but got weight is on cuda:0, different from other tensors on cpu (when checking argument in method wrapper_CUDA__native_batch_norm)\nhint: ' .. HINT)
+    T.raises(function() nn.BatchNorm2d(3)(x:cuda()) end,
+      'RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA__native_batch_norm)\nhint: ' .. HINT)
+    T.raises(function() F.batch_norm(x:cuda(), torch.zeros(3), torch.ones(3)) end,
+      'RuntimeError: Expected all tensors to be on the same device, but got running_mean is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA__native_batch_norm)\nhint: ' .. HINT)
+    T.raises(function() nn.LayerNorm(8):to('cuda:0')(x) end,
+      'RuntimeError: Expected all tensors to be on the same device, but got weight is on cuda:0, different from other tensors on cpu (when checking argument in method wrapper_CUDA__native_layer_norm)\nhint: ' .. HINT)
   end
 end)
 
