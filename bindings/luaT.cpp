@@ -268,6 +268,8 @@ std::string type_name(lua_State* L, int idx) {
 }
 
 void type_error(const char* fname, const char* arg, const char* expected, const std::string& got) {
+  // An absent required argument: Python's own words (torch.mm(a): mm() missing ... "mat2").
+  if (got == "nothing") throw TypeError(cat(fname, "() missing 1 required positional arguments: \"", arg, "\""));
   throw TypeError(cat(fname, "(): argument '", arg, "' must be ", expected, ", not ", got));
 }
 

@@ -1,7 +1,8 @@
 // The warning handler of a Lua state (Note [Warnings] in tensor/core/warning.h):
 // "UserWarning: text" on stderr once per (text, Lua call site), Python's
 // default filter, with the Lua line that made the call standing in for
-// Python's file:line. Reset when the state closes.
+// Python's file:line. Reset when the state closes. torch._warn gives the Lua
+// library the same path.
 #include <cstdio>
 #include <set>
 #include <string>
@@ -18,9 +19,9 @@ struct Seen {
   std::set<std::pair<std::string, std::string>> sites;
 };
 
-void lua_warn(const std::string& text, void* ctx) {
-  auto* L = static_cast<lua_State*>(ctx);
-  luaL_where(L, 1);  // inside a bound call: level 1 is the Lua line that called it
+// "UserWarning: text" unless this (text, site) pair has been shown.
+void warn_at(lua_State* L, const std::string& text, int level) {
+  luaL_where(L, level);
   std::string site = lua_tostring(L, -1);
   lua_pop(L, 1);
   lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.warnings");
@@ -29,6 +30,20 @@ void lua_warn(const std::string& text, void* ctx) {
   if (seen && !seen->sites.emplace(text, site).second) return;
   std::fprintf(stderr, "UserWarning: %s\n", text.c_str());
   std::fflush(stderr);
+}
+
+void lua_warn(const std::string& text, void* ctx) {
+  // inside a bound call: level 1 is the Lua line that called it
+  warn_at(static_cast<lua_State*>(ctx), text, 1);
+}
+
+// torch._warn(text, level=1): the Lua library's warnings; level counts as
+// Python's stacklevel does (1: the library function's caller, 2: its caller).
+int l_warn(lua_State* L) {
+  const char* text = luaL_checkstring(L, 1);
+  const int level = int(luaL_optinteger(L, 2, 1));
+  warn_at(L, text, level + 1);
+  return 0;
 }
 
 int close_warnings(lua_State* L) {
@@ -49,6 +64,8 @@ void open_warnings(lua_State* L) {
   lua_setmetatable(L, -2);
   lua_setfield(L, LUA_REGISTRYINDEX, "gpulab.warnings");
   set_warn_handler(lua_warn, L);
+  lua_pushcfunction(L, l_warn);  // into the torch table on the stack
+  lua_setfield(L, -2, "_warn");
 }
 
 }  // namespace gl::lt

@@ -51,11 +51,11 @@ local function dot_call(ctx)
     if U.is_tensor(v) and tensor_method(name) then return obj, name end
     local mt = type(v) == 'table' and getmetatable(v)
     if mt and type(v[name]) == 'function' then return obj, name end
-    if v == nil and tensor_method(name) and ctx.msg:find('must be Tensor, not nothing', 1, true) then
+    if v == nil and tensor_method(name) and ctx.msg:find('missing 1 required positional arguments: "input"', 1, true) then
       return obj, name
     end
   end
-  if ctx.msg:find("argument 'input' must be Tensor, not nothing", 1, true) then
+  if ctx.msg:find('missing 1 required positional arguments: "input"', 1, true) then
     local obj, name = ctx.line:match('([%a_][%w_%]%)]*)%.([%a_][%w_]*)%s*%(')
     if obj then return obj, name end
   end

@@ -8,8 +8,26 @@ local F = nn.functional
 
 -- ---- functional ------------------------------------------------------------
 -- The tensor ops themselves (same signatures), so help() shows their docs.
-for _, name in ipairs({'relu', 'sigmoid', 'tanh', 'softmax', 'log_softmax'}) do
+for _, name in ipairs({'relu', 'sigmoid', 'tanh'}) do
   F[name] = F[name] or torch[name]
+end
+-- F.softmax and F.log_softmax take dim=None, as PyTorch's: the legacy dim
+-- (0 for 0-, 1- and 3-d input, else 1) with its deprecation warning.
+local function implicit_dim(name, x, level)
+  torch._warn(('Implicit dimension choice for %s has been deprecated. Change the call to include dim=X as an argument.')
+    :format(name), level)
+  local nd = x:dim()
+  return (nd == 0 or nd == 1 or nd == 3) and 0 or 1
+end
+for _, name in ipairs({'softmax', 'log_softmax'}) do
+  local op = torch[name]
+  F[name] = function(...)
+    local a = U.parse(name, {'input:Tensor!', 'dim', '_stacklevel', 'dtype'}, {}, ...)
+    local dim = a.dim
+    if dim == nil then dim = implicit_dim(name, a.input, 2) end
+    return op(a.input, dim, {dtype = a.dtype})
+  end
+  torch._set_doc(F[name], ('F.%s(input, dim=None, {dtype=}): torch.%s along dim; with no dim, the legacy choice (0 for a 0-, 1- or 3-d input, else 1) and a deprecation warning, as PyTorch.'):format(name, name))
 end
 
 local function pybool(b) return b and 'True' or 'False' end
@@ -156,14 +174,13 @@ simple('Flatten', function(self, x) return x:flatten(self.start_dim, self.end_di
   function(self) return ('start_dim=%d, end_dim=%d'):format(self.start_dim, self.end_dim) end)
 
 -- PyTorch's legacy choice when Softmax is built without dim.
-local function softmax_dim(self, x)
+local function softmax_dim(self, x, name)
   if self.dim ~= nil then return self.dim end
-  local nd = x:dim()
-  return (nd == 0 or nd == 1 or nd == 3) and 0 or 1
+  return implicit_dim(name, x, 4)  -- past forward and the module call: the line that called the module
 end
 local function dim_repr(self) return 'dim=' .. (self.dim == nil and 'None' or tostring(self.dim)) end
-simple('Softmax', function(self, x) return torch.softmax(x, softmax_dim(self, x)) end, {'dim:int'}, nil, dim_repr)
-simple('LogSoftmax', function(self, x) return torch.log_softmax(x, softmax_dim(self, x)) end, {'dim:int'}, nil, dim_repr)
+simple('Softmax', function(self, x) return torch.softmax(x, softmax_dim(self, x, 'softmax')) end, {'dim:int'}, nil, dim_repr)
+simple('LogSoftmax', function(self, x) return torch.log_softmax(x, softmax_dim(self, x, 'log_softmax')) end, {'dim:int'}, nil, dim_repr)
 
 local Dropout = simple('Dropout', function(self, x) return F.dropout(x, self.p, self.training) end,
   {'p:float', 'inplace:bool'}, {p = 0.5, inplace = false},

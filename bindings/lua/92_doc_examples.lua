@@ -57,6 +57,8 @@ local written = {
   ['nn.functional.mse_loss'] = "nn.functional.mse_loss(torch.zeros(2), torch.ones(2), {reduction='sum'})",
   ['nn.functional.cross_entropy'] = 'nn.functional.cross_entropy(torch.tensor({{2., 0, 0}}), torch.tensor({0}))',
   ['nn.functional.dropout'] = 'nn.functional.dropout(torch.ones(3), 0.5, false)',
+  ['nn.functional.softmax'] = 'nn.functional.softmax(torch.tensor({{1., 2}, {1., 1}}), 1)',
+  ['nn.functional.log_softmax'] = 'nn.functional.log_softmax(torch.tensor({1., 1}), 0)',
   ['nn.init.calculate_gain'] = "nn.init.calculate_gain('relu')",
   ['nn.init.constant_'] = 'nn.init.constant_(torch.empty(2), 0.5)',
   ['nn.init.ones_'] = 'nn.init.ones_(torch.empty(2))',

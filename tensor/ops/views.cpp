@@ -273,6 +273,7 @@ Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
   start_dim = wrap_dim(start_dim, x.dim());
   end_dim = wrap_dim(end_dim, x.dim());
   GL_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (start_dim == end_dim) return x;  // PyTorch returns the tensor itself (no ViewBackward0)
   Shape sz;
   for (int64_t i = 0; i < start_dim; ++i) sz.push_back(x.sizes()[size_t(i)]);
   int64_t m = 1;

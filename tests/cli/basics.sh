@@ -99,7 +99,8 @@ expect "uint8 mask: deprecation UserWarning on stderr, once per site" 0 \
   $'UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\nUserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.'
 
 # Ops that PyTorch warns from (Note [Warnings]): std/var with no degrees of freedom once per
-# call site, scatter's deprecated reduce= once per process (PyTorch's TORCH_WARN_ONCE).
+# call site, scatter's deprecated reduce= once per process (PyTorch's TORCH_WARN_ONCE), F.softmax
+# without dim once per call site (torch._warn from the Lua library).
 cat >"$WORK/op_warnings.lua" <<'EOF'
 for _ = 1, 3 do print(torch.tensor({1.}):std()) end
 print(torch.ones(2, 1):var(1))
@@ -107,11 +108,12 @@ local i, s = torch.tensor({0, 1}), torch.tensor({5., 6.})
 print(torch.ones(3):scatter(0, i, s, {reduce = 'add'}))
 print(torch.ones(3):scatter(0, i, s, {reduce = 'multiply'}))
 print(torch.ones(3):scatter(0, i, 2.0, {reduce = 'add'}))
+for _ = 1, 2 do print(nn.functional.softmax(torch.tensor({0., 0.}))) end
 EOF
 run op_warnings.lua
 expect "op warnings: std/var degrees of freedom once per site, scatter reduce= once" 0 \
-  $'tensor(nan)\ntensor(nan)\ntensor(nan)\ntensor([nan, nan])\ntensor([6., 7., 1.])\ntensor([5., 6., 1.])\ntensor([3., 3., 1.])' \
-  $'UserWarning: std(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel).\nUserWarning: var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel).\nUserWarning: The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.'
+  $'tensor(nan)\ntensor(nan)\ntensor(nan)\ntensor([nan, nan])\ntensor([6., 7., 1.])\ntensor([5., 6., 1.])\ntensor([3., 3., 1.])\ntensor([0.5000, 0.5000])\ntensor([0.5000, 0.5000])' \
+  $'UserWarning: std(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel).\nUserWarning: var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel).\nUserWarning: The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.\nUserWarning: Implicit dimension choice for softmax has been deprecated. Change the call to include dim=X as an argument.'
 
 # ---- failing scripts ----
 cat >"$WORK/fails.lua" <<'EOF'

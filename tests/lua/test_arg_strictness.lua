@@ -119,7 +119,7 @@ T.test('Lua-side functions check their arguments', function()
   T.eq(err(nn.Flatten(), 1e9), "TypeError: Flatten.forward(): argument 'input' must be Tensor, not float")
   T.eq(err(nn.init.ones_, 1), "TypeError: ones_(): argument 'tensor' must be Tensor, not int")
   T.eq(err(nn.init.zeros_), 'TypeError: zeros_() missing 1 required positional arguments: "tensor"')
-  T.eq(err(torch.randperm), "TypeError: randperm(): argument 'n' must be int, not nothing")
+  T.eq(err(torch.randperm), 'TypeError: randperm() missing 1 required positional arguments: "n"')
   local p = {nn.Parameter(torch.ones(2))}
   T.eq(err(torch.optim.SGD, p, {lr = torch.tensor(0.1)}), "TypeError: SGD(): argument 'lr' must be float, not Tensor")
   T.eq(err(torch.optim.Adam, p, {betas = 0.9}), "TypeError: Adam(): argument 'betas' must be a pair of floats, not float")

@@ -169,7 +169,7 @@ T.test('REPL: cells are In[N], tracebacks keep the user frames', function()
     '    f(torch.ones(2))',
     '  In[N], line 2, in f',
     '    return t.sum()',
-    "TypeError: sum(): argument 'input' must be Tensor, not nothing",
+    'TypeError: sum() missing 1 required positional arguments: "input"',
     "hint: call methods with ':' in Lua: t:sum(...)"}, '\n')
   T.eq(out[8]:gsub('In%[%d+%]', 'In[N]'), want)
   T.truthy(out[20]:match('^  In%[%d+%], line 2, in <module>\n    local y = nil %+ 1\nIn%[%d+%]:2: attempt to perform arithmetic on a nil value$'), out[20])

@@ -251,6 +251,10 @@ case("norm_nuc", f"torch.linalg.norm({SV}, 'nuc')", f"torch.linalg.norm({SVP}, '
 for tag, args in (("sym7", "-1, 1, 7"), ("mid101", "-5, 5, 101"), ("down17", "2, -3, 17"), ("unit11", "0, 1, 11"), ("third", "0.1, 0.9, 6")):
     case(f"linspace_{tag}", f"torch.linspace({args}, {{device=D}})", f"torch.linspace({args}, device=D)")
     case(f"linspace_{tag}_f64", f"torch.linspace({args}, {{dtype=torch.float64, device=D}})", f"torch.linspace({args}, dtype=torch.float64, device=D)")
+# flatten over one dim is the tensor itself (no ViewBackward0), as nn.Flatten on a 2-d batch
+case("flatten_noop", "torch.tensor({{0., 1.}, {2., 3.}}, {requires_grad=true, device=D}):flatten(1)", "torch.tensor([[0., 1.], [2., 3.]], requires_grad=True, device=D).flatten(1)")
+case("flatten_module_noop", "nn.Flatten()(torch.tensor({{0., 1.}, {2., 3.}}, {requires_grad=true, device=D}))", "torch.nn.Flatten()(torch.tensor([[0., 1.], [2., 3.]], requires_grad=True, device=D))")
+case("flatten_some", "torch.ones(2, 1, 2, {requires_grad=true, device=D}):flatten(1)", "torch.ones(2, 1, 2, requires_grad=True, device=D).flatten(1)")
 # broadcasting errors name the last mismatching dim, as PyTorch's infer_size checks from the end
 for tag, a, b in (("2x3_3x2", "2, 3", "3, 2"), ("2x3x4_5x4", "2, 3, 4", "5, 4"), ("4x1x3_2x5", "4, 1, 3", "2, 5")):
     case(f"broadcast_err_{tag}", f"torch.ones({a}, {{device=D}}) + torch.ones({b}, {{device=D}})", f"torch.ones({a}, device=D) + torch.ones({b}, device=D)")
