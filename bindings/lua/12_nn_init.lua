@@ -39,7 +39,7 @@ end
 local function correct_fan(t, mode)
   mode = mode:lower()
   if mode ~= 'fan_in' and mode ~= 'fan_out' then
-    error(('ValueError: Mode %s not supported, please use one of fan_in, fan_out'):format(mode), 0)
+    error(('ValueError: Mode %s not supported, please use one of [\'fan_in\', \'fan_out\']'):format(mode), 0)
   end
   local fan_in, fan_out = init._calculate_fan_in_and_fan_out(t)
   return mode == 'fan_in' and fan_in or fan_out

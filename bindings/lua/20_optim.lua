@@ -110,6 +110,7 @@ end
 function Optimizer:__tostring()
   local out = {U.class_of(self).__name .. ' ('}
   for i, g in ipairs(self.param_groups) do
+    if i > 1 then out[#out + 1] = '' end  -- a blank line between groups, as PyTorch's
     out[#out + 1] = ('Parameter Group %d'):format(i - 1)
     local keys, seen = {}, {params = true}
     for _, k in ipairs(self._print_keys or {}) do keys[#keys + 1] = k; seen[k] = true end

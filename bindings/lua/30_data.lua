@@ -53,7 +53,14 @@ function Dataset.new(cls, ...)
   return self
 end
 function Dataset:__init(...) U.parse('Dataset.__init__', {}, nil, ...) end
-function Dataset:__tostring() return ('<%s object>'):format(U.class_of(self).__name) end
+-- Python's default repr, <module.Name object at 0x...>: the library's own
+-- classes name their PyTorch module, a learner's class is __main__'s.
+local MODULES = {Dataset = 'torch.utils.data.dataset', TensorDataset = 'torch.utils.data.dataset',
+                 Subset = 'torch.utils.data.dataset', DataLoader = 'torch.utils.data.dataloader'}
+local function object_repr(self, cls)
+  return ('<%s.%s object at %s>'):format(MODULES[cls.__name] or '__main__', cls.__name, ('%p'):format(self))
+end
+function Dataset:__tostring() return object_repr(self, U.class_of(self)) end
 Dataset.__getitem, Dataset.get, Dataset.__len, Dataset.len = base_item, base_item, base_length, base_length
 
 -- ---- TensorDataset ---------------------------------------------------------
@@ -153,7 +160,7 @@ local function loader_meta(cls)
       if b == nil then self._it = nil end
       return b
     end,
-    __tostring = function(self) return ('<%s object>'):format(cls.__name) end,
+    __tostring = function(self) return object_repr(self, cls) end,
   }
 end
 local DataLoader = U.class('DataLoader', nil, loader_meta)

@@ -183,4 +183,13 @@ T.test('Subset and plain arrays as datasets', function()
   T.eq(table.concat(out, ','), '10,30')
 end)
 
+T.test("datasets and loaders print as Python's default repr", function()
+  local ds = torch.utils.data.TensorDataset(torch.ones(2))
+  T.truthy(tostring(ds):match('^<torch%.utils%.data%.dataset%.TensorDataset object at 0x%x+>$'), tostring(ds))
+  local dl = torch.utils.data.DataLoader(ds)
+  T.truthy(tostring(dl):match('^<torch%.utils%.data%.dataloader%.DataLoader object at 0x%x+>$'), tostring(dl))
+  local D = torch.utils.data.Dataset:extend('MyData')
+  T.truthy(tostring(D()):match('^<__main__%.MyData object at 0x%x+>$'), tostring(D()))
+end)
+
 T.finish()

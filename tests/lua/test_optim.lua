@@ -174,4 +174,13 @@ T.test('training a linear regression converges (cpu and cuda)', function()
   end
 end)
 
+-- PyTorch 2.15's text for two groups (a blank line between them) and kaiming's mode error
+T.test('optimizer printing: a blank line between parameter groups', function()
+  local w, v = nn.Parameter(torch.ones(2)), nn.Parameter(torch.ones(1))
+  local text = tostring(torch.optim.SGD({{params = {w}}, {params = {v}, lr = 0.5}}, {lr = 0.1}))
+  T.truthy(text:find('    weight_decay: 0\n\nParameter Group 1\n', 1, true), text)
+  T.raises(function() nn.init.kaiming_uniform_(torch.ones(2, 2), {mode = 'fan'}) end,
+           "ValueError: Mode fan not supported, please use one of ['fan_in', 'fan_out']")
+end)
+
 T.finish()
