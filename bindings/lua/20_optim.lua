@@ -1,4 +1,4 @@
--- torch.optim: Optimizer, SGD (momentum, nesterov, weight decay), Adam, AdamW.
+-- torch.optim: Optimizer, SGD (momentum, nesterov, weight decay), Adam, AdamW, RMSprop, Adagrad.
 -- Updates follow torch/optim/sgd.py and adam.py (single-tensor path) and run
 -- in place under no_grad, so parameters keep their identity.
 --   local opt = torch.optim.SGD(model:parameters(), {lr = 0.1, momentum = 0.9})
@@ -248,4 +248,98 @@ function AdamW:__init(...)
   adam_init(self, 'AdamW', {lr = 1e-3, betas = {0.9, 0.999}, eps = 1e-8, weight_decay = 1e-2, amsgrad = false,
                             maximize = false, capturable = false, differentiable = false,
                             decoupled_weight_decay = true}, ...)
+end
+
+-- ---- RMSprop -------------------------------------------------------------
+-- PyTorch's single-tensor step: square_avg = alpha * square_avg + (1 - alpha) g^2
+-- (centered: minus the square of the gradient's own average), p -= lr g / (sqrt + eps)
+-- (with momentum: through a buffer).
+local RMSprop = Optimizer:extend('RMSprop')
+optim.RMSprop = RMSprop
+U.doc(RMSprop, 'torch.optim.RMSprop(params, {lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false}).')
+RMSprop._print_keys = {'alpha', 'capturable', 'centered', 'differentiable', 'eps', 'foreach', 'lr', 'maximize',
+                       'momentum', 'weight_decay'}
+
+function RMSprop:__init(...)
+  local params, a = parse('RMSprop', {'lr:float', 'alpha:float', 'eps:float', 'weight_decay:float', 'momentum:float',
+                                      'centered:bool', 'capturable:bool', 'foreach', 'maximize:bool',
+                                      'differentiable:bool'},
+    {lr = 1e-2, alpha = 0.99, eps = 1e-8, weight_decay = 0, momentum = 0, centered = false, capturable = false,
+     maximize = false, differentiable = false}, ...)
+  check(a.lr >= 0, 'Invalid learning rate', a.lr)
+  check(a.eps >= 0, 'Invalid epsilon value', a.eps)
+  check(a.momentum >= 0, 'Invalid momentum value', a.momentum)
+  check(a.weight_decay >= 0, 'Invalid weight_decay value', a.weight_decay)
+  check(a.alpha >= 0, 'Invalid alpha value', a.alpha)
+  Optimizer.__init(self, params, a)
+end
+
+function RMSprop:_update_group(g)
+  for _, p in ipairs(g.params) do
+    local grad = p.grad
+    if grad ~= nil then
+      if g.maximize then grad = -grad end
+      local st = self:_state(p)
+      if st.step == nil then
+        st.step, st.square_avg = 0, torch.zeros_like(p)
+        if g.momentum > 0 then st.momentum_buffer = torch.zeros_like(p) end
+        if g.centered then st.grad_avg = torch.zeros_like(p) end
+      end
+      st.step = st.step + 1
+      if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
+      st.square_avg:mul_(g.alpha):add_(grad * (1 - g.alpha) * grad)
+      local avg
+      if g.centered then
+        st.grad_avg:add_((grad - st.grad_avg) * (1 - g.alpha))
+        avg = (st.square_avg - st.grad_avg * st.grad_avg):sqrt()
+      else
+        avg = st.square_avg:sqrt()
+      end
+      avg = avg + g.eps
+      if g.momentum > 0 then
+        st.momentum_buffer:mul_(g.momentum):add_(grad / avg)
+        p:add_(st.momentum_buffer, {alpha = -g.lr})
+      else
+        p:add_(grad / avg * (-g.lr))
+      end
+    end
+  end
+end
+
+-- ---- Adagrad -------------------------------------------------------------
+-- state_sum += g^2; p -= lr / (1 + (step - 1) lr_decay) * g / (sqrt(state_sum) + eps).
+local Adagrad = Optimizer:extend('Adagrad')
+optim.Adagrad = Adagrad
+U.doc(Adagrad, 'torch.optim.Adagrad(params, {lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10}).')
+Adagrad._print_keys = {'differentiable', 'eps', 'foreach', 'fused', 'initial_accumulator_value', 'lr', 'lr_decay',
+                       'maximize', 'weight_decay'}
+
+function Adagrad:__init(...)
+  local params, a = parse('Adagrad', {'lr:float', 'lr_decay:float', 'weight_decay:float',
+                                      'initial_accumulator_value:float', 'eps:float', 'foreach', '*',
+                                      'maximize:bool', 'differentiable:bool', 'fused'},
+    {lr = 1e-2, lr_decay = 0, weight_decay = 0, initial_accumulator_value = 0, eps = 1e-10, maximize = false,
+     differentiable = false}, ...)
+  check(a.lr >= 0, 'Invalid learning rate', a.lr)
+  check(a.lr_decay >= 0, 'Invalid lr_decay value', a.lr_decay)
+  check(a.weight_decay >= 0, 'Invalid weight_decay value', a.weight_decay)
+  check(a.initial_accumulator_value >= 0, 'Invalid initial_accumulator_value value', a.initial_accumulator_value)
+  check(a.eps >= 0, 'Invalid epsilon value', a.eps)
+  Optimizer.__init(self, params, a)
+end
+
+function Adagrad:_update_group(g)
+  for _, p in ipairs(g.params) do
+    local grad = p.grad
+    if grad ~= nil then
+      if g.maximize then grad = -grad end
+      local st = self:_state(p)
+      if st.step == nil then st.step, st.sum = 0, torch.full_like(p, g.initial_accumulator_value) end
+      st.step = st.step + 1
+      if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
+      local clr = g.lr / (1 + (st.step - 1) * g.lr_decay)
+      st.sum:add_(grad * grad)
+      p:add_(grad / (st.sum:sqrt() + g.eps) * (-clr))
+    end
+  end
 end

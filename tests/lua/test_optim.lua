@@ -67,6 +67,24 @@ T.test('Adam matches PyTorch and the formula', function()
   T.close(w2, {0.6989112496376038, -1.6949446201324463, 2.6917035579681396}, 1e-6)
 end)
 
+-- Values from PyTorch 2.15 (three steps on sum(w^2) from {1, -2, 3}).
+T.test('RMSprop and Adagrad match PyTorch, on every device', function()
+  for _, dev in ipairs({'cpu', 'cuda:0'}) do
+    local function go(f) return run(f, {1.0, -2.0, 3.0}, 3, dev) end
+    T.close(go(function(p) return torch.optim.RMSprop(p, {lr = 0.01}) end),
+            {0.7799822688102722, -1.775349497795105, 2.77388858795166}, 1e-6)
+    T.close(go(function(p) return torch.optim.RMSprop(p, {lr = 0.01, momentum = 0.9, centered = true, weight_decay = 0.1}) end),
+            {0.5496501326560974, -1.5406780242919922, 2.5379090309143066}, 1e-6)
+    T.close(go(function(p) return torch.optim.Adagrad(p, {lr = 0.1}) end),
+            {0.7804561853408813, -1.7758214473724365, 2.7743594646453857}, 1e-6)
+    T.close(go(function(p)
+      return torch.optim.Adagrad(p, {lr = 0.1, lr_decay = 0.5, weight_decay = 0.1, initial_accumulator_value = 0.2})
+    end), {0.8314531445503235, -1.82693612575531, 2.8257720470428467}, 1e-6)
+  end
+  T.raises(function() torch.optim.RMSprop({nn.Parameter(torch.ones(1))}, {alpha = -1}) end, 'ValueError: Invalid alpha value: -1')
+  T.raises(function() torch.optim.Adagrad({nn.Parameter(torch.ones(1))}, {lr_decay = -1}) end, 'ValueError: Invalid lr_decay value: -1')
+end)
+
 T.test('zero_grad and parameter identity', function()
   local model = nn.Linear(3, 1)
   local w = model.weight
