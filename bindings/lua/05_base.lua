@@ -27,6 +27,20 @@ end
 if torch.no_grad == nil then torch.no_grad = grad_scope(false) end
 if torch.enable_grad == nil then torch.enable_grad = grad_scope(true) end
 
+-- torch.as_tensor(data, {dtype=, device=}): a tensor as it is when it already
+-- has that dtype and device (no copy, as PyTorch's), else converted; other
+-- data through torch.tensor.
+if torch.as_tensor == nil then
+  function torch.as_tensor(...)
+    local a = U.parse('as_tensor', {'data!', 'dtype', 'device'}, nil, ...)
+    if not U.is_tensor(a.data) then return torch.tensor(a.data, {dtype = a.dtype, device = a.device}) end
+    local x = a.data
+    if a.device ~= nil then x = x:to(torch.device(a.device)) end
+    if a.dtype ~= nil then x = x:to(a.dtype) end
+    return x
+  end
+end
+
 -- ---- value kinds -----------------------------------------------------------
 -- The C++ userdata metatables carry __name ('torch.Tensor', 'torch.device', ...).
 function U.kind(v)

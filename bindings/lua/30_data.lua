@@ -100,6 +100,42 @@ function Subset:__init(...)
 end
 function Subset:__getitem(i) return self.dataset[self.indices[i + 1]] end
 function Subset:__len() return #self.indices end
+-- random_split(dataset, lengths, {generator=}): Subsets of a random permutation,
+-- as PyTorch's (lengths may be fractions summing to 1, the remainder dealt
+-- round-robin); one result per split, so `local train, val = random_split(...)`.
+function data.random_split(...)
+  local a = U.parse('random_split', {'dataset!', 'lengths!', 'generator'}, nil, ...)
+  local n = #a.dataset
+  local lengths, total = {}, 0
+  for i, v in ipairs(a.lengths) do lengths[i] = v; total = total + v end
+  if math.abs(total - 1) <= 1e-9 and total <= 1 then
+    local used = 0
+    for i, frac in ipairs(lengths) do
+      if frac < 0 or frac > 1 then error(('ValueError: Fraction at index %d is not between 0 and 1'):format(i - 1), 0) end
+      lengths[i] = math.floor(n * frac)
+      used = used + lengths[i]
+    end
+    for i = 0, n - used - 1 do
+      local k = i % #lengths + 1
+      lengths[k] = lengths[k] + 1
+    end
+    for i, len in ipairs(lengths) do
+      if len == 0 then torch._warn(('Length of split at index %d is 0. This might result in an empty dataset.'):format(i - 1)) end
+    end
+    total = n
+  end
+  if total ~= n then error('ValueError: Sum of input lengths does not equal the length of the input dataset!', 0) end
+  local perm = torch.randperm(n, {generator = a.generator}):tolist()
+  local out, offset = {}, 0
+  for i, len in ipairs(lengths) do
+    local idx = {}
+    for j = 1, len do idx[j] = perm[offset + j] end
+    out[i] = Subset(a.dataset, idx)
+    offset = offset + len
+  end
+  return table.unpack(out)
+end
+
 -- A batch at once when the dataset under it can (see fetch below).
 function Subset:__getbatch(idx)
   local cls = U.class_of(self.dataset)

@@ -37,6 +37,10 @@ local docs = {
     .. 'when assigned to one of its fields; prints as "Parameter containing:".',
   ['torch.utils.data.default_collate'] = 'default_collate(samples): stack a list of samples into a batch\n'
     .. '(tensors stacked along a new dim 0, numbers into a tensor, tables field by field).',
+  ['torch.as_tensor'] = 'torch.as_tensor(data, {dtype=, device=}): data as a tensor; a tensor that already has this\n'
+    .. 'dtype and device is returned itself (no copy), others are converted; a Lua table goes through torch.tensor.',
+  ['torch.utils.data.random_split'] = 'random_split(dataset, lengths, {generator=}): Subsets of a random permutation, as PyTorch\'s\n'
+    .. '(lengths: counts, or fractions summing to 1); one result per split: local train, val = random_split(ds, {0.8, 0.2}).',
 }
 local init = {
   calculate_gain = 'calculate_gain(nonlinearity, param): the recommended gain for an init (relu: sqrt(2), tanh: 5/3, ...).',

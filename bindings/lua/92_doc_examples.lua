@@ -52,6 +52,8 @@ local written = {
   ['torch.enable_grad'] = 'torch.no_grad(torch.enable_grad, function() return torch.is_grad_enabled() end)',
   ['torch.linalg.qr'] = 'torch.linalg.qr(torch.tensor({{3., 0}, {4., 5}}))',
   ['torch.utils.data.default_collate'] = 'torch.utils.data.default_collate({torch.zeros(2), torch.ones(2)})',
+  ['torch.as_tensor'] = 'torch.as_tensor({1, 2}, {dtype=torch.float64})',
+  ['torch.utils.data.random_split'] = '#torch.utils.data.random_split(torch.utils.data.TensorDataset(torch.arange(10.)), {0.7, 0.3})',
   ['nn.Parameter'] = 'nn.Parameter(torch.ones(2))',
   ['nn.functional.linear'] = 'nn.functional.linear(torch.ones(1, 2), torch.eye(2), torch.ones(2))',
   ['nn.functional.mse_loss'] = "nn.functional.mse_loss(torch.zeros(2), torch.ones(2), {reduction='sum'})",

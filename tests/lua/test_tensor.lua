@@ -213,4 +213,14 @@ eq(torch.cuda.memory_allocated(1), before, 'memory back to start after collectga
 err(function() return torch.empty(1 << 40, {device = 'cuda:0', dtype = torch.uint8}) end, 'CUDA out of memory. Tried to allocate 1024.00 GiB')
 eq(tostring(x), "tensor([1, 2, 3], device='cuda:0')", 'earlier tensors intact after OOM')
 
+-- torch.as_tensor as PyTorch 2.15: the tensor itself when nothing changes
+T.test('as_tensor: no copy when dtype and device already match', function()
+  local x = torch.ones(2)
+  T.truthy(rawequal(torch.as_tensor(x), x), 'no options: x itself')
+  T.truthy(rawequal(torch.as_tensor(x, {dtype = torch.float32}), x), 'same dtype: x itself')
+  T.truthy(rawequal(torch.as_tensor(x, {device = 'cpu'}), x), 'same device: x itself')
+  T.eq(tostring(torch.as_tensor(x, {dtype = torch.float64})), 'tensor([1., 1.], dtype=torch.float64)')
+  T.eq(tostring(torch.as_tensor({1, 2})), 'tensor([1, 2])')
+end)
+
 T.finish()

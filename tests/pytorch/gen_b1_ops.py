@@ -91,6 +91,15 @@ RANDOM = [
      "torch.manual_seed(0); return torch.bernoulli(torch.tensor({0., 0.2, 0.5, 0.8, 1., 0.5}, {device=DEV}))"),
     ('bernoulli_t64', "torch.manual_seed(0); out = torch.bernoulli(torch.full((2, 4), 0.5, dtype=torch.float64, device=DEV))",
      "torch.manual_seed(0); return torch.bernoulli(torch.full({2, 4}, 0.5, {dtype=torch.float64, device=DEV}))"),
+    # random_split: a permutation from the generator, fractions dealt as PyTorch deals them
+    ('split_counts', "from torch.utils.data import random_split, TensorDataset; a, b = random_split(TensorDataset(torch.arange(10)), [7, 3], generator=torch.Generator().manual_seed(42)); out = [torch.tensor(a.indices), torch.tensor(b.indices)]",
+     "local a, b = torch.utils.data.random_split(torch.utils.data.TensorDataset(torch.arange(10)), {7, 3}, {generator=torch.Generator():manual_seed(42)}); return {torch.tensor(a.indices), torch.tensor(b.indices)}"),
+    ('split_fractions', "from torch.utils.data import random_split, TensorDataset; a, b, c = random_split(TensorDataset(torch.arange(10)), [0.5, 0.3, 0.2], generator=torch.Generator().manual_seed(1)); out = [torch.tensor(a.indices), torch.tensor(b.indices), torch.tensor(c.indices)]",
+     "local a, b, c = torch.utils.data.random_split(torch.utils.data.TensorDataset(torch.arange(10)), {0.5, 0.3, 0.2}, {generator=torch.Generator():manual_seed(1)}); return {torch.tensor(a.indices), torch.tensor(b.indices), torch.tensor(c.indices)}"),
+    ('split_remainder', "from torch.utils.data import random_split, TensorDataset; torch.manual_seed(0); a, b = random_split(TensorDataset(torch.arange(5)), [0.5, 0.5]); out = [torch.tensor(a.indices), torch.tensor(b.indices)]",
+     "torch.manual_seed(0); local a, b = torch.utils.data.random_split(torch.utils.data.TensorDataset(torch.arange(5)), {0.5, 0.5}); return {torch.tensor(a.indices), torch.tensor(b.indices)}"),
+    ('split_bad_sum', "from torch.utils.data import random_split, TensorDataset; random_split(TensorDataset(torch.arange(5)), [2, 2])",
+     "return torch.utils.data.random_split(torch.utils.data.TensorDataset(torch.arange(5)), {2, 2})"),
     # dropout's mask is bernoulli_(1 - p), scaled: the same elements dropped after the same seed
     ('dropout_seeded', "torch.manual_seed(3); out = [torch.nn.functional.dropout(torch.ones(3, 4, device=DEV), 0.4), torch.nn.Dropout(0.5)(torch.arange(8., device=DEV))]",
      "torch.manual_seed(3); return {nn.functional.dropout(torch.ones(3, 4, {device=DEV}), 0.4), nn.Dropout(0.5)(torch.arange(8., {device=DEV}))}"),
