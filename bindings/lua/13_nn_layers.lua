@@ -231,6 +231,7 @@ local function loss(name, fn, names, passed)
   return cls
 end
 
+U.loss_module = loss  -- for the losses of 16_losses.lua
 loss('MSELoss', function(...) return F.mse_loss(...) end, {'size_average', 'reduce', 'reduction:str'}, {})
 loss('CrossEntropyLoss', function(...) return F.cross_entropy(...) end,
   {'weight:Tensor', 'size_average', 'ignore_index:int', 'reduce', 'reduction:str', 'label_smoothing:float'},

@@ -68,7 +68,8 @@ end
 
 -- A layer's own forward and extra_repr (nn.Linear:forward, ...): documented
 -- as the nn.Module methods they override, under the layer's name.
-local loss_class = {MSELoss = true, CrossEntropyLoss = true}
+local loss_class = {MSELoss = true, CrossEntropyLoss = true, BCEWithLogitsLoss = true, BCELoss = true, L1Loss = true,
+                    SmoothL1Loss = true, HuberLoss = true, NLLLoss = true}
 for name, cls in torch._util.sorted_pairs(nn) do
   if type(cls) == 'table' and rawget(cls, '__name') and cls ~= nn.Module then
     local fwd = rawget(cls, 'forward')

@@ -255,6 +255,29 @@ for tag, args in (("sym7", "-1, 1, 7"), ("mid101", "-5, 5, 101"), ("down17", "2,
 case("flatten_noop", "torch.tensor({{0., 1.}, {2., 3.}}, {requires_grad=true, device=D}):flatten(1)", "torch.tensor([[0., 1.], [2., 3.]], requires_grad=True, device=D).flatten(1)")
 case("flatten_module_noop", "nn.Flatten()(torch.tensor({{0., 1.}, {2., 3.}}, {requires_grad=true, device=D}))", "torch.nn.Flatten()(torch.tensor([[0., 1.], [2., 3.]], requires_grad=True, device=D))")
 case("flatten_some", "torch.ones(2, 1, 2, {requires_grad=true, device=D}):flatten(1)", "torch.ones(2, 1, 2, requires_grad=True, device=D).flatten(1)")
+# losses composed in Lua (bindings/lua/16_losses.lua): values, nodes and gradients
+LX = "torch.tensor({{0.5, -1., 2.}, {0.1, 0.2, -0.3}}, {requires_grad=true, device=D})"
+LXP = "torch.tensor([[0.5, -1., 2.], [0.1, 0.2, -0.3]], requires_grad=True, device=D)"
+LY = "torch.tensor({{1., 0., 1.}, {0., 1., 0.}}, {device=D})"
+LYP = "torch.tensor([[1., 0., 1.], [0., 1., 0.]], device=D)"
+for tag, lua, py in (("bce_logits", f"nn.functional.binary_cross_entropy_with_logits(x, {LY})", f"torch.nn.functional.binary_cross_entropy_with_logits(x, {LYP})"),
+                     ("bce_logits_posw_none", f"nn.functional.binary_cross_entropy_with_logits(x, {LY}, {{reduction='none', pos_weight=torch.tensor({{2., 1., 0.5}}, {{device=D}})}})",
+                      f"torch.nn.functional.binary_cross_entropy_with_logits(x, {LYP}, reduction='none', pos_weight=torch.tensor([2., 1., 0.5], device=D))"),
+                     ("bce", f"nn.functional.binary_cross_entropy(x:sigmoid(), {LY}, {{reduction='sum'}})", f"torch.nn.functional.binary_cross_entropy(x.sigmoid(), {LYP}, reduction='sum')"),
+                     ("l1", f"nn.functional.l1_loss(x, {LY})", f"torch.nn.functional.l1_loss(x, {LYP})"),
+                     ("smooth_l1", f"nn.functional.smooth_l1_loss(x, {LY}, {{beta=0.5}})", f"torch.nn.functional.smooth_l1_loss(x, {LYP}, beta=0.5)"),
+                     ("huber", f"nn.functional.huber_loss(x, {LY}, {{delta=0.5, reduction='sum'}})", f"torch.nn.functional.huber_loss(x, {LYP}, delta=0.5, reduction='sum')"),
+                     ("nll", "nn.functional.nll_loss(x:log_softmax(1), torch.tensor({2, 0}, {device=D}))", "torch.nn.functional.nll_loss(x.log_softmax(1), torch.tensor([2, 0], device=D))"),
+                     ("nll_weight_ignore", "nn.functional.nll_loss(x:log_softmax(1), torch.tensor({2, -100}, {device=D}), {weight=torch.tensor({1., 2., 3.}, {device=D})})",
+                      "torch.nn.functional.nll_loss(x.log_softmax(1), torch.tensor([2, -100], device=D), weight=torch.tensor([1., 2., 3.], device=D))"),
+                     ("nll_module", "nn.NLLLoss({reduction='none'})(x:log_softmax(1), torch.tensor({1, 0}, {device=D}))", "torch.nn.NLLLoss(reduction='none')(x.log_softmax(1), torch.tensor([1, 0], device=D))"),
+                     ("bce_module", f"nn.BCEWithLogitsLoss()(x, {LY})", f"torch.nn.BCEWithLogitsLoss()(x, {LYP})")):
+    case(f"loss_{tag}", f"(function() local x = {LX}; local l = {lua}; l:sum():backward(); return l, x.grad end)()",
+         f"(lambda x: (lambda l: (l.sum().backward(), (l, x.grad))[1])({py}))({LXP})")
+case("loss_bce_range", "nn.functional.binary_cross_entropy(torch.tensor({1.5}, {device=D}), torch.tensor({1.}, {device=D}))", "torch.nn.functional.binary_cross_entropy(torch.tensor([1.5], device=D), torch.tensor([1.], device=D))")
+case("loss_size", "nn.functional.binary_cross_entropy_with_logits(torch.ones(2, {device=D}), torch.ones(3, {device=D}))", "torch.nn.functional.binary_cross_entropy_with_logits(torch.ones(2, device=D), torch.ones(3, device=D))")
+case("loss_modules_print", "nn.Sequential(nn.BCEWithLogitsLoss(), nn.BCELoss(), nn.L1Loss(), nn.SmoothL1Loss(), nn.HuberLoss(), nn.NLLLoss())",
+     "torch.nn.Sequential(torch.nn.BCEWithLogitsLoss(), torch.nn.BCELoss(), torch.nn.L1Loss(), torch.nn.SmoothL1Loss(), torch.nn.HuberLoss(), torch.nn.NLLLoss())")
 # broadcasting errors name the last mismatching dim, as PyTorch's infer_size checks from the end
 for tag, a, b in (("2x3_3x2", "2, 3", "3, 2"), ("2x3x4_5x4", "2, 3, 4", "5, 4"), ("4x1x3_2x5", "4, 1, 3", "2, 5")):
     case(f"broadcast_err_{tag}", f"torch.ones({a}, {{device=D}}) + torch.ones({b}, {{device=D}})", f"torch.ones({a}, device=D) + torch.ones({b}, device=D)")
