@@ -138,9 +138,45 @@ Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) 
 // label_smoothing) or class-probability targets of the input's shape. Every
 // case is -sum_c coef[i, c] * log_softmax(x)[i, c], reduced; the backward is
 // -coef * g (over the mean's denominator), recorded on the log-softmax.
+namespace {
+// (N, C, d1, ...), a class score per position (segmentation): PyTorch's
+// nll_loss_nd as the (N d1 ..., C) problem, the class dim moved last and the
+// rest flattened (the same sums, weights and mean); its node names.
+Tensor cross_entropy_nd(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o) {
+  const int64_t C = logits.size(1);
+  Shape perm{0}, rest{logits.size(0)};
+  for (int64_t d = 2; d < logits.dim(); ++d) {
+    perm.push_back(d);
+    rest.push_back(logits.size(d));
+  }
+  perm.push_back(1);
+  const bool probs = target.sizes() == logits.sizes();
+  Tensor t;
+  if (probs) {
+    t = reshape(permute(target, perm), {-1, C});
+  } else {
+    if (logits.dim() == 4) {
+      GL_CHECK(target.dim() == 3,
+               "only batches of spatial targets supported (3D tensors) but got targets of dimension: ", target.dim());
+      GL_CHECK(target.sizes() == rest, "size mismatch (got input: ", shape_str(logits.sizes()),
+               " , target: ", shape_str(target.sizes()));
+    } else {
+      GL_CHECK(target.sizes() == rest, "Expected target size ", shape_str(rest), ", got ", shape_str(target.sizes()));
+    }
+    t = reshape(target, {-1});
+  }
+  Tensor r = cross_entropy(reshape(permute(logits, perm), {-1, C}), t, o);
+  if (o.reduction == "none") r = reshape(r, rest);  // ViewBackward0, as PyTorch's past 4 dims
+  if (!probs && o.label_smoothing == 0 && (o.reduction != "none" || logits.dim() == 4))
+    rename_grad_fn(r, "NllLoss2DBackward0");
+  return r;
+}
+}  // namespace
+
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o) {
-  GL_CHECK(logits.dim() == 1 || logits.dim() == 2, "gpulab: cross_entropy expects input of shape (C) or (N, C), got ",
+  GL_CHECK(logits.dim() >= 1, "gpulab: cross_entropy expects input of shape (C), (N, C) or (N, C, d1, ...), got ",
            shape_str(logits.sizes()));
+  if (logits.dim() > 2) return cross_entropy_nd(logits, target, o);
   // PyTorch reads a target of the input's own shape as class probabilities,
   // any other as class indices, and checks the logits' dtype (log_softmax's) first.
   const bool probs = target.sizes() == logits.sizes();

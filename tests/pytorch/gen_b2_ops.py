@@ -274,6 +274,20 @@ for tag, lua, py in (("bce_logits", f"nn.functional.binary_cross_entropy_with_lo
                      ("bce_module", f"nn.BCEWithLogitsLoss()(x, {LY})", f"torch.nn.BCEWithLogitsLoss()(x, {LYP})")):
     case(f"loss_{tag}", f"(function() local x = {LX}; local l = {lua}; l:sum():backward(); return l, x.grad end)()",
          f"(lambda x: (lambda l: (l.sum().backward(), (l, x.grad))[1])({py}))({LXP})")
+# cross_entropy over (N, C, d1, ...): a class score per position
+CE4 = "torch.arange(24., {device=D}):reshape(2, 3, 2, 2):sin()"
+CE4P = "torch.arange(24., device=D).reshape(2, 3, 2, 2).sin()"
+T3 = "torch.tensor({{{0, 1}, {2, 0}}, {{1, 1}, {2, -100}}}, {device=D})"
+T3P = "torch.tensor([[[0, 1], [2, 0]], [[1, 1], [2, -100]]], device=D)"
+for tag, opt, optp in (("mean", "", ""), ("sum", ", {reduction='sum'}", ", reduction='sum'"), ("none", ", {reduction='none'}", ", reduction='none'"),
+                       ("weight_smooth", ", {weight=torch.tensor({1., 2., 3.}, {device=D}), label_smoothing=0.1}", ", weight=torch.tensor([1., 2., 3.], device=D), label_smoothing=0.1")):
+    case(f"loss_ce_nd_{tag}", f"(function() local x = {CE4}:requires_grad_(); local l = nn.functional.cross_entropy(x, {T3}{opt}); l:sum():backward(); return l, x.grad end)()",
+         f"(lambda x: (lambda l: (l.sum().backward(), (l, x.grad))[1])(torch.nn.functional.cross_entropy(x, {T3P}{optp})))({CE4P}.requires_grad_())")
+case("loss_ce_3d_none", "nn.functional.cross_entropy(torch.arange(24., {device=D}):reshape(2, 3, 4):cos(), torch.tensor({{0, 1, 2, 0}, {2, 2, 1, 0}}, {device=D}), {reduction='none'})",
+     "torch.nn.functional.cross_entropy(torch.arange(24., device=D).reshape(2, 3, 4).cos(), torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]], device=D), reduction='none')")
+case("loss_ce_nd_probs", f"nn.functional.cross_entropy({CE4}, {CE4}:softmax(1))", f"torch.nn.functional.cross_entropy({CE4P}, {CE4P}.softmax(1))")
+case("loss_ce_nd_bad_target", f"nn.functional.cross_entropy({CE4}, torch.zeros(2, 2, {{dtype=torch.int64, device=D}}))", f"torch.nn.functional.cross_entropy({CE4P}, torch.zeros(2, 2, dtype=torch.int64, device=D))")
+case("loss_ce_3d_bad_target", "nn.functional.cross_entropy(torch.ones(2, 3, 4, {device=D}), torch.zeros(2, 5, {dtype=torch.int64, device=D}))", "torch.nn.functional.cross_entropy(torch.ones(2, 3, 4, device=D), torch.zeros(2, 5, dtype=torch.int64, device=D))")
 case("loss_bce_range", "nn.functional.binary_cross_entropy(torch.tensor({1.5}, {device=D}), torch.tensor({1.}, {device=D}))", "torch.nn.functional.binary_cross_entropy(torch.tensor([1.5], device=D), torch.tensor([1.], device=D))")
 case("loss_size", "nn.functional.binary_cross_entropy_with_logits(torch.ones(2, {device=D}), torch.ones(3, {device=D}))", "torch.nn.functional.binary_cross_entropy_with_logits(torch.ones(2, device=D), torch.ones(3, device=D))")
 case("loss_modules_print", "nn.Sequential(nn.BCEWithLogitsLoss(), nn.BCELoss(), nn.L1Loss(), nn.SmoothL1Loss(), nn.HuberLoss(), nn.NLLLoss())",
