@@ -112,6 +112,7 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kTorchFunctions, "");
   lt::set_functions(L, lt::kTensorOps, "");
   lt::set_functions(L, lt::kTensorMatrixOps, "");
+  lt::set_functions(L, lt::kTensorReduceOps, "");
   lt::set_functions(L, lt::kSortOps, "");
   lt::set_functions(L, lt::kShapeOps, "");
   lt::set_functions(L, lt::kShapeFunctions, "");

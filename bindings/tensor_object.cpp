@@ -235,6 +235,7 @@ void open_tensor_type(lua_State* L) {
   lua_newtable(L);  // methods: the torch.Tensor class table
   set_functions(L, kTensorOps, "", true);
   set_functions(L, kTensorMatrixOps, "", true);
+  set_functions(L, kTensorReduceOps, "", true);
   set_functions(L, kTensorMethods, "", true);
   set_functions(L, kTensorViewMethods, "", true);
   set_functions(L, kSortOps, "", true);
