@@ -136,6 +136,20 @@ local function check(ok, msg, v)
   if not ok then error(('ValueError: %s: %s'):format(msg, U.repr(v)), 0) end
 end
 
+-- Each parameter of group g that has a gradient, with the gradient negated
+-- under maximize: the first step of every optimizer's update.
+local function each_grad(g)
+  local i = 0
+  return function()
+    while true do
+      i = i + 1
+      local p = g.params[i]
+      if p == nil then return nil end
+      if p.grad ~= nil then return p, g.maximize and -p.grad or p.grad end
+    end
+  end
+end
+
 -- ---- SGD -------------------------------------------------------------------
 local SGD = Optimizer:extend('SGD')
 optim.SGD = SGD
@@ -160,24 +174,20 @@ end
 
 -- The momentum buffer starts as a copy of the first gradient (no dampening).
 function SGD:_update_group(g)
-  for _, p in ipairs(g.params) do
-    local d_p = p.grad
-    if d_p ~= nil then
-      if g.maximize then d_p = -d_p end
-      if g.weight_decay ~= 0 then d_p = torch.add(d_p, p, {alpha = g.weight_decay}) end
-      if g.momentum ~= 0 then
-        local st = self:_state(p)
-        local buf = st.momentum_buffer
-        if buf == nil then
-          buf = d_p:clone():detach()
-          st.momentum_buffer = buf
-        else
-          buf:mul_(g.momentum):add_(d_p, {alpha = 1 - g.dampening})
-        end
-        d_p = g.nesterov and torch.add(d_p, buf, {alpha = g.momentum}) or buf
+  for p, d_p in each_grad(g) do
+    if g.weight_decay ~= 0 then d_p = torch.add(d_p, p, {alpha = g.weight_decay}) end
+    if g.momentum ~= 0 then
+      local st = self:_state(p)
+      local buf = st.momentum_buffer
+      if buf == nil then
+        buf = d_p:clone():detach()
+        st.momentum_buffer = buf
+      else
+        buf:mul_(g.momentum):add_(d_p, {alpha = 1 - g.dampening})
       end
-      p:add_(d_p, {alpha = -g.lr})
+      d_p = g.nesterov and torch.add(d_p, buf, {alpha = g.momentum}) or buf
     end
+    p:add_(d_p, {alpha = -g.lr})
   end
 end
 
@@ -211,34 +221,30 @@ end
 
 function Adam:_update_group(g)
   local beta1, beta2 = g.betas[1], g.betas[2]
-  for _, p in ipairs(g.params) do
-    local grad = p.grad
-    if grad ~= nil then
-      if g.maximize then grad = -grad end
-      local st = self:_state(p)
-      if st.step == nil then
-        st.step, st.exp_avg, st.exp_avg_sq = 0, torch.zeros_like(p), torch.zeros_like(p)
-        if g.amsgrad then st.max_exp_avg_sq = torch.zeros_like(p) end
-      end
-      st.step = st.step + 1
-      if g.weight_decay ~= 0 then
-        if g.decoupled_weight_decay then p:mul_(1 - g.lr * g.weight_decay)
-        else grad = torch.add(grad, p, {alpha = g.weight_decay}) end
-      end
-      -- exp_avg.lerp_(grad, 1 - beta1); exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-      st.exp_avg:add_((grad - st.exp_avg) * (1 - beta1))
-      st.exp_avg_sq:mul_(beta2)
-      st.exp_avg_sq:add_(grad * (1 - beta2) * grad)
-      local step_size = g.lr / (1 - beta1 ^ st.step)
-      local bc2_sqrt = math.sqrt(1 - beta2 ^ st.step)
-      local sq = st.exp_avg_sq
-      if g.amsgrad then
-        st.max_exp_avg_sq:copy_(torch.maximum(st.max_exp_avg_sq, st.exp_avg_sq))
-        sq = st.max_exp_avg_sq
-      end
-      local denom = sq:sqrt() / bc2_sqrt + g.eps
-      p:add_(st.exp_avg / denom * (-step_size))
+  for p, grad in each_grad(g) do
+    local st = self:_state(p)
+    if st.step == nil then
+      st.step, st.exp_avg, st.exp_avg_sq = 0, torch.zeros_like(p), torch.zeros_like(p)
+      if g.amsgrad then st.max_exp_avg_sq = torch.zeros_like(p) end
     end
+    st.step = st.step + 1
+    if g.weight_decay ~= 0 then
+      if g.decoupled_weight_decay then p:mul_(1 - g.lr * g.weight_decay)
+      else grad = torch.add(grad, p, {alpha = g.weight_decay}) end
+    end
+    -- exp_avg.lerp_(grad, 1 - beta1); exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    st.exp_avg:add_((grad - st.exp_avg) * (1 - beta1))
+    st.exp_avg_sq:mul_(beta2)
+    st.exp_avg_sq:add_(grad * (1 - beta2) * grad)
+    local step_size = g.lr / (1 - beta1 ^ st.step)
+    local bc2_sqrt = math.sqrt(1 - beta2 ^ st.step)
+    local sq = st.exp_avg_sq
+    if g.amsgrad then
+      st.max_exp_avg_sq:copy_(torch.maximum(st.max_exp_avg_sq, st.exp_avg_sq))
+      sq = st.max_exp_avg_sq
+    end
+    local denom = sq:sqrt() / bc2_sqrt + g.eps
+    p:add_(st.exp_avg / denom * (-step_size))
   end
 end
 
@@ -275,33 +281,29 @@ function RMSprop:__init(...)
 end
 
 function RMSprop:_update_group(g)
-  for _, p in ipairs(g.params) do
-    local grad = p.grad
-    if grad ~= nil then
-      if g.maximize then grad = -grad end
-      local st = self:_state(p)
-      if st.step == nil then
-        st.step, st.square_avg = 0, torch.zeros_like(p)
-        if g.momentum > 0 then st.momentum_buffer = torch.zeros_like(p) end
-        if g.centered then st.grad_avg = torch.zeros_like(p) end
-      end
-      st.step = st.step + 1
-      if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
-      st.square_avg:mul_(g.alpha):add_(grad * (1 - g.alpha) * grad)
-      local avg
-      if g.centered then
-        st.grad_avg:add_((grad - st.grad_avg) * (1 - g.alpha))
-        avg = (st.square_avg - st.grad_avg * st.grad_avg):sqrt()
-      else
-        avg = st.square_avg:sqrt()
-      end
-      avg = avg + g.eps
-      if g.momentum > 0 then
-        st.momentum_buffer:mul_(g.momentum):add_(grad / avg)
-        p:add_(st.momentum_buffer, {alpha = -g.lr})
-      else
-        p:add_(grad / avg * (-g.lr))
-      end
+  for p, grad in each_grad(g) do
+    local st = self:_state(p)
+    if st.step == nil then
+      st.step, st.square_avg = 0, torch.zeros_like(p)
+      if g.momentum > 0 then st.momentum_buffer = torch.zeros_like(p) end
+      if g.centered then st.grad_avg = torch.zeros_like(p) end
+    end
+    st.step = st.step + 1
+    if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
+    st.square_avg:mul_(g.alpha):add_(grad * (1 - g.alpha) * grad)
+    local avg
+    if g.centered then
+      st.grad_avg:add_((grad - st.grad_avg) * (1 - g.alpha))
+      avg = (st.square_avg - st.grad_avg * st.grad_avg):sqrt()
+    else
+      avg = st.square_avg:sqrt()
+    end
+    avg = avg + g.eps
+    if g.momentum > 0 then
+      st.momentum_buffer:mul_(g.momentum):add_(grad / avg)
+      p:add_(st.momentum_buffer, {alpha = -g.lr})
+    else
+      p:add_(grad / avg * (-g.lr))
     end
   end
 end
@@ -329,17 +331,13 @@ function Adagrad:__init(...)
 end
 
 function Adagrad:_update_group(g)
-  for _, p in ipairs(g.params) do
-    local grad = p.grad
-    if grad ~= nil then
-      if g.maximize then grad = -grad end
-      local st = self:_state(p)
-      if st.step == nil then st.step, st.sum = 0, torch.full_like(p, g.initial_accumulator_value) end
-      st.step = st.step + 1
-      if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
-      local clr = g.lr / (1 + (st.step - 1) * g.lr_decay)
-      st.sum:add_(grad * grad)
-      p:add_(grad / (st.sum:sqrt() + g.eps) * (-clr))
-    end
+  for p, grad in each_grad(g) do
+    local st = self:_state(p)
+    if st.step == nil then st.step, st.sum = 0, torch.full_like(p, g.initial_accumulator_value) end
+    st.step = st.step + 1
+    if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
+    local clr = g.lr / (1 + (st.step - 1) * g.lr_decay)
+    st.sum:add_(grad * grad)
+    p:add_(grad / (st.sum:sqrt() + g.eps) * (-clr))
   end
 end
