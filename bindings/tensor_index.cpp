@@ -5,7 +5,6 @@
 #include <cctype>
 #include <string>
 #include "bindings/luaT.h"
-#include "tensor/core/warning.h"
 #include "bindings/tensor_data.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/indexing.h"
@@ -123,10 +122,6 @@ IndexKey parse_key(lua_State* L, int key) {
         cat("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ",
             type_name(L, key), ")"));
   }
-  // PyTorch warns that a uint8 mask is deprecated, once per call site (Note [Warnings]).
-  out.on_uint8_mask = [] {
-    warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
-  };
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/core/warning.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/ops.h"
@@ -135,8 +136,9 @@ Tensor leading_mask(const Tensor& t, const Tensor& mask) {
 // The bool mask a uint8 index stands for. PyTorch still takes one (nonzero =
 // true) but warns that this is deprecated; a 0-d one is a plain condition in
 // PyTorch (it never reaches the deprecated mask path), so it does not warn.
-Tensor uint8_mask(const IndexKey& key, const Tensor& k) {
-  if (k.dim() > 0 && key.on_uint8_mask) key.on_uint8_mask();
+Tensor uint8_mask(const Tensor& k) {
+  if (k.dim() > 0)  // Note [Warnings]: once per call site
+    warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
   return to_dtype(k, DType::Bool);
 }
 
@@ -178,7 +180,7 @@ Tensor getitem(const Tensor& t, const IndexKey& key) {
     GL_CHECK_T(IndexError, bare->dtype() == DType::Bool || bare->dtype() == DType::UInt8,
                "tensors used as indices must be long, int, byte or bool tensors");
     // x[mask]: the selected rows of the leading dims, each with the trailing dims.
-    const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(key, *bare) : *bare;
+    const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(*bare) : *bare;
     Tensor r = masked_select(t, leading_mask(t, mask));
     Shape rest{-1};
     for (int64_t d = mask.dim(); d < t.dim(); ++d) rest.push_back(t.size(d));
@@ -226,7 +228,7 @@ void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optio
     if (bare) {
       GL_CHECK_T(IndexError, bare->dtype() == DType::Bool || bare->dtype() == DType::UInt8,
                  "tensors used as indices must be long, int, byte or bool tensors");
-      const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(key, *bare) : *bare;
+      const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(*bare) : *bare;
       const Tensor full = leading_mask(t, mask);
       if (vt) return index_put_(t, {mask}, v, false);
       return inplace_with_grad(t, [&](const Tensor& old) { return masked_fill(old, full, Other::of(*vs)); });
@@ -247,7 +249,7 @@ void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optio
         throw RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char");
       }
     }
-    const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(key, *bare) : *bare;
+    const Tensor mask = bare->dtype() == DType::UInt8 ? uint8_mask(*bare) : *bare;
     leading_mask(t, mask);  // PyTorch's mask shape check
     if (vt) return masked_assign_(t, mask, *vt);
     Tensor v = empty_on({}, t.dtype(), t.device());

@@ -2,7 +2,6 @@
 // '...', None, bool masks and index tensors, with PyTorch's rules and errors.
 // The bindings only turn a Lua key into IndexItems (bindings/tensor_index.cpp).
 #pragma once
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,13 +18,11 @@ struct IndexItem {
 };
 
 // A key as indexing reads it. `bare`: one tensor as the whole key (x[t], not
-// x[{t}]), where a uint8 or 0-d bool tensor is a mask. `on_uint8_mask` runs when
-// a uint8 tensor serves as a mask (PyTorch's deprecation warning, whose place
-// the caller knows).
+// x[{t}]), where a uint8 or 0-d bool tensor is a mask (a uint8 one with
+// PyTorch's deprecation warning, Note [Warnings]).
 struct IndexKey {
   std::vector<IndexItem> items;
   bool bare = false;
-  std::function<void()> on_uint8_mask;
 };
 
 // x[key]: a view for integers, slices, '...' and None; a copy with masks and
