@@ -54,7 +54,7 @@ function LRScheduler:get_last_lr()
   return r
 end
 
--- A rule per group: f(group lr, base lr, group index) -> new lr.
+-- A rule per group: f(group lr, base lr) -> new lr.
 function LRScheduler:_map(f)
   local r = {}
   for i, g in ipairs(self.optimizer.param_groups) do r[i] = f(g.lr, self.base_lrs[i]) end
