@@ -259,12 +259,31 @@ std::optional<Scalar> to_scalar(lua_State* L, int idx) {
 
 std::string type_name(lua_State* L, int idx) {
   if (idx == 0 || lua_isnone(L, idx)) return "nothing";
+  idx = lua_absindex(L, idx);
   if (to_tensor(L, idx)) return "Tensor";
   if (ud_test<Device>(L, idx, UdTag::Device)) return "torch.device";
   if (ud_test<DType>(L, idx, UdTag::DType)) return "torch.dtype";
   if (ud_test<Shape>(L, idx, UdTag::Size)) return "torch.Size";
-  if (lua_type(L, idx) == LUA_TNUMBER) return lua_isinteger(L, idx) ? "int" : "float";
-  return luaL_typename(L, idx);
+  // Python's names for the Lua types (Note [Python type names]).
+  switch (lua_type(L, idx)) {
+    case LUA_TNUMBER: return lua_isinteger(L, idx) ? "int" : "float";
+    case LUA_TSTRING: return "str";
+    case LUA_TBOOLEAN: return "bool";
+    case LUA_TNIL: return "NoneType";
+    case LUA_TTABLE:
+      if (luaL_getmetafield(L, idx, "__name") != LUA_TNIL) {  // a class instance: nn.Linear says Linear
+        std::string name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "object";
+        lua_pop(L, 1);
+        return name;
+      }
+      // A plain table: a list when empty or when it has [1], else a dict.
+      if (lua_rawlen(L, idx) > 0) return "list";
+      lua_pushnil(L);
+      if (lua_next(L, idx) == 0) return "list";
+      lua_pop(L, 2);
+      return "dict";
+    default: return luaL_typename(L, idx);
+  }
 }
 
 void type_error(const char* fname, const char* arg, const char* expected, const std::string& got) {

@@ -59,8 +59,13 @@ std::optional<DType> to_dtype_or_null(lua_State* L, int idx);  // nullopt for no
 void push_size(lua_State* L, const Shape& s);
 void push_scalar(lua_State* L, Scalar s);
 std::optional<Scalar> to_scalar(lua_State* L, int idx);  // number or boolean
-std::string type_name(lua_State* L, int idx);            // "Tensor", "number", ...
-void register_types(lua_State* L);                       // metatables; call once
+// Note [Python type names]: errors name a value's type as PyTorch's would
+// (Tensor, int, float, str, bool, NoneType, list, dict, torch.device, or a
+// class such as Linear), so that a learner reads the text PyTorch prints;
+// a plain Lua table is a list when it has [1] or is empty, else a dict.
+// U.type_name (bindings/lua/05_base.lua) follows the same rule.
+std::string type_name(lua_State* L, int idx);
+void register_types(lua_State* L);  // metatables; call once
 
 // ---- arguments ----
 // A call `f(a, b, {k=v})` or `f{a, b, k=v}`: positionals and keywords.

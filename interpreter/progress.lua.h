@@ -9,7 +9,7 @@ namespace gl::interp {
 inline constexpr const char* kProgressLua = R"lua(
 local env = ...
 local display, update_display = display, update_display
-local pyfloat = torch._pyfloat
+local pyfloat, pytype = torch._pyfloat, torch._type_name
 local MININTERVAL = 0.1  -- seconds between two redraws, as tqdm's mininterval
 
 local Progress = {}
@@ -115,7 +115,7 @@ end
 function Progress:update(n)
   if self.closed then return end
   n = n == nil and 1 or n
-  if math.type(n) ~= 'integer' then error(('TypeError: update(): n must be an int, not %s'):format(type(n)), 0) end
+  if math.type(n) ~= 'integer' then error(('TypeError: update(): n must be an int, not %s'):format(pytype(n)), 0) end
   self.n = self.n + n
   if self.mode ~= 'quiet' and env.clock() - self.last_draw >= MININTERVAL then self:refresh(false) end
 end
@@ -185,7 +185,7 @@ local function progress(iterable, opts)
     end
   end
   if opts.total ~= nil and math.type(opts.total) ~= 'integer' then
-    error(('TypeError: progress(): total must be an int, not %s'):format(type(opts.total)), 0)
+    error(('TypeError: progress(): total must be an int, not %s'):format(pytype(opts.total)), 0)
   end
   if opts.leave ~= nil and type(opts.leave) ~= 'boolean' then
     error(('TypeError: progress(): leave must be a boolean, not %s'):format(type(opts.leave)), 0)

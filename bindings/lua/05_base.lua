@@ -56,13 +56,21 @@ function U.is_plain_table(v) return type(v) == 'table' and getmetatable(v) == ni
 
 -- ---- argument parsing ------------------------------------------------------
 
--- The name the C++ bindings give a value's type in their errors (luaT.cpp type_name).
+-- The name the C++ bindings give a value's type in their errors (Note [Python
+-- type names] in luaT.h): Python's names, so the text is PyTorch's.
+local PY_NAMES = {string = 'str', boolean = 'bool', ['nil'] = 'NoneType', integer = 'int', float = 'float'}
 function U.type_name(v)
   local k = U.kind(v)
   if k == 'torch.Tensor' then return 'Tensor' end
-  if k == 'number' then return math.type(v) == 'integer' and 'int' or 'float' end
-  return k
+  if k == 'table' then
+    local mt = getmetatable(v)
+    local name = type(mt) == 'table' and rawget(mt, '__name')
+    if name then return type(name) == 'string' and name or 'object' end
+    return (rawlen(v) > 0 or next(v) == nil) and 'list' or 'dict'
+  end
+  return PY_NAMES[math.type(v) or k] or k
 end
+torch._type_name = U.type_name  -- for the interpreter's own Lua (progress)
 
 -- The TypeErrors of the C++ bindings (Note [Strict arguments]), same wording.
 U.too_many = torch._too_many  -- bindings/args_lua.cpp: the C++ bindings' wording

@@ -53,8 +53,7 @@ end
 local function pytype(v)  -- the type name PyTorch's messages show
   if U.is_tensor(v) then return v:type() end
   if is_module(v) then return v:_get_name() end
-  local t = math.type(v) or type(v)
-  return ({integer = 'int', float = 'float', string = 'str', boolean = 'bool'})[t] or t
+  return U.type_name(v)
 end
 
 local function setattr(self, k, v)

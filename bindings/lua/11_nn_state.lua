@@ -60,7 +60,7 @@ function Module:load_state_dict(state_dict, ...)
         missing[#missing + 1] = key
       elseif not U.is_tensor(input) then
         errs[#errs + 1] = ('While copying the parameter named "%s", expected torch.Tensor or Tensor-like object '
-          .. "from checkpoint but received <class '%s'>"):format(key, type(input))
+          .. "from checkpoint but received <class '%s'>"):format(key, pytype(input))
       else
         if param:dim() == 0 and input:dim() == 1 and input:size(0) == 1 then input = input[0] end
         if input.shape ~= param.shape then

@@ -44,7 +44,7 @@ local function entries(t, where)
   local keys = {}
   for k in next, t do
     if type(k) ~= 'string' then
-      fail('TypeError', 'torch.save: table keys must be strings, got the %s key %s%s', type(k), tostring(k), where)
+      fail('TypeError', 'torch.save: table keys must be strings, got the %s key %s%s', U.type_name(k), tostring(k), where)
     end
     keys[#keys + 1] = k
   end
@@ -81,7 +81,7 @@ local function flatten(obj, prefix, acc, active)
   for _, kv in ipairs(list) do
     local k, v = kv[1], kv[2]
     if type(k) ~= 'string' then
-      fail('TypeError', 'torch.save: keys must be strings, got the %s key %s%s', type(k), tostring(k), where)
+      fail('TypeError', 'torch.save: keys must be strings, got the %s key %s%s', U.type_name(k), tostring(k), where)
     end
     local name = prefix .. k
     if acc.used[name] then fail('RuntimeError', 'torch.save: two entries are both named %q', name) end

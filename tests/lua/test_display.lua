@@ -142,7 +142,7 @@ T.test('progress: errors', function()
   T.raises(function() torch.utils.progress(torch.ones(2)) end,
            'TypeError: progress(): expected a DataLoader, a list, an iterator function or an int, not Tensor')
   T.raises(function() torch.utils.progress(3, {totl = 3}) end, "TypeError: progress() got an unexpected keyword argument 'totl'")
-  T.raises(function() torch.utils.progress(3, {total = 1.5}) end, 'TypeError: progress(): total must be an int, not number')
+  T.raises(function() torch.utils.progress(3, {total = 1.5}) end, 'TypeError: progress(): total must be an int, not float')
   local _, err = captured(function()
     local ok = pcall(function() for i in torch.utils.progress(5) do if i == 2 then error('boom') end end end)
     T.eq(ok, false)

@@ -221,7 +221,7 @@ T.test('bad input in matplotlib\'s words', function()
   raises(function() d2l.plot({1, 2}, {3, 4}, {fmts = {'r--:'}}) end,
          "ValueError: 'r--:' is not a valid format string (two linestyle symbols)")
   raises(function() ax:plot(torch.zeros(2, 3, 4)) end, 'ValueError: plot() takes 1-D data: y has shape (2, 3, 4)')
-  raises(function() ax:plot({1, 'a'}) end, 'TypeError: plot(): y[2] must be a number, not string')
+  raises(function() ax:plot({1, 'a'}) end, 'TypeError: plot(): y[2] must be a number, not str')
   raises(function() ax:imshow(torch.zeros(3, 4, 5)) end, 'TypeError: Invalid shape (3, 4, 5) for image data')
   raises(function() d2l.Animator{fmts = {'-', 'z'}} end, "ValueError: 'z' is not a valid format string (unrecognized character 'z')")
   T.eq(#ax.series, 0, 'nothing half-added')
