@@ -237,6 +237,8 @@ void repr_into(lua_State* L, int idx, std::string& out, Ctx& ctx) {
     return;
   }
   switch (lua_type(L, idx)) {
+    case LUA_TNIL: out += "None"; return;  // as Python shows them in a tuple or a list
+    case LUA_TBOOLEAN: out += lua_toboolean(L, idx) ? "True" : "False"; return;
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) out += std::to_string(lua_tointeger(L, idx));
       else out += py_float_repr(lua_tonumber(L, idx));
