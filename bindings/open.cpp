@@ -114,6 +114,7 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kTensorMatrixOps, "");
   lt::set_functions(L, lt::kTensorReduceOps, "");
   lt::set_functions(L, lt::kSortOps, "");
+  lt::set_functions(L, lt::kTernaryOps, "");
   lt::set_functions(L, lt::kShapeOps, "");
   lt::set_functions(L, lt::kShapeFunctions, "");
   lt::open_method_functions(L);

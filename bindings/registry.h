@@ -17,6 +17,8 @@ extern const Reg kTorchFunctions[];     // torch_lib.cpp
 extern const Reg kFunctional[];         // torch_lib.cpp: torch.nn.functional
 extern const Reg kLinalg[];             // torch_lib.cpp: torch.linalg
 extern const Reg kNnConv[];             // nn_conv.cpp: F.conv2d, pooling, batch_norm, layer_norm
+extern const Reg kTernaryOps[];         // ternary_ops.cpp: addcmul, addcdiv, lerp (methods and torch functions)
+extern const Reg kTernaryInplace[];     // ternary_ops.cpp: addcmul_, addcdiv_, lerp_ (methods)
 extern const Reg kSortOps[];            // sort_ops.cpp: sort, topk, median, unique, ... (methods and torch functions)
 extern const Reg kShapeOps[];           // shape_ops.cpp: tril, diag, outer, mv, ... (methods and torch functions)
 extern const Reg kShapeFunctions[];     // shape_ops.cpp: logspace, meshgrid (torch functions)

@@ -239,6 +239,8 @@ void open_tensor_type(lua_State* L) {
   set_functions(L, kTensorMethods, "", true);
   set_functions(L, kTensorViewMethods, "", true);
   set_functions(L, kSortOps, "", true);
+  set_functions(L, kTernaryOps, "", true);
+  set_functions(L, kTernaryInplace, "", true);
   set_functions(L, kShapeOps, "", true);
   set_functions(L, kReduceExtra, "", true);
   luaL_getmetatable(L, "torch.Tensor");

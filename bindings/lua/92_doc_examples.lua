@@ -40,6 +40,9 @@ end
 local written = {
   ['torch.clip'] = 'torch.clip(torch.tensor({-2., 0.5, 3}), 0, 1)',
   ['torch.Tensor.clamp_'] = 'torch.tensor({-2., 0.5, 3}):clamp_({min=0})',
+  ['torch.Tensor.addcmul_'] = 'torch.ones(2):addcmul_(torch.tensor({1., 2.}), torch.tensor({3., 4.}), {value=0.5})',
+  ['torch.Tensor.addcdiv_'] = 'torch.ones(2):addcdiv_(torch.tensor({1., 2.}), torch.tensor({4., 8.}))',
+  ['torch.Tensor.lerp_'] = 'torch.zeros(3):lerp_(torch.tensor({1., 2., 4.}), 0.25)',
   ['torch.concat'] = 'torch.concat({torch.zeros(1, 2), torch.ones(1, 2)})',
   ['torch.empty'] = 'torch.empty(2, 3).shape',
   ['torch.empty_like'] = 'torch.empty_like(torch.ones(2, 2), {dtype=torch.int32}).dtype',

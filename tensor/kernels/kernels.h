@@ -20,8 +20,9 @@ struct Kernels {
   void (*gemm)(void* exec, const GemmSpec& s);
   void (*random)(void* exec, const RandomSpec& s);
   void (*seed)(void* exec, uint64_t seed);
-  void (*index)(void* exec, const IndexSpec& s);  // gather/scatter (index_spec.h)
-  void (*sort)(void* exec, const SortSpec& s);    // sort, topk, kthvalue, median, mode
+  void (*index)(void* exec, const IndexSpec& s);      // gather/scatter (index_spec.h)
+  void (*sort)(void* exec, const SortSpec& s);        // sort, topk, kthvalue, median, mode
+  void (*ternary)(void* exec, const TernarySpec& s);  // addcmul, lerp
 };
 
 const Kernels& cpu_kernels();

@@ -76,6 +76,28 @@ struct BinarySpec {
   double b_f = 0;
   int64_t b_i = 0;
   bool scalar_first = false;  // scalar is the left operand (e.g. 2 - x)
+  // Note [Add with alpha]: add/sub of floating tensors with alpha != 1 are one
+  // fused multiply-add, a + alpha * b rounded once (b tensor; sub passes -alpha),
+  // as PyTorch's CPU (vec::fmadd) and CUDA kernels compute it, with alpha first
+  // rounded to the tensor's dtype (float16: half(alpha)). A number `other` is
+  // scaled by alpha before the kernel, as PyTorch's add(Tensor, Scalar) does.
+  double alpha = 1;
+};
+
+// Note [Ternary ops]: addcmul and lerp, as PyTorch's kernels round them (in
+// opmath, one fused multiply-add each): addcmul = fma(value * t1, t2, self);
+// addcdiv = self + value * t1 / t2 (no fusing a division);
+// lerp = |w| < 0.5 ? fma(w, end - start, start) : fma(w - 1, end - start, end).
+// Args: out, a (self / start), b (t1 / end), c (t2 / weight; absent for lerp
+// with a number weight, which is `value`).
+enum class TernaryOp : uint8_t { Addcmul, Addcdiv, Lerp };
+struct TernarySpec {
+  LoopSpec loop;
+  TernaryOp op;
+  DType compute;  // the inputs are already this dtype
+  double value = 1;
+  int64_t value_i = 1;  // addcmul's value for integer dtypes
+  bool scalar_weight = false;
 };
 
 // The reductions, from the rows of tensor/ops/reduce_rows.def.

@@ -27,6 +27,11 @@ Tensor alpha_op(BinaryOp op, const Tensor& x, Other y, Scalar alpha, Tensor* sel
            "For integral input tensors, argument alpha must not be a floating point number.");
   GL_CHECK(alpha.kind != Scalar::Bool || result == DType::Bool, "Boolean alpha only supported for Boolean results.");
   if (result == DType::Bool) alpha = Scalar::from_bool(alpha.i != 0);
+  if (y.t && is_floating(result) && alpha.to_double() != 1.0) {  // one rounding (Note [Add with alpha])
+    if (!self) return add_scaled(op, x, *y.t, alpha.to_double());
+    add_scaled_(op, *self, *y.t, alpha.to_double());
+    return *self;
+  }
   Other scaled = y;
   Tensor scaled_t;
   if (!y.t) {

@@ -49,11 +49,6 @@ DType binary_compute_dtype(BinaryOp op, DType rt) {
   return rt;
 }
 
-Tensor grad_for(const Tensor& g, const Tensor& input) {
-  Tensor r = sum_to(g, input.sizes());
-  return to_dtype(r, input.dtype());
-}
-
 // The derivatives of the rows: {grad of a, grad of b}, before sum_to.
 std::vector<Tensor> binary_grad(BinaryOp op, const Tensor& g, const Tensor& a, const Tensor& b) {
   switch (op) {
@@ -139,6 +134,11 @@ Tensor unary_grad(UnaryOp op, const Tensor& g, const Tensor& a, const Tensor& ou
 
 }  // namespace
 
+Tensor grad_for(const Tensor& g, const Tensor& input) {
+  Tensor r = sum_to(g, input.sizes());
+  return to_dtype(r, input.dtype());
+}
+
 Tensor unary(UnaryOp op, const Tensor& a0) {
   Tensor a = a0;
   if (unary_to_float(op) && !is_floating(a.dtype())) a = to_dtype(a, DType::Float32);
@@ -184,7 +184,7 @@ namespace {
 // The kernel call shared by the out-of-place ops and the in-place fast path:
 // writes a op b into `into` when given (right shape, dtype and device), else
 // into a new tensor.
-Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into) {
+Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into, double alpha = 1) {
   Device dev = common_device({&a0, &b0});
   Tensor a = a0, b = b0;
   // A zero-dim CPU operand of a device op travels to the device (as PyTorch
@@ -207,6 +207,7 @@ Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into) 
   BinarySpec s;
   s.op = op;
   s.compute = compute;
+  s.alpha = alpha;
   s.loop = make_loop(shape, {&out, &a, &b});
   const DeviceSlot& sl = slot_for(dev);
   trace::op(trace::op_name(op), dev);
@@ -291,6 +292,32 @@ void binary_(BinaryOp op, Tensor& self, Scalar b) {
     return inplace_with_grad(self, [&](const Tensor& old) { return binary(op, old, b); });
   check_no_grad_inplace(self);
   inplace(op, self, b, [&](Tensor* into) { return binary_ts(op, self, b, false, into); });
+}
+
+// Note [Add with alpha]: op Add or Sub, the kernel's Add with alpha or -alpha.
+Tensor add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha) {
+  const double al = op == BinaryOp::Sub ? -alpha : alpha;
+  Tensor out = binary_tt(BinaryOp::Add, a, b, nullptr, al);
+  if (any_requires_grad({&a, &b})) {
+    record(
+        out, row(op).node, {a, b},
+        [al, as = a.sizes(), bs = b.sizes(), ad = a.dtype(), bd = b.dtype()](const Tensor& g) -> std::vector<Tensor> {
+          return {to_dtype(sum_to(g, as), ad),
+                  to_dtype(sum_to(binary(BinaryOp::Mul, g, Scalar::from_double(al)), bs), bd)};
+        });
+  }
+  return out;
+}
+
+void add_scaled_(BinaryOp op, Tensor& self, const Tensor& b, double alpha) {
+  if (needs_inplace_grad(self, &b)) {
+    if (b.is_same(self))
+      return inplace_with_grad(self, [&](const Tensor& old) { return add_scaled(op, old, old, alpha); });
+    return inplace_with_grad(self, [&](const Tensor& old) { return add_scaled(op, old, b, alpha); });
+  }
+  check_no_grad_inplace(self);
+  const double al = op == BinaryOp::Sub ? -alpha : alpha;
+  inplace(BinaryOp::Add, self, b, [&](Tensor* into) { return binary_tt(BinaryOp::Add, self, b, into, al); });
 }
 
 void unary_(UnaryOp op, Tensor& self) {

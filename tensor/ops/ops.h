@@ -53,6 +53,23 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);
 Tensor binary(BinaryOp op, const Tensor& a, Scalar b, bool scalar_first = false);
 void binary_(BinaryOp op, Tensor& self, const Tensor& b);  // in place
 void binary_(BinaryOp op, Tensor& self, Scalar b);
+// a + alpha * b (op Add) or a - alpha * b (op Sub) of floating tensors,
+// rounded once (Note [Add with alpha]); grad_fn AddBackward0 / SubBackward0.
+Tensor add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha);
+// A gradient summed to an input's shape, in its dtype (broadcasting undone).
+Tensor grad_for(const Tensor& g, const Tensor& input);
+// self + value * t1 * t2, self + value * t1 / t2, start + weight * (end - start),
+// rounded as PyTorch's kernels round them (Note [Ternary ops] in kernels/spec.h);
+// `into`: write there when it is the right tensor (the in-place forms use it).
+Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value, Tensor* into = nullptr);
+Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value, Tensor* into = nullptr);
+Tensor lerp(const Tensor& start, const Tensor& end, Scalar weight, Tensor* into = nullptr);
+Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight, Tensor* into = nullptr);
+void addcmul_(Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value);
+void addcdiv_(Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value);
+void lerp_(Tensor& self, const Tensor& end, Scalar weight);
+void lerp_(Tensor& self, const Tensor& end, const Tensor& weight);
+void add_scaled_(BinaryOp op, Tensor& self, const Tensor& b, double alpha);
 void unary_(UnaryOp op, Tensor& self);
 // Replaces self by f(old) for autograd, where old aliases self's current value
 // (Note [In-place autograd]); raises where that could corrupt a saved value.

@@ -390,6 +390,75 @@ for nm in ("maximum", "minimum"):
     case(f"grad_{nm}_ties", f"(function() local a, b = {MA}, {MB}; torch.{nm}(a, b):sum():backward(); return a.grad, b.grad end)()",
          f"(lambda a, b: (torch.{nm}(a, b).sum().backward(), (a.grad, b.grad))[1])({MAP}, {MBP})")
 
+# ---- group 4: addcmul, addcdiv, lerp, add/sub with alpha: PyTorch's rounding ----
+# (Note [Ternary ops], Note [Add with alpha]); tolist() shows every bit.
+def t3(dt=""):
+    """Three 13-element tensors with values that round differently fused and not."""
+    lua_dt, py_dt = (f", dtype=torch.{dt}", f", dtype=torch.{dt}") if dt else ("", "")
+    lua = [f"torch.arange(1., 14., {{device=D{lua_dt}}}):mul(0.37)", f"torch.arange(13., {{device=D{lua_dt}}}):div(7)",
+           f"torch.arange(13., {{device=D{lua_dt}}}):sub(6):mul(0.11)"]
+    py = [f"torch.arange(1., 14., device=D{py_dt}).mul(0.37)", f"torch.arange(13., device=D{py_dt}).div(7)",
+          f"torch.arange(13., device=D{py_dt}).sub(6).mul(0.11)"]
+    return lua, py
+for dt in ("", "float16", "bfloat16", "float64"):
+    (la, lb, lc), (pa, pb, pc) = t3(dt)
+    tag = dt or "float32"
+    case(f"addcmul_{tag}", f"torch.addcmul({la}, {lb}, {lc}, {{value=0.3}}):tolist()", f"torch.addcmul({pa}, {pb}, {pc}, value=0.3).tolist()")
+    case(f"addcdiv_{tag}", f"{la}:addcdiv({lb}, {lc}:add(0.05), {{value=-0.7}}):tolist()", f"{pa}.addcdiv({pb}, {pc}.add(0.05), value=-0.7).tolist()")
+    case(f"lerp_small_{tag}", f"torch.lerp({la}, {lb}, 0.3):tolist()", f"torch.lerp({pa}, {pb}, 0.3).tolist()")
+    case(f"lerp_large_{tag}", f"{la}:lerp({lb}, 0.7):tolist()", f"{pa}.lerp({pb}, 0.7).tolist()")
+    case(f"lerp_tensor_{tag}", f"torch.lerp({la}, {lb}, torch.linspace(-1, 2, 13, {{device=D{', dtype=torch.' + dt if dt else ''}}})):tolist()",
+         f"torch.lerp({pa}, {pb}, torch.linspace(-1, 2, 13, device=D{', dtype=torch.' + dt if dt else ''})).tolist()")
+    # 64 elements: PyTorch's CPU rounds a bfloat16 tail shorter than a vector
+    # (its scalar loop) otherwise than the vector body, which gpulab follows.
+    l64, p64 = (x.replace("14.", "65.").replace("(13.", "(64.") for x in (la, pa))
+    m64, q64 = (x.replace("(13.", "(64.") for x in (lc, pc))
+    case(f"add_alpha_{tag}", f"torch.add({l64}, {m64}, {{alpha=0.37}}):tolist()", f"torch.add({p64}, {q64}, alpha=0.37).tolist()")
+    case(f"sub_alpha_{tag}", f"{l64}:sub({m64}, {{alpha=1.9}}):tolist()", f"{p64}.sub({q64}, alpha=1.9).tolist()")
+    case(f"add_scalar_alpha_{tag}", f"{la}:add(0.1, {{alpha=0.3}}):tolist()", f"{pa}.add(0.1, alpha=0.3).tolist()")
+(la, lb, lc), (pa, pb, pc) = t3()
+case("add_alpha_inplace", f"(function() local a = {la}; a:add_({lb}, {{alpha=-0.01}}); return a:tolist() end)()",
+     f"(lambda a: (a.add_({pb}, alpha=-0.01), a.tolist())[1])({pa})")
+case("addcmul_inplace", f"(function() local a = {la}; a:addcmul_({lb}, {lc}, {{value=0.001}}); return a:tolist() end)()",
+     f"(lambda a: (a.addcmul_({pb}, {pc}, value=0.001), a.tolist())[1])({pa})")
+case("addcdiv_inplace", f"(function() local a = {la}; a:addcdiv_({lb}, {lc}:add(0.05)); return a:tolist() end)()",
+     f"(lambda a: (a.addcdiv_({pb}, {pc}.add(0.05)), a.tolist())[1])({pa})")
+case("lerp_inplace", f"(function() local a = {la}; a:lerp_({lb}, 0.1); return a:tolist() end)()",
+     f"(lambda a: (a.lerp_({pb}, 0.1), a.tolist())[1])({pa})")
+case("addcmul_int", "torch.addcmul(torch.tensor({1, 2, 3}, {device=D}), torch.tensor({1, 2, 3}, {device=D}), torch.tensor({4, 5, 6}, {device=D}), {value=2})",
+     "torch.addcmul(torch.tensor([1, 2, 3], device=D), torch.tensor([1, 2, 3], device=D), torch.tensor([4, 5, 6], device=D), value=2)")
+case("addcmul_promote", "torch.addcmul(torch.tensor({1, 2, 3}, {device=D}), torch.tensor({0.5, 2., 3.}, {device=D}), torch.tensor({4, 5, 6}, {device=D}))",
+     "torch.addcmul(torch.tensor([1, 2, 3], device=D), torch.tensor([0.5, 2., 3.], device=D), torch.tensor([4, 5, 6], device=D))")
+case("addcmul_broadcast", "torch.addcmul(torch.ones(2, 1, {device=D}), torch.tensor({1., 2., 3.}, {device=D}), torch.tensor({{2.}, {3.}}, {device=D}))",
+     "torch.addcmul(torch.ones(2, 1, device=D), torch.tensor([1., 2., 3.], device=D), torch.tensor([[2.], [3.]], device=D))")
+case("addcmul_bool", "torch.addcmul(torch.tensor({true}, {device=D}), torch.tensor({true}, {device=D}), torch.tensor({true}, {device=D}))",
+     "torch.addcmul(torch.tensor([True], device=D), torch.tensor([True], device=D), torch.tensor([True], device=D))")
+case("addcdiv_int", "torch.addcdiv(torch.tensor({1., 2.}, {device=D}), torch.tensor({1, 2}, {device=D}), torch.tensor({3, 4}, {device=D}))",
+     "torch.addcdiv(torch.tensor([1., 2.], device=D), torch.tensor([1, 2], device=D), torch.tensor([3, 4], device=D))")
+case("addcdiv_mixed", "torch.addcdiv(torch.tensor({1, 2}, {device=D}), torch.tensor({1., 2.}, {device=D}), torch.tensor({3, 4}, {device=D}))",
+     "torch.addcdiv(torch.tensor([1, 2], device=D), torch.tensor([1., 2.], device=D), torch.tensor([3, 4], device=D))")
+case("lerp_end_dtype", "torch.lerp(torch.ones(2, {device=D}), torch.ones(2, {device=D, dtype=torch.float64}), 0.5)",
+     "torch.lerp(torch.ones(2, device=D), torch.ones(2, device=D, dtype=torch.float64), 0.5)")
+case("lerp_weight_dtype", "torch.lerp(torch.ones(2, {device=D}), torch.ones(2, {device=D}), torch.ones(2, {device=D, dtype=torch.float64}))",
+     "torch.lerp(torch.ones(2, device=D), torch.ones(2, device=D), torch.ones(2, device=D, dtype=torch.float64))")
+case("lerp_inplace_shape", "torch.ones(2, {device=D}):lerp_(torch.ones(3, 2, {device=D}), 0.5)", "torch.ones(2, device=D).lerp_(torch.ones(3, 2, device=D), 0.5)")
+case("addcmul_inplace_shape", "torch.ones(2, {device=D}):addcmul_(torch.ones(3, 2, {device=D}), torch.ones(2, {device=D}))",
+     "torch.ones(2, device=D).addcmul_(torch.ones(3, 2, device=D), torch.ones(2, device=D))")
+GA = "torch.tensor({1., -2., 3.}, {requires_grad=true, device=D})"
+GAP = "torch.tensor([1., -2., 3.], requires_grad=True, device=D)"
+GB = "torch.tensor({0.5, 4., -1.}, {requires_grad=true, device=D})"
+GBP = "torch.tensor([0.5, 4., -1.], requires_grad=True, device=D)"
+GC = "torch.tensor({2., 0.25, 3.}, {requires_grad=true, device=D})"
+GCP = "torch.tensor([2., 0.25, 3.], requires_grad=True, device=D)"
+for nm, lua, py in [("addcmul", "torch.addcmul(a, b, c, {value=0.5})", "torch.addcmul(a, b, c, value=0.5)"),
+                    ("addcdiv", "torch.addcdiv(a, b, c, {value=0.5})", "torch.addcdiv(a, b, c, value=0.5)"),
+                    ("lerp_tensor", "torch.lerp(a, b, c)", "torch.lerp(a, b, c)"),
+                    ("lerp_scalar", "torch.lerp(a, b, 0.25)", "torch.lerp(a, b, 0.25)"),
+                    ("add_alpha", "torch.add(a, b, {alpha=3})", "torch.add(a, b, alpha=3)"),
+                    ("sub_alpha", "torch.sub(a, c, {alpha=2})", "torch.sub(a, c, alpha=2)")]:
+    case(f"grad_{nm}", f"(function() local a, b, c = {GA}, {GB}, {GC}; local y = {lua}; (y * torch.tensor({{1., 2., 3.}}, {{device=D}})):sum():backward(); return y, a.grad, b.grad, c.grad end)()",
+         f"(lambda a, b, c: (lambda y: ((y * torch.tensor([1., 2., 3.], device=D)).sum().backward(), (y, a.grad, b.grad, c.grad))[1])({py}))({GAP}, {GBP}, {GCP})")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nan": nan, "inf": inf, "D": "cpu"})

@@ -1,5 +1,6 @@
 // CPU elementwise kernels: the functors of kernels/functors.h over cpu::loop.
 #include "tensor/core/error.h"
+#include "tensor/kernels/cpu/fma_loop.h"
 #include "tensor/kernels/cpu/loop.h"
 #include "tensor/kernels/cpu/sigmoid_f32.h"
 #include "tensor/kernels/functors.h"
@@ -33,7 +34,7 @@ template <BinaryOp OP, class T> void binary_typed(const BinarySpec& bs) {
   using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
   const LoopSpec& s = bs.loop;
   if (bs.b_is_scalar) {
-    const M sc = M(spec_scalar<T>(bs));
+    const M sc = spec_scalar_opmath<T>(bs);
     const bool first = bs.scalar_first;
     loop(s, [sc, first](char** p, const int64_t* st, int64_t n) {
       Out* o = reinterpret_cast<Out*>(p[0]);
@@ -48,6 +49,27 @@ template <BinaryOp OP, class T> void binary_typed(const BinarySpec& bs) {
       }
     });
     return;
+  }
+  if constexpr (OP == BinaryOp::Add && is_float_v<T>) {
+    if (bs.alpha != 1) {                     // Note [Add with alpha]
+      const M al = M(cast_to<T>(bs.alpha));  // alpha in the tensor's dtype, as PyTorch's add_kernel
+      loop(s, [al](char** p, const int64_t* st, int64_t n) {
+        T* o = reinterpret_cast<T*>(p[0]);
+        const T* a = reinterpret_cast<const T*>(p[1]);
+        const T* b = reinterpret_cast<const T*>(p[2]);
+        if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
+          if constexpr (std::is_same_v<T, float>) {
+            if (fma_f32(a, b, al, o, n)) return;
+          } else if constexpr (std::is_same_v<T, double>) {
+            if (fma_f64(a, b, al, o, n)) return;
+          }
+          for (int64_t i = 0; i < n; ++i) o[i] = cast_to<T>(m::fma(M(b[i]), al, M(a[i])));
+        } else {
+          for (int64_t i = 0; i < n; ++i) o[i * st[0]] = cast_to<T>(m::fma(M(b[i * st[2]]), al, M(a[i * st[1]])));
+        }
+      });
+      return;
+    }
   }
   loop(s, [](char** p, const int64_t* st, int64_t n) {
     Out* o = reinterpret_cast<Out*>(p[0]);

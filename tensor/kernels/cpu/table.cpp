@@ -15,11 +15,12 @@ void random(void*, const RandomSpec&);
 void seed(void*, uint64_t);
 void index(void*, const IndexSpec&);  // index.cpp
 void sort(void*, const SortSpec&);
+void ternary(void*, const TernarySpec&);  // ternary.cpp
 }  // namespace cpu
 
 const Kernels& cpu_kernels() {
-  static const Kernels k{cpu::unary, cpu::binary, cpu::where,  cpu::copy, cpu::fill,  cpu::reduce,
-                         cpu::scan,  cpu::gemm,   cpu::random, cpu::seed, cpu::index, cpu::sort};
+  static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy,  cpu::fill, cpu::reduce, cpu::scan,
+                         cpu::gemm,  cpu::random, cpu::seed,  cpu::index, cpu::sort, cpu::ternary};
   return k;
 }
 

@@ -14,11 +14,14 @@ template <BinaryOp OP, class T> constexpr bool binary_supported = (is_float_v<T>
 
 template <BinaryOp OP, class T, class Out> struct BinaryFn {
   opmath_t<T> sc;
-  int mode;  // 0: f(a, b); 1: f(a, scalar); 2: f(scalar, a)
+  int mode;  // 0: f(a, b); 1: f(a, scalar); 2: f(scalar, a); 3: a + sc * b fused (Note [Add with alpha])
   GL_HD Out operator()(T a, T b) const {
     using M = opmath_t<T>;
     BinaryF<OP> f;
     if (mode == 0) return cast_to<Out>(f(M(a), M(b)));
+    if constexpr (OP == BinaryOp::Add && is_float_v<T>) {
+      if (mode == 3) return cast_to<Out>(m::fma(M(b), sc, M(a)));
+    }
     if (mode == 1) return cast_to<Out>(f(M(a), sc));
     return cast_to<Out>(f(sc, M(a)));
   }
@@ -30,10 +33,13 @@ template <BinaryOp OP, class T> void binary_typed(Exec* ex, const BinarySpec& bs
   using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
   BinaryFn<OP, T, Out> fn{M(0), 0};
   if (!bs.b_is_scalar) {
+    if constexpr (OP == BinaryOp::Add && is_float_v<T>) {
+      if (bs.alpha != 1) fn = {M(cast_to<T>(bs.alpha)), 3};
+    }
     launch_loop<2, Out, T, T>(ex, bs.loop, fn);
     return;
   }
-  fn.sc = M(spec_scalar<T>(bs));
+  fn.sc = spec_scalar_opmath<T>(bs);
   fn.mode = bs.scalar_first ? 2 : 1;
   LoopSpec s = bs.loop;  // out, a: let the b slot alias a
   s.nargs = 3;

@@ -15,10 +15,11 @@ void k_random(void*, const RandomSpec&);        // random.cu
 void k_seed(void*, uint64_t);                   // random.cu
 void k_index(void*, const IndexSpec&);          // index.cu
 void k_sort(void*, const SortSpec&);            // sort.cu
+void k_ternary(void*, const TernarySpec&);      // ternary.cu
 
 const Kernels& kernels() {
-  static const Kernels k{k_unary, k_binary, k_where,  k_copy, k_fill,  k_reduce,
-                         k_scan,  k_gemm,   k_random, k_seed, k_index, k_sort};
+  static const Kernels k{k_unary, k_binary, k_where, k_copy,  k_fill, k_reduce, k_scan,
+                         k_gemm,  k_random, k_seed,  k_index, k_sort, k_ternary};
   return k;
 }
 

@@ -1,0 +1,178 @@
+// addcmul, addcdiv and lerp (Note [Ternary ops] in kernels/spec.h): one kernel
+// each, so the rounding is PyTorch's, and the derivatives of
+// derivatives.yaml's rows.
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/inplace.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
+
+namespace gl {
+
+namespace {
+
+// C++'s name of a dtype, as PyTorch's "expected dtype float for `end`" says it.
+const char* cpp_type_name(DType d) {
+  switch (d) {
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Float16: return "c10::Half";
+    case DType::BFloat16: return "c10::BFloat16";
+    case DType::Int64: return "long int";
+    case DType::Int32: return "int";
+    case DType::Int16: return "short int";
+    case DType::Int8: return "signed char";
+    case DType::UInt8: return "unsigned char";
+    default: return "bool";
+  }
+}
+
+// The kernel over (a, b, c) broadcast together, c absent for lerp with a number
+// weight; into `into` when it is the right tensor (the in-place fast path).
+Tensor run(TernaryOp op, const Tensor& a0, const Tensor& b0, const Tensor* c0, DType dt, Scalar value,
+           Tensor* into = nullptr) {
+  Device dev = c0 ? common_device({&a0, &b0, c0}) : common_device({&a0, &b0});
+  auto on = [&](const Tensor& t) { return to_dtype(t.device() == dev ? t : to(t, dev, std::nullopt), dt); };
+  Tensor a = on(a0), b = on(b0), c = c0 ? on(*c0) : Tensor();
+  Shape shape = broadcast_shapes(a.sizes(), b.sizes());
+  if (c0) shape = broadcast_shapes(shape, c.sizes());
+  Tensor out = into && into->sizes() == shape && into->dtype() == dt && into->device() == dev ? *into
+                                                                                              : empty_on(shape, dt, dev);
+  TernarySpec s;
+  s.op = op;
+  s.compute = dt;
+  s.value = value.to_double();
+  s.value_i = value.kind == Scalar::Float ? Scalar::trunc_int(value.f) : value.to_int();
+  s.scalar_weight = c0 == nullptr;
+  s.loop = c0 ? make_loop(shape, {&out, &a, &b, &c}) : make_loop(shape, {&out, &a, &b});
+  const DeviceSlot& sl = slot_for(dev);
+  trace::op(op == TernaryOp::Addcmul ? "addcmul" : op == TernaryOp::Addcdiv ? "addcdiv" : "lerp", dev);
+  sl.kernels->ternary(sl.exec, s);
+  return out;
+}
+
+DType addc_dtype(const Tensor& self, const Tensor& t1, const Tensor& t2) {
+  ResultType rt;
+  rt.add(self);
+  rt.add(t1);
+  rt.add(t2);
+  return rt.get();
+}
+
+void check_lerp(const Tensor& start, const Tensor& end, const Tensor* weight) {
+  GL_CHECK(end.dtype() == start.dtype(), "expected dtype ", cpp_type_name(start.dtype()), " for `end` but got dtype ",
+           cpp_type_name(end.dtype()));
+  GL_CHECK(!weight || weight->dtype() == start.dtype(), "expected dtype ", cpp_type_name(start.dtype()),
+           " for `weight` but got dtype ", cpp_type_name(weight->dtype()));
+}
+
+// In place through the out-of-place form: with autograd when self or an input
+// needs it (Note [In-place autograd]), else straight into self when it can.
+void inplace(Tensor& self, std::initializer_list<const Tensor*> others, DType dt,
+             const std::function<Tensor(const Tensor&, Tensor*)>& f) {
+  bool grad = GradMode::enabled() && self.requires_grad();
+  for (const Tensor* t : others) grad = grad || (t && GradMode::enabled() && t->requires_grad());
+  if (grad) return inplace_with_grad(self, [&](const Tensor& old) { return f(old, nullptr); });
+  check_no_grad_inplace(self);
+  bool direct = dt == self.dtype() && self.is_contiguous();
+  for (const Tensor* t : others) direct = direct && (!t || t->storage() != self.storage() || t->is_same(self));
+  Tensor r = f(self, direct ? &self : nullptr);
+  if (!r.is_same(self)) write_back(self, r, dt);
+}
+
+}  // namespace
+
+Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value, Tensor* into) {
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = run(TernaryOp::Addcmul, self, t1, &t2, addc_dtype(self, t1, t2), value, into);
+  }
+  if (any_requires_grad({&self, &t1, &t2})) {
+    const double v = value.to_double();
+    record(out, "AddcmulBackward0", {self, t1, t2}, [self, t1, t2, v](const Tensor& g) -> std::vector<Tensor> {
+      const Scalar sv = Scalar::from_double(v);
+      return {grad_for(g, self), grad_for(mul(binary(BinaryOp::Mul, g, sv), t2), t1),
+              grad_for(mul(binary(BinaryOp::Mul, g, sv), t1), t2)};
+    });
+  }
+  return out;
+}
+
+Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value, Tensor* into) {
+  if (!is_floating(t1.dtype()) && !is_floating(t2.dtype()))
+    throw RuntimeError(
+        "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "
+        "division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * "
+        "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) "
+        "for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / "
+        "tensor2), for all dtypes.");
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = run(TernaryOp::Addcdiv, self, t1, &t2, addc_dtype(self, t1, t2), value, into);
+  }
+  if (any_requires_grad({&self, &t1, &t2})) {
+    const double v = value.to_double();
+    record(out, "AddcdivBackward0", {self, t1, t2}, [self, t1, t2, v](const Tensor& g) -> std::vector<Tensor> {
+      const Tensor gv = binary(BinaryOp::Mul, g, Scalar::from_double(v));
+      return {grad_for(g, self), grad_for(div(gv, t2), t1), grad_for(neg(div(mul(gv, t1), mul(t2, t2))), t2)};
+    });
+  }
+  return out;
+}
+
+Tensor lerp(const Tensor& start, const Tensor& end, Scalar weight, Tensor* into) {
+  check_lerp(start, end, nullptr);
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = run(TernaryOp::Lerp, start, end, nullptr, start.dtype(), weight, into);
+  }
+  if (any_requires_grad({&start, &end})) {
+    const double w = weight.to_double();
+    record(out, "LerpBackward0", {start, end}, [start, end, w](const Tensor& g) -> std::vector<Tensor> {
+      return {grad_for(binary(BinaryOp::Mul, g, Scalar::from_double(1 - w)), start),
+              grad_for(binary(BinaryOp::Mul, g, Scalar::from_double(w)), end)};
+    });
+  }
+  return out;
+}
+
+Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight, Tensor* into) {
+  check_lerp(start, end, &weight);
+  Tensor out;
+  {
+    NoGradGuard ng;
+    out = run(TernaryOp::Lerp, start, end, &weight, start.dtype(), Scalar::from_double(0), into);
+  }
+  if (any_requires_grad({&start, &end, &weight})) {
+    record(out, "LerpBackward1", {start, end, weight}, [start, end, weight](const Tensor& g) -> std::vector<Tensor> {
+      return {grad_for(mul(g, binary(BinaryOp::Sub, weight, Scalar::from_int(1), true)), start),
+              grad_for(mul(g, weight), end), grad_for(mul(g, binary(BinaryOp::Sub, end, start)), weight)};
+    });
+  }
+  return out;
+}
+
+void addcmul_(Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value) {
+  inplace(self, {&t1, &t2}, addc_dtype(self, t1, t2),
+          [&](const Tensor& s, Tensor* into) { return addcmul(s, t1, t2, value, into); });
+}
+
+void addcdiv_(Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value) {
+  inplace(self, {&t1, &t2}, addc_dtype(self, t1, t2),
+          [&](const Tensor& s, Tensor* into) { return addcdiv(s, t1, t2, value, into); });
+}
+
+void lerp_(Tensor& self, const Tensor& end, Scalar weight) {
+  inplace(self, {&end}, self.dtype(), [&](const Tensor& s, Tensor* into) { return lerp(s, end, weight, into); });
+}
+
+void lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
+  inplace(self, {&end, &weight}, self.dtype(),
+          [&](const Tensor& s, Tensor* into) { return lerp(s, end, weight, into); });
+}
+
+}  // namespace gl
