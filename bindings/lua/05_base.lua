@@ -316,7 +316,43 @@ function U.OrderedDict(init)
   end
   return d
 end
-function U.is_od(v) return getmetatable(v) == OD end
+
+-- ---- dict --------------------------------------------------------------------
+-- Python's dict where PyTorch returns one (an optimizer's state_dict): an
+-- OrderedDict that prints as {'lr': 0.1, 'foreach': None}. A key given with a
+-- nil value at construction stays in the order and prints None, as PyTorch's
+-- optimizers keep 'foreach': None; assigning nil later removes the key, as Lua does.
+local Dict = {}
+for k, v in pairs(OD) do Dict[k] = v end
+Dict.__name = 'dict'
+function Dict.__tostring(self)
+  local keys, vals, parts = rawget(self, '_k'), rawget(self, '_v'), {}
+  for i, k in ipairs(keys) do parts[i] = U.repr(k) .. ': ' .. U.repr(vals[k]) end
+  return '{' .. table.concat(parts, ', ') .. '}'
+end
+-- U.dict{{'a', 1}, {'b', nil}}: the pairs in order.
+function U.dict(pairs_list)
+  local d = setmetatable({_k = {}, _v = {}}, Dict)
+  for _, kv in ipairs(pairs_list or {}) do
+    local k = kv[1]
+    if rawget(d, '_v')[k] == nil then table.insert(rawget(d, '_k'), k) end
+    rawget(d, '_v')[k] = kv[2]
+  end
+  return d
+end
+function U.is_od(v) local mt = getmetatable(v) return mt == OD or mt == Dict end
+function U.is_dict(v) return getmetatable(v) == Dict end
+
+-- Python's tuple where PyTorch shows one (Adam's betas in a state_dict): a Lua
+-- array that prints (0.9, 0.999).
+local Tuple = {__name = 'tuple'}
+function Tuple.__tostring(self)
+  local parts = {}
+  for i = 1, #self do parts[i] = U.repr(self[i]) end
+  return '(' .. table.concat(parts, ', ') .. (#self == 1 and ',)' or ')')
+end
+function U.tuple(t) return setmetatable(table.move(t, 1, #t, 1, {}), Tuple) end
+function U.is_tuple(v) return getmetatable(v) == Tuple end
 
 -- Ordered (key, value) pairs of an OrderedDict or of a plain table (sorted keys,
 -- since a plain Lua table has no order).

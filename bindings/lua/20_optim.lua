@@ -1,6 +1,8 @@
 -- torch.optim: Optimizer, SGD (momentum, nesterov, weight decay), Adam, AdamW, RMSprop, Adagrad.
--- Updates follow torch/optim/sgd.py and adam.py (single-tensor path) and run
--- in place under no_grad, so parameters keep their identity.
+-- Updates follow torch/optim/*.py (the single-tensor path) op for op, with
+-- lerp_, addcmul_ and addcdiv_ rounding as PyTorch's (Note [Ternary ops]), so the
+-- parameters are PyTorch's to the bit; they run in place under no_grad, so
+-- parameters keep their identity.
 --   local opt = torch.optim.SGD(model:parameters(), {lr = 0.1, momentum = 0.9})
 --   opt:zero_grad(); loss:backward(); opt:step()
 local U = torch._util
@@ -124,6 +126,122 @@ function Optimizer:__tostring()
   return table.concat(out, '\n')
 end
 
+-- ---- state_dict ----------------------------------------------------------
+-- Note [Optimizer state_dict]: PyTorch's layout, so that a checkpoint reads
+-- the same in both: {'state': {i: {...}}, 'param_groups': [{..., 'params': [i, ...]}]}
+-- with the parameters numbered from 0 across the groups in order. A group's
+-- hyper-parameters come in the order of the class's defaults (PyTorch's dict
+-- order; _group_keys), then any other keys sorted (a scheduler's initial_lr);
+-- unset options print None. A state's entries come in the order PyTorch
+-- creates them (_state_keys); its step is a float32 CPU tensor, counted in
+-- place, as PyTorch keeps it. The tensors are the optimizer's own, not
+-- copies, as in PyTorch: a state_dict taken earlier sees later steps.
+function Optimizer:state_dict(...)
+  if select('#', ...) > 0 then U.too_many('state_dict', 1, 1 + select('#', ...)) end
+  local index, order, groups = {}, {}, {}
+  for gi, g in ipairs(self.param_groups) do
+    local entries, seen = {}, {params = true}
+    for _, k in ipairs(self._group_keys or {}) do
+      local v = g[k]
+      entries[#entries + 1] = {k, U.is_plain_table(v) and U.tuple(v) or v}
+      seen[k] = true
+    end
+    local extra = {}
+    for k in pairs(g) do
+      if not seen[k] then extra[#extra + 1] = k end
+    end
+    table.sort(extra, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(extra) do entries[#entries + 1] = {k, g[k]} end
+    local ids = {}
+    for i, p in ipairs(g.params) do
+      if index[p] == nil then
+        order[#order + 1] = p
+        index[p] = #order - 1
+      end
+      ids[i] = index[p]
+    end
+    entries[#entries + 1] = {'params', ids}
+    groups[gi] = U.dict(entries)
+  end
+  local state = {}
+  for _, p in ipairs(order) do
+    local st = self.state[p]
+    if st ~= nil and next(st) ~= nil then
+      local entries, seen = {}, {}
+      local function put(k)
+        local v = st[k]
+        if k == 'step' and type(v) == 'number' then v = torch.tensor(v + 0.0) end  -- a hand-made state
+        entries[#entries + 1] = {k, v}
+        seen[k] = true
+      end
+      for _, k in ipairs(self._state_keys or {}) do
+        if st[k] ~= nil then put(k) end
+      end
+      local extra = {}
+      for k in pairs(st) do
+        if not seen[k] then extra[#extra + 1] = k end
+      end
+      table.sort(extra, function(a, b) return tostring(a) < tostring(b) end)
+      for _, k in ipairs(extra) do put(k) end
+      state[#state + 1] = {index[p], U.dict(entries)}
+    end
+  end
+  return U.dict{{'state', U.dict(state)}, {'param_groups', groups}}
+end
+
+-- The saved state and hyper-parameters replace the optimizer's own; the
+-- parameters stay the optimizer's (matched by position, group by group).
+-- Floating-point state moves to its parameter's device and dtype, as PyTorch's
+-- load_state_dict casts it, so a checkpoint saved on cuda:0 resumes on the CPU.
+function Optimizer:load_state_dict(state_dict, ...)
+  if select('#', ...) > 0 then U.too_many('load_state_dict', 2, 2 + select('#', ...)) end
+  if type(state_dict) ~= 'table' or U.is_tensor(state_dict) then
+    U.type_error('load_state_dict', 'state_dict', 'dict', state_dict)
+  end
+  local saved_groups, saved_state = state_dict.param_groups, state_dict.state
+  if saved_groups == nil then error("KeyError: 'param_groups'", 0) end
+  if saved_state == nil then error("KeyError: 'state'", 0) end
+  if type(saved_groups) ~= 'table' or #saved_groups ~= #self.param_groups then
+    error('ValueError: loaded state dict has a different number of parameter groups', 0)
+  end
+  local by_id = {}
+  for i, g in ipairs(self.param_groups) do
+    local ids = saved_groups[i].params
+    if type(ids) ~= 'table' or #ids ~= #g.params then
+      error("ValueError: loaded state dict contains a parameter group that doesn't match the size of optimizer's group", 0)
+    end
+    for j, p in ipairs(g.params) do by_id[ids[j]] = p end
+  end
+  local state = {}
+  for id, saved in pairs(saved_state) do
+    local p = by_id[id]
+    if p ~= nil then
+      local st = {}
+      for k, v in pairs(saved) do
+        if U.is_tensor(v) then
+          if k == 'step' then  -- kept as it is, as PyTorch keeps it (on the CPU)
+          elseif v:is_floating_point() and p:is_floating_point() then
+            v = v:to{dtype = p.dtype, device = p.device}
+          else
+            v = v:to(p.device)
+          end
+        end
+        if k == 'step' and type(v) == 'number' then v = torch.tensor(v + 0.0) end
+        st[k] = v
+      end
+      state[p] = st
+    end
+  end
+  for i, g in ipairs(self.param_groups) do
+    local new = {params = g.params}
+    for k, v in pairs(saved_groups[i]) do
+      if k ~= 'params' then new[k] = U.is_tuple(v) and table.move(v, 1, #v, 1, {}) or v end
+    end
+    self.param_groups[i] = new
+  end
+  self.state = state
+end
+
 -- optim.X(params, {k=v}), optim.X(params, lr), optim.X{params, lr=...}.
 local function parse(name, names, defaults, ...)
   local a = U.parse(name, {'params', table.unpack(names)}, defaults, ...)
@@ -155,6 +273,9 @@ local SGD = Optimizer:extend('SGD')
 optim.SGD = SGD
 U.doc(SGD, 'torch.optim.SGD(params, {lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=false}): '
   .. 'opt:zero_grad(), opt:step().')
+SGD._group_keys = {'lr', 'momentum', 'dampening', 'weight_decay', 'nesterov', 'maximize', 'foreach', 'differentiable',
+                  'fused'}
+SGD._state_keys = {'momentum_buffer'}
 SGD._print_keys = {'dampening', 'differentiable', 'foreach', 'fused', 'lr', 'maximize', 'momentum', 'nesterov',
                    'weight_decay'}
 
@@ -195,6 +316,9 @@ end
 local Adam = Optimizer:extend('Adam')
 optim.Adam = Adam
 U.doc(Adam, 'torch.optim.Adam(params, {lr=1e-3, betas={0.9, 0.999}, eps=1e-8, weight_decay=0, amsgrad=false}).')
+Adam._group_keys = {'lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'maximize', 'foreach', 'capturable', 'differentiable',
+                   'fused', 'decoupled_weight_decay'}
+Adam._state_keys = {'step', 'exp_avg', 'exp_avg_sq', 'max_exp_avg_sq'}
 Adam._print_keys = {'amsgrad', 'betas', 'capturable', 'decoupled_weight_decay', 'differentiable', 'eps', 'foreach',
                     'fused', 'lr', 'maximize', 'weight_decay'}
 local adam_names = {'lr:float', 'betas', 'eps:float', 'weight_decay:float', 'amsgrad:bool', 'foreach', 'maximize:bool',
@@ -224,27 +348,25 @@ function Adam:_update_group(g)
   for p, grad in each_grad(g) do
     local st = self:_state(p)
     if st.step == nil then
-      st.step, st.exp_avg, st.exp_avg_sq = 0, torch.zeros_like(p), torch.zeros_like(p)
+      st.step, st.exp_avg, st.exp_avg_sq = torch.tensor(0.0), torch.zeros_like(p), torch.zeros_like(p)
       if g.amsgrad then st.max_exp_avg_sq = torch.zeros_like(p) end
     end
-    st.step = st.step + 1
+    local step = st.step:add_(1):item()
     if g.weight_decay ~= 0 then
       if g.decoupled_weight_decay then p:mul_(1 - g.lr * g.weight_decay)
       else grad = torch.add(grad, p, {alpha = g.weight_decay}) end
     end
-    -- exp_avg.lerp_(grad, 1 - beta1); exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-    st.exp_avg:add_((grad - st.exp_avg) * (1 - beta1))
-    st.exp_avg_sq:mul_(beta2)
-    st.exp_avg_sq:add_(grad * (1 - beta2) * grad)
-    local step_size = g.lr / (1 - beta1 ^ st.step)
-    local bc2_sqrt = math.sqrt(1 - beta2 ^ st.step)
+    st.exp_avg:lerp_(grad, 1 - beta1)
+    st.exp_avg_sq:mul_(beta2):addcmul_(grad, grad, {value = 1 - beta2})
+    local step_size = g.lr / (1 - beta1 ^ step)
+    local bc2_sqrt = (1 - beta2 ^ step) ^ 0.5
     local sq = st.exp_avg_sq
     if g.amsgrad then
       st.max_exp_avg_sq:copy_(torch.maximum(st.max_exp_avg_sq, st.exp_avg_sq))
       sq = st.max_exp_avg_sq
     end
-    local denom = sq:sqrt() / bc2_sqrt + g.eps
-    p:add_(st.exp_avg / denom * (-step_size))
+    local denom = (sq:sqrt() / bc2_sqrt):add_(g.eps)
+    p:addcdiv_(st.exp_avg, denom, {value = -step_size})
   end
 end
 
@@ -263,6 +385,9 @@ end
 local RMSprop = Optimizer:extend('RMSprop')
 optim.RMSprop = RMSprop
 U.doc(RMSprop, 'torch.optim.RMSprop(params, {lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=false}).')
+RMSprop._group_keys = {'lr', 'momentum', 'alpha', 'eps', 'centered', 'weight_decay', 'capturable', 'foreach', 'maximize',
+                      'differentiable'}
+RMSprop._state_keys = {'step', 'square_avg', 'momentum_buffer', 'grad_avg'}
 RMSprop._print_keys = {'alpha', 'capturable', 'centered', 'differentiable', 'eps', 'foreach', 'lr', 'maximize',
                        'momentum', 'weight_decay'}
 
@@ -284,26 +409,26 @@ function RMSprop:_update_group(g)
   for p, grad in each_grad(g) do
     local st = self:_state(p)
     if st.step == nil then
-      st.step, st.square_avg = 0, torch.zeros_like(p)
+      st.step, st.square_avg = torch.tensor(0.0), torch.zeros_like(p)
       if g.momentum > 0 then st.momentum_buffer = torch.zeros_like(p) end
       if g.centered then st.grad_avg = torch.zeros_like(p) end
     end
-    st.step = st.step + 1
+    st.step:add_(1)
     if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
-    st.square_avg:mul_(g.alpha):add_(grad * (1 - g.alpha) * grad)
+    st.square_avg:mul_(g.alpha):addcmul_(grad, grad, {value = 1 - g.alpha})
     local avg
     if g.centered then
-      st.grad_avg:add_((grad - st.grad_avg) * (1 - g.alpha))
-      avg = (st.square_avg - st.grad_avg * st.grad_avg):sqrt()
+      st.grad_avg:lerp_(grad, 1 - g.alpha)
+      avg = st.square_avg:addcmul(st.grad_avg, st.grad_avg, {value = -1}):sqrt_()
     else
       avg = st.square_avg:sqrt()
     end
-    avg = avg + g.eps
+    avg:add_(g.eps)
     if g.momentum > 0 then
-      st.momentum_buffer:mul_(g.momentum):add_(grad / avg)
+      st.momentum_buffer:mul_(g.momentum):addcdiv_(grad, avg)
       p:add_(st.momentum_buffer, {alpha = -g.lr})
     else
-      p:add_(grad / avg * (-g.lr))
+      p:addcdiv_(grad, avg, {value = -g.lr})
     end
   end
 end
@@ -313,6 +438,9 @@ end
 local Adagrad = Optimizer:extend('Adagrad')
 optim.Adagrad = Adagrad
 U.doc(Adagrad, 'torch.optim.Adagrad(params, {lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10}).')
+Adagrad._group_keys = {'lr', 'lr_decay', 'eps', 'weight_decay', 'initial_accumulator_value', 'foreach', 'maximize',
+                      'differentiable', 'fused'}
+Adagrad._state_keys = {'step', 'sum'}
 Adagrad._print_keys = {'differentiable', 'eps', 'foreach', 'fused', 'initial_accumulator_value', 'lr', 'lr_decay',
                        'maximize', 'weight_decay'}
 
@@ -328,16 +456,24 @@ function Adagrad:__init(...)
   check(a.initial_accumulator_value >= 0, 'Invalid initial_accumulator_value value', a.initial_accumulator_value)
   check(a.eps >= 0, 'Invalid epsilon value', a.eps)
   Optimizer.__init(self, params, a)
+  -- PyTorch's Adagrad makes its state here, not at the first step: a
+  -- state_dict taken before training already holds step 0 and the sums.
+  for _, g in ipairs(self.param_groups) do
+    for _, p in ipairs(g.params) do
+      local st = self:_state(p)
+      st.step, st.sum = torch.tensor(0.0), torch.full_like(p, g.initial_accumulator_value):detach()
+    end
+  end
 end
 
 function Adagrad:_update_group(g)
   for p, grad in each_grad(g) do
     local st = self:_state(p)
-    if st.step == nil then st.step, st.sum = 0, torch.full_like(p, g.initial_accumulator_value) end
-    st.step = st.step + 1
+    if st.step == nil then st.step, st.sum = torch.tensor(0.0), torch.full_like(p, g.initial_accumulator_value) end
+    local step = st.step:add_(1):item()
     if g.weight_decay ~= 0 then grad = torch.add(grad, p, {alpha = g.weight_decay}) end
-    local clr = g.lr / (1 + (st.step - 1) * g.lr_decay)
-    st.sum:add_(grad * grad)
-    p:add_(grad / (st.sum:sqrt() + g.eps) * (-clr))
+    local clr = g.lr / (1 + (step - 1) * g.lr_decay)
+    st.sum:addcmul_(grad, grad, {value = 1})
+    p:addcdiv_(grad, st.sum:sqrt():add_(g.eps), {value = -clr})
   end
 end

@@ -6,10 +6,18 @@
 -- tables joined with '.', so a state_dict's 'fc.weight' stays 'fc.weight' and
 -- Python's safetensors.torch.load_file sees the names PyTorch would use.
 -- The file's metadata records what torch.load needs to rebuild the object:
---   gpulab.kind           'tensor', 'dict' (an OrderedDict, e.g. a state_dict) or 'table'
---   gpulab.tables         the nested tables, one per line: 'd <name>' or 't <name>'
+--   gpulab.kind           'tensor', or the root table's kind: 'dict' (an OrderedDict,
+--                         e.g. a state_dict), 'table', or one of the codes below
+--   gpulab.tables         the nested tables, one per line: '<code> <name>'
+--   gpulab.order[.<name>] an ordered table's keys in order, one per line
 --   gpulab.value.<name>   numbers, strings, booleans: 'i:5', 'f:0.1', 's:text', 'b:true'
 --   gpulab.device.<name>  each tensor's device (written by the C half)
+-- Note [Checkpoint tables]: a table's code is 't' (a plain table), 'd' (an
+-- OrderedDict), 'y' (a dict, such as an optimizer's state_dict) or 'u' (a
+-- tuple), with '#' after it when its keys are integers (a Lua array, the
+-- state's parameter numbers): the keys are written in decimal in the names
+-- and read back as integers. An ordered table's keys keep their order, a key
+-- with no value included (a dict's None).
 local U = torch._util
 local save_tensors, load_tensors = torch._save_tensors, torch._load_tensors
 
@@ -25,32 +33,41 @@ local function typename(v)
   return U.kind(v)
 end
 
--- The (key, value) pairs of a table in a stable order, and its kind: 'd' for
--- ordered containers (anything with __pairs, like OrderedDict), 't' for plain
--- tables (keys sorted). Other objects are refused.
+-- The (key, value) pairs of a table in a stable order, and its code (Note
+-- [Checkpoint tables]). Other objects are refused.
 local function entries(t, where)
   local mt = getmetatable(t)
-  local out = {}
-  if mt ~= nil then
+  local out, code = {}, 't'
+  if U.is_tuple(t) then
+    for i = 1, #t do out[i] = {i, t[i]} end
+    return out, 'u#'
+  elseif mt ~= nil then
     if type(mt) == 'table' and mt.__pairs then
       for k, v in pairs(t) do out[#out + 1] = {k, v} end
-      return out, 'd'
-    end
-    if type(t.state_dict) == 'function' then
+      code = U.is_dict(t) and 'y' or 'd'
+    elseif type(t.state_dict) == 'function' then
       fail('TypeError', 'torch.save: cannot save a %s object%s; save its state_dict() instead', typename(t), where)
+    else
+      fail('TypeError', 'torch.save: cannot save a %s object%s', typename(t), where)
     end
-    fail('TypeError', 'torch.save: cannot save a %s object%s', typename(t), where)
+  else
+    for k, v in next, t do out[#out + 1] = {k, v} end
   end
-  local keys = {}
-  for k in next, t do
-    if type(k) ~= 'string' then
-      fail('TypeError', 'torch.save: table keys must be strings, got the %s key %s%s', U.type_name(k), tostring(k), where)
+  local ints, strs = 0, 0
+  for _, kv in ipairs(out) do
+    local k = kv[1]
+    if math.type(k) == 'integer' then ints = ints + 1
+    elseif type(k) == 'string' then strs = strs + 1
+    else
+      fail('TypeError', 'torch.save: table keys must be strings or integers, got the %s key %s%s', U.type_name(k),
+           tostring(k), where)
     end
-    keys[#keys + 1] = k
   end
-  table.sort(keys)
-  for i, k in ipairs(keys) do out[i] = {k, rawget(t, k)} end
-  return out, 't'
+  if ints > 0 and strs > 0 then
+    fail('TypeError', 'torch.save: a table\'s keys must be all strings or all integers%s', where)
+  end
+  if code == 't' then table.sort(out, function(a, b) return a[1] < b[1] end) end
+  return out, ints > 0 and code .. '#' or code
 end
 
 local function encode(v)
@@ -77,15 +94,18 @@ local function flatten(obj, prefix, acc, active)
   local where = prefix == '' and '' or (' (at %q)'):format(prefix:sub(1, -2))
   if active[obj] then fail('RuntimeError', 'torch.save: the object contains a reference cycle%s', where) end
   active[obj] = true
-  local list, kind = entries(obj, where)
+  local list, code = entries(obj, where)
+  local ordered = code:sub(1, 1) == 'd' or code:sub(1, 1) == 'y'
+  local order = {}
   for _, kv in ipairs(list) do
     local k, v = kv[1], kv[2]
-    if type(k) ~= 'string' then
-      fail('TypeError', 'torch.save: keys must be strings, got the %s key %s%s', U.type_name(k), tostring(k), where)
-    end
-    local name = prefix .. k
+    local name = prefix .. tostring(k)
     if acc.used[name] then fail('RuntimeError', 'torch.save: two entries are both named %q', name) end
     acc.used[name] = true
+    if ordered then
+      if tostring(k):find('\n', 1, true) then fail('ValueError', 'torch.save: keys cannot contain newlines: %q', name) end
+      order[#order + 1] = tostring(k)
+    end
     if U.is_tensor(v) then
       acc.names[#acc.names + 1] = name
       acc.tensors[#acc.tensors + 1] = v
@@ -96,13 +116,15 @@ local function flatten(obj, prefix, acc, active)
       acc.tables[slot] = flatten(v, name .. '.', acc, active) .. ' ' .. name
     elseif type(v) == 'number' or type(v) == 'string' or type(v) == 'boolean' then
       acc.meta['gpulab.value.' .. name] = encode(v)
-    else
+    elseif v ~= nil then  -- nil: a dict's None, kept by the order alone
       fail('TypeError', 'torch.save: cannot save a %s (at %q): checkpoints hold tensors and tables of them, '
            .. 'plus numbers, strings and booleans', typename(v), name)
     end
   end
+  if ordered and #order > 0 then acc.meta['gpulab.order' .. (prefix == '' and '' or '.' .. prefix:sub(1, -2))] =
+    table.concat(order, '\n') end
   active[obj] = nil
-  return kind
+  return code
 end
 
 local save_keywords = {obj = true, f = true, pickle_module = true, pickle_protocol = true,
@@ -132,7 +154,8 @@ function torch.save(obj, f, ...)
     kind = 'tensor'
     acc.names[1], acc.tensors[1] = 'tensor', obj
   elseif type(obj) == 'table' then
-    kind = flatten(obj, '', acc, {}) == 'd' and 'dict' or 'table'
+    local code = flatten(obj, '', acc, {})
+    kind = code == 'd' and 'dict' or code == 't' and 'table' or code
   else
     fail('TypeError', 'torch.save: cannot save a %s; checkpoints hold a tensor or a table of tensors', typename(obj))
   end
@@ -175,31 +198,74 @@ local function is_options(t)
   return false
 end
 
--- The container (and key) a flat name belongs to: its longest prefix that is a table.
-local function place(root, containers, name)
+-- The table (and key) a flat name belongs to: its longest prefix that is a
+-- table. Keys of an integer-keyed table are read back as integers.
+local function place(root, nodes, name)
+  local node, key = root, name
   for i = #name, 1, -1 do
     if name:byte(i) == 46 then  -- '.'
-      local c = containers[name:sub(1, i - 1)]
-      if c then return c, name:sub(i + 1) end
+      local c = nodes[name:sub(1, i - 1)]
+      if c then node, key = c, name:sub(i + 1) break end
     end
   end
-  return root, name
+  if node.int then key = math.tointeger(tonumber(key)) or key end
+  return node, key
+end
+
+local function set(node, key, v)
+  if node.vals[key] == nil then node.seq[#node.seq + 1] = key end
+  node.vals[key] = v
+end
+
+-- A node (one table of the file) as the Lua value it was saved from.
+local function build(node)
+  local vals = node.vals
+  for k, v in pairs(vals) do
+    if type(v) == 'table' and v.vals then vals[k] = build(v) end
+  end
+  local code = node.code
+  if code == 't' then return vals end
+  if code == 'u' then return U.tuple(vals) end
+  -- ordered: the recorded order, then whatever it does not name
+  local keys, listed = {}, {}
+  for line in (node.order or ''):gmatch('[^\n]+') do
+    local k = node.int and math.tointeger(tonumber(line)) or line
+    if not listed[k] then keys[#keys + 1], listed[k] = k, true end
+  end
+  for _, k in ipairs(node.seq) do
+    if not listed[k] then keys[#keys + 1], listed[k] = k, true end
+  end
+  if code == 'y' then
+    local pairs_list = {}
+    for i, k in ipairs(keys) do pairs_list[i] = {k, vals[k]} end
+    return U.dict(pairs_list)
+  end
+  local od = U.OrderedDict()
+  for _, k in ipairs(keys) do od[k] = vals[k] end
+  return od
+end
+
+local function new_node(code, order)
+  return {code = code:sub(1, 1), int = code:sub(2, 2) == '#', order = order, vals = {}, seq = {}}
 end
 
 local function rebuild(names, tensors, meta)
   local kind = meta['gpulab.kind']
   if kind == 'tensor' and #names == 1 then return tensors[1] end
-  local function new(k) return k == 't' and {} or U.OrderedDict() end
-  local root, containers = new(kind == 'table' and 't' or 'd'), {}
+  local code = kind == 'table' and 't' or (kind == 'dict' or kind == nil) and 'd' or kind
+  if not code:match('^[tdyu]#?$') then code = 'd' end
+  local root, nodes = new_node(code, meta['gpulab.order']), {}
   for line in (meta['gpulab.tables'] or ''):gmatch('[^\n]+') do
-    local k, name = line:sub(1, 1), line:sub(3)
-    local parent, key = place(root, containers, name)
-    parent[key] = new(k)
-    containers[name] = parent[key]
+    local c, name = line:match('^([tdyu]#?) (.*)$')
+    if c then
+      local parent, key = place(root, nodes, name)
+      nodes[name] = new_node(c, meta['gpulab.order.' .. name])
+      set(parent, key, nodes[name])
+    end
   end
   for i, name in ipairs(names) do
-    local parent, key = place(root, containers, name)
-    parent[key] = tensors[i]
+    local parent, key = place(root, nodes, name)
+    set(parent, key, tensors[i])
   end
   local values = {}
   for k in pairs(meta) do
@@ -207,10 +273,10 @@ local function rebuild(names, tensors, meta)
   end
   table.sort(values)
   for _, k in ipairs(values) do
-    local parent, key = place(root, containers, k:sub(14))
-    parent[key] = decode(meta[k])
+    local parent, key = place(root, nodes, k:sub(14))
+    set(parent, key, decode(meta[k]))
   end
-  return root
+  return build(root)
 end
 
 function torch.load(f, ...)

@@ -215,6 +215,10 @@ local lua = {
   ['nn.Module.new'] = "cls:new(...): make an instance (what calling the class does)",
   ['torch.optim.Optimizer.step'] = 'opt:step(closure=nil): update every parameter from its .grad; returns closure() when given',
   ['torch.optim.Optimizer.zero_grad'] = "opt:zero_grad(set_to_none=true): clear the .grad of the optimizer's parameters",
+  ['torch.optim.Optimizer.state_dict'] = "opt:state_dict(): PyTorch's {'state': {...}, 'param_groups': [...]}, "
+    .. 'parameters numbered from 0; save it with torch.save to resume training',
+  ['torch.optim.Optimizer.load_state_dict'] = 'opt:load_state_dict(state_dict): take the saved state and '
+    .. 'hyper-parameters (moved to each parameter\'s device); the parameters stay this optimizer\'s',
   ['torch.optim.Optimizer.add_param_group'] = 'opt:add_param_group(group): add {params=..., lr=...}; unset options take the defaults',
   ['torch.optim.Optimizer.extend'] = 'torch.optim.Optimizer:extend(name): a subclass, for an optimizer of your own',
   ['torch.optim.Optimizer.new'] = 'cls:new(...): make an instance (what calling the class does)',

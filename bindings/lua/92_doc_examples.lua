@@ -210,6 +210,8 @@ local ds = 'torch.utils.data.TensorDataset(torch.arange(5))'
 local methods = {
   ['torch.optim.Optimizer.step'] = opt .. ':step()',
   ['torch.optim.Optimizer.zero_grad'] = opt .. ':zero_grad()',
+  ['torch.optim.Optimizer.state_dict'] = opt .. ':state_dict()',
+  ['torch.optim.Optimizer.load_state_dict'] = '(function() local o = ' .. opt .. '; o:load_state_dict(o:state_dict()); return o end)()',
   ['torch.optim.Optimizer.add_param_group'] = opt .. ':add_param_group({params={nn.Parameter(torch.ones(1))}, lr=0.01})',
   ['torch.optim.Optimizer.extend'] = "torch.optim.Optimizer:extend('MyOpt')",
   ['torch.optim.Optimizer.new'] = 'torch.optim.SGD:new(nn.Linear(2, 1):parameters(), {lr=0.1})',

@@ -150,7 +150,7 @@ T.test('type errors name the value as Python would (Note [Python type names])', 
   T.eq(err(x.mul, x, nn.Linear(2, 2)), "TypeError: mul(): argument 'other' must be Tensor or Number, not Linear")
   T.eq(err(x.transpose, x, 0.5, 1), "TypeError: transpose(): argument 'dim0' must be int, not float")
   T.eq(err(nn.Linear(2, 3), print), "TypeError: Linear.forward(): argument 'input' must be Tensor, not function")
-  T.eq(err(torch.save, {[1.5] = 1}, 'x.st'), 'TypeError: torch.save: table keys must be strings, got the float key 1.5')
+  T.eq(err(torch.save, {[1.5] = 1}, 'x.st'), 'TypeError: torch.save: table keys must be strings or integers, got the float key 1.5')
 end)
 
 T.test('a positional-only argument may be any table', function()
