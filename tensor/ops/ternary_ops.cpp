@@ -37,8 +37,8 @@ Tensor run(TernaryOp op, const Tensor& a0, const Tensor& b0, const Tensor* c0, D
   Tensor a = on(a0), b = on(b0), c = c0 ? on(*c0) : Tensor();
   Shape shape = broadcast_shapes(a.sizes(), b.sizes());
   if (c0) shape = broadcast_shapes(shape, c.sizes());
-  Tensor out = into && into->sizes() == shape && into->dtype() == dt && into->device() == dev ? *into
-                                                                                              : empty_on(shape, dt, dev);
+  Tensor out =
+      into && into->sizes() == shape && into->dtype() == dt && into->device() == dev ? *into : empty_on(shape, dt, dev);
   TernarySpec s;
   s.op = op;
   s.compute = dt;

@@ -17,14 +17,16 @@ namespace {
 __attribute__((target("avx2,fma"))) void fma_avx2(const float* a, const float* b, float al, float* o, int64_t n) {
   const __m256 v = _mm256_set1_ps(al);
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, _mm256_fmadd_ps(_mm256_loadu_ps(b + i), v, _mm256_loadu_ps(a + i)));
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(o + i, _mm256_fmadd_ps(_mm256_loadu_ps(b + i), v, _mm256_loadu_ps(a + i)));
   for (; i < n; ++i) o[i] = __builtin_fmaf(b[i], al, a[i]);  // the instruction, under this target
 }
 
 __attribute__((target("avx2,fma"))) void fma_avx2(const double* a, const double* b, double al, double* o, int64_t n) {
   const __m256d v = _mm256_set1_pd(al);
   int64_t i = 0;
-  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(o + i, _mm256_fmadd_pd(_mm256_loadu_pd(b + i), v, _mm256_loadu_pd(a + i)));
+  for (; i + 4 <= n; i += 4)
+    _mm256_storeu_pd(o + i, _mm256_fmadd_pd(_mm256_loadu_pd(b + i), v, _mm256_loadu_pd(a + i)));
   for (; i < n; ++i) o[i] = __builtin_fma(b[i], al, a[i]);
 }
 #endif

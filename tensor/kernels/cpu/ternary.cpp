@@ -60,8 +60,8 @@ void ternary(void*, const TernarySpec& s) {
     using T = decltype(t);
     if (s.op == TernaryOp::Lerp) {
       if constexpr (is_float_v<T>) return typed<TernaryOp::Lerp, T>(s);
-      throw NotImplementedError(cat("\"lerp_kernel_", s.scalar_weight ? "scalar" : "tensor",
-                                    "\" not implemented for '", dtype_legacy_name(s.compute), "'"));
+      throw NotImplementedError(cat("\"lerp_kernel_", s.scalar_weight ? "scalar" : "tensor", "\" not implemented for '",
+                                    dtype_legacy_name(s.compute), "'"));
     }
     if (s.op == TernaryOp::Addcdiv) {  // the op refuses integer inputs first
       if constexpr (is_float_v<T>) return typed<TernaryOp::Addcdiv, T>(s);

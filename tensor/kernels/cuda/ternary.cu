@@ -26,8 +26,8 @@ void k_ternary(void* exec, const TernarySpec& s) {
         else launch_loop<3, T, T, T, T>(ex, s.loop, f);
         return;
       }
-      throw NotImplementedError(cat("\"lerp_kernel_", s.scalar_weight ? "scalar" : "tensor",
-                                    "\" not implemented for '", dtype_legacy_name(s.compute), "'"));
+      throw NotImplementedError(cat("\"lerp_kernel_", s.scalar_weight ? "scalar" : "tensor", "\" not implemented for '",
+                                    dtype_legacy_name(s.compute), "'"));
     }
     if (s.op == TernaryOp::Addcdiv) {
       if constexpr (is_float_v<T>) {
@@ -39,7 +39,8 @@ void k_ternary(void* exec, const TernarySpec& s) {
     if constexpr (std::is_same_v<T, bool>)
       throw NotImplementedError(cat("\"addcmul_cuda\" not implemented for '", dtype_legacy_name(s.compute), "'"));
     else
-      launch_loop<3, T, T, T, T>(ex, s.loop, TernaryF<TernaryOp::Addcmul, T>{is_float_v<T> ? M(s.value) : M(s.value_i)});
+      launch_loop<3, T, T, T, T>(ex, s.loop,
+                                 TernaryF<TernaryOp::Addcmul, T>{is_float_v<T> ? M(s.value) : M(s.value_i)});
   });
 }
 
