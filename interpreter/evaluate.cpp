@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cctype>
 #include <cstring>
+#include <vector>
 
 #include <lua.hpp>
 
@@ -241,6 +242,24 @@ Compilation compile_input(lua_State* L, const std::string& input, const char* ch
   result.status = Compiled::Error;
   result.error = pop_error(L);
   return result;
+}
+
+std::string with_final_return(lua_State* L, const std::string& source) {
+  std::vector<size_t> starts{0};
+  for (size_t i = 0; i < source.size(); ++i)
+    if (source[i] == '\n' || source[i] == ';') starts.push_back(i + 1);
+  for (size_t k = starts.size(); k-- > 1;) {
+    size_t b = source.find_first_not_of(" \t", starts[k]);
+    if (b == std::string::npos || source[b] == '\n' || source[b] == ';' || source.compare(b, 2, "--") == 0) continue;
+    std::string candidate = source.substr(0, b) + "return " + source.substr(b);
+    bool ok = luaL_loadbuffer(L, candidate.data(), candidate.size(), "=cell") == LUA_OK;
+    lua_pop(L, 1);
+    if (!ok) continue;
+    ok = luaL_loadbuffer(L, source.data(), starts[k], "=cell") == LUA_OK;
+    lua_pop(L, 1);
+    return ok ? candidate : std::string();
+  }
+  return {};
 }
 
 bool echo_suppressed(const std::string& input) {

@@ -22,6 +22,14 @@ struct Compilation {
 // lessons: the chunk is padded so that line numbers match the file).
 Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname, int first_line = 1);
 
+// Note [Final expression]: IPython echoes a cell's last expression, also after
+// statements ("x = f()\nx.device", "loss:backward(); x.grad"). This returns the
+// source with "return " put before its last statement (after its last newline
+// or top-level ';') when that is an expression, or "" when it is not. The part
+// before must compile on its own, so the split is between statements, never
+// inside a string or a block.
+std::string with_final_return(lua_State* L, const std::string& source);
+
 // True when the input ends with ';' (trailing blanks ignored): no echo.
 bool echo_suppressed(const std::string& input);
 

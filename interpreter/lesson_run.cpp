@@ -91,28 +91,6 @@ void report_cell_error(const std::string& file, size_t index, size_t count, cons
   write_error(where + "\n" + message);
 }
 
-// A notebook echoes a cell's last expression: the source with "return " put
-// before its last statement when that is an expression ("x = f()\nx.device",
-// "x = 1\nnet(x)"); "" when it is not. The part before must compile on its
-// own, so that the split is between statements, never inside a string.
-std::string with_final_return(lua_State* L, const std::string& source) {
-  std::vector<size_t> starts{0};
-  for (size_t i = 0; i < source.size(); ++i)
-    if (source[i] == '\n') starts.push_back(i + 1);
-  for (size_t k = starts.size(); k-- > 1;) {
-    size_t b = source.find_first_not_of(" \t", starts[k]);
-    if (b == std::string::npos || source[b] == '\n' || source.compare(b, 2, "--") == 0) continue;
-    std::string candidate = source.substr(0, starts[k]) + "return " + source.substr(starts[k]);
-    bool ok = luaL_loadbuffer(L, candidate.data(), candidate.size(), "=cell") == LUA_OK;
-    lua_pop(L, 1);
-    if (!ok) continue;
-    ok = luaL_loadbuffer(L, source.data(), starts[k], "=cell") == LUA_OK;
-    lua_pop(L, 1);
-    return ok ? candidate : std::string();
-  }
-  return {};
-}
-
 // Runs one cell; false (after reporting) on an error.
 bool run_cell(lua_State* L, const std::string& chunkname, const std::string& file, size_t index, size_t count,
               const Cell& cell) {
