@@ -79,9 +79,9 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
   if (!differentiable(op) || !any_requires_grad({&a})) return;
   const char* name = row(op).scalar_node;
   if (scalar_first && op == BinaryOp::Sub) name = "RsubBackward1";
-  if (scalar_first && op == BinaryOp::Div) name = "MulBackward0";  // torch: 2 / x is x.reciprocal() * 2
   if (scalar_first && op == BinaryOp::Pow) name = "PowBackward2";
-  if (op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul || (op == BinaryOp::Div && !scalar_first)) {
+  // (a number over a tensor never comes here: binary() makes it reciprocal and mul)
+  if (op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul || op == BinaryOp::Div) {
     const DType ad = a.dtype();  // saves no values (Note [In-place autograd])
     record(out, name, {a}, [op, ad, s, scalar_first](const Tensor& g) -> std::vector<Tensor> {
       if (op == BinaryOp::Add) return {to_dtype(g, ad)};
@@ -96,10 +96,6 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
       case BinaryOp::Add: return {to_dtype(g, a.dtype())};
       case BinaryOp::Sub: return {to_dtype(scalar_first ? neg(g) : g, a.dtype())};
       case BinaryOp::Mul: return {to_dtype(binary(BinaryOp::Mul, g, s), a.dtype())};
-      case BinaryOp::Div:
-        if (!scalar_first) return {to_dtype(binary(BinaryOp::Div, g, s), a.dtype())};
-        // d(s/a)/da = -s / a^2
-        return {to_dtype(neg(binary(BinaryOp::Mul, div(g, mul(a, a)), s)), a.dtype())};
       case BinaryOp::Pow:
         if (!scalar_first) {
           if (v == 0) return {zeros(a.sizes(), {a.dtype(), a.device()})};
@@ -250,6 +246,9 @@ Tensor binary(BinaryOp op, const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
+  // Python's 2 / x is x.reciprocal() * 2 (Tensor.__rtruediv__): its values
+  // and its graph (MulBackward0 over ReciprocalBackward0) are those.
+  if (op == BinaryOp::Div && scalar_first) return binary(BinaryOp::Mul, unary(UnaryOp::Reciprocal, a0), sc);
   Tensor out = binary_ts(op, a0, sc, scalar_first, nullptr);
   record_binary_scalar(out, op, a0, sc, scalar_first);
   return out;

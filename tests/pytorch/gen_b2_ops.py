@@ -459,6 +459,12 @@ for nm, lua, py in [("addcmul", "torch.addcmul(a, b, c, {value=0.5})", "torch.ad
     case(f"grad_{nm}", f"(function() local a, b, c = {GA}, {GB}, {GC}; local y = {lua}; (y * torch.tensor({{1., 2., 3.}}, {{device=D}})):sum():backward(); return y, a.grad, b.grad, c.grad end)()",
          f"(lambda a, b, c: (lambda y: ((y * torch.tensor([1., 2., 3.], device=D)).sum().backward(), (y, a.grad, b.grad, c.grad))[1])({py}))({GAP}, {GBP}, {GCP})")
 
+# Python's 2 / x is x.reciprocal() * 2: its values and its graph.
+case("rdiv_values", "(0.37 / torch.arange(1., 14., {device=D})):tolist()", "(0.37 / torch.arange(1., 14., device=D)).tolist()")
+case("rdiv_int", "2 / torch.tensor({1, 2, 4}, {device=D})", "2 / torch.tensor([1, 2, 4], device=D)")
+case("rdiv_grad", f"(function() local a = {GA}; local y = 3 / a; y:sum():backward(); return y, a.grad end)()",
+     f"(lambda a: (lambda y: (y.sum().backward(), (y, a.grad))[1])(3 / a))({GAP})")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nan": nan, "inf": inf, "D": "cpu"})
