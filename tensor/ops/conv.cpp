@@ -1,5 +1,7 @@
 // 2-d convolution: PyTorch's checks and output shape, the device library's
 // kernels (tensor/kernels/dnn.h), and ConvolutionBackward0.
+#include <algorithm>
+#include <limits>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
@@ -36,10 +38,15 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
     GL_CHECK(b->dim() == 1 && b->size(0) == w.size(0), "Given weight of size ", shape_str(w.sizes()),
              ", expected bias to be 1-dimensional with ", w.size(0), " elements, but got bias of size ",
              shape_str(b->sizes()), " instead");
-  const int64_t H = x.size(2) + 2 * ph, W = x.size(3) + 2 * pw;
-  const int64_t R = (w.size(2) - 1) * o.dilation[0] + 1, S = (w.size(3) - 1) * o.dilation[1] + 1;
-  GL_CHECK(H >= R && W >= S, "Calculated padded input size per channel: (", H, " x ", W, "). Kernel size: (", R, " x ",
-           S, "). Kernel size can't be greater than actual input size");
+  // In 128 bits: a padding or dilation near 2^63 (a fuzzer's) must be an error, not an overflow.
+  using W128 = __int128;
+  const W128 H = x.size(2) + 2 * W128(ph), W = x.size(3) + 2 * W128(pw);
+  const W128 R = W128(w.size(2) - 1) * o.dilation[0] + 1, S = W128(w.size(3) - 1) * o.dilation[1] + 1;
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  GL_CHECK(H <= kMax && W <= kMax, "gpulab: conv2d padding too large: (", ph, ", ", pw, ")");
+  auto i64 = [&](W128 v) { return int64_t(std::min<W128>(v, kMax)); };
+  GL_CHECK(H >= R && W >= S, "Calculated padded input size per channel: (", i64(H), " x ", i64(W), "). Kernel size: (",
+           i64(R), " x ", i64(S), "). Kernel size can't be greater than actual input size");
   // PyTorch names the input first for a wrong dtype, the weight for a mismatch.
   GL_CHECK(is_floating(x.dtype()) && (x.dtype() == DType::Float32 || x.dtype() == DType::Float64),
            "gpulab: conv2d supports float32 and float64, got ", dtype_name(x.dtype()));
@@ -99,7 +106,8 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
     const auto dil = pair_of(o.dilation, "dilation");
     int64_t extra[2];
     for (int i = 0; i < 2; ++i) {
-      const int64_t total = dil[size_t(i)] * (weight.size(2 + i) - 1);
+      const int64_t total = int64_t(
+          std::min<__int128>(__int128(dil[size_t(i)]) * (weight.size(2 + i) - 1), std::numeric_limits<int64_t>::max()));
       o.padding.resize(2);
       o.padding[size_t(i)] = total / 2;
       extra[i] = total - 2 * (total / 2);

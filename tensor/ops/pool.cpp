@@ -2,7 +2,9 @@
 // PyTorch's output sizes, checks and nodes; adaptive average pooling as two
 // small matmuls (the averaging matrices over rows and columns), so it runs on
 // every device and its backward is two more.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
@@ -21,12 +23,14 @@ std::vector<int64_t> pool_pair(const std::vector<int64_t>& v, const char* fn, co
 }
 
 // PyTorch's pooling_output_shape: with ceil_mode the last window must start
-// inside the input or its left padding.
+// inside the input or its left padding. In 128 bits: a kernel, dilation or
+// stride near 2^63 (a fuzzer's) must end in the "too small" error, not overflow.
 int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;  // floor division
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
+  using W = __int128;
+  const W num = W(in) + 2 * W(pad) - W(dil) * (W(k) - 1) - 1 + (ceil_mode ? W(stride) - 1 : 0);
+  W out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;  // floor division
+  if (ceil_mode && (out - 1) * stride >= W(in) + pad) --out;
+  return int64_t(std::clamp<W>(out, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()));
 }
 
 // PyTorch's checks in its order, and the geometry they give.
@@ -45,8 +49,9 @@ PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   GL_CHECK((input.dim() == 3 || input.dim() == 4) && input.numel() > 0,
            "non-empty 3D or 4D (batch mode) tensor expected for input");
   for (int i = 0; i < 2; ++i) {
-    const int64_t eff = is_max ? (k[size_t(i)] - 1) * d[size_t(i)] + 1 : k[size_t(i)];
-    GL_CHECK(p[size_t(i)] * 2 <= eff, "pad should be at most half of effective kernel size, but got pad=", p[size_t(i)],
+    const __int128 eff = is_max ? __int128(k[size_t(i)] - 1) * d[size_t(i)] + 1 : k[size_t(i)];
+    GL_CHECK(__int128(p[size_t(i)]) * 2 <= eff,
+             "pad should be at most half of effective kernel size, but got pad=", p[size_t(i)],
              ", kernel_size=", k[size_t(i)], " and dilation=", is_max ? d[size_t(i)] : 1);
   }
   PoolGeom g;

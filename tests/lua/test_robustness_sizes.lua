@@ -272,7 +272,6 @@ T.test('a tensor larger than memory and swap: PyTorch\'s allocation error, never
   T.eq(tostring(torch.zeros(2)), 'tensor([0., 0.])')
 end)
 
-T.finish()
 
 -- Found by the fifth fuzz campaign: the CPU's integer matmul summed in int64,
 -- so products past its range were undefined; both devices wrap as PyTorch.
@@ -286,3 +285,22 @@ T.test('integer matmul and addmm wrap around as PyTorch, never undefined', funct
     T.eq(tostring(c:matmul(c):cpu()), 'tensor([[16]], dtype=torch.int8)')
   end
 end)
+
+-- Found by the sixth fuzz campaign: pooling's output size overflowed int64
+-- (UBSan) for a kernel, dilation or stride near 2^63; conv2d's padded size
+-- likewise. Each is now an error.
+T.test('pooling and convolution geometry near 2^63 is an error, never an overflow', function()
+  local F, x = nn.functional, torch.ones(1, 1, 3, 3)
+  T.raises(function() return F.max_pool2d(x, 2, {stride = math.maxinteger, dilation = math.maxinteger}) end,
+           'RuntimeError: Given input size: (1x3x3). Calculated output size: (1x0x0). Output size is too small')
+  T.check(not pcall(F.max_pool2d, x, 2, {stride = math.maxinteger, ceil_mode = true}), 'huge stride, ceil_mode')
+  T.check(not pcall(F.avg_pool2d, x, 3, {stride = math.maxinteger, ceil_mode = true}), 'avg, huge stride')
+  T.raises(function() return F.conv2d(x, torch.ones(1, 1, 2, 2), nil, 1, 2^62 // 1) end,
+           'RuntimeError: gpulab: conv2d padding too large: (4611686018427387904, 4611686018427387904)')
+  T.raises(function() return F.conv2d(x, torch.ones(1, 1, 2, 2), nil, 1, 0, math.maxinteger) end,
+           "Kernel size can't be greater than actual input size", true)
+  T.check(not pcall(F.conv2d, x, torch.ones(1, 1, 2, 2), {dilation = math.maxinteger, padding = 'same'}), 'same')
+  T.eq(tostring(F.max_pool2d(x, 2)), 'tensor([[[[1.]]]])')
+end)
+
+T.finish()

@@ -11,6 +11,8 @@ local function show(v)
 end
 
 function T.test(name, fn)
+  -- a test after T.finish() could fail without failing the file
+  if T.finished then error('T.test("' .. name .. '") after T.finish(): its result would not count', 2) end
   local ok, err = xpcall(fn, debug.traceback)
   if ok then
     T.passed = T.passed + 1
@@ -124,6 +126,7 @@ function T.device_cases(cases, run, on_device)
 end
 
 function T.finish()
+  T.finished = true
   print(('%d passed, %d failed'):format(T.passed, T.failed))
   if T.failed > 0 then os.exit(1) end
 end
