@@ -179,9 +179,27 @@ Tensor repeat_interleave(const Tensor& x, const Tensor& repeats, std::optional<i
   return index_select(in, d, repeat_interleave(repeats));
 }
 
+// PyTorch's logspace kernel, step by step (every value of a float32/float64
+// sweep equal): start and end in the result's type, the step in double from
+// their difference in that type, each half counted from its own end, and
+// std::pow in double; no fused multiply-add here (unlike linspace).
 Tensor logspace(double start, double end, int64_t steps, double base, const TensorOptions& o) {
-  Tensor exps = linspace(start, end, steps, {DType::Float64, Device(Device::CPU)});
-  Tensor host = binary(BinaryOp::Pow, full({}, Scalar::from_double(base), {DType::Float64, Device(Device::CPU)}), exps);
+  GL_CHECK(steps >= 0, "number of steps must be non-negative");
+  Tensor host = empty_on({steps}, DType::Float64, Device(Device::CPU));  // the size checked before any work
+  auto in_dtype = [&](double x) {
+    if (o.dtype == DType::Float64) return x;
+    return item(to_dtype(full({}, Scalar::from_double(x), {DType::Float64, Device(Device::CPU)}), o.dtype)).to_double();
+  };
+  double* v = host.data<double>();
+  if (steps == 1) v[0] = std::pow(base, start);
+  if (steps > 1) {
+    const double s = in_dtype(start), e = in_dtype(end), step = in_dtype(e - s) / double(steps - 1);
+    const int64_t half = steps / 2;
+    for (int64_t i = 0; i < steps; ++i) {
+      const volatile double mul = step * double(i < half ? i : steps - i - 1);  // volatile: no contraction
+      v[i] = std::pow(base, i < half ? s + mul : e - mul);
+    }
+  }
   Tensor out = to(host, resolve_device(o.device), o.dtype, true);
   if (o.requires_grad) requires_grad_at_creation(out);
   return out;

@@ -147,6 +147,15 @@ case("ri_size", "torch.repeat_interleave(torch.ones(2, {device=D}), torch.tensor
 case("logspace", "torch.logspace(0, 2, 3, {device=D})", "torch.logspace(0, 2, 3, device=D)")
 case("logspace_base", "torch.logspace(-1, 3, 5, 2, {device=D})", "torch.logspace(-1, 3, 5, 2, device=D)")
 case("logspace_f64", "torch.logspace(0., 1., 5, {dtype=torch.float64, device=D})", "torch.logspace(0., 1., 5, dtype=torch.float64, device=D)")
+# every value of a sweep, to the bit (tolist): PyTorch's kernel step by step
+for i, (a, b, n, base) in enumerate([(-1, 1, 7, 10), (0, 3, 50, 2), (-2.5, 4.1, 33, 10), (0.1, 0.9, 100, 2.718281828459045),
+                                     (-10, 10, 101, 1.5), (1, 2, 169, 3)]):
+    for dt in ("float32", "float64"):
+        case(f"logspace_sweep{i}_{dt}", f"torch.logspace({a}, {b}, {n}, {base}, {{dtype=torch.{dt}, device=D}}):tolist()",
+             f"torch.logspace({a}, {b}, {n}, {base}, dtype=torch.{dt}, device=D).tolist()")
+case("logspace_int", "torch.logspace(0.5, 3.7, 4, {dtype=torch.int64, device=D})", "torch.logspace(0.5, 3.7, 4, dtype=torch.int64, device=D)")
+case("logspace_half", "torch.logspace(-1.3, 2.2, 6, {dtype=torch.float16, device=D}):tolist()", "torch.logspace(-1.3, 2.2, 6, dtype=torch.float16, device=D).tolist()")
+case("logspace_one", "torch.logspace(0.3, 9, 1, {device=D}):tolist()", "torch.logspace(0.3, 9, 1, device=D).tolist()")
 case("meshgrid_ij", "torch.meshgrid(torch.tensor({1, 2}, {device=D}), torch.tensor({3, 4, 5}, {device=D}), {indexing='ij'})",
      "torch.meshgrid(torch.tensor([1, 2], device=D), torch.tensor([3, 4, 5], device=D), indexing='ij')")
 case("meshgrid_xy", "torch.meshgrid({torch.tensor({1, 2}, {device=D}), torch.tensor({3, 4, 5}, {device=D})}, {indexing='xy'})",

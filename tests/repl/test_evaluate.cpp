@@ -12,12 +12,12 @@ TEST_CASE("the last statement gets 'return' when it is an expression") {
   CHECK(with_final_return(L, "y:backward(); x.grad") == "y:backward(); return x.grad");
   CHECK(with_final_return(L, "a = 1; b = 2; a + b") == "a = 1; b = 2; return a + b");
   CHECK(with_final_return(L, "x = f()\nx.device") == "x = f()\nreturn x.device");
-  CHECK(with_final_return(L, "s = 'a;b'; s") == "s = 'a;b'; return s");   // a ';' in a string is no split
-  CHECK(with_final_return(L, "x = f()\n-- a comment") == "");             // a comment is no expression
+  CHECK(with_final_return(L, "s = 'a;b'; s") == "s = 'a;b'; return s");  // a ';' in a string is no split
+  CHECK(with_final_return(L, "x = f()\n-- a comment") == "");            // a comment is no expression
   // a trailing ';' still splits; the caller silences the echo (echo_suppressed)
   CHECK(with_final_return(L, "y:backward(); x.grad;") == "y:backward(); return x.grad;");
-  CHECK(with_final_return(L, "t = {1, 2;") == "");                        // incomplete: the REPL reads on
-  CHECK(with_final_return(L, "for i = 1, 2 do f(); i end") == "");        // never inside a block
+  CHECK(with_final_return(L, "t = {1, 2;") == "");                  // incomplete: the REPL reads on
+  CHECK(with_final_return(L, "for i = 1, 2 do f(); i end") == "");  // never inside a block
   CHECK(with_final_return(L, "y = (") == "");
   lua_close(L);
 }
