@@ -131,28 +131,11 @@ int tensor_index(lua_State* L) {
   return 1;
 }
 
-// The C++ type names PyTorch's messages print for a dtype (caffe2::TypeMeta).
-const char* type_meta_name(DType d) {
-  switch (d) {
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Int64: return "long int";
-    case DType::Int32: return "int";
-    case DType::Int16: return "short int";
-    case DType::Int8: return "signed char";
-    case DType::UInt8: return "unsigned char";
-    case DType::Bool: return "bool";
-  }
-  return "?";
-}
-
 // PyTorch's checks on `x.grad = g` (THPVariable_set_grad), in its order.
 void check_assigned_grad(const Tensor& t, const Tensor& g) {
   GL_CHECK(!t.is_same(g), "can't assign Variable as its own grad");
-  GL_CHECK(g.dtype() == t.dtype(), "attempting to assign a gradient with dtype '", type_meta_name(g.dtype()),
-           "' to a tensor with dtype '", type_meta_name(t.dtype()),
+  GL_CHECK(g.dtype() == t.dtype(), "attempting to assign a gradient with dtype '", dtype_cpp_name(g.dtype()),
+           "' to a tensor with dtype '", dtype_cpp_name(t.dtype()),
            "'. Please ensure that the gradient and the tensor have the same dtype");
   auto type = [](Device d) { return d.is_cpu() ? "cpu" : "cuda"; };
   GL_CHECK(g.device().is_cpu() == t.device().is_cpu(), "attempting to assign a gradient with device type '",

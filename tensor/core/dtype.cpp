@@ -7,12 +7,14 @@ namespace {
 struct Info {
   const char* name;
   const char* legacy;
+  const char* cpp;  // caffe2::TypeMeta's name
   size_t size;
 };
-constexpr Info kInfo[kNumDTypes] = {{"bool", "Bool", 1},     {"uint8", "Byte", 1},        {"int8", "Char", 1},
-                                    {"int16", "Short", 2},   {"int32", "Int", 4},         {"int64", "Long", 8},
-                                    {"float16", "Half", 2},  {"bfloat16", "BFloat16", 2}, {"float32", "Float", 4},
-                                    {"float64", "Double", 8}};
+constexpr Info kInfo[kNumDTypes] = {{"bool", "Bool", "bool", 1},         {"uint8", "Byte", "unsigned char", 1},
+                                    {"int8", "Char", "signed char", 1},  {"int16", "Short", "short int", 2},
+                                    {"int32", "Int", "int", 4},          {"int64", "Long", "long int", 8},
+                                    {"float16", "Half", "c10::Half", 2}, {"bfloat16", "BFloat16", "c10::BFloat16", 2},
+                                    {"float32", "Float", "float", 4},    {"float64", "Double", "double", 8}};
 }  // namespace
 
 size_t itemsize(DType t) { return kInfo[int(t)].size; }
@@ -20,6 +22,7 @@ bool is_floating(DType t) { return t >= DType::Float16; }
 const char* dtype_name(DType t) { return kInfo[int(t)].name; }
 std::string dtype_repr(DType t) { return std::string("torch.") + kInfo[int(t)].name; }
 const char* dtype_legacy_name(DType t) { return kInfo[int(t)].legacy; }
+const char* dtype_cpp_name(DType t) { return kInfo[int(t)].cpp; }
 
 bool dtype_from_name(const std::string& s0, DType* out) {
   std::string s = s0.rfind("torch.", 0) == 0 ? s0.substr(6) : s0;

@@ -18,6 +18,7 @@ inline bool is_integral(DType t, bool include_bool) { return !is_floating(t) && 
 const char* dtype_name(DType t);                         // "float32"
 std::string dtype_repr(DType t);                         // "torch.float32"
 const char* dtype_legacy_name(DType t);                  // "Float", "Long" (used in error texts)
+const char* dtype_cpp_name(DType t);                     // "float", "long int": some errors' C++ type names
 bool dtype_from_name(const std::string& s, DType* out);  // accepts "float32", "float", "long", ...
 DType promote_types(DType a, DType b);
 

@@ -12,22 +12,6 @@ namespace gl {
 
 namespace {
 
-// C++'s name of a dtype, as PyTorch's "expected dtype float for `end`" says it.
-const char* cpp_type_name(DType d) {
-  switch (d) {
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Int64: return "long int";
-    case DType::Int32: return "int";
-    case DType::Int16: return "short int";
-    case DType::Int8: return "signed char";
-    case DType::UInt8: return "unsigned char";
-    default: return "bool";
-  }
-}
-
 // The kernel over (a, b, c) broadcast together, c absent for lerp with a number
 // weight; into `into` when it is the right tensor (the in-place fast path).
 Tensor run(TernaryOp op, const Tensor& a0, const Tensor& b0, const Tensor* c0, DType dt, Scalar value,
@@ -61,10 +45,10 @@ DType addc_dtype(const Tensor& self, const Tensor& t1, const Tensor& t2) {
 }
 
 void check_lerp(const Tensor& start, const Tensor& end, const Tensor* weight) {
-  GL_CHECK(end.dtype() == start.dtype(), "expected dtype ", cpp_type_name(start.dtype()), " for `end` but got dtype ",
-           cpp_type_name(end.dtype()));
-  GL_CHECK(!weight || weight->dtype() == start.dtype(), "expected dtype ", cpp_type_name(start.dtype()),
-           " for `weight` but got dtype ", cpp_type_name(weight->dtype()));
+  GL_CHECK(end.dtype() == start.dtype(), "expected dtype ", dtype_cpp_name(start.dtype()), " for `end` but got dtype ",
+           dtype_cpp_name(end.dtype()));
+  GL_CHECK(!weight || weight->dtype() == start.dtype(), "expected dtype ", dtype_cpp_name(start.dtype()),
+           " for `weight` but got dtype ", dtype_cpp_name(weight->dtype()));
 }
 
 // In place through the out-of-place form: with autograd when self or an input
