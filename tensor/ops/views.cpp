@@ -245,7 +245,8 @@ Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
   GL_CHECK_T(IndexError, start >= -n && start <= n, "start out of range (expected to be in range of [", -n, ", ", n,
              "], but got ", start, ")");
   if (start < 0) start += n;
-  GL_CHECK(start + length <= n, "start (", start, ") + length (", length, ") exceeds dimension size (", n, ").");
+  // length <= n - start: start + length overflows for a length near 2^63
+  GL_CHECK(length <= n - start, "start (", start, ") + length (", length, ") exceeds dimension size (", n, ").");
   return slice(x, dim, start, start + length, 1);
 }
 

@@ -303,4 +303,11 @@ T.test('pooling and convolution geometry near 2^63 is an error, never an overflo
   T.eq(tostring(F.max_pool2d(x, 2)), 'tensor([[[[1.]]]])')
 end)
 
+-- Found by the sixth fuzz campaign: narrow's bound check added start and length.
+T.test('narrow with a length near 2^63 is an error, never an overflow', function()
+  T.raises(function() return torch.ones(3):narrow(0, 1, math.maxinteger) end,
+           'RuntimeError: start (1) + length (9223372036854775807) exceeds dimension size (3).')
+  T.eq(tostring(torch.arange(3):narrow(0, 1, 2)), 'tensor([1, 2])')
+end)
+
 T.finish()
