@@ -259,21 +259,14 @@ bool needs_inplace_grad(const Tensor& self, const Tensor* b) {
   return GradMode::enabled() && (self.requires_grad() || (b && b->requires_grad()));
 }
 
-// self op= b. The result is written straight into self when the kernel can:
-// same dtype, and b shares no memory with self unless it is self itself
-// (elementwise kernels read and write element by element).
+// self op= b outside autograd (write_in_place), in the op's result dtype.
 template <class B> void inplace(BinaryOp op, Tensor& self, const B& b, std::function<Tensor(Tensor*)> compute) {
   ResultType rt;
   rt.add(self);
   rt.add(b);
   const DType want = is_comparison(op) ? DType::Bool : binary_compute_dtype(op, rt.get());
-  bool direct = want == self.dtype() && self.is_contiguous();
-  if constexpr (std::is_same_v<B, Tensor>)
-    direct = direct && (b.storage() != self.storage() || (b.data_ptr() == self.data_ptr() &&
-                                                          b.strides() == self.strides() && b.sizes() == self.sizes()));
-  NoGradGuard ng;
-  Tensor r = compute(direct ? &self : nullptr);
-  if (!r.is_same(self)) write_back(self, r, want);
+  if constexpr (std::is_same_v<B, Tensor>) write_in_place(self, {&b}, want, compute);
+  else write_in_place(self, {}, want, compute);
 }
 }  // namespace
 

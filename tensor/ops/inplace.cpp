@@ -32,6 +32,18 @@ void write_back(Tensor& self, const Tensor& result, DType rt) {
   copy_(self, result);
 }
 
+void write_in_place(Tensor& self, std::initializer_list<const Tensor*> inputs, DType rt,
+                    const std::function<Tensor(Tensor* into)>& compute) {
+  bool direct = rt == self.dtype() && self.is_contiguous();
+  for (const Tensor* t : inputs)
+    direct =
+        direct && (t->storage() != self.storage() ||
+                   (t->data_ptr() == self.data_ptr() && t->strides() == self.strides() && t->sizes() == self.sizes()));
+  NoGradGuard ng;
+  Tensor r = compute(direct ? &self : nullptr);
+  if (!r.is_same(self)) write_back(self, r, rt);
+}
+
 // Note [In-place autograd]. PyTorch records an in-place op on a tensor in a
 // graph and guards saved values with version counters. gpulab has none, so it
 // records the op only where no saved value can change: self is the only tensor

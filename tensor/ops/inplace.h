@@ -13,4 +13,12 @@ void check_no_grad_inplace(const Tensor& self);
 // a dtype self cannot hold or a shape that is not self's.
 void write_back(Tensor& self, const Tensor& result, DType rt);
 
+// self op= inputs, outside autograd: the result is written straight into self
+// when the kernel can (dtype `rt` is self's, self is contiguous, and no input
+// shares memory with self unless it is the same view of it: elementwise
+// kernels read and write element by element), else computed apart and
+// written back. compute(into) runs the op, grad mode off, into `into` if given.
+void write_in_place(Tensor& self, std::initializer_list<const Tensor*> inputs, DType rt,
+                    const std::function<Tensor(Tensor* into)>& compute);
+
 }  // namespace gl

@@ -52,17 +52,14 @@ void check_lerp(const Tensor& start, const Tensor& end, const Tensor* weight) {
 }
 
 // In place through the out-of-place form: with autograd when self or an input
-// needs it (Note [In-place autograd]), else straight into self when it can.
+// needs it (Note [In-place autograd]), else write_in_place.
 void inplace(Tensor& self, std::initializer_list<const Tensor*> others, DType dt,
              const std::function<Tensor(const Tensor&, Tensor*)>& f) {
-  bool grad = GradMode::enabled() && self.requires_grad();
-  for (const Tensor* t : others) grad = grad || (t && GradMode::enabled() && t->requires_grad());
+  bool grad = any_requires_grad({&self});
+  for (const Tensor* t : others) grad = grad || any_requires_grad({t});
   if (grad) return inplace_with_grad(self, [&](const Tensor& old) { return f(old, nullptr); });
   check_no_grad_inplace(self);
-  bool direct = dt == self.dtype() && self.is_contiguous();
-  for (const Tensor* t : others) direct = direct && (!t || t->storage() != self.storage() || t->is_same(self));
-  Tensor r = f(self, direct ? &self : nullptr);
-  if (!r.is_same(self)) write_back(self, r, dt);
+  write_in_place(self, others, dt, [&](Tensor* into) { return f(self, into); });
 }
 
 }  // namespace
