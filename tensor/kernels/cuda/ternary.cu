@@ -5,13 +5,6 @@
 
 namespace gl::cuda {
 
-namespace {
-template <TernaryOp OP, class T> struct LerpScalarFn {
-  TernaryF<OP, T> f;
-  GL_HD T operator()(T a, T b) const { return f(a, b); }
-};
-}  // namespace
-
 void k_ternary(void* exec, const TernarySpec& s) {
   if (s.loop.numel <= 0) return;
   Exec* ex = as_exec(exec);
@@ -22,7 +15,7 @@ void k_ternary(void* exec, const TernarySpec& s) {
     if (s.op == TernaryOp::Lerp) {
       if constexpr (is_float_v<T>) {
         const TernaryF<TernaryOp::Lerp, T> f{M(s.value)};
-        if (s.scalar_weight) launch_loop<2, T, T, T>(ex, s.loop, LerpScalarFn<TernaryOp::Lerp, T>{f});
+        if (s.scalar_weight) launch_loop<2, T, T, T>(ex, s.loop, f);  // f(start, end): the number weight
         else launch_loop<3, T, T, T, T>(ex, s.loop, f);
         return;
       }
