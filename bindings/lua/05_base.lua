@@ -343,6 +343,48 @@ end
 function U.is_od(v) local mt = getmetatable(v) return mt == OD or mt == Dict end
 function U.is_dict(v) return getmetatable(v) == Dict end
 
+-- Python's collections.Counter where PyTorch keeps one (MultiStepLR's
+-- milestones): a dict of counts that prints most common first, ties in
+-- insertion order, as Counter's repr does: Counter({3: 2, 1: 1}).
+local Counter = {}
+for k, v in pairs(OD) do Counter[k] = v end
+Counter.__name = 'Counter'
+function Counter.__tostring(self)
+  local keys, vals = rawget(self, '_k'), rawget(self, '_v')
+  if #keys == 0 then return 'Counter()' end
+  local order = {}
+  for i = 1, #keys do order[i] = i end
+  table.sort(order, function(i, j)
+    local a, b = vals[keys[i]], vals[keys[j]]
+    if a ~= b then return a > b end
+    return i < j
+  end)
+  local parts = {}
+  for n, i in ipairs(order) do parts[n] = U.repr(keys[i]) .. ': ' .. U.repr(vals[keys[i]]) end
+  return 'Counter({' .. table.concat(parts, ', ') .. '})'
+end
+-- U.counter{{3, 2}, {1, 1}}: the (key, count) pairs in insertion order.
+function U.counter(pairs_list)
+  local c = setmetatable({_k = {}, _v = {}}, Counter)
+  for _, kv in ipairs(pairs_list or {}) do c[kv[1]] = kv[2] end
+  return c
+end
+function U.is_counter(v) return getmetatable(v) == Counter end
+
+-- A Python list of n Nones (LambdaLR's lr_lambdas in a state_dict: PyTorch
+-- keeps no function in a checkpoint). A Lua array cannot hold nil, so it is
+-- its own type: #l is n, l[i] is nil, it prints [None, None].
+local NoneList = {__name = 'list'}
+NoneList.__len = function(self) return rawget(self, 'n') end
+NoneList.__index = function() return nil end
+NoneList.__tostring = function(self)
+  local parts = {}
+  for i = 1, rawget(self, 'n') do parts[i] = 'None' end
+  return '[' .. table.concat(parts, ', ') .. ']'
+end
+function U.nones(n) return setmetatable({n = n}, NoneList) end
+function U.is_nones(v) return getmetatable(v) == NoneList end
+
 -- Python's tuple where PyTorch shows one (Adam's betas in a state_dict): a Lua
 -- array that prints (0.9, 0.999).
 local Tuple = {__name = 'tuple'}
@@ -358,7 +400,7 @@ function U.is_tuple(v) return getmetatable(v) == Tuple end
 -- since a plain Lua table has no order).
 function U.ordered_items(t)
   local out = {}
-  if U.is_od(t) then
+  if U.is_od(t) or U.is_counter(t) then
     for k, v in pairs(t) do out[#out + 1] = {k, v} end
   else
     local keys = {}

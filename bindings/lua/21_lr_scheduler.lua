@@ -22,26 +22,39 @@ function LRScheduler.new(cls, ...)
 end
 
 -- The groups keep their initial_lr (PyTorch's key, printed with the optimizer);
--- construction is step 0.
+-- construction is a step. A last_epoch other than -1 resumes, as PyTorch's
+-- does: the groups must hold initial_lr already (an optimizer loaded from a
+-- checkpoint), and the step taken here counts from last_epoch.
 function LRScheduler:_start(name, optimizer, last_epoch)
   if type(optimizer) ~= 'table' or type(optimizer.param_groups) ~= 'table' then
     error(('TypeError: %s is not an Optimizer'):format(U.type_name(optimizer)), 0)
   end
-  if last_epoch ~= -1 then
-    error(('NotImplementedError: gpulab: %s with last_epoch=%s (resuming) is not supported yet'):format(name, tostring(last_epoch)), 0)
+  for i, g in ipairs(optimizer.param_groups) do
+    if last_epoch == -1 then
+      if g.initial_lr == nil then g.initial_lr = g.lr end
+    elseif g.initial_lr == nil then
+      error(('KeyError: "param \'initial_lr\' is not specified in param_groups[%d] when resuming scheduler with '
+             .. 'last_epoch >= 0.\\nThis typically happens when:\\n1. You\'re trying to resume training from a '
+             .. 'checkpoint but haven\'t properly loaded the optimizer state\\n2. You\'re using last_epoch >= 0 for '
+             .. 'a fresh training run (not recommended)"'):format(i - 1), 0)
+    end
   end
   self.optimizer = optimizer
   self.base_lrs = {}
-  for i, g in ipairs(optimizer.param_groups) do
-    if g.initial_lr == nil then g.initial_lr = g.lr end
-    self.base_lrs[i] = g.initial_lr
-  end
-  self.last_epoch = -1
-  self:step()
+  for i, g in ipairs(optimizer.param_groups) do self.base_lrs[i] = g.initial_lr end
+  self.last_epoch = last_epoch
+  self._step_count = 0
+  -- PyTorch's _initial_mode: the first step keeps each group's lr where a rule
+  -- would otherwise move it one step past a resumed last_epoch.
+  self._is_initial = true
+  local ok, err = pcall(self.step, self)
+  self._is_initial = false
+  if not ok then error(err, 0) end
 end
 
 function LRScheduler:step(...)
   U.parse('step', {}, nil, ...)
+  self._step_count = self._step_count + 1
   self.last_epoch = self.last_epoch + 1
   local lrs = self:_lrs()
   for i, g in ipairs(self.optimizer.param_groups) do g.lr = lrs[i] end
@@ -52,6 +65,92 @@ function LRScheduler:get_last_lr()
   local r = {}
   for i, v in ipairs(self._last_lr) do r[i] = v end
   return r
+end
+
+-- Note [Scheduler state_dict]: PyTorch's is the scheduler's __dict__ less the
+-- optimizer, in the order its __init__ sets them: the class's own settings
+-- (_state_keys), then the keys every scheduler has (COMMON; _is_initial and
+-- _get_lr_called_within_step are always False between calls). LambdaLR puts
+-- lr_lambdas last, a None for each function (PyTorch saves no code). Loading
+-- sets what it names, each key checked for its kind, so that a bad file is an
+-- error here rather than in the next step(); keys a scheduler does not have are
+-- kept and given back by state_dict, as PyTorch's __dict__.update does.
+local COMMON = {'base_lrs', 'last_epoch', '_step_count', '_is_initial', '_get_lr_called_within_step', '_last_lr'}
+local KINDS = {base_lrs = 'numbers', _last_lr = 'numbers', last_epoch = 'int', _step_count = 'int', step_size = 'int',
+               T_max = 'int', gamma = 'float', eta_min = 'float', _is_initial = 'bool',
+               _get_lr_called_within_step = 'bool', milestones = 'counts', lr_lambdas = 'any'}
+local FIXED = {_is_initial = false, _get_lr_called_within_step = false}
+
+local function copy_list(t)
+  local r = {}
+  for i = 1, #t do r[i] = t[i] end
+  return r
+end
+
+function LRScheduler:state_dict(...)
+  if select('#', ...) > 0 then U.too_many('state_dict', 1, 1 + select('#', ...)) end
+  local entries = {}
+  local function put(k, v) entries[#entries + 1] = {k, v} end
+  for _, k in ipairs(self._state_keys or {}) do put(k, self[k]) end
+  for _, k in ipairs(COMMON) do
+    local v = self[k]
+    if FIXED[k] ~= nil then v = FIXED[k] elseif type(v) == 'table' then v = copy_list(v) end
+    put(k, v)
+  end
+  for _, kv in ipairs(self._extra_state or {}) do put(kv[1], kv[2]) end
+  if self.lr_lambdas then put('lr_lambdas', U.nones(#self.lr_lambdas)) end
+  return U.dict(entries)
+end
+
+local function check_kind(cls, k, v, kind)
+  local ok
+  if kind == 'int' then ok = math.type(v) == 'integer'
+  elseif kind == 'float' then ok = type(v) == 'number'
+  elseif kind == 'bool' then ok = type(v) == 'boolean'
+  elseif kind == 'numbers' or kind == 'counts' then
+    ok = type(v) == 'table' and (getmetatable(v) == nil or U.is_od(v) or U.is_counter(v))
+    if ok then
+      for key, x in pairs(v) do
+        if kind == 'numbers' and type(x) ~= 'number' then ok = false end
+        if kind == 'counts' and (math.type(key) ~= 'integer' or math.type(x) ~= 'integer') then ok = false end
+      end
+    end
+  else ok = true end
+  if not ok then
+    local want = ({int = 'int', float = 'float', bool = 'bool', numbers = 'a list of numbers',
+                   counts = 'a Counter of ints'})[kind]
+    error(('TypeError: %s.load_state_dict(): \'%s\' must be %s, not %s'):format(cls, k, want, U.type_name(v)), 0)
+  end
+end
+
+function LRScheduler:load_state_dict(state_dict, ...)
+  if select('#', ...) > 0 then U.too_many('load_state_dict', 2, 2 + select('#', ...)) end
+  if type(state_dict) ~= 'table' or U.is_tensor(state_dict) then
+    error(("TypeError: '%s' object is not iterable"):format(U.type_name(state_dict)), 0)
+  end
+  local cls, mine = self.__name or getmetatable(self).__name, {}
+  for _, k in ipairs(self._state_keys or {}) do mine[k] = true end
+  for _, k in ipairs(COMMON) do mine[k] = true end
+  local items = U.ordered_items(state_dict)
+  for _, kv in ipairs(items) do  -- every check first: a bad file changes nothing
+    local k, v = kv[1], kv[2]
+    if mine[k] and KINDS[k] then check_kind(cls, k, v, KINDS[k]) end
+  end
+  local extra = {}
+  for _, kv in ipairs(items) do
+    local k, v = kv[1], kv[2]
+    if k == 'lr_lambdas' and self.lr_lambdas then  -- PyTorch: None for a function, nothing to load
+    elseif k == 'milestones' and mine[k] then
+      local c = U.counter()
+      for _, mc in ipairs(U.ordered_items(v)) do c[mc[1]] = mc[2] end
+      self.milestones = c
+    elseif mine[k] and FIXED[k] == nil then
+      self[k] = type(v) == 'table' and copy_list(v) or v
+    elseif not mine[k] then
+      extra[#extra + 1] = {k, v}
+    end
+  end
+  self._extra_state = extra
 end
 
 -- A rule per group: f(group lr, base lr) -> new lr.
@@ -69,6 +168,7 @@ end
 local StepLR = LRScheduler:extend('StepLR')
 S.StepLR = StepLR
 U.doc(StepLR, 'torch.optim.lr_scheduler.StepLR(optimizer, step_size, {gamma=0.1}): lr *= gamma every step_size steps.')
+StepLR._state_keys = {'step_size', 'gamma'}
 function StepLR:__init(...)
   local a = parse('StepLR', {'step_size:int!', 'gamma:float', 'last_epoch:int'}, {gamma = 0.1, last_epoch = -1}, ...)
   self.step_size, self.gamma = a.step_size, a.gamma
@@ -85,11 +185,15 @@ end
 local MultiStepLR = LRScheduler:extend('MultiStepLR')
 S.MultiStepLR = MultiStepLR
 U.doc(MultiStepLR, 'torch.optim.lr_scheduler.MultiStepLR(optimizer, milestones, {gamma=0.1}): lr *= gamma at each milestone (a repeated one counts again).')
+MultiStepLR._state_keys = {'milestones', 'gamma'}
 function MultiStepLR:__init(...)
   local a = parse('MultiStepLR', {'milestones!', 'gamma:float', 'last_epoch:int'}, {gamma = 0.1, last_epoch = -1}, ...)
   if type(a.milestones) ~= 'table' then U.type_error('MultiStepLR', 'milestones', 'a list of ints', a.milestones) end
-  self.milestones = {}
-  for _, m in ipairs(a.milestones) do self.milestones[m] = (self.milestones[m] or 0) + 1 end
+  self.milestones = U.counter()
+  for _, m in ipairs(a.milestones) do
+    if math.type(m) ~= 'integer' then U.type_error('MultiStepLR', 'milestones', 'a list of ints', a.milestones) end
+    self.milestones[m] = (self.milestones[m] or 0) + 1
+  end
   self.gamma = a.gamma
   self:_start('MultiStepLR', a.optimizer, a.last_epoch)
 end
@@ -101,14 +205,14 @@ end
 local ExponentialLR = LRScheduler:extend('ExponentialLR')
 S.ExponentialLR = ExponentialLR
 U.doc(ExponentialLR, 'torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma): lr *= gamma every step.')
+ExponentialLR._state_keys = {'gamma'}
 function ExponentialLR:__init(...)
   local a = parse('ExponentialLR', {'gamma:float!', 'last_epoch:int'}, {last_epoch = -1}, ...)
   self.gamma = a.gamma
   self:_start('ExponentialLR', a.optimizer, a.last_epoch)
 end
 function ExponentialLR:_lrs()
-  local e = self.last_epoch
-  return self:_map(function(lr) return e == 0 and lr or lr * self.gamma end)
+  return self:_map(function(lr) return self._is_initial and lr or lr * self.gamma end)
 end
 
 local LambdaLR = LRScheduler:extend('LambdaLR')
@@ -138,8 +242,9 @@ end
 local CosineAnnealingLR = LRScheduler:extend('CosineAnnealingLR')
 S.CosineAnnealingLR = CosineAnnealingLR
 U.doc(CosineAnnealingLR, 'torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max, {eta_min=0}): lr follows a cosine from the initial lr down to eta_min over T_max steps, and back.')
+CosineAnnealingLR._state_keys = {'T_max', 'eta_min'}
 function CosineAnnealingLR:__init(...)
-  local a = parse('CosineAnnealingLR', {'T_max:int!', 'eta_min:float', 'last_epoch:int'}, {eta_min = 0, last_epoch = -1}, ...)
+  local a = parse('CosineAnnealingLR', {'T_max:int!', 'eta_min:float', 'last_epoch:int'}, {eta_min = 0.0, last_epoch = -1}, ...)
   self.T_max, self.eta_min = a.T_max, a.eta_min
   self:_start('CosineAnnealingLR', a.optimizer, a.last_epoch)
 end
@@ -147,7 +252,8 @@ end
 function CosineAnnealingLR:_lrs()
   local e, T, eta = self.last_epoch, self.T_max, self.eta_min
   return self:_map(function(lr, base)
-    if e == 0 then return lr end
+    if self._is_initial then return lr end
+    if self._step_count == 1 and e > 0 then return eta + (base - eta) * (1 + math.cos(e * math.pi / T)) / 2 end
     if (e - 1 - T) % (2 * T) == 0 then return lr + (base - eta) * (1 - math.cos(math.pi / T)) / 2 end
     return (1 + math.cos(math.pi * e / T)) / (1 + math.cos(math.pi * (e - 1) / T)) * (lr - eta) + eta
   end)

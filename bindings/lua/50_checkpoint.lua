@@ -10,11 +10,12 @@
 --                         e.g. a state_dict), 'table', or one of the codes below
 --   gpulab.tables         the nested tables, one per line: '<code> <name>'
 --   gpulab.order[.<name>] an ordered table's keys in order, one per line
---   gpulab.value.<name>   numbers, strings, booleans: 'i:5', 'f:0.1', 's:text', 'b:true'
+--   gpulab.value.<name>   numbers, strings, booleans: 'i:5', 'f:0.1', 's:text', 'b:true';
+--                         a list of n Nones (LambdaLR's lr_lambdas): 'n:<n>'
 --   gpulab.device.<name>  each tensor's device (written by the C half)
 -- Note [Checkpoint tables]: a table's code is 't' (a plain table), 'd' (an
--- OrderedDict), 'y' (a dict, such as an optimizer's state_dict) or 'u' (a
--- tuple), with '#' after it when its keys are integers (a Lua array, the
+-- OrderedDict), 'y' (a dict, such as an optimizer's state_dict), 'c' (a
+-- Counter: MultiStepLR's milestones) or 'u' (a tuple), with '#' after it when its keys are integers (a Lua array, the
 -- state's parameter numbers): the keys are written in decimal in the names
 -- and read back as integers. An ordered table's keys keep their order, a key
 -- with no value included (a dict's None).
@@ -44,7 +45,7 @@ local function entries(t, where)
   elseif mt ~= nil then
     if type(mt) == 'table' and mt.__pairs then
       for k, v in pairs(t) do out[#out + 1] = {k, v} end
-      code = U.is_dict(t) and 'y' or 'd'
+      code = U.is_dict(t) and 'y' or U.is_counter(t) and 'c' or 'd'
     elseif type(t.state_dict) == 'function' then
       fail('TypeError', 'torch.save: cannot save a %s object%s; save its state_dict() instead', typename(t), where)
     else
@@ -72,6 +73,7 @@ end
 
 local function encode(v)
   if type(v) == 'boolean' then return 'b:' .. tostring(v) end
+  if U.is_nones(v) then return 'n:' .. #v end
   if type(v) == 'string' then return 's:' .. v end
   if math.type(v) == 'integer' then return 'i:' .. tostring(v) end
   return 'f:' .. ('%.17g'):format(v)
@@ -82,6 +84,10 @@ local function decode(s)
   if tag == 'b:' then return body == 'true' end
   if tag == 's:' then return body end
   if tag == 'i:' then return math.tointeger(tonumber(body)) end
+  if tag == 'n:' then  -- a count from the file: bounded, since a hostile one could ask for any
+    local count = math.tointeger(tonumber(body))
+    return count and count >= 0 and count <= 1 << 20 and U.nones(count) or nil
+  end
   if tag == 'f:' then
     if body == 'inf' then return math.huge elseif body == '-inf' then return -math.huge end
     if body:find('nan') then return 0 / 0 end
@@ -95,7 +101,7 @@ local function flatten(obj, prefix, acc, active)
   if active[obj] then fail('RuntimeError', 'torch.save: the object contains a reference cycle%s', where) end
   active[obj] = true
   local list, code = entries(obj, where)
-  local ordered = code:sub(1, 1) == 'd' or code:sub(1, 1) == 'y'
+  local ordered = code:sub(1, 1) == 'd' or code:sub(1, 1) == 'y' or code:sub(1, 1) == 'c'
   local order = {}
   for _, kv in ipairs(list) do
     local k, v = kv[1], kv[2]
@@ -109,12 +115,12 @@ local function flatten(obj, prefix, acc, active)
     if U.is_tensor(v) then
       acc.names[#acc.names + 1] = name
       acc.tensors[#acc.tensors + 1] = v
-    elseif type(v) == 'table' then
+    elseif type(v) == 'table' and not U.is_nones(v) then
       if name:find('\n', 1, true) then fail('ValueError', 'torch.save: table names cannot contain newlines: %q', name) end
       local slot = #acc.tables + 1
       acc.tables[slot] = name
       acc.tables[slot] = flatten(v, name .. '.', acc, active) .. ' ' .. name
-    elseif type(v) == 'number' or type(v) == 'string' or type(v) == 'boolean' then
+    elseif type(v) == 'number' or type(v) == 'string' or type(v) == 'boolean' or U.is_nones(v) then
       acc.meta['gpulab.value.' .. name] = encode(v)
     elseif v ~= nil then  -- nil: a dict's None, kept by the order alone
       fail('TypeError', 'torch.save: cannot save a %s (at %q): checkpoints hold tensors and tables of them, '
@@ -235,10 +241,10 @@ local function build(node)
   for _, k in ipairs(node.seq) do
     if not listed[k] then keys[#keys + 1], listed[k] = k, true end
   end
-  if code == 'y' then
+  if code == 'y' or code == 'c' then
     local pairs_list = {}
     for i, k in ipairs(keys) do pairs_list[i] = {k, vals[k]} end
-    return U.dict(pairs_list)
+    return code == 'y' and U.dict(pairs_list) or U.counter(pairs_list)
   end
   local od = U.OrderedDict()
   for _, k in ipairs(keys) do od[k] = vals[k] end
@@ -253,10 +259,10 @@ local function rebuild(names, tensors, meta)
   local kind = meta['gpulab.kind']
   if kind == 'tensor' and #names == 1 then return tensors[1] end
   local code = kind == 'table' and 't' or (kind == 'dict' or kind == nil) and 'd' or kind
-  if not code:match('^[tdyu]#?$') then code = 'd' end
+  if not code:match('^[tdyuc]#?$') then code = 'd' end
   local root, nodes = new_node(code, meta['gpulab.order']), {}
   for line in (meta['gpulab.tables'] or ''):gmatch('[^\n]+') do
-    local c, name = line:match('^([tdyu]#?) (.*)$')
+    local c, name = line:match('^([tdyuc]#?) (.*)$')
     if c then
       local parent, key = place(root, nodes, name)
       nodes[name] = new_node(c, meta['gpulab.order.' .. name])

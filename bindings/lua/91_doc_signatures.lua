@@ -223,6 +223,10 @@ local lua = {
   ['torch.optim.Optimizer.extend'] = 'torch.optim.Optimizer:extend(name): a subclass, for an optimizer of your own',
   ['torch.optim.Optimizer.new'] = 'cls:new(...): make an instance (what calling the class does)',
   ['torch.optim.lr_scheduler.LRScheduler.step'] = 'sched:step(): one step on (call it once an epoch, after opt:step()); sets each group\'s lr',
+  ['torch.optim.lr_scheduler.LRScheduler.state_dict'] = "sched:state_dict(): PyTorch's dict of the schedule's state "
+    .. "(its settings, base_lrs, last_epoch, _last_lr, ...); save it beside the optimizer's",
+  ['torch.optim.lr_scheduler.LRScheduler.load_state_dict'] = 'sched:load_state_dict(state_dict): take a saved schedule '
+    .. "up (after opt:load_state_dict), so the next step() goes on where it stopped",
   ['torch.optim.lr_scheduler.LRScheduler.get_last_lr'] = 'sched:get_last_lr(): the lr of each parameter group after the last step, as a list',
   ['torch.optim.lr_scheduler.LRScheduler.extend'] = 'torch.optim.lr_scheduler.LRScheduler:extend(name): a subclass (define _lrs())',
   ['torch.optim.lr_scheduler.LRScheduler.new'] = 'cls:new(...): make an instance (what calling the class does)',

@@ -216,6 +216,9 @@ local methods = {
   ['torch.optim.Optimizer.extend'] = "torch.optim.Optimizer:extend('MyOpt')",
   ['torch.optim.Optimizer.new'] = 'torch.optim.SGD:new(nn.Linear(2, 1):parameters(), {lr=0.1})',
   ['torch.optim.lr_scheduler.LRScheduler.step'] = 'torch.optim.lr_scheduler.StepLR(' .. opt .. ', 1, {gamma=0.5}):step()',
+  ['torch.optim.lr_scheduler.LRScheduler.state_dict'] = 'torch.optim.lr_scheduler.StepLR(' .. opt .. ', 2):state_dict()',
+  ['torch.optim.lr_scheduler.LRScheduler.load_state_dict'] = '(function() local s = torch.optim.lr_scheduler.StepLR('
+    .. opt .. ', 2); s:load_state_dict(s:state_dict()); return s.last_epoch end)()',
   ['torch.optim.lr_scheduler.LRScheduler.get_last_lr'] = 'torch.optim.lr_scheduler.ExponentialLR(' .. opt .. ', 0.9):get_last_lr()',
   ['torch.optim.lr_scheduler.LRScheduler.extend'] = "torch.optim.lr_scheduler.LRScheduler:extend('MySchedule')",
   ['torch.optim.lr_scheduler.LRScheduler.new'] = 'torch.optim.lr_scheduler.StepLR:new(' .. opt .. ', 10)',
