@@ -13,9 +13,12 @@ namespace {
 int checked_trampoline(lua_State* L) {
   Fn fn = reinterpret_cast<Fn>(lua_touserdata(L, lua_upvalueindex(1)));
   const auto* sig = static_cast<const Signature*>(lua_touserdata(L, lua_upvalueindex(2)));
+  int given = 0;
   try {
-    check_call(L, *sig);
+    given = check_call(L, *sig);
     return fn(L);
+  } catch (const TypeError& e) {
+    push_error(L, std::make_exception_ptr(TypeError(with_position(e.what(), *sig, given), e.hint())));
   } catch (...) { push_error(L, std::current_exception()); }
   return lua_error(L);  // Note [Trampoline]: nothing C++ is alive here
 }

@@ -310,14 +310,17 @@ Signature parse(const char* text, bool method) {
     if (p.front() == '*') {  // sizes one by one: no limit on positionals
       s.varargs = true;
       kw_only = true;
-      s.keywords.push_back(p.substr(1));
+      s.varargs_name = p.substr(1);
+      s.keywords.push_back(s.varargs_name);
       continue;
     }
     const size_t eq = p.find('=');
     const std::string name = p.substr(0, eq);
     if (index++ == 0 && method) continue;  // self: not counted, never a keyword
     s.keywords.push_back(name);
-    if (!kw_only) ++s.max_positional;
+    if (kw_only) continue;
+    ++s.max_positional;
+    s.positional.push_back(name);
   }
   s.no_keywords = s.no_keywords && s.keywords.empty();
   return s;
@@ -351,16 +354,20 @@ const Signature* signature_for(const std::string& key, bool method) {
   return s;
 }
 
-void check_call(lua_State* L, const Signature& sig) {
+int check_call(lua_State* L, const Signature& sig) {
   const int top = lua_gettop(L);
   const int first = sig.method ? 2 : 1;
   // Nothing to check: no options table possible and few enough positionals.
-  if (top < first || (lua_type(L, top) != LUA_TTABLE && (sig.varargs || top - first + 1 <= sig.max_positional))) return;
+  if (top < first || (lua_type(L, top) != LUA_TTABLE && (sig.varargs || top - first + 1 <= sig.max_positional))) {
+    int n = top - first + 1;
+    while (n > 0 && lua_isnil(L, first + n - 1)) --n;
+    return n;
+  }
   if (sig.no_keywords) {  // every argument is a positional, tables included: is_tensor({a = 1})
     int n = top - first + 1;
     while (n > 0 && lua_isnil(L, first + n - 1)) --n;
     if (n > sig.max_positional) throw_too_many(sig.name.c_str(), sig.max_positional, n);
-    return;
+    return n;
   }
   Args a(L, first, sig.name.c_str());  // the same split of positionals and keywords as the function's own
   std::string unknown;
@@ -380,6 +387,37 @@ void check_call(lua_State* L, const Signature& sig) {
   lua_settop(L, top);                     // the one-table form pushed its items
   if (!sig.varargs && n > sig.max_positional) throw_too_many(sig.name.c_str(), sig.max_positional, n);
   if (!unknown.empty()) throw TypeError(cat(sig.name, "() got an unexpected keyword argument '", unknown, "'"));
+  return n;
+}
+
+// Note [Argument positions]: PyTorch names a wrongly typed argument with its
+// place in the call when it was given positionally: "transpose(): argument
+// 'dim0' (position 1) must be int, not str" for x:transpose('a', 1), position
+// 2 for torch.transpose(x, 'a', 1) (a method does not count self); given as a
+// keyword, no position. The bindings throw "f(): argument 'dim0' must be ..."
+// (type_error) or "dim0 must be a Tensor, not ..." (check_tensor) without
+// knowing how they were called; the checked trampoline knows the signature and
+// how many positionals came, and adds the place here.
+std::string with_position(const std::string& msg, const Signature& sig, int given) {
+  std::string arg, rest;
+  const std::string head = sig.name + "(): argument '";
+  if (msg.rfind(head, 0) == 0) {
+    const size_t end = msg.find('\'', head.size());
+    if (end == std::string::npos || msg.compare(end + 1, 9, " must be ") != 0) return msg;
+    arg = msg.substr(head.size(), end - head.size());
+    rest = msg.substr(end + 1);
+  } else {
+    const size_t sp = msg.find(" must be a Tensor, not ");
+    if (sp == std::string::npos || msg.find(' ') != sp) return msg;
+    arg = msg.substr(0, sp);
+    rest = " must be Tensor, not " + msg.substr(sp + 23);
+  }
+  size_t i = 0;
+  while (i < sig.positional.size() && sig.positional[i] != arg) ++i;
+  if (i == sig.positional.size() && (!sig.varargs || sig.varargs_name != arg)) return msg;
+  // sizes one by one (view(*size)) start right after the named positionals
+  const std::string where = int(i) < given ? cat(" (position ", i + 1, ")") : "";
+  return cat(sig.name, "(): argument '", arg, "'", where, rest);
 }
 
 }  // namespace gl::lt

@@ -13,13 +13,15 @@
 namespace gl::lt {
 
 struct Signature {
-  std::string text;                   // "sum(input, dim=None, keepdim=False, *, dtype=None)"
-  std::string name;                   // "sum"
-  std::vector<std::string> keywords;  // every name a keyword may take
-  int max_positional = 0;             // self not counted for methods
-  bool varargs = false;               // sizes one by one: view(2, 3)
-  bool method = false;                // called as x:f(...): argument 1 is self
-  bool no_keywords = false;           // every argument is positional: is_tensor(obj, /)
+  std::string text;                     // "sum(input, dim=None, keepdim=False, *, dtype=None)"
+  std::string name;                     // "sum"
+  std::vector<std::string> keywords;    // every name a keyword may take
+  std::vector<std::string> positional;  // the positional parameters in order (self not counted for methods)
+  int max_positional = 0;               // self not counted for methods
+  bool varargs = false;                 // sizes one by one: view(2, 3)
+  std::string varargs_name;             // its name: "size" for view(*size)
+  bool method = false;                  // called as x:f(...): argument 1 is self
+  bool no_keywords = false;             // every argument is positional: is_tensor(obj, /)
 };
 
 // The signature registered under key ("sum", "cuda.synchronize"), or nullptr.
@@ -27,7 +29,13 @@ struct Signature {
 const Signature* signature_for(const std::string& key, bool method);
 
 // Throws TypeError when the call on L's stack has too many positionals or an
-// unknown keyword. Leaves the stack as it was.
-void check_call(lua_State* L, const Signature& sig);
+// unknown keyword. Leaves the stack as it was. Returns how many positionals
+// the call gave (trailing nils not counted).
+int check_call(lua_State* L, const Signature& sig);
+
+// PyTorch's "(position N)" in a TypeError about one argument of sig's function,
+// when the call gave it positionally (Note [Argument positions]); other
+// messages come back unchanged.
+std::string with_position(const std::string& msg, const Signature& sig, int given);
 
 }  // namespace gl::lt

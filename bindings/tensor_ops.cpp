@@ -14,8 +14,33 @@ namespace gl::lt {
 
 namespace {
 
+// torch.add(x, {other=y}), x:mul{other=y}: the operands named in a keywords
+// table are put at 1 and 2, where the binary ops read them (x + y, the common
+// case, has no table and is left alone).
+void place_operands(lua_State* L, const char* name, const char* first) {
+  const int top = lua_gettop(L);
+  if (top < 2 || lua_type(L, top) != LUA_TTABLE || lua_getmetatable(L, top)) {
+    if (top >= 2 && lua_type(L, top) == LUA_TTABLE) lua_pop(L, 1);  // the metatable lua_getmetatable pushed
+    return;
+  }
+  bool named = false;  // x + {} stays a (wrong) operand, not an empty options table
+  for (lua_pushnil(L); !named && lua_next(L, top); lua_pop(L, 1)) named = lua_type(L, -2) == LUA_TSTRING;
+  lua_settop(L, top);
+  if (!named) return;
+  Args a(L, 1, name);
+  if (!a.kw_index()) return;
+  const int ia = a.at(0, first), ib = a.at(1, "other");
+  ia ? lua_pushvalue(L, ia) : lua_pushnil(L);
+  ib ? lua_pushvalue(L, ib) : lua_pushnil(L);
+  const int now = lua_gettop(L);
+  lua_copy(L, now - 1, 1);
+  lua_copy(L, now, 2);
+  lua_settop(L, 2);
+}
+
 // a op b where either side may be a number (x + 1, 2 * x, 1 - x).
 int binop(lua_State* L, BinaryOp op, const char* name) {
+  place_operands(L, name, "input");
   Tensor* a = to_tensor(L, 1);
   Tensor* b = to_tensor(L, 2);
   if (a && b) {
@@ -24,13 +49,13 @@ int binop(lua_State* L, BinaryOp op, const char* name) {
   }
   if (a) {
     auto s = to_scalar(L, 2);
-    if (!s) type_error(name, "other", "Tensor or Number", type_name(L, 2));
+    if (!s) type_error(name, "other", "Tensor", type_name(L, 2));
     push_tensor(L, binary(op, *a, *s));
     return 1;
   }
   if (b) {
     auto s = to_scalar(L, 1);
-    if (!s) type_error(name, "input", "Tensor or Number", type_name(L, 1));
+    if (!s) type_error(name, "input", "Tensor", type_name(L, 1));
     push_tensor(L, binary(op, *b, *s, true));
     return 1;
   }
@@ -38,10 +63,11 @@ int binop(lua_State* L, BinaryOp op, const char* name) {
 }
 
 int binop_(lua_State* L, BinaryOp op, const char* name) {
+  place_operands(L, name, "self");
   Tensor& a = check_tensor(L, 1, "self");
   if (Tensor* b = to_tensor(L, 2)) binary_(op, a, *b);
   else if (auto s = to_scalar(L, 2)) binary_(op, a, *s);
-  else type_error(name, "other", "Tensor or Number", type_name(L, 2));
+  else type_error(name, "other", "Tensor", type_name(L, 2));
   lua_settop(L, 1);
   return 1;
 }
@@ -101,14 +127,14 @@ std::optional<std::string> rounding_mode(Args& a) {
 Tensor operand(lua_State* L, int idx, const char* fname, const char* arg) {
   if (Tensor* t = to_tensor(L, idx)) return *t;
   auto s = to_scalar(L, idx);
-  if (!s) type_error(fname, arg, "Tensor or Number", type_name(L, idx));
+  if (!s) type_error(fname, arg, "Tensor", type_name(L, idx));
   return scalar_tensor(*s, scalar_default_dtype(*s), Device());
 }
 // `other` as a tensor or a number (a type error otherwise).
 Other other_arg(lua_State* L, int idx, const char* fname) {
   if (Tensor* t = to_tensor(L, idx)) return Other::of(*t);
   auto s = to_scalar(L, idx);
-  if (!s) type_error(fname, "other", "Tensor or Number", type_name(L, idx));
+  if (!s) type_error(fname, "other", "Tensor", type_name(L, idx));
   return Other::of(*s);
 }
 int div(lua_State* L) {
@@ -173,7 +199,7 @@ ClampBounds clamp_bounds(lua_State* L, Args& a, const char* name) {
     if (!idx || lua_isnil(L, idx)) return std::nullopt;
     if (Tensor* t = to_tensor(L, idx)) return Other::of(*t);
     if (auto s = to_scalar(L, idx)) return Other::of(*s);
-    type_error(name, arg, "Tensor or Number", type_name(L, idx));
+    type_error(name, arg, "Tensor", type_name(L, idx));
   };
   if (b.tensors) {
     b.lo = one(il, "min");
