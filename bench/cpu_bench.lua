@@ -55,6 +55,12 @@ for _, n in ipairs({1024, 2048}) do
   report("matmul_" .. n, best(function() local r = p:mm(q) end))
 end
 
+-- (3b) int64 matmul 512^2 (no BLAS: gpulab's own loop, Note [Integer products by rows])
+do
+  local p, q = torch.randint(0, 5, {512, 512}), torch.randint(0, 5, {512, 512})
+  report("matmul_int64_512", best(function() local r = p:mm(q) end))
+end
+
 -- (4) add over 1e7 float32 elements
 local u, v = torch.randn(10000000), torch.randn(10000000)
 report("add_1e7", best(function() local r = u + v end))

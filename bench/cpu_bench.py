@@ -74,6 +74,10 @@ for n in (1024, 2048):
     p, q = torch.randn(n, n), torch.randn(n, n)
     report(f"matmul_{n}", best(lambda: p.mm(q)))
 
+# (3b) int64 matmul 512^2 (no BLAS: gpulab's own loop)
+pi, qi = torch.randint(0, 5, (512, 512)), torch.randint(0, 5, (512, 512))
+report("matmul_int64_512", best(lambda: pi.mm(qi)))
+
 # (4) add over 1e7 float32 elements
 u, v = torch.randn(10_000_000), torch.randn(10_000_000)
 report("add_1e7", best(lambda: u + v))

@@ -15,6 +15,7 @@ ROWS = [  # key, label, target ratio (None: none)
     ("add_1e7", "add of 10^7 float32", None),
     ("matmul_1024", "matmul 1024^2 float32", 0.95),
     ("matmul_2048", "matmul 2048^2 float32", 0.95),
+    ("matmul_int64_512", "matmul 512^2 int64 (no BLAS)", None),
     ("mlp_default", "MLP step 784-256-10, batch 64, default threads", 1.0),
     ("mlp_1thread", "MLP step, one thread", 1.0),
 ]

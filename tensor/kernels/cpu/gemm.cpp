@@ -1,6 +1,6 @@
 // CPU matrix multiply: oneDNN's sgemm for float32 (and float16/bfloat16,
-// through float32), OpenBLAS for float64; integers use a plain loop (BLAS has
-// none). Note [Float32 products on oneDNN]: oneDNN's sgemm picks its kernels by
+// through float32), OpenBLAS for float64; integers and bool in gemm_int.cpp
+// (BLAS has none). Note [Float32 products on oneDNN]: oneDNN's sgemm picks its kernels by
 // the CPU's own features (AVX-512 where there is AVX-512) and was about twice
 // as fast as OpenBLAS 0.3.21's on the products a learner runs (100x100, an
 // MLP's 64x784 by 784x256) where OpenBLAS is held to its AVX2 kernels, as
@@ -12,6 +12,7 @@
 #include <vector>
 #include "tensor/core/error.h"
 #include "tensor/runtime/blas_loader.h"
+#include "tensor/kernels/cpu/gemm_int.h"
 #include "tensor/kernels/cpu/sgemm.h"
 #include "tensor/kernels/cpu/threads.h"
 #include "tensor/kernels/functors.h"
@@ -27,52 +28,6 @@ void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const
 }
 
 namespace {
-
-template <class T> void gemm_loop(const GemmSpec& g) {
-  // Integers wrap as two's complement (Note [Integer wrap-around]): the sum is
-  // kept in uint64_t, and alpha and beta are first converted to T, as the
-  // CUDA kernel does (gemm_int.cuh).
-  const uint64_t ialpha = uint64_t(int64_t(T(Scalar::trunc_int(g.alpha))));
-  const uint64_t ibeta = uint64_t(int64_t(T(Scalar::trunc_int(g.beta))));
-  auto row = [&](int64_t b, int64_t i) {
-    const T* A = reinterpret_cast<const T*>(g.a) + b * g.stride_a;
-    const T* B = reinterpret_cast<const T*>(g.b) + b * g.stride_b;
-    T* C = reinterpret_cast<T*>(g.c) + b * g.stride_c;
-    for (int64_t j = 0; j < g.n; ++j) {
-      T& c = C[i * g.ldc + j];
-      if constexpr (std::is_same_v<T, bool>) {
-        bool acc = false;
-        for (int64_t p = 0; p < g.k && !acc; ++p)
-          acc = (g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) && (g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
-        c = acc;
-      } else if constexpr (std::is_integral_v<T>) {
-        uint64_t acc = 0;
-        for (int64_t p = 0; p < g.k; ++p)
-          acc += uint64_t(int64_t(g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p])) *
-                 uint64_t(int64_t(g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]));
-        uint64_t r = ialpha * acc;
-        if (g.beta != 0) r += ibeta * uint64_t(int64_t(c));
-        c = T(r);
-      } else {
-        opmath_t<T> acc = 0;
-        for (int64_t p = 0; p < g.k; ++p)
-          acc += opmath_t<T>(g.trans_a ? A[p * g.lda + i] : A[i * g.lda + p]) *
-                 opmath_t<T>(g.trans_b ? B[j * g.ldb + p] : B[p * g.ldb + j]);
-        c = T(opmath_t<T>(g.alpha) * acc + (g.beta == 0 ? opmath_t<T>(0) : opmath_t<T>(g.beta) * opmath_t<T>(c)));
-      }
-    }
-  };
-  // Small products stay out of OpenMP (a region costs a futex even for one thread).
-  if (g.batch * g.m * g.n * g.k <= 65536) {
-    for (int64_t b = 0; b < g.batch; ++b)
-      for (int64_t i = 0; i < g.m; ++i) row(b, i);
-    return;
-  }
-  fit_threads();  // Note [Threads that pay]
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int64_t b = 0; b < g.batch; ++b)
-    for (int64_t i = 0; i < g.m; ++i) row(b, i);
-}
 
 // Half/BFloat16: widen to float, sgemm, narrow.
 template <class T> void gemm_via_float(const GemmSpec& g) {
@@ -151,7 +106,7 @@ void gemm(void*, const GemmSpec& g) {
     default:
       dispatch_dtype(g.dtype, [&](auto t) {
         using T = decltype(t);
-        if constexpr (!is_float_v<T>) gemm_loop<T>(g);
+        if constexpr (!is_float_v<T>) gemm_int<T>(g);
       });
   }
 }
