@@ -5,6 +5,18 @@
 local U = {}
 torch._util = U
 
+-- Note [Empty string.rep]: Lua's own string.rep('', n) copies nothing n times,
+-- in C, where no hook runs: ('').rep('', math.maxinteger) hung the fuzzer's
+-- Lua state, and a REPL could not stop it with Ctrl-C. The result is '' at
+-- once; errors (a count with no integer value) stay Lua's.
+do
+  local rep = string.rep
+  string.rep = function(s, n, sep)  -- luacheck: ignore (a standard library fix)
+    if s == '' and (sep == nil or sep == '') and math.tointeger(n) then return rep('', 1) end
+    return rep(s, n, sep)
+  end
+end
+
 -- ---- grad mode -------------------------------------------------------------
 -- Runs fn(...) with grad mode set to `mode`, restoring the previous mode even
 -- when fn raises (the error is re-raised unchanged). Both are C functions

@@ -310,4 +310,13 @@ T.test('narrow with a length near 2^63 is an error, never an overflow', function
   T.eq(tostring(torch.arange(3):narrow(0, 1, 2)), 'tensor([1, 2])')
 end)
 
+-- Found by the seventh fuzz campaign (a timeout): Lua's string.rep('', n) loops
+-- n times in C, past any hook (Note [Empty string.rep]).
+T.test("string.rep of an empty string returns at once, whatever the count", function()
+  T.eq(('').rep('', math.maxinteger), '')
+  T.eq(string.rep('', 2 ^ 62, ''), '')
+  T.eq(('ab'):rep(3, ','), 'ab,ab,ab')
+  T.raises(function() return string.rep('', 1.5) end, 'number has no integer representation', true)
+end)
+
 T.finish()
