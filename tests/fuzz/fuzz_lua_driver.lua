@@ -56,6 +56,10 @@ for _, s in ipairs(spaces) do sorted_functions(s[1], s[2], FUNCS) end
 -- (tensors: the Tensor metatable; modules, optimizers, loaders: Lua classes).
 local method_cache = setmetatable({}, {__mode = 'k'})
 local function methods_of(v)
+  -- A string's methods are Lua's string library, not gpulab's: on the long
+  -- strings the calls build, gsub and match ran for minutes in C (timeouts of
+  -- the fifth and seventh campaigns that said nothing about gpulab).
+  if type(v) == 'string' then return nil end
   local mt = getmetatable(v)
   if type(mt) ~= 'table' then return nil end
   local m = method_cache[mt]
