@@ -15,13 +15,18 @@ local function fresh(D)
   return torch.optim.SGD({{params = {w}}, {params = {b}, lr = 0.5}}, {lr = 0.1})
 end
 
-local function run_sched(mk, steps, D)
-  local opt = fresh(D)
-  local s = mk(opt)
-  for _ = 1, steps do
+-- n epochs: the optimizer's step, then the scheduler's.
+local function epochs(opt, s, n)
+  for _ = 1, n do
     opt:step()
     s:step()
   end
+end
+
+local function run_sched(mk, steps, D)
+  local opt = fresh(D)
+  local s = mk(opt)
+  epochs(opt, s, steps)
   return s:state_dict()
 end
 
@@ -29,20 +34,14 @@ end
 local function resume(mk, D)
   local opt = fresh(D)
   local s = mk(opt)
-  for _ = 1, 3 do
-    opt:step()
-    s:step()
-  end
+  epochs(opt, s, 3)
   torch.save({optimizer = opt:state_dict(), scheduler = s:state_dict()}, tmp)
   local ck = torch.load(tmp)
   local opt2 = fresh(D)
   local s2 = mk(opt2)
   opt2:load_state_dict(ck.optimizer)
   s2:load_state_dict(ck.scheduler)
-  for _ = 1, 3 do
-    opt2:step()
-    s2:step()
-  end
+  epochs(opt2, s2, 3)
   return s2:state_dict()
 end
 
@@ -50,17 +49,11 @@ end
 local function resume_at(mk, D)
   local opt = fresh(D)
   local s = mk(opt, -1)
-  for _ = 1, 2 do
-    opt:step()
-    s:step()
-  end
+  epochs(opt, s, 2)
   local opt2 = fresh(D)
   opt2:load_state_dict(opt:state_dict())
   local s2 = mk(opt2, 2)
-  for _ = 1, 2 do
-    opt2:step()
-    s2:step()
-  end
+  epochs(opt2, s2, 2)
   return s2:state_dict()
 end
 
@@ -91,10 +84,7 @@ T.test('a resumed schedule gives the learning rates of an uninterrupted one, bit
     end
     local opt1 = fresh('cpu')
     local s1 = mk(opt1)
-    for _ = 1, 4 do
-      opt1:step()
-      s1:step()
-    end
+    epochs(opt1, s1, 4)
     torch.save({optimizer = opt1:state_dict(), scheduler = s1:state_dict(), epoch = 4}, tmp)
     local ck = torch.load(tmp)
     local opt2 = fresh('cpu')
