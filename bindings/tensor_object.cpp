@@ -211,6 +211,17 @@ int tensor_bnot(lua_State* L) {
   return 1;
 }
 
+// Note [Order operators]: Lua turns what __lt and __le return into true or
+// false, so x > 2 cannot make PyTorch's mask; without them Lua said "attempt
+// to compare number with torch.Tensor". They raise an error that says what to
+// write instead (d2l's X < Y is X:lt(Y) here).
+int tensor_order(lua_State* L) {
+  throw TypeError(
+      "Lua's <, >, <= and >= give only true or false, never a tensor: for PyTorch's x > 2 write x:gt(2) "
+      "(and x:lt(y), x:ge(y), x:le(y), or torch.gt(x, 2)); x:eq(y) and x:ne(y) compare values, where == asks "
+      "whether two tensors are the same object");
+}
+
 }  // namespace
 
 void open_tensor_type(lua_State* L) {
@@ -240,7 +251,8 @@ void open_tensor_type(lua_State* L) {
   lua_setfield(L, -2, "__index");
   static const Reg meta[] = {{"__newindex", tensor_newindex, nullptr}, {"__tostring", tensor_tostring, nullptr},
                              {"__len", tensor_len, nullptr},           {"__unm", tensor_unm, nullptr},
-                             {"__bnot", tensor_bnot, nullptr},         {nullptr, nullptr, nullptr}};
+                             {"__bnot", tensor_bnot, nullptr},         {"__lt", tensor_order, nullptr},
+                             {"__le", tensor_order, nullptr},          {nullptr, nullptr, nullptr}};
   set_functions(L, meta);
   // Binary operators reuse the bound ops (x + 1, 2 * x, mask1 & mask2).
   static const char* ops[][2] = {{"__add", "add"},           {"__sub", "sub"},          {"__mul", "mul"},

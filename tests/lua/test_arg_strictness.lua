@@ -191,4 +191,16 @@ T.test('valid calls with options still work', function()
   T.eq(torch.cat({y, y}, {dim = 0}).shape[0], 4)
 end)
 
+-- Note [Order operators]
+T.test("x > 2 says to write x:gt(2): Lua's order operators cannot give a tensor", function()
+  local x = torch.arange(4)
+  local want = "TypeError: Lua's <, >, <= and >= give only true or false, never a tensor: for PyTorch's x > 2 write "
+    .. "x:gt(2) (and x:lt(y), x:ge(y), x:le(y), or torch.gt(x, 2)); x:eq(y) and x:ne(y) compare values, where == "
+    .. 'asks whether two tensors are the same object'
+  T.raises(function() return x > 2 end, want)
+  T.raises(function() return 2 <= x end, want)
+  T.raises(function() return x < x end, want)
+  T.eq(repr(x:gt(2)), 'tensor([False, False, False,  True])')
+end)
+
 T.finish()

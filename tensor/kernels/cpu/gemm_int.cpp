@@ -39,7 +39,7 @@ template <class T> __attribute__((target("avx2"))) void axpy_avx2(acc_t<T>* out,
 }
 template <class T>
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) void axpy_avx512(acc_t<T>* out, const T* b, acc_t<T> a,
-                                                                             int64_t n) {
+                                                                               int64_t n) {
   for (int64_t j = 0; j < n; ++j) out[j] += a * wide(b[j]);
 }
 #endif
