@@ -208,7 +208,19 @@ bool run_cell(lua_State* L, const std::string& input, const char* chunkname, boo
       return false;
     }
   }
-  return finish_call(L, base, status, echo);
+  // Note [Tensor ==]: a comparison that Lua answered with one boolean.
+  std::string note;
+  if (status == LUA_OK && echo && lua_gettop(L) == base + 1 && lua_isboolean(L, -1)) {
+    lua_pushlstring(L, echoed.data(), echoed.size());
+    note = call_repl_helper(L, "echo_note", 1);
+  }
+  const bool ok = finish_call(L, base, status, echo);
+  if (!note.empty()) {
+    lua_getglobal(L, "print");  // the session's print: the terminal, or a notebook's stream
+    lua_pushlstring(L, note.data(), note.size());
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+  }
+  return ok;
 }
 
 Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname, int first_line) {

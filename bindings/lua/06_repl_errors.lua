@@ -282,3 +282,25 @@ function R.echo_nil(src)
   end
   return nil
 end
+
+-- Note [Tensor ==]: Lua calls __eq only for two objects and turns its result
+-- into true or false, so `X == Y` on tensors can only ask whether they are the
+-- same object (Python's `is`), and `X == 2` is always false: where PyTorch,
+-- and d2l's section 2.1, would show a tensor of booleans, the REPL's echo is one
+-- boolean. A cell that is just such a comparison of a tensor gets a line
+-- under its echo naming the method that compares values.
+function R.echo_note(src)
+  src = src:match('^%s*(.-)%s*;?%s*$')
+  local a, op, b = src:match('^([%a_][%w_%.]*)%s*([=~]=)%s*(.-)$')
+  if not a or not (b:match('^[%a_][%w_%.]*$') or tonumber(b)) or b == 'nil' then return nil end
+  local left, right = resolve(a, {}), tonumber(b) or resolve(b, {})
+  if left == nil or right == nil then return nil end  -- nil == x is false in Python too
+  if not U.is_tensor(left) then
+    if not U.is_tensor(right) then return nil end
+    a, b = b, a  -- n == X: the method is the tensor's, X:eq(n)
+  end
+  local asks = op == '==' and "== on tensors asks whether both sides are the same object (Python's `is`)"
+    or "~= on tensors asks whether the two sides are different objects (Python's `is not`)"
+  return ('hint: %s; PyTorch\'s %s %s %s compares values, which is %s:%s(%s) here'):format(asks, a,
+    op == '==' and '==' or '!=', b, a, op == '==' and 'eq' or 'ne', b)
+end

@@ -44,6 +44,13 @@ printf 'for i = 1, 2 do\n\n\nprint("after")\nerror("second")\nprint("still")\n' 
 STDIN=$WORK/repl_blank run -i
 expect "REPL -i piped: two blank lines leave a continuation; errors do not stop -i" 0 $'after\nstill'
 expect_grep "REPL -i piped: the continuation's parse error" 0 "$ERR" "'end' expected .*near <eof>" 'second'
+# Note [Tensor ==]: d2l's X == Y echoes one boolean here; the line under it says why.
+printf 'X = torch.arange(3)\nY = torch.arange(3)\nX == Y\nX:eq(Y)\n' >"$WORK/repl_eq"
+STDIN=$WORK/repl_eq run
+expect "REPL piped: X == Y on tensors, then the method that compares values" 0 \
+"False
+hint: == on tensors asks whether both sides are the same object (Python's \`is\`); PyTorch's X == Y compares values, which is X:eq(Y) here
+tensor([True, True, True])"
 # `!nvidia-smi` with no nvidia-smi on PATH shows gpulab's table; a real one runs.
 mkdir -p "$WORK/nosmi" "$WORK/fakesmi"
 printf '!nvidia-smi\n' >"$WORK/repl_smi"

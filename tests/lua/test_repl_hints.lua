@@ -81,4 +81,20 @@ T.test('50 Python habits and their hints', function()
   T.eq(table.concat(bad, '\n'), '', 'habits whose hint differs')
 end)
 
+-- Note [Tensor ==]: a cell that is one == or ~= on a tensor gets a line under its echo.
+T.test('X == Y on tensors is explained under its echo', function()
+  local R = torch._util.repl
+  X, Y, n = torch.arange(3), torch.arange(3), 3
+  T.eq(R.echo_note('X == Y'), "hint: == on tensors asks whether both sides are the same object (Python's `is`); "
+    .. "PyTorch's X == Y compares values, which is X:eq(Y) here")
+  T.eq(R.echo_note('X ~= 2;'), "hint: ~= on tensors asks whether the two sides are different objects (Python's "
+    .. "`is not`); PyTorch's X != 2 compares values, which is X:ne(2) here")
+  T.eq(R.echo_note('n == Y'), "hint: == on tensors asks whether both sides are the same object (Python's `is`); "
+    .. "PyTorch's Y == n compares values, which is Y:eq(n) here")
+  for _, quiet in ipairs({'n == 3', 'X == nil', 'X', 'X:eq(Y)', 'X == Y and n == 3', 'missing == X', 'X == f(Y)'}) do
+    T.eq(R.echo_note(quiet), nil, quiet)
+  end
+  X, Y, n = nil, nil, nil
+end)
+
 T.finish()
