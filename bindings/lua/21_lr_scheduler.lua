@@ -74,7 +74,9 @@ end
 -- lr_lambdas last, a None for each function (PyTorch saves no code). Loading
 -- sets what it names, each key checked for its kind, so that a bad file is an
 -- error here rather than in the next step(); keys a scheduler does not have are
--- kept and given back by state_dict, as PyTorch's __dict__.update does.
+-- kept and given back by state_dict, as PyTorch's __dict__.update does (never
+-- over a method). A subclass's own fields (LRScheduler:extend) come after
+-- COMMON, sorted, and load back into their fields.
 local COMMON = {'base_lrs', 'last_epoch', '_step_count', '_is_initial', '_get_lr_called_within_step', '_last_lr'}
 local KINDS = {base_lrs = 'numbers', _last_lr = 'numbers', last_epoch = 'int', _step_count = 'int', step_size = 'int',
                T_max = 'int', gamma = 'float', eta_min = 'float', _is_initial = 'bool',
@@ -97,6 +99,14 @@ function LRScheduler:state_dict(...)
     if FIXED[k] ~= nil then v = FIXED[k] elseif type(v) == 'table' then v = copy_list(v) end
     put(k, v)
   end
+  -- a subclass's own fields (LRScheduler:extend), sorted: Lua keeps no order
+  local own, listed = {}, {optimizer = true, lr_lambdas = true, _extra_state = true}
+  for _, e in ipairs(entries) do listed[e[1]] = true end
+  for k, v in pairs(self) do
+    if type(k) == 'string' and not listed[k] and type(v) ~= 'function' then own[#own + 1] = k end
+  end
+  table.sort(own)
+  for _, k in ipairs(own) do put(k, self[k]) end
   for _, kv in ipairs(self._extra_state or {}) do put(kv[1], kv[2]) end
   if self.lr_lambdas then put('lr_lambdas', U.nones(#self.lr_lambdas)) end
   return U.dict(entries)
@@ -146,6 +156,9 @@ function LRScheduler:load_state_dict(state_dict, ...)
       self.milestones = c
     elseif mine[k] and FIXED[k] == nil then
       self[k] = type(v) == 'table' and copy_list(v) or v
+    elseif not mine[k] and type(k) == 'string' and k ~= 'optimizer' and rawget(self, k) ~= nil
+        and type(rawget(self, k)) ~= 'function' then  -- a subclass's own field
+      self[k] = v
     elseif not mine[k] then
       extra[#extra + 1] = {k, v}
     end

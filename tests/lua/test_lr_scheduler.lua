@@ -119,6 +119,25 @@ T.test('a bad state_dict changes nothing and says which key is wrong', function(
   T.eq(s:state_dict().step, 5)
 end)
 
+T.test("a subclass's own fields go into its state_dict and come back", function()
+  local Warm = S.LRScheduler:extend('Warm')
+  function Warm:__init(opt, warm)
+    self.warm = warm
+    self:_start('Warm', opt, -1)
+  end
+  function Warm:_lrs()
+    return self:_map(function(_, base) return base * math.min(1, (self.last_epoch + 1) / self.warm) end)
+  end
+  local s = Warm(fresh('cpu'), 4)
+  s:step()
+  T.eq(tostring(s:state_dict()), "{'base_lrs': [0.1, 0.5], 'last_epoch': 1, '_step_count': 2, '_is_initial': False, "
+    .. "'_get_lr_called_within_step': False, '_last_lr': [0.05, 0.25], 'warm': 4}")
+  local s2 = Warm(fresh('cpu'), 10)
+  s2:load_state_dict(s:state_dict())
+  T.eq(s2.warm, 4)
+  T.eq(s2.last_epoch, 1)
+end)
+
 T.test('Counter and a list of Nones print as Python\'s and survive a checkpoint', function()
   local c = torch._util.counter({{1, 1}, {3, 2}, {5, 1}})
   T.eq(tostring(c), 'Counter({3: 2, 1: 1, 5: 1})')
