@@ -139,6 +139,8 @@ R.hints = {
      return c.msg:find("attempt to add a 'string'", 1, true) or c.msg:find('arithmetic on a string', 1, true)
    end, 'Lua joins strings with ..: "a" .. "b"'},
   {'append', function(c) return c.msg:find("'append'", 1, true) and S(c):match('[%.:]append%s*%(') end, 'Lua appends with table.insert(t, v) or t[#t + 1] = v'},
+  {'numpy()', function(c) return c.msg:find("object has no attribute 'numpy'", 1, true) end,
+   'there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},
   {'shape()', function(c) return c.msg:match("attempt to call a [%w_.]+ value %(field 'shape'%)") end,
    'x.shape is a field, not a method: x.shape (or x:size())'},
   {'.item without ()', function(c)

@@ -61,6 +61,7 @@ local habits = {
   {'s = str(1)', 'hint: Lua writes tostring(x)'},
   {'assert x, "msg"', "hint: Lua writes assert(cond, 'message')"},
   {'s = x.shape()', 'hint: x.shape is a field, not a method: x.shape (or x:size())'},
+  {'a = x:numpy()', 'hint: there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},
   {'n = range(3)', 'hint: Lua counts with `for i = 0, n - 1 do ... end`; torch.arange(n) makes a tensor'},
   {'import numpy as np', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
 }
