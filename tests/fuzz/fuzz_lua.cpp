@@ -6,12 +6,35 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <string>
 #include <unistd.h>
 
 #include <lua.hpp>
 
 #include "bindings/bindings.h"
+
+// Note [Out of memory in the fuzzer]: ASan reports a throwing operator new
+// that fails (a request past max_allocation_size_mb) as a crash even with
+// allocator_may_return_null=1, so a legal std::vector or std::string past the
+// harness's limit (masked_select's indices, the text of a large tensor) ended
+// its job as a "crash". Here new is malloc, which that option lets fail, and a
+// failure throws std::bad_alloc: the error "out of host memory" a learner
+// would see, a clean refusal. ASan still checks every block (malloc is its
+// own); aligned new keeps ASan's, with its matching delete.
+void* operator new(std::size_t n) {
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return ::operator new(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return std::malloc(n ? n : 1); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return std::malloc(n ? n : 1); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 
