@@ -319,4 +319,17 @@ T.test("string.rep of an empty string returns at once, whatever the count", func
   T.raises(function() return string.rep('', 1.5) end, 'number has no integer representation', true)
 end)
 
+-- Found by the seventh fuzz campaign (clang's UBSan: null plus an offset in
+-- Tensor::data_ptr, reached from write_in_place's aliasing test): a view into
+-- a tensor of no elements keeps an offset into a storage with no data.
+T.test('in-place ops between views of an empty tensor', function()
+  local y = torch.ones(3, 0, 3, 3, {dtype = torch.int32})
+  local x = y[2]
+  T.raises(function() x:bitwise_and_(y) end,
+           "RuntimeError: output with shape [0, 3, 3] doesn't match the broadcast shape [3, 0, 3, 3]")
+  x:bitwise_and_(y[1])
+  T.eq(tostring(x.shape), 'torch.Size([0, 3, 3])')
+  T.eq(tostring(y[1]:add_(y[0])), 'tensor([], size=(0, 3, 3), dtype=torch.int32)')
+end)
+
 T.finish()
