@@ -98,6 +98,8 @@ const std::unordered_map<std::string, const char*>& table() {
       {"nelement", "nelement(self)"},
       {"element_size", "element_size(self)"},
       {"is_contiguous", "is_contiguous(self)"},
+      {"storage_offset", "storage_offset(self)"},
+      {"data_ptr", "data_ptr(self)"},
       {"is_floating_point", "is_floating_point(self)"},
       {"contiguous", "contiguous(self)"},
       {"clone", "clone(self)"},

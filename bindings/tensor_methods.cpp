@@ -51,6 +51,17 @@ int element_size(lua_State* L) {
   lua_pushinteger(L, lua_Integer(itemsize(self(L).dtype())));
   return 1;
 }
+// x:storage_offset() and x:data_ptr(): where a view starts in its storage,
+// in elements and as an address (0 for a tensor with no data), as PyTorch's:
+// two views of one tensor differ by their offsets, x:clone() has its own memory.
+int storage_offset(lua_State* L) {
+  lua_pushinteger(L, self(L).offset());
+  return 1;
+}
+int data_ptr(lua_State* L) {
+  lua_pushinteger(L, lua_Integer(reinterpret_cast<intptr_t>(self(L).data_ptr())));
+  return 1;
+}
 int is_contiguous(lua_State* L) {
   lua_pushboolean(L, self(L).is_contiguous());
   return 1;
@@ -284,6 +295,8 @@ const Reg kTensorMethods[] = {
     {"nelement", numel, "alias of numel()."},
     {"element_size", element_size, "x:element_size() -> bytes per element."},
     {"is_contiguous", is_contiguous, "x:is_contiguous() -> whether memory is dense, row-major."},
+    {"storage_offset", storage_offset, "x:storage_offset() -> where x starts in its storage, in elements."},
+    {"data_ptr", data_ptr, "x:data_ptr() -> the address of x's first element (0 when it has no data)."},
     {"is_floating_point", is_floating_point, "x:is_floating_point()."},
     {"contiguous", l_contiguous, "x:contiguous(): x itself if dense, else a dense copy."},
     {"clone", l_clone, "x:clone(): a copy (recorded by autograd)."},

@@ -89,6 +89,8 @@ local written = {
   ['torch.Tensor.cuda'] = 'torch.ones(2):cuda(0)',
   ['torch.Tensor.get_device'] = 'torch.ones(1):get_device()',
   ['torch.Tensor.element_size'] = 'torch.ones(1, {dtype=torch.float64}):element_size()',
+  ['torch.Tensor.storage_offset'] = "torch.arange(6):view(2, 3)[1]:storage_offset()",
+  ['torch.Tensor.data_ptr'] = '(function() local x = torch.arange(4) return x[1]:data_ptr() - x:data_ptr() end)()',
   ['torch.Tensor.ndimension'] = 'torch.zeros(2, 3):ndimension()',
   ['torch.Tensor.nelement'] = 'torch.zeros(2, 3):nelement()',
   ['torch.Tensor.stride'] = 'torch.zeros(2, 3):stride()',
