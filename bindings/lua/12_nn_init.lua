@@ -139,14 +139,23 @@ local function trunc_by_acceptance(t, mean, std, a, b)
   local pending = accept_buf:uniform_():log_():gt(candidates)
   if not pending:any():item() then return end
   local result = t
-  while true do
+  -- PyTorch's loop has no end: with the mean far from [a, b] (trunc_normal_(w, 2^31)
+  -- in the fuzzer) nothing is ever accepted. The bound is far past any draw that
+  -- can succeed (1 - 1/4000)^100000 ~ e^-25 for a mean 1000 std away.
+  for _ = 1, 100000 do
     candidates:uniform_(a, b)
     result = torch.where(pending, candidates, result)
     log_pdf_minus_peak(candidates)
     pending = torch.where(pending, accept_buf:uniform_():log_():gt(candidates), pending)
-    if not pending:any():item() then break end
+    if not pending:any():item() then
+      t:copy_(result)
+      return
+    end
   end
-  t:copy_(result)
+  error(('RuntimeError: trunc_normal_: no value was accepted for some elements after 100000 rounds: the mean %s '
+         .. 'is %.3g std from [a, b] = [%s, %s] (PyTorch would keep drawing forever); choose a mean within a few '
+         .. 'std of [a, b]'):format(U.pyfloat(mean), math.min(math.abs(mean - a), math.abs(mean - b)) / std,
+         U.pyfloat(a), U.pyfloat(b)), 0)
 end
 
 function init.trunc_normal_(...)

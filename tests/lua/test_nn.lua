@@ -310,6 +310,18 @@ T.test('nn.init.trunc_normal_ draws PyTorch 2.15\'s values bit for bit', functio
   T.eq(nn.init.trunc_normal_(p).grad_fn, nil, 'no graph on a parameter')
 end)
 
+-- Found by the seventh fuzz campaign (a timeout): with the mean far outside
+-- [a, b], PyTorch's acceptance loop never ends; gpulab's stops with an error.
+T.test('nn.init.trunc_normal_ with a mean far from [a, b] ends with an error, not a hang', function()
+  T.raises(function() nn.init.trunc_normal_(torch.empty(3, {dtype = torch.float64}), 2 ^ 31) end,
+           'RuntimeError: trunc_normal_: no value was accepted for some elements after 100000 rounds: the mean '
+           .. '2147483648.0 is 2.15e+09 std from [a, b] = [-2.0, 2.0] (PyTorch would keep drawing forever); choose a '
+           .. 'mean within a few std of [a, b]')
+  torch.manual_seed(0)  -- 7 std away still draws PyTorch's values
+  same_bits(nn.init.trunc_normal_(torch.empty(4), 5, 1, -2, 2),
+            {1.6930584907531738, 1.6570987701416016, 1.8109524250030518, 1.9882662296295166}, 'mean 7 std away')
+end)
+
 T.test('nn.init.orthogonal_ matches PyTorch to LAPACK rounding', function()
   torch.manual_seed(0)
   local w = torch.empty(2, 4)
