@@ -27,6 +27,7 @@ local python_names = {
   abs = 'Lua writes math.abs(x); tensors: x:abs()',
   sum = 'for a tensor: x:sum() or torch.sum(x); for a table, add in a loop',
   isinstance = "Lua writes torch.is_tensor(x) or type(x) == 'table'",
+  id = "Lua has no id(): rawequal(a, b) tells whether a and b are one object; for tensors, x:data_ptr() is where its memory starts",
   enumerate = 'Lua writes `for i, v in ipairs(t) do ... end` (i counts from 1)',
   zip = 'Lua has no zip: loop with `for i = 1, #a do ... a[i], b[i] ... end`',
   sorted = 'Lua sorts a table in place with table.sort(t)',
@@ -143,6 +144,13 @@ R.hints = {
    'there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},
   {'shape()', function(c) return c.msg:match("attempt to call a [%w_.]+ value %(field 'shape'%)") end,
    'x.shape is a field, not a method: x.shape (or x:size())'},
+  {'field()', function(c)  -- x:is_cuda(), x.T(): a field called as a method
+     local name = c.msg:match("attempt to call a [%w_.]+ value %(method '([%w_]+)'%)")
+       or c.msg:match("attempt to call a [%w_.]+ value %(field '([%w_]+)'%)")
+     for _, f in ipairs(name and getmetatable(torch.ones(0)).__fields or {}) do
+       if f == name then return ('x.%s is a field (a property in PyTorch), not a method: write x.%s'):format(f, f) end
+     end
+   end},
   {'.item without ()', function(c)
      local f = c.msg:match("on a function value %(field '([%w_]+)'%)") or c.msg:match("on a function value %(method '([%w_]+)'%)")
      if f then return "x." .. f .. " is the method itself: call it, x:" .. f .. "()" end

@@ -61,6 +61,8 @@ local habits = {
   {'s = str(1)', 'hint: Lua writes tostring(x)'},
   {'assert x, "msg"', "hint: Lua writes assert(cond, 'message')"},
   {'s = x.shape()', 'hint: x.shape is a field, not a method: x.shape (or x:size())'},
+  {'c = x:is_cuda()', 'hint: x.is_cuda is a field (a property in PyTorch), not a method: write x.is_cuda'},
+  {'before = id(x)', "hint: Lua has no id(): rawequal(a, b) tells whether a and b are one object; for tensors, x:data_ptr() is where its memory starts"},
   {'a = x:numpy()', 'hint: there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},
   {'n = range(3)', 'hint: Lua counts with `for i = 0, n - 1 do ... end`; torch.arange(n) makes a tensor'},
   {'import numpy as np', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
@@ -96,6 +98,27 @@ T.test('X == Y on tensors is explained under its echo', function()
     T.eq(R.echo_note(quiet), nil, quiet)
   end
   X, Y, n = nil, nil, nil
+end)
+
+T.test('dir(x) lists what an object answers to, sorted, as Python\'s dir()', function()
+  local function has(list, name)
+    for _, v in ipairs(list) do if v == name then return true end end
+    return false
+  end
+  local function sorted(list)
+    for i = 2, #list do if list[i - 1] >= list[i] then return false end end
+    return true
+  end
+  local dir = _G.dir  -- this file's `dir` is its folder
+  local d = dir(torch.ones(2))
+  T.check(sorted(d), 'dir(x) is sorted, without repeats')
+  for _, n in ipairs({'T', 'shape', 'grad', 'abs', 'abs_', 'matmul', 'data_ptr'}) do T.check(has(d, n), n) end
+  T.check(not has(d, '__index'), 'no metamethods')
+  local net = dir(nn.Linear(2, 3))
+  for _, n in ipairs({'weight', 'bias', 'forward', 'parameters', 'in_features'}) do T.check(has(net, n), n) end
+  T.check(has(dir(nn.init), 'zeros_'), 'a namespace')
+  T.check(has(dir(), 'torch'), 'dir() lists the globals')
+  T.check(has(dir('abc'), 'upper'), "a string's methods")
 end)
 
 T.finish()
