@@ -288,7 +288,8 @@ end
 -- same object (Python's `is`), and `X == 2` is always false: where PyTorch,
 -- and d2l's section 2.1, would show a tensor of booleans, the REPL's echo is one
 -- boolean. A cell that is just such a comparison of a tensor gets a line
--- under its echo naming the method that compares values.
+-- naming the method that compares values: under its echo at the prompt, as
+-- printed output above the result in a notebook.
 function R.echo_note(src)
   src = src:match('^%s*(.-)%s*;?%s*$')
   local a, op, b = src:match('^([%a_][%w_%.]*)%s*([=~]=)%s*(.-)$')
