@@ -80,7 +80,39 @@ int f_one_hot(lua_State* L) {
   return 1;
 }
 
+int linalg_solve(lua_State* L) {
+  Args a(L, 1, "linalg_solve");
+  push_tensor(L, gl::linalg_solve(a.tensor(0, "A"), a.tensor(1, "B")));
+  return 1;
+}
+int linalg_inv(lua_State* L) {
+  Args a(L, 1, "linalg_inv");
+  push_tensor(L, gl::linalg_inv(a.tensor(0, "A")));
+  return 1;
+}
+int linalg_det(lua_State* L) {
+  Args a(L, 1, "linalg_det");
+  push_tensor(L, gl::linalg_det(a.tensor(0, "A")));
+  return 1;
+}
+int inverse(lua_State* L) {
+  Args a(L, 1, "inverse");
+  push_tensor(L, gl::linalg_inv(a.tensor(0, "input")));
+  return 1;
+}
+int det(lua_State* L) {
+  Args a(L, 1, "det");
+  push_tensor(L, gl::linalg_det(a.tensor(0, "input")));
+  return 1;
+}
+
 }  // namespace
+
+// torch.inverse / torch.det and x:inverse() / x:det(): torch.linalg's under their old names.
+const Reg kMatrixFunctions[] = {
+    {"inverse", inverse, "inverse(input): the inverse of each square matrix (torch.linalg.inv)."},
+    {"det", det, "det(input): the determinant of each square matrix (torch.linalg.det)."},
+    {nullptr, nullptr, nullptr}};
 
 // Methods and torch functions.
 const Reg kReduceExtra[] = {
@@ -97,6 +129,9 @@ const Reg kLinalgExtra[] = {
      "torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False): a matrix norm ('fro', 1, -1, inf, -inf)."},
     {"norm", linalg_norm,
      "torch.linalg.norm(A, ord=None, dim=None, keepdim=False): a vector or a matrix norm, by ord and dim."},
+    {"solve", linalg_solve, "torch.linalg.solve(A, B): X with A X = B, by LU (B a matrix, or a vector)."},
+    {"inv", linalg_inv, "torch.linalg.inv(A): the inverse of each square matrix of A, by LU."},
+    {"det", linalg_det, "torch.linalg.det(A): the determinant of each square matrix of A, by LU."},
     {nullptr, nullptr, nullptr}};
 const Reg kFunctionalExtra[] = {
     {"one_hot", f_one_hot,
@@ -110,6 +145,11 @@ const char* const kLinalgExtraSignatures[][2] = {
     {"linalg.vector_norm", "vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None)"},
     {"linalg.matrix_norm", "matrix_norm(A, ord='fro', dim=None, keepdim=False, *, dtype=None)"},  // dim=None: (-2, -1)
     {"linalg.norm", "norm(A, ord=None, dim=None, keepdim=False, *, dtype=None)"},
+    {"linalg.solve", "solve(A, B)"},
+    {"linalg.inv", "inv(A)"},
+    {"linalg.det", "det(A)"},
+    {"inverse", "inverse(input)"},
+    {"det", "det(input)"},
     {"F.one_hot", "one_hot(tensor, num_classes=-1)"},
     {nullptr, nullptr}};
 

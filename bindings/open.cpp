@@ -119,6 +119,7 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kShapeFunctions, "");
   lt::open_method_functions(L);
   lt::set_functions(L, lt::kReduceExtra, "");
+  lt::set_functions(L, lt::kMatrixFunctions, "");
   lt::set_functions(L, lt::kEinsum, "");
   lt::set_functions(L, lt::kThreadFunctions, "");
   lt::open_objects(L);

@@ -25,7 +25,8 @@ extern const Reg kShapeFunctions[];     // shape_ops.cpp: logspace, meshgrid (to
 extern const Reg kReduceExtra[];        // linalg_extra.cpp: logsumexp (method and torch function)
 extern const Reg kEinsum[];             // linalg_extra.cpp: torch.einsum
 extern const Reg kThreadFunctions[];    // threads_lib.cpp: torch.get_num_threads, set_num_threads
-extern const Reg kLinalgExtra[];        // linalg_extra.cpp: torch.linalg norms
+extern const Reg kLinalgExtra[];        // linalg_extra.cpp: torch.linalg norms, solve, inv, det
+extern const Reg kMatrixFunctions[];    // linalg_extra.cpp: inverse, det (method and torch function)
 extern const Reg kFunctionalExtra[];    // linalg_extra.cpp: F.one_hot
 void open_method_functions(lua_State* L);  // shape_ops.cpp: torch.transpose & co. into the torch table on the stack
 void open_tensor_type(lua_State* L);       // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack

@@ -237,6 +237,7 @@ void open_tensor_type(lua_State* L) {
   set_functions(L, kTernaryInplace, "", true);
   set_functions(L, kShapeOps, "", true);
   set_functions(L, kReduceExtra, "", true);
+  set_functions(L, kMatrixFunctions, "", true);
   luaL_getmetatable(L, "torch.Tensor");
   lua_pushvalue(L, -2);
   lua_setfield(L, -2, "__methods");

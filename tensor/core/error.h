@@ -30,6 +30,12 @@ GL_ERROR_TYPE(OutOfMemoryError)
 GL_ERROR_TYPE(AttributeError)
 GL_ERROR_TYPE(KeyError)
 #undef GL_ERROR_TYPE
+// torch.linalg's errors for singular matrices: Python prints them by the class's
+// full name, torch._C._LinAlgError.
+struct LinAlgError : Error {
+  using Error::Error;
+  const char* kind() const override { return "torch._C._LinAlgError"; }
+};
 
 template <class... A> std::string cat(const A&... parts) {
   std::ostringstream os;

@@ -14,7 +14,8 @@ namespace {
 bool resolve(DlLibrary& lib, Api* a) {
   return lib.sym("cblas_sgemm", &a->sgemm) && lib.sym("cblas_dgemm", &a->dgemm) && lib.sym("sgeqrf_", &a->sgeqrf) &&
          lib.sym("dgeqrf_", &a->dgeqrf) && lib.sym("sorgqr_", &a->sorgqr) && lib.sym("dorgqr_", &a->dorgqr) &&
-         lib.sym("sgesdd_", &a->sgesdd) && lib.sym("dgesdd_", &a->dgesdd) &&
+         lib.sym("sgesdd_", &a->sgesdd) && lib.sym("dgesdd_", &a->dgesdd) && lib.sym("sgetrf_", &a->sgetrf) &&
+         lib.sym("dgetrf_", &a->dgetrf) && lib.sym("sgetrs_", &a->sgetrs) && lib.sym("dgetrs_", &a->dgetrs) &&
          lib.sym("openblas_get_config", &a->get_config);
 }
 

@@ -1,7 +1,7 @@
 // OpenBLAS, opened on first use (Note [Libraries on first use]): its 16,000
 // symbol relocations were most of the dynamic loader's work at every start,
 // for a library that only float64 products, convolutions on im2col and
-// linalg.qr need (float32 products run on oneDNN: tensor/kernels/cpu/gemm.cpp).
+// linalg's factorizations need (float32 products run on oneDNN: tensor/kernels/cpu/gemm.cpp).
 #pragma once
 #include <cblas.h>
 #include <cstddef>
@@ -19,6 +19,14 @@ using Orgqr32 = void (*)(const int*, const int*, const int*, float*, const int*,
 using Orgqr64 = void (*)(const int*, const int*, const int*, double*, const int*, const double*, double*, const int*,
                          int*);
 
+using Getrf32 = void (*)(const int*, const int*, float*, const int*, int*, int*);
+using Getrf64 = void (*)(const int*, const int*, double*, const int*, int*, int*);
+// getrs, with the hidden length of its character argument (gfortran's ABI).
+using Getrs32 = void (*)(const char*, const int*, const int*, const float*, const int*, const int*, float*, const int*,
+                         int*, size_t);
+using Getrs64 = void (*)(const char*, const int*, const int*, const double*, const int*, const int*, double*,
+                         const int*, int*, size_t);
+
 // gesdd, with the hidden length of its character argument (gfortran's ABI).
 using Gesdd32 = void (*)(const char*, const int*, const int*, float*, const int*, float*, float*, const int*, float*,
                          const int*, float*, const int*, int*, int*, size_t);
@@ -34,6 +42,10 @@ struct Api {
   Orgqr64 dorgqr;
   Gesdd32 sgesdd;
   Gesdd64 dgesdd;
+  Getrf32 sgetrf;
+  Getrf64 dgetrf;
+  Getrs32 sgetrs;
+  Getrs64 dgetrs;
   char* (*get_config)();
 };
 
