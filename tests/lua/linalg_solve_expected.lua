@@ -31,4 +31,6 @@ return {
   {'inv_singular', 'torch.linalg.inv(torch.tensor({{1., 2.}, {2., 4.}}, {device=D}))', 'torch._C._LinAlgError: linalg.inv: The diagonal element 2 is zero, the inversion could not be completed because the input matrix is singular.'},
   {'inv_zero', 'torch.linalg.inv(torch.zeros(2, 2, {device=D}))', 'torch._C._LinAlgError: linalg.inv: The diagonal element 1 is zero, the inversion could not be completed because the input matrix is singular.'},
   {'solve_singular', 'torch.linalg.solve(torch.zeros(2, 2, {device=D}), torch.ones(2, {device=D}))', 'torch._C._LinAlgError: torch.linalg.solve: The solver failed because the input matrix is singular.'},
+  {'inv_singular_in_batch', 'torch.linalg.inv(torch.stack({torch.eye(2, {device=D}), torch.zeros(2, 2, {device=D})}))', 'torch._C._LinAlgError: linalg.inv: (Batch element 1): The diagonal element 1 is zero, the inversion could not be completed because the input matrix is singular.'},
+  {'solve_singular_in_batch', 'torch.linalg.solve(torch.stack({torch.eye(2, {device=D}), torch.zeros(2, 2, {device=D})}), torch.ones(2, 2, {device=D}))', 'torch._C._LinAlgError: torch.linalg.solve: (Batch element 1): The solver failed because the input matrix is singular.'},
 }

@@ -78,6 +78,11 @@ SINGULAR = [
     ("inv_zero", "torch.linalg.inv(torch.zeros(2, 2, {device=D}))", "torch.linalg.inv(torch.zeros(2, 2, device=D))"),
     ("solve_singular", "torch.linalg.solve(torch.zeros(2, 2, {device=D}), torch.ones(2, {device=D}))",
      "torch.linalg.solve(torch.zeros(2, 2, device=D), torch.ones(2, device=D))"),
+    ("inv_singular_in_batch", "torch.linalg.inv(torch.stack({torch.eye(2, {device=D}), torch.zeros(2, 2, {device=D})}))",
+     "torch.linalg.inv(torch.stack([torch.eye(2, device=D), torch.zeros(2, 2, device=D)]))"),
+    ("solve_singular_in_batch", "torch.linalg.solve(torch.stack({torch.eye(2, {device=D}), torch.zeros(2, 2, {device=D})}), "
+     "torch.ones(2, 2, {device=D}))",
+     "torch.linalg.solve(torch.stack([torch.eye(2, device=D), torch.zeros(2, 2, device=D)]), torch.ones(2, 2, device=D))"),
 ]
 CASES += SINGULAR
 
