@@ -37,8 +37,8 @@ void check_square(const Tensor& A, const char* fn) {
 void check_float(const Tensor& A, const char* fn) {
   GL_CHECK_T(NotImplementedError, is_floating(A.dtype()), fn,
              ": Expected a floating point or complex tensor as input. Got ", dtype_legacy_name(A.dtype()));
-  GL_CHECK_T(NotImplementedError, A.dtype() == DType::Float32 || A.dtype() == DType::Float64, "\"lu_cpu\" not implemented for '",
-             dtype_legacy_name(A.dtype()), "'");
+  GL_CHECK_T(NotImplementedError, A.dtype() == DType::Float32 || A.dtype() == DType::Float64,
+             "\"lu_cpu\" not implemented for '", dtype_legacy_name(A.dtype()), "'");
   GL_CHECK(A.size(-1) <= INT32_MAX && A.size(-1) * A.size(-1) <= INT32_MAX, fn,
            ": matrix too large for LAPACK's 32-bit indices");
 }
@@ -87,7 +87,8 @@ bool vector_rhs(const Tensor& A, const Tensor& B) {
 
 // X with A X = B for matrices B (..., n, k), batch shapes broadcast; `fn`
 // and `singular` word the error as the caller's op.
-Tensor solve_matrices(const Tensor& A0, const Tensor& B0, const std::function<std::string(const Tensor&, int64_t, int)>& singular) {
+Tensor solve_matrices(const Tensor& A0, const Tensor& B0,
+                      const std::function<std::string(const Tensor&, int64_t, int)>& singular) {
   Shape ab(A0.sizes().begin(), A0.sizes().end() - 2), bb(B0.sizes().begin(), B0.sizes().end() - 2);
   Shape batch = broadcast_shapes(ab, bb);
   const int64_t n = A0.size(-1), k = B0.size(-1);
@@ -125,14 +126,15 @@ Tensor linalg_solve(const Tensor& A, const Tensor& B) {
            dtype_legacy_name(A.dtype()), " and B of type ", dtype_legacy_name(B.dtype()), " instead");
   const bool vec = vector_rhs(A, B);
   const Tensor Bm = vec ? unsqueeze(B, -1) : B;
-  GL_CHECK(Bm.dim() >= 2 && Bm.size(-2) == A.size(-1), "linalg.solve: Incompatible shapes of A and B for the equation AX = B (",
-           A.size(-2), "x", A.size(-1), " and ", Bm.dim() >= 2 ? Bm.size(-2) : 0, "x", Bm.dim() >= 2 ? Bm.size(-1) : 0,
-           ")");
+  GL_CHECK(Bm.dim() >= 2 && Bm.size(-2) == A.size(-1),
+           "linalg.solve: Incompatible shapes of A and B for the equation AX = B (", A.size(-2), "x", A.size(-1),
+           " and ", Bm.dim() >= 2 ? Bm.size(-2) : 0, "x", Bm.dim() >= 2 ? Bm.size(-1) : 0, ")");
   Tensor X;
   {
     NoGradGuard ng;
     X = solve_matrices(A, Bm, [](const Tensor& Ab, int64_t b, int) {
-      return cat("torch.linalg.solve: ", batch_prefix(Ab, b), "The solver failed because the input matrix is singular.");
+      return cat("torch.linalg.solve: ", batch_prefix(Ab, b),
+                 "The solver failed because the input matrix is singular.");
     });
     if (vec) X = squeeze(X, -1);
   }
