@@ -100,8 +100,10 @@ void relay(Rank& r, int stream) {
   size_t start = 0, nl;
   while ((nl = p.find('\n', start)) != std::string::npos) {
     const std::string line = p.substr(start, nl - start);
+    // gloo's words for a peer that is gone: reading (closed, reset) or writing
+    // (writev ...: Broken pipe, which a loaded machine showed for two of three peers)
     if (line.find("Connection closed by peer") != std::string::npos ||
-        line.find("Connection reset by peer") != std::string::npos)
+        line.find("Connection reset by peer") != std::string::npos || line.find("Broken pipe") != std::string::npos)
       r.peer_closed = true;
     emit(r.global, stream, line, true);
     start = nl + 1;
