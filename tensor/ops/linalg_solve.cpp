@@ -140,7 +140,9 @@ Tensor linalg_solve(const Tensor& A, const Tensor& B) {
   }
   if (any_requires_grad({&A, &B})) {
     // derivatives.yaml: gB = solve(A^H, g); gA = -gB X^H (as columns for vectors)
-    record(X, "LinalgSolveExBackward0", {A, B}, [A, B, X, vec](const Tensor& g) -> std::vector<Tensor> {
+    // The saved output is a detached alias: X itself would hold its own node (a
+    // cycle that never frees); saves_output still guards it (Note [In-place autograd]).
+    record(X, "LinalgSolveExBackward0", {A, B}, [A, B, X = detach(X), vec](const Tensor& g) -> std::vector<Tensor> {
       const Tensor gB = linalg_solve(transpose(A, -2, -1), g);
       const Tensor gA = neg(matmul(vec ? unsqueeze(gB, -1) : gB, transpose(vec ? unsqueeze(X, -1) : X, -2, -1)));
       return {grad_for(gA, A), grad_for(gB, B)};
@@ -168,7 +170,7 @@ Tensor linalg_inv(const Tensor& A) {
   }
   if (any_requires_grad({&A})) {
     // derivatives.yaml: -A^{-H} g A^{-H}
-    record(out, "LinalgInvExBackward0", {A}, [out](const Tensor& g) -> std::vector<Tensor> {
+    record(out, "LinalgInvExBackward0", {A}, [out = detach(out)](const Tensor& g) -> std::vector<Tensor> {
       const Tensor t = transpose(out, -2, -1);
       return {neg(matmul(matmul(t, g), t))};
     });
@@ -201,7 +203,7 @@ Tensor linalg_det(const Tensor& A) {
   det = to(det, A.device(), std::nullopt);
   if (any_requires_grad({&A})) {
     // g det A^{-T}; PyTorch also differentiates at singular matrices (through an SVD): not here
-    record(det, "LinalgDetBackward0", {A}, [A, det](const Tensor& g) -> std::vector<Tensor> {
+    record(det, "LinalgDetBackward0", {A}, [A, det = detach(det)](const Tensor& g) -> std::vector<Tensor> {
       Tensor inv;
       try {
         inv = linalg_inv(detach(A));
