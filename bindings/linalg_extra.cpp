@@ -1,6 +1,7 @@
 // Bound norms, logsumexp, one_hot and einsum (tensor/ops/linalg_extra.h).
 #include <cmath>
 #include <string>
+#include "bindings/args.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/core/error.h"
@@ -85,34 +86,22 @@ int linalg_solve(lua_State* L) {
   push_tensor(L, gl::linalg_solve(a.tensor(0, "A"), a.tensor(1, "B")));
   return 1;
 }
-int linalg_inv(lua_State* L) {
-  Args a(L, 1, "linalg_inv");
-  push_tensor(L, gl::linalg_inv(a.tensor(0, "A")));
-  return 1;
-}
-int linalg_det(lua_State* L) {
-  Args a(L, 1, "linalg_det");
-  push_tensor(L, gl::linalg_det(a.tensor(0, "A")));
-  return 1;
-}
-int inverse(lua_State* L) {
-  Args a(L, 1, "inverse");
-  push_tensor(L, gl::linalg_inv(a.tensor(0, "input")));
-  return 1;
-}
-int det(lua_State* L) {
-  Args a(L, 1, "det");
-  push_tensor(L, gl::linalg_det(a.tensor(0, "input")));
+// One matrix in, one tensor out (Note [Binding rows]): inv and det, and their
+// old names, whose argument is `input`.
+template <Tensor (*Op)(const Tensor&), Lit Name, Lit Arg> int matrix_op(lua_State* L) {
+  Args a(L, 1, Name.s);
+  push_tensor(L, Op(a.tensor(0, Arg.s)));
   return 1;
 }
 
 }  // namespace
 
 // torch.inverse / torch.det and x:inverse() / x:det(): torch.linalg's under their old names.
-const Reg kMatrixFunctions[] = {
-    {"inverse", inverse, "inverse(input): the inverse of each square matrix (torch.linalg.inv)."},
-    {"det", det, "det(input): the determinant of each square matrix (torch.linalg.det)."},
-    {nullptr, nullptr, nullptr}};
+const Reg kMatrixFunctions[] = {{"inverse", matrix_op<gl::linalg_inv, "inverse", "input">,
+                                 "inverse(input): the inverse of each square matrix (torch.linalg.inv)."},
+                                {"det", matrix_op<gl::linalg_det, "det", "input">,
+                                 "det(input): the determinant of each square matrix (torch.linalg.det)."},
+                                {nullptr, nullptr, nullptr}};
 
 // Methods and torch functions.
 const Reg kReduceExtra[] = {
@@ -130,8 +119,10 @@ const Reg kLinalgExtra[] = {
     {"norm", linalg_norm,
      "torch.linalg.norm(A, ord=None, dim=None, keepdim=False): a vector or a matrix norm, by ord and dim."},
     {"solve", linalg_solve, "torch.linalg.solve(A, B): X with A X = B, by LU (B a matrix, or a vector)."},
-    {"inv", linalg_inv, "torch.linalg.inv(A): the inverse of each square matrix of A, by LU."},
-    {"det", linalg_det, "torch.linalg.det(A): the determinant of each square matrix of A, by LU."},
+    {"inv", matrix_op<gl::linalg_inv, "linalg_inv", "A">,
+     "torch.linalg.inv(A): the inverse of each square matrix of A, by LU."},
+    {"det", matrix_op<gl::linalg_det, "linalg_det", "A">,
+     "torch.linalg.det(A): the determinant of each square matrix of A, by LU."},
     {nullptr, nullptr, nullptr}};
 const Reg kFunctionalExtra[] = {
     {"one_hot", f_one_hot,

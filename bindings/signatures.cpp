@@ -401,12 +401,16 @@ int check_call(lua_State* L, const Signature& sig) {
 // knowing how they were called; the checked trampoline knows the signature and
 // how many positionals came, and adds the place here.
 std::string with_position(const std::string& msg, const Signature& sig, int given) {
-  std::string arg, rest;
-  const std::string head = sig.name + "(): argument '";
-  if (msg.rfind(head, 0) == 0) {
-    const size_t end = msg.find('\'', head.size());
+  std::string arg, rest, fname = sig.name;
+  // torch.linalg's bindings speak as PyTorch's do: linalg_det(), for the signature det(A)
+  const size_t open = msg.find("(): argument '");
+  if (open != std::string::npos &&
+      (msg.compare(0, open, sig.name) == 0 || msg.compare(0, open, "linalg_" + sig.name) == 0)) {
+    fname = msg.substr(0, open);
+    const size_t from = open + 14;
+    const size_t end = msg.find('\'', from);
     if (end == std::string::npos || msg.compare(end + 1, 9, " must be ") != 0) return msg;
-    arg = msg.substr(head.size(), end - head.size());
+    arg = msg.substr(from, end - from);
     rest = msg.substr(end + 1);
   } else {
     const size_t sp = msg.find(" must be a Tensor, not ");
@@ -419,7 +423,7 @@ std::string with_position(const std::string& msg, const Signature& sig, int give
   if (i == sig.positional.size() && (!sig.varargs || sig.varargs_name != arg)) return msg;
   // sizes one by one (view(*size)) start right after the named positionals
   const std::string where = int(i) < given ? cat(" (position ", i + 1, ")") : "";
-  return cat(sig.name, "(): argument '", arg, "'", where, rest);
+  return cat(fname, "(): argument '", arg, "'", where, rest);
 }
 
 }  // namespace gl::lt
