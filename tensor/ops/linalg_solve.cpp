@@ -85,8 +85,8 @@ bool vector_rhs(const Tensor& A, const Tensor& B) {
   return true;
 }
 
-// X with A X = B for matrices B (..., n, k), batch shapes broadcast; `fn`
-// and `singular` word the error as the caller's op.
+// X with A X = B for matrices B (..., n, k), batch shapes broadcast;
+// `singular` words the error as the caller's op.
 Tensor solve_matrices(const Tensor& A0, const Tensor& B0,
                       const std::function<std::string(const Tensor&, int64_t, int)>& singular) {
   Shape ab(A0.sizes().begin(), A0.sizes().end() - 2), bb(B0.sizes().begin(), B0.sizes().end() - 2);
@@ -117,10 +117,8 @@ Tensor solve_matrices(const Tensor& A0, const Tensor& B0,
 
 Tensor linalg_solve(const Tensor& A, const Tensor& B) {
   check_args_device(wrapper("linalg_solve_ex", {&A, &B}), {{"A", &A}, {"B", &B}});
-  GL_CHECK(A.dim() >= 2, "linalg.solve: The input tensor A must have at least 2 dimensions.");
+  check_square(A, "linalg.solve");
   GL_CHECK(B.dim() >= 1, "linalg.solve: The input tensor B must have at least 2 dimensions.");
-  GL_CHECK(A.size(-1) == A.size(-2), "linalg.solve: A must be batches of square matrices, but they are ", A.size(-2),
-           " by ", A.size(-1), " matrices");
   check_float(A, "linalg.solve");
   GL_CHECK(A.dtype() == B.dtype(), "linalg.solve: Expected A and B to have the same dtype, but found A of type ",
            dtype_legacy_name(A.dtype()), " and B of type ", dtype_legacy_name(B.dtype()), " instead");
