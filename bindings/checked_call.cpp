@@ -8,6 +8,40 @@
 namespace gl::lt {
 namespace {
 
+// Note [Argument positions]: PyTorch names a wrongly typed argument with its
+// place in the call when it was given positionally: "transpose(): argument
+// 'dim0' (position 1) must be int, not str" for x:transpose('a', 1), position
+// 2 for torch.transpose(x, 'a', 1) (a method does not count self); given as a
+// keyword, no position. The bindings throw "f(): argument 'dim0' must be ..."
+// (type_error) or "dim0 must be a Tensor, not ..." (check_tensor) without
+// knowing how they were called; the checked trampoline knows the signature and
+// how many positionals came, and adds the place here.
+std::string with_position(const std::string& msg, const Signature& sig, int given) {
+  std::string arg, rest, fname = sig.name;
+  // torch.linalg's bindings speak as PyTorch's do: linalg_det(), for the signature det(A)
+  const size_t open = msg.find("(): argument '");
+  if (open != std::string::npos &&
+      (msg.compare(0, open, sig.name) == 0 || msg.compare(0, open, "linalg_" + sig.name) == 0)) {
+    fname = msg.substr(0, open);
+    const size_t from = open + 14;
+    const size_t end = msg.find('\'', from);
+    if (end == std::string::npos || msg.compare(end + 1, 9, " must be ") != 0) return msg;
+    arg = msg.substr(from, end - from);
+    rest = msg.substr(end + 1);
+  } else {
+    const size_t sp = msg.find(" must be a Tensor, not ");
+    if (sp == std::string::npos || msg.find(' ') != sp) return msg;
+    arg = msg.substr(0, sp);
+    rest = " must be Tensor, not " + msg.substr(sp + 23);
+  }
+  size_t i = 0;
+  while (i < sig.positional.size() && sig.positional[i] != arg) ++i;
+  if (i == sig.positional.size() && (!sig.varargs || sig.varargs_name != arg)) return msg;
+  // sizes one by one (view(*size)) start right after the named positionals
+  const std::string where = int(i) < given ? cat(" (position ", i + 1, ")") : "";
+  return cat(fname, "(): argument '", arg, "'", where, rest);
+}
+
 // A trampoline that first checks the call against the function's signature
 // (upvalue 2; Note [Strict arguments]).
 int checked_trampoline(lua_State* L) {

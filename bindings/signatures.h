@@ -33,9 +33,4 @@ const Signature* signature_for(const std::string& key, bool method);
 // the call gave (trailing nils not counted).
 int check_call(lua_State* L, const Signature& sig);
 
-// PyTorch's "(position N)" in a TypeError about one argument of sig's function,
-// when the call gave it positionally (Note [Argument positions]); other
-// messages come back unchanged.
-std::string with_position(const std::string& msg, const Signature& sig, int given);
-
 }  // namespace gl::lt
