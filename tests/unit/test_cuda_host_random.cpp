@@ -36,41 +36,72 @@ TEST_CASE("cuda kernels on the host: Philox4x32-10 gives Random123's known answe
 }
 
 namespace {
+// n values of kind K drawn by PyTorch's launch on a GPU with `sms`
+// multiprocessors, emulated with `workers` host threads.
 template <class T, RandomKind K>
-std::vector<double> draw(int64_t n, double a, double b, int64_t threads, bool vec, uint64_t offset = 3) {
-  const int EC = random_group<T, K>(false);
+std::vector<double> draw(int64_t n, double a, double b, int64_t workers, uint64_t offset = 0, uint64_t seed = 42,
+                         int sms = 132) {
   Buf<T> out(n, 0);
   RandArgs<T> p;
   p.out = out.p;
   p.n = n;
-  p.seed = 42;
+  p.seed = seed;
   p.offset = offset;
   p.a = a;
   p.b = b;
   if constexpr (K == RandomKind::IntRange) {
     p.base = int64_t(a);
     p.range = uint64_t(int64_t(b) - int64_t(a));
-    p.wide = p.range >= (uint64_t(1) << 32);
-  } else {
-    p.vec = vec && aligned_to(p.out, sizeof(T) * EC);
+    p.wide = p.range >= (uint64_t(1) << 28);
   }
-  emulate(threads, [&](Grid g) { random_body<T, K>(g, p); });
+  p.threads = random_launch(n, random_unroll<T, K>(p.wide), sms, 2048).threads;
+  emulate(workers, [&](Grid g) { random_body<T, K>(g, p); });
   std::vector<double> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[size_t(i)] = double(out.p[i]);
   return v;
 }
+
+void check_near(const std::vector<double>& got, const std::vector<double>& want, double tol) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) CHECK(std::fabs(got[i] - want[i]) < tol);
+}
 }  // namespace
 
-TEST_CASE("cuda kernels on the host: random fills do not depend on the launch shape") {
-  for (int64_t n : {1, 5, 1023}) {
-    CHECK(draw<float, RandomKind::Uniform>(n, 0, 1, 1, true) == draw<float, RandomKind::Uniform>(n, 0, 1, 256, false));
-    CHECK(draw<double, RandomKind::Normal>(n, 0, 1, 3, true) == draw<double, RandomKind::Normal>(n, 0, 1, 64, true));
-    CHECK(draw<Half, RandomKind::Normal>(n, 0, 1, 7, true) == draw<Half, RandomKind::Normal>(n, 0, 1, 1, false));
-    CHECK(draw<int64_t, RandomKind::IntRange>(n, -5, 5, 1, false) ==
-          draw<int64_t, RandomKind::IntRange>(n, -5, 5, 100, false));
+TEST_CASE("cuda kernels on the host: PyTorch's numbers after torch.cuda.manual_seed(0)") {
+  // PyTorch 2.11 on an H200 (tests/gpu/oracle.py, case random_numbers): one
+  // call after another, each moving the offset on by 4.
+  check_near(draw<float, RandomKind::Normal>(8, 0, 1, 4, 0, 0),
+             {-0.9247, -0.4253, -2.6438, 0.1452, -0.1209, -0.5797, -0.6229, -0.3284}, 1e-4);
+  check_near(draw<float, RandomKind::Uniform>(5, 0, 1, 4, 4, 0), {0.9722, 0.7910, 0.4690, 0.3300, 0.3345}, 1e-4);
+  CHECK(draw<int64_t, RandomKind::IntRange>(7, 0, 10, 4, 8, 0) == std::vector<double>{3, 3, 4, 1, 5, 6, 6});
+  check_near(draw<float, RandomKind::Normal>(3, 0, 1, 4, 12, 0), {0.3516, -1.4171, -0.8349}, 1e-4);
+  check_near(draw<double, RandomKind::Normal>(6, 0, 1, 4, 16, 0),
+             {-0.4262, -0.7912, -1.9885, -1.0643, -1.7313, 0.1144}, 1e-4);
+  check_near(draw<float, RandomKind::Normal>(6, 2, 3, 4, 20, 0), {2.6574, 3.6027, 3.2490, 6.2683, -0.5386, 4.5482},
+             1e-4);
+  check_near(draw<float, RandomKind::Uniform>(6, -1, 1, 4, 24, 0), {0.4272, -0.8886, 0.1641, -0.4738, -0.0730, 0.2344},
+             1e-4);
+}
+
+TEST_CASE("cuda kernels on the host: PyTorch's launch and offsets") {
+  // 132 SMs x 2048 threads: at most 1056 blocks of 256.
+  CHECK(random_launch(8, 4, 132, 2048).threads == 256);
+  CHECK(random_launch(8, 4, 132, 2048).advance == 4);
+  CHECK(random_launch(1000, 4, 132, 2048).threads == 1024);
+  CHECK(random_launch(int64_t(1) << 20, 4, 132, 2048).threads == 1056 * 256);
+  CHECK(random_launch(int64_t(1) << 20, 4, 132, 2048).advance == 4);
+  CHECK(random_launch(int64_t(1) << 24, 4, 132, 2048).advance == 4 * 16);
+  CHECK(random_launch(int64_t(1) << 24, 2, 132, 2048).advance == 4 * 32);
+}
+
+TEST_CASE("cuda kernels on the host: random fills do not depend on how the threads are run") {
+  for (int64_t n : {1, 5, 1023, 300001}) {
+    CHECK(draw<float, RandomKind::Uniform>(n, 0, 1, 1) == draw<float, RandomKind::Uniform>(n, 0, 1, 256));
+    CHECK(draw<double, RandomKind::Normal>(n, 0, 1, 3) == draw<double, RandomKind::Normal>(n, 0, 1, 64));
+    CHECK(draw<Half, RandomKind::Normal>(n, 0, 1, 7) == draw<Half, RandomKind::Normal>(n, 0, 1, 1));
+    CHECK(draw<int64_t, RandomKind::IntRange>(n, -5, 5, 1) == draw<int64_t, RandomKind::IntRange>(n, -5, 5, 100));
   }
-  CHECK(draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 3) !=
-        draw<float, RandomKind::Uniform>(64, 0, 1, 8, true, 4));
+  CHECK(draw<float, RandomKind::Uniform>(64, 0, 1, 8, 4) != draw<float, RandomKind::Uniform>(64, 0, 1, 8, 8));
 }
 
 TEST_CASE("cuda kernels on the host: uniform stays below its upper bound in every dtype") {
@@ -83,17 +114,16 @@ TEST_CASE("cuda kernels on the host: uniform stays below its upper bound in ever
     CHECK(std::fabs(s / double(v.size()) - (lo + hi) / 2) < 0.02 * (hi - lo));
   };
   // half on [2, 4): the spacing there is 2^-9, so u * 2 + 2 rounds up to 4 for
-  // the top draw (1 in 2^11) unless it is mapped back to 2
-  check_range(draw<Half, RandomKind::Uniform>(n, 2, 4, 256, true), 2, 4);
-  check_range(draw<BFloat16, RandomKind::Uniform>(n, 2, 4, 256, true), 2, 4);
-  check_range(draw<float, RandomKind::Uniform>(n, 1, 2, 256, true), 1, 2);
-  check_range(draw<double, RandomKind::Uniform>(n, -3, 5, 256, true), -3, 5);
+  // the top draws unless mapped back to 2, as PyTorch's UniformFunctor does
+  check_range(draw<Half, RandomKind::Uniform>(n, 2, 4, 16), 2, 4);
+  check_range(draw<BFloat16, RandomKind::Uniform>(n, 2, 4, 16), 2, 4);
+  check_range(draw<float, RandomKind::Uniform>(n, 1, 2, 16), 1, 2);
+  check_range(draw<double, RandomKind::Uniform>(n, -3, 5, 16), -3, 5);
 }
 
 TEST_CASE("cuda kernels on the host: normal moments and integer ranges") {
   const int64_t n = 200003;
-  for (auto v :
-       {draw<float, RandomKind::Normal>(n, -1, 2, 256, true), draw<double, RandomKind::Normal>(n, -1, 2, 256, true)}) {
+  for (auto v : {draw<float, RandomKind::Normal>(n, -1, 2, 16), draw<double, RandomKind::Normal>(n, -1, 2, 16)}) {
     double s = 0, s2 = 0;
     for (double x : v) s += x, s2 += x * x;
     const double mean = s / double(n), var = s2 / double(n) - mean * mean;
@@ -101,11 +131,11 @@ TEST_CASE("cuda kernels on the host: normal moments and integer ranges") {
     CHECK(std::fabs(mean + 1) < 0.02);
     CHECK(std::fabs(var - 4) < 0.08);
   }
-  auto ints = draw<int64_t, RandomKind::IntRange>(n, -5, 5, 256, false);
+  auto ints = draw<int64_t, RandomKind::IntRange>(n, -5, 5, 16);
   CHECK(*std::min_element(ints.begin(), ints.end()) == -5);
   CHECK(*std::max_element(ints.begin(), ints.end()) == 4);
   // a range of 2^40 takes two words a draw
-  auto wide = draw<int64_t, RandomKind::IntRange>(1001, 0, double(int64_t(1) << 40), 7, false);
+  auto wide = draw<int64_t, RandomKind::IntRange>(1001, 0, double(int64_t(1) << 40), 7);
   for (double x : wide) CHECK((x >= 0 && x < double(int64_t(1) << 40)));
   CHECK(*std::max_element(wide.begin(), wide.end()) > double(int64_t(1) << 39));
 }

@@ -335,6 +335,8 @@ TEST_CASE("cuda: random fills have the right moments and follow the seed") {
     s.numel = n;
     s.a = a;
     s.b = b;
+    s.lo = int64_t(a);  // integer ranges read lo and hi
+    s.hi = int64_t(b);
     gpu().k->random(gpu().exec, s);
     return d.download();
   };

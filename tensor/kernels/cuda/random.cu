@@ -1,16 +1,8 @@
-// Random fills from a counter-based generator: Philox4x32-10 (Salmon et al.,
-// "Parallel random numbers: as easy as 1, 2, 3", SC'11), as cuRAND and
-// PyTorch use on CUDA. Each 128-bit counter (group index, call offset) under
-// the 64-bit key (the seed) gives four 32-bit words; element groups are
-// independent of the launch shape, so results depend only on (seed, offset).
-// Every call advances the exec's offset, so successive calls differ;
-// seed() resets seed and offset.
-// - uniform [a, b): the top digits of one word (24 for float32, 11 for
-//   float16, 8 for bfloat16, as the CPU), 53 bits of two words for float64;
-// - normal: Box-Muller on pairs of uniforms (float math for float32/16/bf16,
-//   double for float64);
-// - int range [a, b): one word modulo the range, two words when the range
-//   needs more than 32 bits (the CPU's rule).
+// Random fills on a real GPU, drawn as PyTorch draws them (Note [PyTorch's
+// CUDA draws] in random.cuh): Philox4x32-10 (Salmon et al., "Parallel random
+// numbers: as easy as 1, 2, 3", SC'11) through cuRAND's transforms, so a
+// seeded program prints PyTorch's numbers. Every call advances the exec's
+// offset as PyTorch advances its generator's; seed() resets seed and offset.
 #include "tensor/kernels/cuda/random.cuh"
 
 namespace gl::cuda {
@@ -30,18 +22,17 @@ template <class T, RandomKind K> void run_random(Exec* ex, const RandomSpec& s) 
   if constexpr (K == RandomKind::IntRange) {
     p.base = s.lo;
     p.range = uint64_t(s.hi) - uint64_t(s.lo);  // unsigned: the span may exceed int64_t
-    p.wide = p.range >= (uint64_t(1) << 32);
-  } else {
-    p.vec = aligned_to(p.out, sizeof(T) * random_group<T, K>(false));
+    p.wide = p.range >= (uint64_t(1) << 28);     // PyTorch's threshold (its % skew stays under 5%)
   }
+  const RandomLaunch l = random_launch(p.n, random_unroll<T, K>(p.wide), ex->sm_count, ex->max_threads_per_sm);
+  p.threads = l.threads;
   {
     std::lock_guard<std::mutex> g(ex->mu);
     p.seed = ex->seed;
-    p.offset = ex->offset++;
+    p.offset = ex->offset;
+    ex->offset += l.advance;
   }
-  const int64_t groups = (p.n + random_group<T, K>(p.wide) - 1) / random_group<T, K>(p.wide);
-  constexpr auto kernel = random_kernel<T, K>;
-  kernel<<<grid_for(ex, groups, resident_blocks<kernel>()), kThreads, 0, ex->stream>>>(p);
+  random_kernel<T, K><<<unsigned(l.threads / kThreads), kThreads, 0, ex->stream>>>(p);
   check_launch();
 }
 

@@ -33,103 +33,141 @@ GL_HD inline Philox4 philox4x32_10(uint64_t ctr_lo, uint64_t ctr_hi, uint64_t ke
 template <class T> struct RandArgs {
   T* out = nullptr;
   int64_t n = 0;
-  uint64_t seed = 0, offset = 0;
+  uint64_t seed = 0, offset = 0;  // offset: in 32-bit draws per thread, a multiple of 4
+  int64_t threads = 1;            // the logical threads of PyTorch's launch (Note [PyTorch's CUDA draws])
   double a = 0, b = 1;
   int64_t base = 0;    // int range: low end
   uint64_t range = 0;  // int range: b - a
-  bool wide = false;   // int range needs 64-bit draws
-  bool vec = false;    // out aligned for one vector store per group
+  bool wide = false;   // int range takes 64-bit draws
 };
 
-// Elements drawn from one Philox call.
-template <class T, RandomKind K> GL_HD constexpr int random_group(bool wide) {
+// Note [PyTorch's CUDA draws]
+// gpulab draws on a real GPU what PyTorch draws there, element for element,
+// so that `torch.cuda.manual_seed(0); torch.randn(8, device='cuda')` prints
+// the same numbers. PyTorch's distribution_nullary_kernel launches
+// `threads` = 256 * min(ceil(n / 256), SMs * (threads per SM / 256)) threads;
+// thread t seeds cuRAND's Philox with (seed, subsequence t, offset) and, on
+// its j-th round, takes the four words of Philox(counter = offset / 4 + j in
+// the low half, t in the high half; key = seed), turned into `unroll` values
+// (4 floats, or 2 doubles or 64-bit integers) for the elements
+// t + threads * (j * unroll + i). The generator's offset then moves on by
+// 4 * ceil(n / (threads * unroll)). The transforms are cuRAND's:
+// uniform x * 2^-32 + 2^-33 (floats) or 53 bits (doubles), Box-Muller with
+// __sincosf (floats) or sincospi (doubles), an integer `draw % range + base`
+// (64-bit draws once the range reaches 2^28). Only integer work and the
+// transforms' last rounding differ between this body on the host (its unit
+// tests) and on the GPU.
+template <class T, RandomKind K> GL_HD constexpr int random_unroll(bool wide) {
   if constexpr (K == RandomKind::IntRange) return wide ? 2 : 4;
   else return std::is_same_v<T, double> ? 2 : 4;
 }
 
-template <class T> constexpr int uniform_digits() {
-  if constexpr (std::is_same_v<T, Half>) return 11;
-  else if constexpr (std::is_same_v<T, BFloat16>) return 8;
-  else return 24;
+GL_HD inline float curand_uniform_f(uint32_t x) {
+  constexpr float kInv = 2.3283064e-10f;  // CURAND_2POW32_INV
+  return float(x) * kInv + (kInv / 2.0f);
 }
-
-// 53 random bits of two words as a double in [0, 1).
-GL_HD inline double uniform53(uint32_t hi, uint32_t lo) {
-  const uint64_t u = ((uint64_t(hi) << 32) | lo) & ((uint64_t(1) << 53) - 1);
-  return double(u) * (1.0 / 9007199254740992.0);
+GL_HD inline double curand_uniform_d(uint32_t x, uint32_t y) {
+  constexpr double kInv = 1.1102230246251565e-16;  // CURAND_2POW53_INV_DOUBLE
+  const uint64_t z = uint64_t(x) ^ (uint64_t(y) << (53 - 32));
+  return double(z) * kInv + (kInv / 2.0);
 }
-// 24 random bits of one word as a float in [0, 1).
-GL_HD inline float uniform24(uint32_t w) { return float(w >> 8) * (1.0f / 16777216.0f); }
+// cuRAND's _curand_box_muller: two normals from two words.
+GL_HD inline void curand_box_muller_f(uint32_t x, uint32_t y, float* r0, float* r1) {
+  constexpr float kInv = 2.3283064e-10f, kInv2Pi = 2.3283064e-10f * 6.2831855f;
+  const float u = float(x) * kInv + (kInv / 2);
+  const float v = float(y) * kInv2Pi + (kInv2Pi / 2);
+  const float s = sqrtf(-2.0f * logf(u));
+#ifdef __CUDA_ARCH__
+  __sincosf(v, r0, r1);
+#else
+  *r0 = sinf(v);
+  *r1 = cosf(v);
+#endif
+  *r0 *= s;
+  *r1 *= s;
+}
+// cuRAND's _curand_box_muller_double: two normals from four words.
+GL_HD inline void curand_box_muller_d(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, double* r0, double* r1) {
+  constexpr double kInv = 1.1102230246251565e-16;
+  const uint64_t zx = uint64_t(x0) ^ (uint64_t(x1) << (53 - 32));
+  const double u = double(zx) * kInv + (kInv / 2.0);
+  const uint64_t zy = uint64_t(y0) ^ (uint64_t(y1) << (53 - 32));
+  const double v = double(zy) * (kInv * 2.0) + kInv;
+  const double s = sqrt(-2.0 * log(u));
+#ifdef __CUDA_ARCH__
+  sincospi(v, r0, r1);
+#else
+  *r0 = sin(v * 3.1415926535897932);
+  *r1 = cos(v * 3.1415926535897932);
+#endif
+  *r0 *= s;
+  *r1 *= s;
+}
 
 template <class T, RandomKind K> GL_HD void random_body(Grid g, const RandArgs<T>& p) {
-  using M = opmath_t<T>;
-  constexpr double kTwoPi = 6.283185307179586476925286766559;
-  const int E = random_group<T, K>(p.wide);
-  for (int64_t grp = g.tid; grp * E < p.n; grp += g.nthreads) {
-    const Philox4 w = philox4x32_10(uint64_t(grp), p.offset, p.seed);
-    T vals[4];
-    if constexpr (K == RandomKind::Uniform) {
-      if constexpr (std::is_same_v<T, double>) {
-        vals[0] = uniform53(w.x[0], w.x[1]) * (p.b - p.a) + p.a;
-        vals[1] = uniform53(w.x[2], w.x[3]) * (p.b - p.a) + p.a;
+  using M = std::conditional_t<std::is_same_v<T, double>, double, float>;  // PyTorch's accscalar
+  const int U = random_unroll<T, K>(p.wide);
+  const int64_t step = p.threads * U;
+  for (int64_t t = g.tid; t < p.threads; t += g.nthreads) {
+    uint64_t round = p.offset / 4;
+    for (int64_t first = t; first < p.n; first += step, ++round) {
+      const Philox4 w = philox4x32_10(round, uint64_t(t), p.seed);
+      T vals[4];
+      if constexpr (K == RandomKind::Uniform) {
+        // PyTorch's UniformFunctor: from and to in the tensor's dtype, the
+        // value computed in M, then b maps back to a.
+        const T from = T(p.a), to = T(p.b);
+        const M span = M(T(M(to) - M(from)));
+        M u[4];
+        if constexpr (std::is_same_v<T, double>) {
+          u[0] = curand_uniform_d(w.x[0], w.x[1]);
+          u[1] = curand_uniform_d(w.x[2], w.x[3]);
+        } else {
+          for (int j = 0; j < 4; ++j) u[j] = curand_uniform_f(w.x[j]);
+        }
+        for (int j = 0; j < U; ++j) {
+          const T v = T(u[j] * span + M(from));
+          vals[j] = M(v) == M(to) ? from : v;
+        }
+      } else if constexpr (K == RandomKind::Normal) {
+        M r[4];
+        if constexpr (std::is_same_v<T, double>) {
+          curand_box_muller_d(w.x[0], w.x[1], w.x[2], w.x[3], &r[0], &r[1]);
+        } else {
+          curand_box_muller_f(w.x[0], w.x[1], &r[0], &r[1]);
+          curand_box_muller_f(w.x[2], w.x[3], &r[2], &r[3]);
+        }
+        const M mean = M(p.a), sd = M(p.b);
+        for (int j = 0; j < U; ++j) vals[j] = T(r[j] * sd + mean);
       } else {
-        constexpr int D = uniform_digits<T>();
-        const M lo = M(p.a), span = M(p.b) - M(p.a);
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const M u = M(float(w.x[j] & ((1u << D) - 1)) / float(1u << D));
-          // u < 1, but u * span + lo can round up to b (half: [2, 4) gives 4
-          // once in 2048 draws); b becomes a, as in PyTorch's uniform kernel.
-          const T v = T(u * span + lo);
-          vals[j] = M(v) == M(T(p.b)) ? T(p.a) : v;
+        if (p.wide) {
+          for (int j = 0; j < 2; ++j) {
+            const uint64_t u = (uint64_t(w.x[2 * j]) << 32) | w.x[2 * j + 1];
+            vals[j] = cast_to<T>(int64_t(u % p.range + uint64_t(p.base)));
+          }
+        } else {
+          for (int j = 0; j < 4; ++j) vals[j] = cast_to<T>(int64_t(uint64_t(w.x[j]) % p.range + uint64_t(p.base)));
         }
       }
-    } else if constexpr (K == RandomKind::Normal) {
-      if constexpr (std::is_same_v<T, double>) {
-        const double u1 = 1.0 - uniform53(w.x[0], w.x[1]);  // (0, 1]: log is finite
-        const double u2 = uniform53(w.x[2], w.x[3]);
-        const double r = m::sqrt(-2.0 * m::log(u1)), th = kTwoPi * u2;
-        vals[0] = r * m::cos(th) * p.b + p.a;
-        vals[1] = r * m::sin(th) * p.b + p.a;
-      } else {
-        const float mean = float(p.a), sd = float(p.b);
-#pragma unroll
-        for (int q = 0; q < 2; ++q) {
-          const float u1 = 1.0f - uniform24(w.x[2 * q]);
-          const float u2 = uniform24(w.x[2 * q + 1]);
-          const float r = m::sqrt(-2.0f * m::log(u1)), th = float(kTwoPi) * u2;
-          vals[2 * q] = T(r * m::cos(th) * sd + mean);
-          vals[2 * q + 1] = T(r * m::sin(th) * sd + mean);
-        }
-      }
-    } else {
-      if (p.wide) {
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-          const uint64_t u = (uint64_t(w.x[2 * j]) << 32) | w.x[2 * j + 1];
-          vals[j] = cast_to<T>(int64_t(u % p.range + uint64_t(p.base)));
-        }
-      } else {
-        const uint32_t range = uint32_t(p.range);
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          vals[j] = cast_to<T>(int64_t(uint64_t(range ? w.x[j] % range : 0u) + uint64_t(p.base)));
+      for (int j = 0; j < U; ++j) {
+        const int64_t e = first + p.threads * j;
+        if (e < p.n) p.out[e] = vals[j];
       }
     }
-    const int64_t i0 = grp * E;
-    if constexpr (K != RandomKind::IntRange) {
-      constexpr int EC = random_group<T, K>(false);
-      if (p.vec && i0 + EC <= p.n) {
-        Vec<T, EC> v;
-#pragma unroll
-        for (int j = 0; j < EC; ++j) v.v[j] = vals[j];
-        reinterpret_cast<Vec<T, EC>*>(p.out)[grp] = v;
-        continue;
-      }
-    }
-    for (int j = 0; j < E; ++j)
-      if (i0 + j < p.n) p.out[i0 + j] = vals[j];
   }
+}
+
+// PyTorch's launch for n draws of `unroll` values a round: its thread count,
+// and how far the generator's offset moves (Note [PyTorch's CUDA draws]).
+struct RandomLaunch {
+  int64_t threads;
+  uint64_t advance;
+};
+inline RandomLaunch random_launch(int64_t n, int unroll, int sm_count, int max_threads_per_sm) {
+  const int64_t blocks = std::min<int64_t>((n + 255) / 256, int64_t(sm_count) * (max_threads_per_sm / 256));
+  const int64_t threads = blocks * 256;
+  const uint64_t rounds = uint64_t((n - 1) / (threads * unroll) + 1);
+  return {threads, rounds * 4};
 }
 
 }  // namespace gl::cuda

@@ -30,7 +30,7 @@ struct Exec {
   void* workspace = nullptr;  // partial results of split reductions
   size_t workspace_bytes = 0;
   uint64_t seed = kDefaultSeed;  // Philox key
-  uint64_t offset = 0;           // Philox counter's high half; advanced per call
+  uint64_t offset = 0;           // PyTorch's philox_offset_per_thread (Note [PyTorch's CUDA draws])
 
   std::mutex order_mu;             // guards order_ev
   cudaEvent_t order_ev = nullptr;  // orders this stream before another slot's
