@@ -38,9 +38,8 @@ TEST_CASE("cuda kernels on the host: Philox4x32-10 gives Random123's known answe
 namespace {
 // n values of kind K drawn by PyTorch's launch on a GPU with `sms`
 // multiprocessors, emulated with `workers` host threads.
-template <class T, RandomKind K>
-std::vector<double> draw(int64_t n, double a, double b, int64_t workers, uint64_t offset = 0, uint64_t seed = 42,
-                         int sms = 132) {
+template <class T, RandomKind K> std::vector<double> draw(int64_t n, double a, double b, int64_t workers,
+                                                          uint64_t offset = 0, uint64_t seed = 42, int sms = 132) {
   Buf<T> out(n, 0);
   RandArgs<T> p;
   p.out = out.p;
@@ -75,8 +74,8 @@ TEST_CASE("cuda kernels on the host: PyTorch's numbers after torch.cuda.manual_s
   check_near(draw<float, RandomKind::Uniform>(5, 0, 1, 4, 4, 0), {0.9722, 0.7910, 0.4690, 0.3300, 0.3345}, 1e-4);
   CHECK(draw<int64_t, RandomKind::IntRange>(7, 0, 10, 4, 8, 0) == std::vector<double>{3, 3, 4, 1, 5, 6, 6});
   check_near(draw<float, RandomKind::Normal>(3, 0, 1, 4, 12, 0), {0.3516, -1.4171, -0.8349}, 1e-4);
-  check_near(draw<double, RandomKind::Normal>(6, 0, 1, 4, 16, 0),
-             {-0.4262, -0.7912, -1.9885, -1.0643, -1.7313, 0.1144}, 1e-4);
+  check_near(draw<double, RandomKind::Normal>(6, 0, 1, 4, 16, 0), {-0.4262, -0.7912, -1.9885, -1.0643, -1.7313, 0.1144},
+             1e-4);
   check_near(draw<float, RandomKind::Normal>(6, 2, 3, 4, 20, 0), {2.6574, 3.6027, 3.2490, 6.2683, -0.5386, 4.5482},
              1e-4);
   check_near(draw<float, RandomKind::Uniform>(6, -1, 1, 4, 24, 0), {0.4272, -0.8886, 0.1641, -0.4738, -0.0730, 0.2344},

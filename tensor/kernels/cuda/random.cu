@@ -22,7 +22,7 @@ template <class T, RandomKind K> void run_random(Exec* ex, const RandomSpec& s) 
   if constexpr (K == RandomKind::IntRange) {
     p.base = s.lo;
     p.range = uint64_t(s.hi) - uint64_t(s.lo);  // unsigned: the span may exceed int64_t
-    p.wide = p.range >= (uint64_t(1) << 28);     // PyTorch's threshold (its % skew stays under 5%)
+    p.wide = p.range >= (uint64_t(1) << 28);    // PyTorch's threshold (its % skew stays under 5%)
   }
   const RandomLaunch l = random_launch(p.n, random_unroll<T, K>(p.wide), ex->sm_count, ex->max_threads_per_sm);
   p.threads = l.threads;
