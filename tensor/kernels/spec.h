@@ -157,13 +157,17 @@ struct GemmSpec {
 };
 
 // Bits32: the generator's raw 32-bit draws (randperm's Fisher-Yates; CPU only).
-enum class RandomKind : uint8_t { Uniform, Normal, IntRange, Bits32 };
+// Uniform4 (real GPUs only): raw float32 uniforms in (0, 1], four consecutive
+// elements from each Philox draw, as PyTorch's CUDA dropout and bernoulli with
+// a tensor p take them (Note [PyTorch's CUDA draws]).
+enum class RandomKind : uint8_t { Uniform, Normal, IntRange, Bits32, Uniform4 };
 struct RandomSpec {
   RandomKind kind;
   ArgSpec out;  // contiguous
   int64_t numel = 0;
   double a = 0, b = 1;     // uniform [a, b), normal (mean a, std b)
   int64_t lo = 0, hi = 1;  // ints [lo, hi), exact (a double cannot hold every int64)
+  bool one_round = false;  // Uniform4: every element in one round (bernoulli), else dropout's launch
 };
 
 }  // namespace gl

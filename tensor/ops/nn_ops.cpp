@@ -282,11 +282,21 @@ Tensor dropout(const Tensor& x, double p, bool training) {
   if (p == 1) return mul(x, zeros({}, {x.dtype(), x.device()}));
   // PyTorch's CPU dropout: noise = empty_like(x).bernoulli_(1 - p) / (1 - p),
   // drawn as its bernoulli_ draws, so seeded programs drop the same elements.
-  Tensor scale = empty_on(x.sizes(), x.dtype(), x.device());
+  // On a GPU, its fused kernel: u < keep with four consecutive elements a
+  // draw, keep and scale = 1 / keep in float (Note [PyTorch's CUDA draws]).
+  Tensor scale;
   {
     NoGradGuard ng;
-    bernoulli_(scale, 1 - p, nullptr);
-    scale = binary(BinaryOp::Div, scale, Scalar::from_double(1 - p));
+    if (on_real_gpu(x) && x.is_contiguous()) {
+      const float keep = float(1 - p), s = float(1.0 / double(keep));
+      Tensor u = gpu_uniforms4(x.sizes(), x.device(), false);
+      scale = binary(BinaryOp::Mul, to_dtype(binary(BinaryOp::Lt, u, Scalar::from_double(keep)), x.dtype()),
+                     Scalar::from_double(s));
+    } else {
+      scale = empty_on(x.sizes(), x.dtype(), x.device());
+      bernoulli_(scale, 1 - p, nullptr);
+      scale = binary(BinaryOp::Div, scale, Scalar::from_double(1 - p));
+    }
   }
   Tensor out;
   {

@@ -72,6 +72,22 @@ Tensor uniforms(const Shape& size, DType dtype, Device d, Generator* gen) {
 }
 }  // namespace
 
+bool on_real_gpu(const Tensor& t) { return t.device().is_cuda() && !slot_of(t).host_memory; }
+
+Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round) {
+  Tensor u = empty_on(size, DType::Float32, d);
+  if (u.numel() == 0) return u;
+  RandomSpec s;
+  s.kind = RandomKind::Uniform4;
+  s.out.data = u.data_ptr();
+  s.out.dtype = DType::Float32;
+  s.numel = u.numel();
+  s.one_round = one_round;
+  trace::op("random", d);
+  slot_of(u).kernels->random(slot_of(u).exec, s);
+  return u;
+}
+
 void uniform_(Tensor& t, double lo, double hi, Generator* gen) {
   check_inplace_leaf(t);
   check_float(t.dtype(), "check_uniform_bounds");
@@ -219,9 +235,12 @@ Tensor normal(double mean, double std, const Shape& size, const TensorOptions& o
 
 namespace {
 // 0/1 in `dtype` where a uniform drawn per element of `p` (float, or double
-// for float64 p) falls below p.
+// for float64 p) falls below p; on a real GPU, PyTorch's CUDA draws: four
+// consecutive elements a draw, `u <= p`.
 Tensor bernoulli_draw(const Tensor& p, const Shape& shape, DType dtype, Generator* gen) {
   NoGradGuard ng;
+  if (on_real_gpu(p) && !gen)
+    return to_dtype(binary(BinaryOp::Le, gpu_uniforms4(shape, p.device(), true), p), dtype);
   const DType ud = p.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
   Tensor u = uniforms(shape, ud, p.device(), gen);
   return to_dtype(binary(BinaryOp::Lt, u, to_dtype(p, ud)), dtype);
@@ -253,7 +272,9 @@ Tensor bernoulli(const Tensor& self, double p, Generator* gen) {
   GL_CHECK(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
   random_exec(self, gen);
   NoGradGuard ng;
-  Tensor u = uniforms(self.sizes(), DType::Float64, self.device(), gen);
+  // PyTorch draws double uniforms on the CPU; on a GPU, its accscalar type's.
+  const bool gpu_float = on_real_gpu(self) && self.dtype() != DType::Float64;
+  Tensor u = uniforms(self.sizes(), gpu_float ? DType::Float32 : DType::Float64, self.device(), gen);
   Tensor out = to_dtype(binary(BinaryOp::Lt, u, Scalar::from_double(p)), self.dtype());
   return out;
 }

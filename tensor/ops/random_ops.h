@@ -48,6 +48,12 @@ Tensor bernoulli(const Tensor& p, Generator* gen);
 Tensor bernoulli(const Tensor& self, double p, Generator* gen);
 void bernoulli_(Tensor& self, const Tensor& p, Generator* gen);
 void bernoulli_(Tensor& self, double p, Generator* gen);
+// A CUDA device backed by a GPU (not emulated in host memory).
+bool on_real_gpu(const Tensor& t);
+// Raw float32 uniforms in (0, 1] drawn on a real GPU as PyTorch's CUDA
+// bernoulli with a tensor p (one_round) or its dropout kernel draws them
+// (Note [PyTorch's CUDA draws]).
+Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round);
 void exponential_(Tensor& self, double lambd, Generator* gen);
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, Generator* gen);
 

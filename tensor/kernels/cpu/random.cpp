@@ -110,6 +110,7 @@ void random(void* exec, const RandomSpec& s) {
       case RandomKind::Bits32:
         for (int64_t i = 0; i < s.numel; ++i) out[i] = cast_to<T>(int64_t(g.random()));
         return;
+      case RandomKind::Uniform4: throw RuntimeError("gpulab: grouped uniforms are drawn on a real GPU only");
     }
   });
 }

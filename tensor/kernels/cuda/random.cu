@@ -24,7 +24,10 @@ template <class T, RandomKind K> void run_random(Exec* ex, const RandomSpec& s) 
     p.range = uint64_t(s.hi) - uint64_t(s.lo);  // unsigned: the span may exceed int64_t
     p.wide = p.range >= (uint64_t(1) << 28);    // PyTorch's threshold (its % skew stays under 5%)
   }
-  const RandomLaunch l = random_launch(p.n, random_unroll<T, K>(p.wide), ex->sm_count, ex->max_threads_per_sm);
+  RandomLaunch l = random_launch(p.n, random_unroll<T, K>(p.wide), ex->sm_count, ex->max_threads_per_sm);
+  // bernoulli_ with a tensor p: one thread per four elements, and the offset
+  // moves on by PyTorch's philox_cuda_state(10), rounded up to 12.
+  if (K == RandomKind::Uniform4 && s.one_round) l = {(p.n + 3) / 4, 12};
   p.threads = l.threads;
   {
     std::lock_guard<std::mutex> g(ex->mu);
@@ -32,7 +35,7 @@ template <class T, RandomKind K> void run_random(Exec* ex, const RandomSpec& s) 
     p.offset = ex->offset;
     ex->offset += l.advance;
   }
-  random_kernel<T, K><<<unsigned(l.threads / kThreads), kThreads, 0, ex->stream>>>(p);
+  random_kernel<T, K><<<unsigned((l.threads + kThreads - 1) / kThreads), kThreads, 0, ex->stream>>>(p);
   check_launch();
 }
 
@@ -52,6 +55,9 @@ void k_random(void* exec, const RandomSpec& s) {
         if constexpr (is_float_v<T>) return run_random<T, RandomKind::Normal>(ex, s);
         throw RuntimeError("normal_ only supports floating-point dtypes");
       case RandomKind::IntRange: return run_random<T, RandomKind::IntRange>(ex, s);
+      case RandomKind::Uniform4:
+        if constexpr (std::is_same_v<T, float>) return run_random<T, RandomKind::Uniform4>(ex, s);
+        throw RuntimeError("gpulab: grouped uniforms are float32");
       case RandomKind::Bits32: throw RuntimeError("raw generator draws are taken on the CPU");
     }
   });

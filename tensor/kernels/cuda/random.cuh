@@ -54,11 +54,16 @@ template <class T> struct RandArgs {
 // 4 * ceil(n / (threads * unroll)). The transforms are cuRAND's:
 // uniform x * 2^-32 + 2^-33 (floats) or 53 bits (doubles), Box-Muller with
 // __sincosf (floats) or sincospi (doubles), an integer `draw % range + base`
-// (64-bit draws once the range reaches 2^28). Only integer work and the
+// (64-bit draws once the range reaches 2^28). Uniform4 gives each draw's
+// four words to four consecutive elements (thread t, round j: from
+// 4 * (t + threads * j)), as PyTorch's dropout does with this launch and its
+// bernoulli with a tensor p with one round and the offset moved on by 12;
+// their comparisons with p run as tensor ops. Only integer work and the
 // transforms' last rounding differ between this body on the host (its unit
 // tests) and on the GPU.
 template <class T, RandomKind K> GL_HD constexpr int random_unroll(bool wide) {
   if constexpr (K == RandomKind::IntRange) return wide ? 2 : 4;
+  else if constexpr (K == RandomKind::Uniform4) return 4;
   else return std::is_same_v<T, double> ? 2 : 4;
 }
 
@@ -108,6 +113,17 @@ template <class T, RandomKind K> GL_HD void random_body(Grid g, const RandArgs<T
   using M = std::conditional_t<std::is_same_v<T, double>, double, float>;  // PyTorch's accscalar
   const int U = random_unroll<T, K>(p.wide);
   const int64_t step = p.threads * U;
+  if constexpr (K == RandomKind::Uniform4) {
+    // Thread t's round j covers the four elements from 4 * (t + threads * j).
+    for (int64_t t = g.tid; t < p.threads; t += g.nthreads) {
+      uint64_t round = p.offset / 4;
+      for (int64_t first = 4 * t; first < p.n; first += step, ++round) {
+        const Philox4 w = philox4x32_10(round, uint64_t(t), p.seed);
+        for (int j = 0; j < 4 && first + j < p.n; ++j) p.out[first + j] = T(curand_uniform_f(w.x[j]));
+      }
+    }
+    return;
+  }
   for (int64_t t = g.tid; t < p.threads; t += g.nthreads) {
     uint64_t round = p.offset / 4;
     for (int64_t first = t; first < p.n; first += step, ++round) {
