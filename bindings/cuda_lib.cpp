@@ -1,6 +1,7 @@
 // torch.cuda: device queries, seeding, synchronisation and events. Memory
 // statistics and the nvidia-smi-style table are in cuda_memory.cpp.
 #include <cstdio>
+#include <cstring>
 #include "bindings/cuda_memory.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
@@ -49,13 +50,18 @@ int is_virtual(lua_State* L) {
   lua_pushboolean(L, device_info(device_arg(L, 1)).is_virtual);
   return 1;
 }
+// (major, minor) as a tuple (torch._util.tuple), printed as PyTorch prints it.
 int get_device_capability(lua_State* L) {
   DeviceInfo i = device_info(device_arg(L, 1));
+  lua_getglobal(L, "torch");
+  const bool have_tuple =
+      lua_istable(L, -1) && lua_getfield(L, -1, "_util") == LUA_TTABLE && lua_getfield(L, -1, "tuple") == LUA_TFUNCTION;
   lua_createtable(L, 2, 0);
   lua_pushinteger(L, i.major);
   lua_rawseti(L, -2, 1);
   lua_pushinteger(L, i.minor);
   lua_rawseti(L, -2, 2);
+  if (have_tuple) lua_call(L, 1, 1);
   return 1;
 }
 int get_device_properties(lua_State* L) {
@@ -73,10 +79,29 @@ int get_device_properties(lua_State* L) {
   lua_setfield(L, -2, "multi_processor_count");
   lua_pushboolean(L, i.is_virtual);
   lua_setfield(L, -2, "is_virtual");
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "_CudaDeviceProperties(name='%s', major=%d, minor=%d, total_memory=%lldMB, multi_processor_count=%d)",
-                i.name.c_str(), i.major, i.minor, (long long)(i.total_memory / (1024 * 1024)), i.sms);
+  char buf[512];
+  int n = std::snprintf(
+      buf, sizeof buf,
+      "_CudaDeviceProperties(name='%s', major=%d, minor=%d, total_memory=%lldMB, multi_processor_count=%d",
+      i.name.c_str(), i.major, i.minor, (long long)(i.total_memory / (1024 * 1024)), i.sms);
+  if (!i.uuid.empty()) {  // a GPU: PyTorch's further fields
+    lua_pushstring(L, i.uuid.c_str());
+    lua_setfield(L, -2, "uuid");
+    lua_pushinteger(L, i.pci_bus_id);
+    lua_setfield(L, -2, "pci_bus_id");
+    lua_pushinteger(L, i.pci_device_id);
+    lua_setfield(L, -2, "pci_device_id");
+    lua_pushinteger(L, i.pci_domain_id);
+    lua_setfield(L, -2, "pci_domain_id");
+    lua_pushinteger(L, i.l2_cache_size);
+    lua_setfield(L, -2, "L2_cache_size");
+    if (n > 0 && size_t(n) < sizeof buf)
+      std::snprintf(buf + n, sizeof buf - size_t(n),
+                    ", uuid=%s, pci_bus_id=%d, pci_device_id=%d, pci_domain_id=%d, L2_cache_size=%lldMB",
+                    i.uuid.c_str(), i.pci_bus_id, i.pci_device_id, i.pci_domain_id,
+                    (long long)(i.l2_cache_size / (1024 * 1024)));
+  }
+  std::strncat(buf, ")", sizeof buf - std::strlen(buf) - 1);
   lua_createtable(L, 0, 1);
   lua_pushstring(L, buf);
   lua_pushcclosure(

@@ -25,7 +25,8 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
 }
 
 // PyTorch's generated device check for a named method and arguments.
-void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args) {
+void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args,
+                       const char* hint) {
   std::optional<Device> common;
   for (auto& [name, t] : args) {
     if (!t || !t->defined()) continue;  // an absent optional argument
@@ -37,7 +38,7 @@ void check_args_device(const char* method, std::initializer_list<std::pair<const
       throw RuntimeError(
           cat("Expected all tensors to be on the same device, but got ", name, " is on ", t->device().str(),
               ", different from other tensors on ", common->str(), " (when checking argument in method ", method, ")"),
-          "move the input and the model (or both matrices) to the same device");
+          hint ? hint : "move the input and the model (or both matrices) to the same device");
   }
 }
 

@@ -20,11 +20,14 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
     // Legacy rule: 1-d empty tensors are skipped in cat.
     if (!(t.dim() == 1 && t.numel() == 0) && !ref) ref = &t;
   }
-  Device dev = common_device(ptrs);
-  for (auto& t : ts)
-    if (t.device() != dev)
-      throw RuntimeError(cat("Expected all tensors to be on the same device, but found at least two devices, ",
-                             dev.str(), " and ", t.device().str(), "!"));
+  // PyTorch's generated check: the first tensor's device is the common one.
+  Device dev = ts.empty() ? Device(Device::CPU) : ts[0].device();
+  bool any_cuda = false;
+  for (const Tensor* t : ptrs) any_cuda = any_cuda || t->device().is_cuda();
+  for (const Tensor* t : ptrs)
+    if (t->device() != dev)
+      check_args_device(any_cuda ? "wrapper_CUDA_cat" : "wrapper_CPU_cat", {{"tensors", &ts[0]}, {"tensors", t}},
+                        "move them to one device first, e.g. x:to(y.device)");
   if (!ref) return empty_on({0}, rt.get(), dev);
   const int64_t nd = ref->dim();
   GL_CHECK(nd > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");

@@ -175,7 +175,9 @@ Device common_device(const std::vector<const Tensor*>& ts);
 // or undefined: absent), the first one's device common: "... but got weight is
 // on cuda:0, different from other tensors on cpu (when checking argument in
 // method wrapper_CUDA__native_batch_norm)". wrapper("op", ts) names the method.
-void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args);
+// `hint` replaces the default hint line (move the input and the model).
+void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args,
+                       const char* hint = nullptr);
 const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts);
 Tensor to_dtype(const Tensor& t, DType d);  // no-op when equal
 // Elementwise loop over `ts` (ts[0] is the output) broadcast to `shape`.

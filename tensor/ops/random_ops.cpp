@@ -239,8 +239,7 @@ namespace {
 // consecutive elements a draw, `u <= p`.
 Tensor bernoulli_draw(const Tensor& p, const Shape& shape, DType dtype, Generator* gen) {
   NoGradGuard ng;
-  if (on_real_gpu(p) && !gen)
-    return to_dtype(binary(BinaryOp::Le, gpu_uniforms4(shape, p.device(), true), p), dtype);
+  if (on_real_gpu(p) && !gen) return to_dtype(binary(BinaryOp::Le, gpu_uniforms4(shape, p.device(), true), p), dtype);
   const DType ud = p.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
   Tensor u = uniforms(shape, ud, p.device(), gen);
   return to_dtype(binary(BinaryOp::Lt, u, to_dtype(p, ud)), dtype);

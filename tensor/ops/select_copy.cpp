@@ -82,6 +82,8 @@ void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value) {
 }
 
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
+  check_args_device(wrapper("_index_select", {&x, &index}), {{"self", &x}, {"index", &index}},
+                    "move the index to the tensor's device: index:to(x.device)");
   GL_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
            "index_select(): Expected dtype int32 or int64 for index");
   GL_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");

@@ -268,7 +268,8 @@ void CachingAllocator::oom(size_t seg) {
   int64_t total = capacity_, free_bytes = capacity_ - reserved;
   if (capacity_ <= 0) src_->mem_info(&free_bytes, &total);
   if (free_bytes < 0) free_bytes = 0;
-  throw OutOfMemoryError(oom_message(index_, int64_t(seg), total, free_bytes, allocated, reserved - allocated));
+  throw OutOfMemoryError(
+      oom_message(index_, int64_t(seg), total, free_bytes, allocated, reserved - allocated, src_->process_report()));
 }
 
 }  // namespace gl

@@ -37,6 +37,9 @@ class SegmentSource {
   virtual void free(void* p) = 0;
   virtual void synchronize() = 0;  // until queued work is done
   virtual void mem_info(int64_t* free_bytes, int64_t* total_bytes) = 0;
+  // For the out-of-memory message: "Including non-PyTorch memory, this
+  // process has X memory in use. " and other processes' use, where known.
+  virtual std::string process_report() { return {}; }
   // Whether the allocator's destructor may give its segments back (host
   // memory may; at exit the CUDA runtime may be gone already).
   virtual bool release_at_exit() const { return false; }

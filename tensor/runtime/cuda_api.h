@@ -16,6 +16,8 @@ struct PhysProps {
   int multi_processor_count = 0;
   int major = 0, minor = 0;
   std::string uuid;
+  int pci_bus_id = 0, pci_device_id = 0, pci_domain_id = 0;
+  int64_t l2_cache_size = 0;  // bytes
 };
 
 bool compiled();                   // built with the CUDA toolkit?
@@ -54,6 +56,10 @@ struct SmiRow {
   int power_w = -1;
 };
 bool smi_query(int phys, SmiRow* row);
+// PyTorch's out-of-memory sentence on the processes using GPU `phys`:
+// "Including non-PyTorch memory, this process has X memory in use. " (and
+// "Process PID has ..." for others); empty without NVML.
+std::string smi_process_report(int phys);
 // The driver's version ("550.54.15") and the CUDA version it supports ("12.4").
 bool smi_versions(std::string* driver, std::string* cuda);
 

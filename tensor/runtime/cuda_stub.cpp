@@ -32,6 +32,7 @@ void set_allow_tf32(bool) {}
 bool allow_tf32() { return false; }
 bool smi_query(int, SmiRow*) { return false; }
 bool smi_versions(std::string*, std::string*) { return false; }
+std::string smi_process_report(int) { return {}; }
 std::string toolkit_version() { return ""; }
 int driver_version() { return 0; }
 std::vector<Library> libraries() { return {}; }

@@ -55,6 +55,11 @@ DeviceInfo device_info(int device) {
     i.minor = p.minor;
     i.sms = p.multi_processor_count;
     if (!s.is_virtual) i.total_memory = p.total_memory;
+    i.uuid = p.uuid;
+    i.pci_bus_id = p.pci_bus_id;
+    i.pci_device_id = p.pci_device_id;
+    i.pci_domain_id = p.pci_domain_id;
+    i.l2_cache_size = p.l2_cache_size;
     cuda::SmiRow row;
     if (cuda::smi_query(s.physical, &row)) {
       i.util = row.util_gpu;

@@ -41,6 +41,10 @@ struct DeviceInfo {
   int util;
   int temp;
   int power;
+  // A GPU's (empty uuid on emulated devices): PyTorch's repr shows them.
+  std::string uuid;
+  int pci_bus_id = 0, pci_device_id = 0, pci_domain_id = 0;
+  int64_t l2_cache_size = 0;
 };
 DeviceInfo device_info(int device);
 

@@ -17,14 +17,15 @@ std::string format_bytes(int64_t n) {
 }
 
 std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t free_bytes, int64_t allocated,
-                        int64_t reserved_unallocated) {
+                        int64_t reserved_unallocated, const std::string& processes) {
   return cat("CUDA out of memory. Tried to allocate ", format_bytes(requested), ". GPU ", device,
-             " has a total capacity of ", format_bytes(capacity), " of which ", format_bytes(free_bytes),
-             " is free. Of the allocated memory ", format_bytes(allocated), " is allocated by PyTorch, and ",
+             " has a total capacity of ", format_bytes(capacity), " of which ", format_bytes(free_bytes), " is free. ",
+             processes, "Of the allocated memory ", format_bytes(allocated), " is allocated by PyTorch, and ",
              format_bytes(reserved_unallocated),
              " is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting"
              " PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for"
-             " Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)");
+             " Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html"
+             "#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)");
 }
 
 namespace {

@@ -27,8 +27,9 @@ class HostAllocator final : public CountingAllocator {
   size_t large_bytes_ = 0, large_budget_ = 0;
 };
 
-// The message PyTorch's caching allocator raises.
+// The message PyTorch's caching allocator raises; `processes` is what NVML
+// says of the processes on a GPU (SegmentSource::process_report), or empty.
 std::string oom_message(int device, int64_t requested, int64_t capacity, int64_t free_bytes, int64_t allocated,
-                        int64_t reserved_unallocated);
+                        int64_t reserved_unallocated, const std::string& processes = {});
 
 }  // namespace gl

@@ -157,7 +157,7 @@ TEST_CASE("device: out-of-memory message on a virtual device") {
   const std::string tail =
       " If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF="
       "expandable_segments:True to avoid fragmentation.  See documentation for Memory Management "
-      " (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
+      " (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)";
   CHECK(msg == "CUDA out of memory. Tried to allocate 1.50 GiB. GPU 1 has a total capacity of 1024.00 MiB of which " +
                    format_bytes((int64_t(1) << 30) - s.reserved) + " is free. Of the allocated memory " +
                    format_bytes(s.allocated) + " is allocated by PyTorch, and " +

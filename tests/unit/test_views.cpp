@@ -199,7 +199,9 @@ TEST_CASE("views: cat and stack") {
   ut::devices();
   CHECK(error_of([] {
           cat({ar(2), ar(2, ut::cuda(1))}, 0);
-        }).find("Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cpu!") == 0);
+        })
+            .find("Expected all tensors to be on the same device, but got tensors is on cuda:1, different from other "
+                  "tensors on cpu (when checking argument in method wrapper_CUDA_cat)") == 0);
 }
 
 TEST_CASE("views: is_contiguous and storage sharing") {

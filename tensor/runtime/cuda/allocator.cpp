@@ -39,6 +39,7 @@ class CudaSegments final : public SegmentSource {
     *free_bytes = int64_t(f);
     *total_bytes = int64_t(t);
   }
+  std::string process_report() override { return smi_process_report(phys_); }
 
  private:
   int phys_;

@@ -144,6 +144,10 @@ PhysProps properties(int phys) {
   r.major = p.major;
   r.minor = p.minor;
   r.uuid = format_uuid(p.uuid);
+  r.pci_bus_id = p.pciBusID;
+  r.pci_device_id = p.pciDeviceID;
+  r.pci_domain_id = p.pciDomainID;
+  r.l2_cache_size = p.l2CacheSize;
   return r;
 }
 

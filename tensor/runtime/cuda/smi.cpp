@@ -1,9 +1,11 @@
 // nvidia-smi's view of a GPU, from NVML loaded at run time (dlopen), so the
 // program neither links against nor needs libnvidia-ml. The few NVML types
 // used are declared here with NVML's documented layouts.
+#include <unistd.h>
 #include <cstdlib>
-#include <string>
 #include <mutex>
+#include <string>
+#include <vector>
 #include "tensor/runtime/cuda_api.h"
 #include "tensor/runtime/dl_library.h"
 
@@ -15,6 +17,10 @@ using nvmlReturn_t = int;  // NVML_SUCCESS == 0
 using nvmlDevice_t = struct nvmlDevice_st*;
 struct nvmlMemory_t {
   unsigned long long total, free, used;
+};
+struct nvmlProcessInfo_v1_t {  // what the unversioned nvmlDeviceGetComputeRunningProcesses fills
+  unsigned int pid;
+  unsigned long long usedGpuMemory;
 };
 struct nvmlUtilization_t {
   unsigned int gpu, memory;
@@ -32,6 +38,7 @@ struct Nvml {
   nvmlReturn_t (*power)(nvmlDevice_t, unsigned int*) = nullptr;
   nvmlReturn_t (*driver_version)(char*, unsigned int) = nullptr;
   nvmlReturn_t (*cuda_version)(int*) = nullptr;
+  nvmlReturn_t (*processes)(nvmlDevice_t, unsigned int*, nvmlProcessInfo_v1_t*) = nullptr;
 };
 
 const Nvml& nvml() {
@@ -45,31 +52,58 @@ const Nvml& nvml() {
     n.by_uuid = reinterpret_cast<decltype(n.by_uuid)>(l.find("nvmlDeviceGetHandleByUUID"));
     n.driver_version = reinterpret_cast<decltype(n.driver_version)>(l.find("nvmlSystemGetDriverVersion"));
     n.cuda_version = reinterpret_cast<decltype(n.cuda_version)>(l.find("nvmlSystemGetCudaDriverVersion"));
+    n.processes = reinterpret_cast<decltype(n.processes)>(l.find("nvmlDeviceGetComputeRunningProcesses"));
     n.ok = ok && n.init() == 0;  // the library stays loaded: it is process-wide state
     return n.ok;
   });
   return n;
 }
 
+// NVML's handle of CUDA device `phys`, or null.
+nvmlDevice_t nvml_device(const Nvml& n, int phys) {
+  if (phys < 0 || phys >= device_count() || !n.ok) return nullptr;
+  // NVML numbers GPUs its own way (CUDA_VISIBLE_DEVICES does not apply), so
+  // find the device by the UUID the CUDA runtime reports.
+  nvmlDevice_t dev = nullptr;
+  if (n.by_uuid) {
+    const std::string uuid = properties(phys).uuid;
+    if (n.by_uuid(("GPU-" + uuid).c_str(), &dev) == 0 || n.by_uuid(("MIG-" + uuid).c_str(), &dev) == 0) return dev;
+  }
+  // NVML's index is the CUDA ordinal only while CUDA_VISIBLE_DEVICES leaves
+  // the order alone; otherwise a wrong GPU's figures are worse than none.
+  if (std::getenv("CUDA_VISIBLE_DEVICES") || n.by_index(unsigned(phys), &dev) != 0) return nullptr;
+  return dev;
+}
+
 }  // namespace
+
+std::string smi_process_report(int phys) {
+  try {
+    const Nvml& n = nvml();
+    nvmlDevice_t dev = nvml_device(n, phys);
+    if (!dev || !n.processes) return {};
+    std::vector<nvmlProcessInfo_v1_t> procs(8);
+    unsigned int size = unsigned(procs.size());
+    constexpr int kInsufficientSize = 7;  // NVML_ERROR_INSUFFICIENT_SIZE
+    nvmlReturn_t r;
+    while ((r = n.processes(dev, &size, procs.data())) == kInsufficientSize) procs.resize(size);
+    if (r != 0) return {};
+    const unsigned int self = unsigned(getpid());
+    std::string out;
+    for (unsigned int i = 0; i < size; ++i) {
+      out += procs[i].pid == self ? std::string("Including non-PyTorch memory, this process")
+                                  : "Process " + std::to_string(procs[i].pid);
+      out += " has " + format_bytes(int64_t(procs[i].usedGpuMemory)) + " memory in use. ";
+    }
+    return out;
+  } catch (...) { return {}; }
+}
 
 bool smi_query(int phys, SmiRow* row) {
   try {
-    if (phys < 0 || phys >= device_count()) return false;
     const Nvml& n = nvml();
-    if (!n.ok) return false;
-    // NVML numbers GPUs its own way (CUDA_VISIBLE_DEVICES does not apply), so
-    // find the device by the UUID the CUDA runtime reports.
-    nvmlDevice_t dev = nullptr;
-    bool found = false;
-    if (n.by_uuid) {
-      const std::string uuid = properties(phys).uuid;
-      found = n.by_uuid(("GPU-" + uuid).c_str(), &dev) == 0 || n.by_uuid(("MIG-" + uuid).c_str(), &dev) == 0;
-    }
-    // NVML's index is the CUDA ordinal only while CUDA_VISIBLE_DEVICES leaves
-    // the order alone; otherwise a wrong GPU's figures are worse than none.
-    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    if (!found && (visible || n.by_index(unsigned(phys), &dev) != 0)) return false;
+    nvmlDevice_t dev = nvml_device(n, phys);
+    if (!dev) return false;
     nvmlMemory_t mem{};
     if (n.memory(dev, &mem) != 0) return false;
     row->used = int64_t(mem.used);
