@@ -76,25 +76,20 @@ PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   g.Q = out_size(g.W, g.kw, g.pw, g.sw, g.dw, o.ceil_mode);
   GL_CHECK(g.P > 0 && g.Q > 0, "Given input size: (", g.C, "x", g.H, "x", g.W, "). Calculated output size: (", g.C, "x",
            g.P, "x", g.Q, "). Output size is too small");
-  // Integer max pooling is composed (below), where the data are host memory.
-  GL_CHECK(is_floating(g.dtype) || (is_max && g.dtype != DType::Bool && slot_of(input).host_memory), "\"",
-           is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '", dtype_legacy_name(g.dtype), "'");
-  // ceil_mode's last window may pass the padding: PyTorch then divides by the
-  // window cut at the padding's end, which the libraries cannot express
-  // (they count the whole kernel, or only the input). Without padding that is
-  // "only the input"; with padding it is refused rather than computed wrong.
-  const bool past = (g.P - 1) * g.sh + g.kh > g.H + 2 * g.ph || (g.Q - 1) * g.sw + g.kw > g.W + 2 * g.pw;
+  // Integer max pooling is composed (below).
+  GL_CHECK(is_floating(g.dtype) || (is_max && g.dtype != DType::Bool), "\"", is_max ? "max_pool2d" : "avg_pool2d",
+           "\" not implemented for '", dtype_legacy_name(g.dtype), "'");
   // divisor_override: the window's sum over divisor, from the library's
   // average over the whole kernel (padding and any overhang count as zeros).
   if (override_div) g.count_include_pad = true;
-  if (!is_max && !override_div && g.count_include_pad && past) {
-    GL_CHECK_T(
-        NotImplementedError, g.ph == 0 && g.pw == 0,
-        "gpulab: avg_pool2d with ceil_mode=True, padding and count_include_pad=True, whose last window passes the "
-        "padding, is not supported; use count_include_pad=False or no padding");
-    g.count_include_pad = false;
-  }
   return g;
+}
+
+// ceil_mode's last window may pass the padding: PyTorch then divides by the
+// window cut at the padding's end, which the libraries cannot express (they
+// count the whole kernel, or only the input, and cuDNN refuses the window).
+bool passes_padding(const PoolGeom& g) {
+  return (g.P - 1) * g.sh + g.kh > g.H + 2 * g.ph || (g.Q - 1) * g.sw + g.kw > g.W + 2 * g.pw;
 }
 
 // Pooling composed from index ops, for what the libraries lack: max pooling's
@@ -171,8 +166,11 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   const char* fn = is_max ? "max_pool2d" : "avg_pool2d";
   const bool override_div = !is_max && o.divisor_override.has_value();
   PoolGeom g = pool_geom(input, o, is_max);
-  // oneDNN pools float32 only: other dtypes on the CPU (and virtual devices) are composed.
-  if (g.dtype != DType::Float32 && slot_of(input).host_memory) return composed_pool(input, g, o, nullptr);
+  // Composed: what oneDNN (float32 only) and cuDNN (floating types, no
+  // dilation) do not pool, and windows past the padding.
+  const bool host = slot_of(input).host_memory;
+  if (passes_padding(g) || (host ? g.dtype != DType::Float32 : !is_floating(g.dtype) || g.dh != 1 || g.dw != 1))
+    return composed_pool(input, g, o, nullptr);
   const bool batched = input.dim() == 4;
   const double scale = override_div ? double(g.kh * g.kw) / double(*o.divisor_override) : 1.0;
   const Device dev = input.device();

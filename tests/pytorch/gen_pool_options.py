@@ -38,6 +38,11 @@ for dt in ("float32", "float64"):
          f"F.avg_pool2d({xp}, 3, stride=2, padding=1, count_include_pad=False)")
     case(f"avg_ceil_{dt}", f"F.avg_pool2d({x}, 2, {{ceil_mode=true}})", f"F.avg_pool2d({xp}, 2, ceil_mode=True)")
     case(f"avg_div_{dt}", f"F.avg_pool2d({x}, 2, {{divisor_override=3}})", f"F.avg_pool2d({xp}, 2, divisor_override=3)")
+    # ceil_mode's last window past the padding: divided by the window cut at the padding's end
+    case(f"avg_ceil_pad_{dt}", f"F.avg_pool2d({x}, 3, {{stride=2, padding=1, ceil_mode=true}})",
+         f"F.avg_pool2d({xp}, 3, stride=2, padding=1, ceil_mode=True)")
+    case(f"avg_ceil_pad2_{dt}", f"F.avg_pool2d({x}, 2, {{stride=2, padding=1, ceil_mode=true}})",
+         f"F.avg_pool2d({xp}, 2, stride=2, padding=1, ceil_mode=True)")
     case(f"avg_div_pad_{dt}", f"F.avg_pool2d({x}, 3, {{stride=2, padding=1, ceil_mode=true, divisor_override=2}})",
          f"F.avg_pool2d({xp}, 3, stride=2, padding=1, ceil_mode=True, divisor_override=2)")
     # gradients: the input's grad after backward of a weighted sum
