@@ -20,6 +20,7 @@
 #include "interpreter/session.h"
 #include "interpreter/terminal.h"
 #include "interpreter/version.h"
+#include "tensor/runtime/registry.h"
 
 namespace gl::interp {
 namespace {
@@ -70,6 +71,7 @@ int run(const CommandLine& cl, int argc, char** argv) {
     ok = status == 0;
   }
   lua_close(L);
+  gl::release_devices();  // Note [Teardown]
   return ok ? 0 : 1;
 }
 

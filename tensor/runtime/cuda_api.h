@@ -30,6 +30,9 @@ void mem_get_info(int phys, int64_t* free_bytes, int64_t* total_bytes);
 // (virtual slices of one GPU each get their own).
 Allocator* create_allocator(int phys, int64_t capacity_limit, int logical_index);
 void* create_exec(int phys);  // stream, cuBLAS handle, generator
+// Before a deliberate exit: destroys the execs' library handles and frees their
+// workspaces (Note [Teardown] in cuda/runtime.cpp).
+void release_libraries();
 const Kernels& kernels();
 void synchronize(void* exec);
 // The exec's stream (a cudaStream_t), for libraries that queue work on it (NCCL).

@@ -16,6 +16,7 @@ PhysProps properties(int) { absent(); }
 void mem_get_info(int, int64_t*, int64_t*) { absent(); }
 Allocator* create_allocator(int, int64_t, int) { absent(); }
 void* create_exec(int) { absent(); }
+void release_libraries() {}
 const Kernels& kernels() { absent(); }
 void synchronize(void*) {}
 void* stream_of(void*) { return nullptr; }

@@ -266,6 +266,13 @@ void synchronize_all() {
     if (!s.host_memory) cuda::synchronize(s.exec);
 }
 
+void release_devices() {
+  if (!cuda_initialized()) return;
+  for (DeviceSlot& s : cuda_slots())
+    if (!s.host_memory) { s.alloc->empty_cache(); }
+  cuda::release_libraries();
+}
+
 void copy_bytes(void* dst, Device dd, const void* src, Device sd, size_t n) {
   if (n == 0) return;
   trace::copy(sd, dd, n);

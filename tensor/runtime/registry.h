@@ -45,6 +45,9 @@ int current_cuda_device();
 void set_cuda_device(int i);
 void synchronize_device(Device d);
 void synchronize_all();
+// Before a deliberate exit: empties the GPUs' caches and gives back the
+// library handles (Note [Teardown] in cuda/runtime.cpp). Initialises nothing.
+void release_devices();
 
 // Copies n bytes between any two devices, in stream order.
 void copy_bytes(void* dst, Device dd, const void* src, Device sd, size_t n);

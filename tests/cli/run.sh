@@ -14,6 +14,10 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-cli.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 export HOME=$WORK/home NO_COLOR=1 GPULAB_LESSONS=$FIX/lessons
 unset GPULAB_VIRTUAL_GPUS
+# What a learner meets on a machine without a GPU (CI's, most laptops): a real
+# GPU, if there is one, is hidden, so %time, `gpulab check` and the smi table
+# say what they say there. The real GPU's own output is tests/gpu/'s.
+export CUDA_VISIBLE_DEVICES=
 mkdir -p "$HOME"
 cd "$WORK" || exit 1
 

@@ -224,7 +224,7 @@ with safe_open(src, 'np' if torch is None else 'pt') as f:
   local d = torch.load(path('from_py.st'))
   eq(values(d.x), '[[0.0, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]]', 'gpulab reads what Python wrote')
   eq(tostring(d.x.dtype) .. ' ' .. tostring(d.n.dtype), 'torch.float64 torch.int32')
-  if with_torch then eq(tostring(d.b.dtype) .. ' ' .. values(d.b), 'torch.bfloat16 {{1.0, 2.0}}') end
+  if with_torch then eq(tostring(d.b.dtype) .. ' ' .. values(d.b), 'torch.bfloat16 [[1.0, 2.0]]') end
   eq(values(d.n), '[7, -1]')
   eq(tostring(d.x.device), 'cpu', 'files without gpulab metadata load onto the CPU')
   eq(tostring(torch.load(path('from_py.st'), 'cuda:1').n.device), 'cuda:1')

@@ -10,8 +10,8 @@ local MiB = 1024 * 1024
 -- The gpulab binary, for child processes with a small capacity (arg[-n] as in lua.c).
 local exe = arg[-1]
 for i = -1, -10, -1 do if arg[i] then exe = arg[i] end end
-local function run(flags, code)
-  local p = io.popen('"' .. exe .. '" ' .. flags .. " -e '" .. code .. "' 2>&1")
+local function run(flags, code, env)
+  local p = io.popen((env or '') .. '"' .. exe .. '" ' .. flags .. " -e '" .. code .. "' 2>&1")
   local out = p:read('a')
   p:close()
   return out
@@ -170,7 +170,9 @@ local smi = [[
 +-----------------------------------------------------------------------------------------+
 ]]
 T.test('smi prints the table, echoed or printed', function()
-  local out = run('--virtual-gpus 2', 'x = torch.empty(4 * 262144, {device = "cuda"}); print(torch.cuda.smi())')
+  -- the emulated devices' table, also beside a real GPU
+  local out = run('--virtual-gpus 2', 'x = torch.empty(4 * 262144, {device = "cuda"}); print(torch.cuda.smi())',
+                  'GPULAB_EMULATE_GPUS=1 ')
   out = out:gsub('N/A  N/A +%d+      C', ('N/A  N/A %10s      C'):format('PID'))
   T.eq(out, smi)
   T.truthy(getmetatable(torch.cuda.smi()).__tostring ~= nil, 'an object that prints as the table')

@@ -3,7 +3,7 @@
 --   T.test('name', function() T.eq(1 + 1, 2) end)
 --   T.check_eq(torch.ones(2):sum():item(), 2, 'sum')   -- counted, does not stop the file
 --   T.finish()   -- prints 'N passed, M failed' and exits 1 on failure
-local T = {passed = 0, failed = 0}
+local T = {passed = 0, failed = 0, skipped = 0}
 
 local function show(v)
   if type(v) == 'string' then return ('%q'):format(v) end
@@ -20,6 +20,19 @@ function T.test(name, fn)
     T.failed = T.failed + 1
     print('FAIL ' .. name .. '\n' .. tostring(err))
   end
+end
+
+-- Note [Emulated or real devices]: cuda:i is emulated in host memory (CI,
+-- machines without a GPU: it runs the CPU's kernels, so it rounds, breaks
+-- ties, draws random numbers and names kernels as the CPU does), or a slice
+-- of a real GPU (it does all that as PyTorch's CUDA kernels do). Cases that
+-- compare a device with the CPU to the character hold on the first only.
+function T.emulated(i) return torch.cuda.is_emulated(i or 0) end
+
+-- Counts a test that cannot run here and says why.
+function T.skip(name, why)
+  T.skipped = T.skipped + 1
+  print('SKIP ' .. name .. ': ' .. why)
 end
 
 function T.eq(got, want, what)
@@ -107,12 +120,14 @@ end
 -- echo must be PyTorch's, to the character) and on a virtual cuda:1 (the same
 -- up to the device='cuda:1' suffix, which may move a line break).
 -- run(code, device) -> text, is_error; on_device(want), if given, turns an
--- expected text into the device's (e.g. a kernel's name in an error).
-function T.device_cases(cases, run, on_device)
+-- expected text into the device's (e.g. a kernel's name in an error);
+-- skip_device(name), if given, says why a case cannot hold on cuda:1 here.
+function T.device_cases(cases, run, on_device, skip_device)
   for _, c in ipairs(cases) do
     local name, code, want = c[1], c[2], c[3]
     T.test(name .. ' (cpu)', function() T.eq(run(code, 'cpu'), want, name) end)
-    T.test(name .. ' (cuda:1)', function()
+    local why = skip_device and skip_device(name)
+    if why then T.skip(name .. ' (cuda:1)', why) else T.test(name .. ' (cuda:1)', function()
       local got, err = run(code, 'cuda:1')
       local expect = want
       if not err and want:find('tensor%(') then
@@ -121,13 +136,14 @@ function T.device_cases(cases, run, on_device)
         expect = want:gsub('%s+', ' ')
       end
       T.eq(got, on_device and on_device(expect) or expect, name)
-    end)
+    end) end
   end
 end
 
 function T.finish()
   T.finished = true
-  print(('%d passed, %d failed'):format(T.passed, T.failed))
+  print(('%d passed, %d failed'):format(T.passed, T.failed) ..
+        (T.skipped > 0 and (', %d skipped'):format(T.skipped) or ''))
   if T.failed > 0 then os.exit(1) end
 end
 

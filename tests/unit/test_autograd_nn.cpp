@@ -49,7 +49,11 @@ TEST_CASE("autograd: cross_entropy with weight, ignore_index, label_smoothing, p
     CHECK(vals(cross_entropy(x, target, o)) ==
           std::vector<double>{vals(cross_entropy(x, target, o))[0], 0.0, vals(cross_entropy(x, target, o))[2]});
     o.ignore_index = 2;
-    CHECK(error_of([&] { cross_entropy(x, target, o); }) == "Target -100 is out of bounds.");
+    if (slot_for(d).host_memory) {
+      CHECK(error_of([&] { cross_entropy(x, target, o); }) == "Target -100 is out of bounds.");
+    } else {  // a real GPU does not wait to check: the sample's loss is NaN (Note [Cross-entropy on the device])
+      CHECK(std::isnan(vals(cross_entropy(x, target, o))[1]));
+    }
   }
 }
 

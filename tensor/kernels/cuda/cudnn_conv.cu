@@ -30,9 +30,12 @@ constexpr size_t kMaxWorkspace = size_t(512) << 20;
   } while (0)
 
 // One handle per slot, bound to its stream, made on first use.
+std::mutex g_handles_mu;
+std::unordered_map<Exec*, cudnnHandle_t> g_handles;
+
 cudnnHandle_t handle(Exec* ex) {
-  static std::mutex mu;
-  static std::unordered_map<Exec*, cudnnHandle_t> handles;
+  std::mutex& mu = g_handles_mu;
+  std::unordered_map<Exec*, cudnnHandle_t>& handles = g_handles;
   std::lock_guard<std::mutex> g(mu);
   auto it = handles.find(ex);
   if (it != handles.end()) return it->second;
@@ -226,6 +229,14 @@ const DnnKernels& dnn_kernels() {
   static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace,
                             pool_fwd, pool_bwd,      nullptr,         nullptr};
   return k;
+}
+
+void release_cudnn(Exec* ex) {
+  std::lock_guard<std::mutex> g(g_handles_mu);
+  auto it = g_handles.find(ex);
+  if (it == g_handles.end()) return;
+  cudnn().cudnnDestroy(it->second);
+  g_handles.erase(it);
 }
 
 }  // namespace gl::cuda

@@ -23,7 +23,8 @@ bool loaded() {
     return lib.sym("cublasCreate_v2", &a.create) & lib.sym("cublasDestroy_v2", &a.destroy) &
            lib.sym("cublasSetStream_v2", &a.set_stream) &
            lib.sym("cublasDgemmStridedBatched", &a.dgemm_strided_batched) &
-           lib.sym("cublasGemmStridedBatchedEx", &a.gemm_strided_batched_ex) &
+           lib.sym("cublasGemmStridedBatchedEx", &a.gemm_strided_batched_ex) & lib.sym("cublasGemmEx", &a.gemm_ex) &
+           lib.sym("cublasDgemm_v2", &a.dgemm) & lib.sym("cublasSetWorkspace_v2", &a.set_workspace) &
            lib.sym("cublasGetStatusString", &a.status_string) & lib.sym("cublasGetProperty", &a.get_property);
   });
 }

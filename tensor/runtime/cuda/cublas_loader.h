@@ -20,6 +20,12 @@ struct CublasApi {
                                             const void*, const void*, cudaDataType, int, long long, const void*,
                                             cudaDataType, int, long long, const void*, void*, cudaDataType, int,
                                             long long, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  // One product (batch 1): the entry PyTorch's at::cuda::blas::gemm calls.
+  cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
+                            const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
+                            cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  decltype(&cublasDgemm_v2) dgemm = nullptr;
+  decltype(&cublasSetWorkspace_v2) set_workspace = nullptr;
   decltype(&cublasGetStatusString) status_string = nullptr;
   decltype(&cublasGetProperty) get_property = nullptr;
 };

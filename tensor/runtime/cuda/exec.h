@@ -15,6 +15,8 @@ namespace gl::cuda {
 // PyTorch's default generator seed, for CUDA devices as for the CPU.
 constexpr uint64_t kDefaultSeed = 67280421310721ULL;
 
+constexpr size_t kBlasWorkspace = size_t(32) << 20;
+
 // One per device slot (a physical GPU, or a virtual slice of one): its own
 // non-blocking stream, so work on different slots may overlap.
 struct Exec {
@@ -27,7 +29,8 @@ struct Exec {
   // generator state, so host threads sharing one slot stay consistent.
   std::mutex mu;
   cublasContext* blas = nullptr;
-  void* workspace = nullptr;  // partial results of split reductions
+  void* blas_workspace = nullptr;  // cuBLAS's scratch, kBlasWorkspace bytes
+  void* workspace = nullptr;       // partial results of split reductions
   size_t workspace_bytes = 0;
   uint64_t seed = kDefaultSeed;  // Philox key
   uint64_t offset = 0;           // PyTorch's philox_offset_per_thread (Note [PyTorch's CUDA draws])
@@ -52,5 +55,7 @@ void check_launch();
 // Device scratch for the kernels, grown on demand (rarely: it is capped by
 // the callers). Call with ex->mu held; the memory is ordered on ex->stream.
 void* exec_workspace(Exec* ex, size_t bytes);
+// Destroys ex's cuDNN handle, if it has one (cudnn_conv.cu; Note [Teardown]).
+void release_cudnn(Exec* ex);
 
 }  // namespace gl::cuda

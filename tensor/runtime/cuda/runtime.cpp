@@ -7,7 +7,9 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <vector>
 #include "tensor/core/error.h"
+#include "tensor/runtime/cuda/cublas_loader.h"
 #include "tensor/runtime/cuda/exec.h"
 #include "tensor/runtime/cuda_api.h"
 
@@ -41,6 +43,17 @@ DeviceGuard::~DeviceGuard() {
   // A destructor never throws: a failure to switch back is cleared and left.
   if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
 }
+
+namespace {
+std::mutex& execs_mu() {
+  static std::mutex m;
+  return m;
+}
+std::vector<Exec*>& execs() {
+  static std::vector<Exec*> v;
+  return v;
+}
+}  // namespace
 
 void* exec_workspace(Exec* ex, size_t bytes) {
   if (bytes <= ex->workspace_bytes) return ex->workspace;
@@ -177,7 +190,32 @@ void* create_exec(int phys) {
     cudaStreamDestroy(ex->stream);
     throw_cuda(e);
   }
+  std::lock_guard<std::mutex> g(execs_mu());
+  execs().push_back(ex.get());
   return ex.release();  // lives as long as the process, like the registry's slots
+}
+
+// Note [Teardown]
+// Execs live as long as the process, and what they hold (cuBLAS and cuDNN
+// handles, their workspaces) would be given back by the driver at exit. A leak
+// checker (compute-sanitizer --leak-check full) cannot tell that from a leak,
+// so programs that end on purpose call release_libraries() last: each handle
+// is destroyed and each workspace freed, and an exec used afterwards makes
+// them again on first use.
+void release_libraries() {
+  std::lock_guard<std::mutex> g(execs_mu());
+  for (Exec* ex : execs()) {
+    DeviceGuard device_guard(ex->device);
+    std::lock_guard<std::mutex> lock(ex->mu);
+    if (cudaStreamSynchronize(ex->stream) != cudaSuccess) (void)cudaGetLastError();
+    if (ex->blas) cublas().destroy(ex->blas);
+    ex->blas = nullptr;
+    release_cudnn(ex);
+    for (void** p : {&ex->blas_workspace, &ex->workspace})
+      if (*p && cudaFree(*p) != cudaSuccess) (void)cudaGetLastError();
+    ex->blas_workspace = ex->workspace = nullptr;
+    ex->workspace_bytes = 0;
+  }
 }
 
 void synchronize(void* exec) {
