@@ -161,6 +161,18 @@ void provide_devices(const Render& r, const LessonHeader& h, const std::string& 
                stdout);
     return;
   }
+  // Fewer GPUs than the lesson needs: it runs on slices of the first, as
+  // `--virtual-gpus N` gives, so every cell runs on real hardware.
+  if (!s.initialised && s.virtual_devices == 0 && s.physical > 0 && s.physical < h.gpus &&
+      gl::bindings::configure_virtual(n, &error)) {
+    std::fputs(render_note(r, "this lesson is written for " + gpus_text(h.gpus) + " and this machine has " +
+                                  gpus_text(s.physical) + ", so it runs on " + gpus_text(h.gpus, true) + ":\n" +
+                                  "      slices of cuda:0 (as `gpulab --virtual-gpus " + n + "` gives). They run " +
+                                  "on the GPU;\n      copies between them are copies within one GPU's memory.")
+                   .c_str(),
+               stdout);
+    return;
+  }
   if (s.count >= h.gpus) return;
   // Configured virtual devices, or devices already in use on a machine without GPUs, are virtual.
   const bool is_virtual = s.virtual_devices > 0 || (s.initialised && s.physical == 0);

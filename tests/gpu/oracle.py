@@ -1,0 +1,163 @@
+# PyTorch's own output on a real CUDA GPU, case by case, for tests/gpu/oracle.lua
+# to match to the character. Run on a machine with a GPU:
+#   python3 tests/gpu/oracle.py > tests/gpu/oracle_expected.txt
+# Each case prints '## NAME' and then what PyTorch prints; an error prints as
+# 'TypeName: message' (the first line), as gpulab's pcall message does.
+import gc
+import torch
+
+cases = []
+def case(fn):
+    cases.append(fn)
+    return fn
+
+def err(f):
+    try:
+        f()
+        print('no error')
+    except Exception as e:
+        name = type(e).__name__
+        if name == 'OutOfMemoryError':
+            name = 'OutOfMemoryError'
+        print(f'{name}: {str(e).splitlines()[0]}')
+
+DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'int32', 'int64', 'bool']
+
+@case
+def print_dtypes():
+    for name in DTYPES:
+        dt = getattr(torch, name)
+        print(torch.tensor([[1.5, -2.25, 0.0], [3.0, 100.125, -7.0]]).to(dt).cuda())
+
+@case
+def print_shapes():
+    print(torch.tensor(3.5, device='cuda'))
+    print(torch.zeros(0, device='cuda'))
+    print(torch.zeros(2, 0, device='cuda'))
+    print(torch.arange(2000, device='cuda', dtype=torch.float32))
+    print(torch.ones(2, 3, requires_grad=True, device='cuda') * 2)
+    print(torch.tensor([1e-5, 1e5], device='cuda'))
+    print(torch.tensor([float('nan'), float('inf'), -1.0], device='cuda'))
+
+@case
+def devices():
+    print(torch.cuda.is_available(), torch.cuda.device_count(), torch.cuda.current_device())
+    print(torch.cuda.get_device_name(0))
+    print(torch.cuda.get_device_properties(0))
+    print(torch.cuda.get_device_capability(0))
+    x = torch.ones(2, device='cuda')
+    print(x.device, repr(x.device), x.is_cuda, x.get_device())
+
+@case
+def mixed_device_errors():
+    a = torch.ones(2, 2, device='cuda')
+    b = torch.ones(2, 2)
+    err(lambda: a + b)
+    err(lambda: b * a)
+    err(lambda: torch.mm(a, b))
+    err(lambda: torch.mm(b, a))
+    err(lambda: a @ b)
+    err(lambda: torch.cat([a, b]))
+    err(lambda: torch.cat([b, a]))
+    err(lambda: torch.index_select(b, 0, torch.tensor([0], device='cuda')))
+    err(lambda: torch.index_select(a, 0, torch.tensor([0])))
+    err(lambda: torch.where(a > 0, a, b))
+    lin = torch.nn.Linear(2, 3).cuda()
+    err(lambda: lin(b))
+    lin2 = torch.nn.Linear(2, 3)
+    err(lambda: lin2(a))
+
+@case
+def out_of_memory():
+    err(lambda: torch.empty(2 ** 45, dtype=torch.uint8, device='cuda'))
+
+@case
+def memory_counters():
+    torch.cuda.empty_cache()
+    print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
+    x = torch.empty(1000, device='cuda')
+    print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
+    y = torch.empty(1 << 20, device='cuda')
+    print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
+    z = torch.empty(5 << 20, device='cuda')
+    print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
+    del x, y, z
+    gc.collect()
+    print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
+    torch.cuda.empty_cache()
+    print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
+    print(torch.cuda.max_memory_allocated())
+
+@case
+def random_numbers():
+    torch.cuda.manual_seed(0)
+    print(torch.randn(8, device='cuda'))
+    print(torch.rand(5, device='cuda'))
+    print(torch.randint(0, 10, (7,), device='cuda'))
+    print(torch.randn(3, device='cuda'))
+    print(torch.randn(2, 3, device='cuda', dtype=torch.float64))
+    print(torch.empty(6, device='cuda').normal_(2, 3))
+    print(torch.empty(6, device='cuda').uniform_(-1, 1))
+    torch.manual_seed(0)
+    print(torch.randn(4, device='cuda'))
+    print(torch.randn(4))
+    torch.cuda.manual_seed(1)
+    print(torch.randperm(10, device='cuda'))
+    print(torch.bernoulli(torch.full((8,), 0.5, device='cuda')))
+    print(torch.nn.functional.dropout(torch.ones(8, device='cuda'), 0.5))
+    print(torch.multinomial(torch.tensor([0.1, 0.2, 0.7], device='cuda'), 4, replacement=True))
+
+@case
+def module_on_gpu():
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(3, 2).cuda()
+    print(lin.weight)
+    print(lin(torch.ones(1, 3, device='cuda')))
+    print(next(lin.parameters()).device)
+
+def pair(r):
+    print(r[0])
+    print(r[1])
+
+
+@case
+def ties_and_kernel_names():
+    a = torch.tensor([[1., 5., 2., 5.], [4., 0., 3., 0.], [2., 2., 7., 1.]], device='cuda')
+    pair(torch.topk(a, 2))
+    v = torch.tensor([3., 1., 2., 1., 3., float('nan'), 2., 1.], device='cuda')
+    pair(v.topk(2, largest=False))
+    pair(torch.mode(v))
+    pair(torch.mode(v, 0))
+    pair(torch.topk(torch.arange(70, device='cuda').remainder(7), 9, sorted=False))
+    pair(torch.sort(torch.tensor([2, 1, 2, 1, 2], device='cuda')))
+    b = torch.tensor([True, False], device='cuda')
+    err(lambda: torch.addcmul(b, b, b))
+
+
+@case
+def pooling():
+    x = torch.arange(2 * 5 * 6, dtype=torch.float32, device='cuda').reshape(1, 2, 5, 6).sin()
+    F = torch.nn.functional
+    print(F.avg_pool2d(x, 2, ceil_mode=True))
+    print(F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True))
+    print(F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, divisor_override=2))
+    print(F.max_pool2d(x, 2, stride=2, dilation=2, ceil_mode=True))
+    pair(F.max_pool2d(torch.ones(1, 2, 4, 4, dtype=torch.int64, device='cuda'), 2, return_indices=True))
+
+
+@case
+def bernoulli_dropout():
+    torch.cuda.manual_seed(2)
+    print(torch.bernoulli(torch.full((10,), 0.5, device='cuda')))
+    print(torch.empty(9, device='cuda').bernoulli_(0.3))
+    print(torch.nn.functional.dropout(torch.ones(12, device='cuda'), 0.25))
+    print(torch.nn.functional.dropout(torch.ones(3, 5, device='cuda'), 0.5))
+    print(torch.randint(0, 1 << 30, (4,), device='cuda'))
+    print(torch.randn(3, device='cuda', dtype=torch.float16))
+    print(torch.rand(3, device='cuda', dtype=torch.bfloat16))
+    print(torch.randn(1000, device='cuda').narrow(0, 997, 3))
+
+
+for c in cases:
+    print('## ' + c.__name__)
+    c()
