@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything that needs a real NVIDIA GPU, in stages, with a log per stage:
 #
-#   scripts/gpu-check.sh STAGE... [--out DIR] [--deps DIR]
+#   scripts/gpu-check.sh STAGE... [--out DIR] [--deps DIR | --bundle DIR]
 #
 #   build     configure and build build-gpu/ (Release, CUDA on, sm_90 unless
 #             CMAKE_CUDA_ARCHITECTURES says otherwise)
@@ -9,15 +9,23 @@
 #             the GPU (--virtual-gpus 4 slices it), the lesson transcripts on
 #             emulated devices (tests/lessons/check.sh), and NCCL at world
 #             size 1 (tests/dist/nccl.lua)
-#   sanitize  the CUDA unit tests and one Lua test under compute-sanitizer
-#             memcheck and racecheck (the 2^31-element case is left out: hours)
+#   sanitize  the CUDA unit tests and the op-by-op Lua test under
+#             compute-sanitizer memcheck (with its leak check), racecheck,
+#             initcheck and synccheck, and one full lesson under memcheck (the
+#             2^31-element case is left out: hours)
+#   lessons   every lesson on the real GPU, unsliced and as --virtual-gpus 2,
+#             against the transcripts kept in tests/lessons/gpu/
+#             (tests/lessons/gpu.sh; UPDATE=1 rewrites them)
 #   bench     bench/gpu.sh (gpulab against PyTorch on this GPU), the MLP
 #             benchmark's CUDA row, cuDNN convolutions (bench/conv.sh cuda) and
 #             LeNet's examples/sec on cuda:0 (bench/lenet.lua and .py)
-#   all       all four, in that order
+#   all       all five, in that order (build is skipped with --bundle)
 #
 # --out DIR: where the logs go (default build-gpu/logs). --deps DIR: .deb files
 # from scripts/offline-deps.sh fetch, for a machine that cannot install packages.
+# --bundle DIR: a build made elsewhere by scripts/gpu-bundle.sh (for a lent GPU
+# whose minutes should not go to compiling): unpacked where its ctest files
+# expect it, with its libraries and, if bundled, the Fashion-MNIST data.
 # A stage that fails is reported and the next one still runs; the exit status
 # is the number of failed stages.
 set -uo pipefail
@@ -25,17 +33,43 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 out=build-gpu/logs
 deps=""
+bundle=""
 stages=()
+usage="usage: $0 build|test|sanitize|lessons|bench|all... [--out DIR] [--deps DIR | --bundle DIR]"
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --deps) deps=$2; shift 2 ;;
-    build|test|sanitize|bench) stages+=("$1"); shift ;;
-    all) stages+=(build test sanitize bench); shift ;;
-    *) echo "usage: $0 build|test|sanitize|bench|all... [--out DIR] [--deps DIR]" >&2; exit 2 ;;
+    --bundle) bundle=$(cd "$2" && pwd); shift 2 ;;
+    build|test|sanitize|lessons|bench) stages+=("$1"); shift ;;
+    all) stages+=(build test sanitize lessons bench); shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
 done
-[ ${#stages[@]} -gt 0 ] || { echo "usage: $0 build|test|sanitize|bench|all... [--out DIR] [--deps DIR]" >&2; exit 2; }
+[ ${#stages[@]} -gt 0 ] || { echo "$usage" >&2; exit 2; }
+B=build-gpu
+if [ -n "$bundle" ]; then
+  # The bundle's ctest files name the directories it was built in: its build
+  # goes where those names lead once its source directory points here.
+  tmp=$(mktemp -d)
+  tar -C "$tmp" -xJf "$bundle/bundle.tar.xz"
+  from=$(cat "$tmp/build/bundled_from")
+  src=$(cat "$tmp/build/source_dir")
+  if [ "$src" != "$root" ]; then mkdir -p "$(dirname "$src")" && ln -sfn "$root" "$src"; fi
+  case $from in "$src"/*) B=$root/${from#"$src"/} ;; *) B=$from ;; esac
+  mkdir -p "$B"
+  cp -a "$tmp/build/." "$B/"
+  mkdir -p "$B/lib" && cp -a "$tmp/lib/." "$B/lib/"
+  rm -rf "$tmp"
+  [ -f "$bundle/data.tar" ] && tar -C "$B" -xf "$bundle/data.tar" && export GPULAB_DATASETS="$B/datasets"
+  # cuBLAS, cuDNN and NCCL where PyTorch's wheels keep them
+  nv=$(python3 -c 'import nvidia; print(list(nvidia.__path__)[0])' 2>/dev/null || true)
+  extra=$B/lib
+  for d in "$nv"/*/lib /usr/local/cuda/lib64; do [ -d "$d" ] && extra=$extra:$d; done
+  export LD_LIBRARY_PATH="$extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  stages=("${stages[@]/build/}")
+fi
+[ "$out" = build-gpu/logs ] && out=$B/logs
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ -n "$deps" ]; then eval "$(scripts/offline-deps.sh env "$deps")"; fi
@@ -60,43 +94,52 @@ step() {
 build() {
   local gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
-  [ -f build-gpu/CMakeCache.txt ] && gen=()
-  step configure 300 cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DGPULAB_CUDA=ON &&
-    step build 900 cmake --build build-gpu -j"$jobs"
+  [ -f "$B/CMakeCache.txt" ] && gen=()
+  step configure 300 cmake -S . -B "$B" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DGPULAB_CUDA=ON &&
+    step build 900 cmake --build "$B" -j"$jobs"
 }
 
 test_stage() {
   nvidia-smi -L > "$out/devices.log" 2>&1 || true
-  build-gpu/gpulab -e 'for i = 0, torch.cuda.device_count() - 1 do print(i, torch.cuda.get_device_name(i)) end' \
+  "$B/gpulab" -e 'for i = 0, torch.cuda.device_count() - 1 do print(i, torch.cuda.get_device_name(i)) end' \
     >> "$out/devices.log" 2>&1
   cat "$out/devices.log"
   # What a teacher runs after installing: every kernel family on the real GPUs
   # against the CPU, and cuBLAS (loaded at run time) found and used.
-  step doctor 300 build-gpu/gpulab doctor
-  step unit 600 build-gpu/tests/unit_tests
-  (cd build-gpu && step ctest 900 ctest --output-on-failure -j"$jobs" --timeout 300)
+  step doctor 300 "$B/gpulab" doctor
+  step unit 600 "$B/tests/unit_tests"
+  (cd "$B" && step ctest 900 ctest --output-on-failure -j"$jobs" --timeout 300)
   # NCCL (libnccl.so.2 opened at run time) at world size 1 on cuda:0: the
   # collectives and a DDP step. Two ranks wait for a machine with two GPUs:
   # NCCL refuses two ranks on one GPU.
-  step nccl 300 build-gpu/gpulab tests/dist/nccl.lua 29631
+  step nccl 300 "$B/gpulab" tests/dist/nccl.lua 29631
 }
 
 sanitize() {
-  local cs=compute-sanitizer unit=build-gpu/tests/unit_tests
+  local cs=compute-sanitizer unit=$B/tests/unit_tests
   local skip='*2^31*'
   step memcheck 900 $cs --tool memcheck --error-exitcode 1 --leak-check full $unit -tc='cuda:*' -tce="$skip"
-  step racecheck 900 $cs --tool racecheck --error-exitcode 1 $unit -tc='cuda:*' -tce="$skip"
-  step memcheck_lua 900 $cs --tool memcheck --error-exitcode 1 \
-    build-gpu/gpulab --virtual-gpus 2 tests/lua/test_tensor.lua
+  for tool in racecheck initcheck synccheck; do
+    step $tool 900 $cs --tool $tool --error-exitcode 1 $unit -tc='cuda:*' -tce="$skip"
+  done
+  for tool in memcheck racecheck initcheck synccheck; do
+    step ${tool}_lua 900 env NO_COLOR=1 $cs --tool $tool --error-exitcode 1 "$B/gpulab" tests/lua/test_ops_devices.lua
+  done
+  step memcheck_lesson 900 env NO_COLOR=1 GPULAB_QUICK=1 $cs --tool memcheck --error-exitcode 1 \
+    "$B/gpulab" --seed 0 lesson e4_lenet
+}
+
+lessons() {
+  step lessons 900 tests/lessons/gpu.sh "$B/gpulab"
 }
 
 bench() {
-  step gpu_bench 900 bench/gpu.sh "$root/build-gpu/gpulab"
-  step mlp_bench 600 bench/mlp.sh "$root/build-gpu/gpulab"
+  step gpu_bench 900 bench/gpu.sh "$B/gpulab"
+  step mlp_bench 600 bench/mlp.sh "$B/gpulab"
   # Issue 17's GPU figures: cuDNN convolutions against PyTorch's, and LeNet's
   # examples/sec on cuda:0 (bench/lenet.lua and .py, the same script and seed).
-  step conv_bench 600 bench/conv.sh "$root/build-gpu/gpulab" cuda
-  step lenet_gpulab 600 env EPOCHS=2 DEVICE=cuda build-gpu/gpulab bench/lenet.lua
+  step conv_bench 600 bench/conv.sh "$B/gpulab" cuda
+  step lenet_gpulab 600 env EPOCHS=2 DEVICE=cuda "$B/gpulab" bench/lenet.lua
   step lenet_pytorch 600 env EPOCHS=2 DEVICE=cuda "${PYTHON:-python3}" bench/lenet.py
 }
 
@@ -105,6 +148,7 @@ for s in "${stages[@]}"; do
     build) build ;;
     test) test_stage ;;
     sanitize) sanitize ;;
+    lessons) lessons ;;
     bench) bench ;;
   esac
 done
