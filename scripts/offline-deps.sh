@@ -12,15 +12,19 @@
 #
 # The packages are Debian 12's; their libraries need glibc 2.36 or newer, so
 # they also run on newer distributions. Only what gpulab's CMakeLists.txt asks
-# for is fetched: Lua 5.4, OpenBLAS (OpenMP variant), libedit, doctest, and
-# pkg-config itself, and the Fashion-MNIST data the d2l lessons read (found
-# there through GPULAB_DATASETS); the compiler, CMake, zlib's headers
-# (zlib1g-dev: Debian's libz.so link is absolute, so an unpacked copy would
-# point at the system's zlib anyway) and the CUDA toolkit must be there.
+# for is fetched: Lua 5.4, OpenBLAS (OpenMP variant), libedit, doctest, oneDNN,
+# mimalloc, gloo (with what they load), pkg-config itself, and the
+# Fashion-MNIST data the d2l lessons read (found there through
+# GPULAB_DATASETS); the compiler, CMake, zlib's headers (zlib1g-dev: Debian's
+# libz.so link is absolute, so an unpacked copy would point at the system's
+# zlib anyway) and the CUDA toolkit must be there. Where device minutes are
+# few, scripts/gpu-bundle.sh carries a build made elsewhere instead.
 set -euo pipefail
 
 pkgs=(liblua5.4-dev liblua5.4-0 libopenblas-openmp-dev libopenblas0-openmp libgfortran5
       libedit-dev libedit2 libbsd0 libmd0 doctest-dev pkgconf-bin libpkgconf3
+      libdnnl-dev libdnnl2 ocl-icd-libopencl1 libmimalloc-dev libmimalloc2.0
+      libgloo-dev libgloo0 libhiredis0.14 libibverbs1 libnl-3-200 libnl-route-3-200
       dataset-fashion-mnist)
 
 usage() { echo "usage: $0 fetch DIR | env DIR" >&2; exit 2; }
