@@ -54,7 +54,12 @@ local h = torch.rand(hn)
 local g = h:to(dev)
 report("h2d_gbps", hn * 4 / best(function() local r = h:to(dev) end) / 1e9)
 report("d2h_gbps", hn * 4 / best(function() local r = g:cpu() end) / 1e9)
-h, g = nil, nil
+-- from and into pinned memory, as gpu_bench.py
+local hp = h:pin_memory()
+report("h2d_pinned_gbps", hn * 4 / best(function() local r = hp:to(dev, {non_blocking = true}) end) / 1e9)
+local gp = torch.empty(hn, {pin_memory = true})
+report("d2h_pinned_gbps", hn * 4 / best(function() gp:copy_(g, {non_blocking = true}) end) / 1e9)
+h, g, hp, gp = nil, nil, nil, nil
 collectgarbage()
 torch.cuda.empty_cache()
 

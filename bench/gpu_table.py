@@ -52,6 +52,11 @@ for d in ("h2d", "d2h"):
         note = f"PyTorch from pinned memory: {pinned:.1f} GB/s" if pinned else "-"
         print(f"| {d} copy, 2^26 f32 from pageable memory | {g[key]:.1f} GB/s | {t[key]:.1f} GB/s | "
               f"{g[key] / t[key]:.2f} | (reported; {note}) | - |")
+    key = f"{d}_pinned_gbps"
+    if key in g and key in t:
+        r = g[key] / t[key]
+        print(f"| {d} copy, 2^26 f32, pinned | {g[key]:.1f} GB/s | {t[key]:.1f} GB/s | {r:.2f} | "
+              f">= 0.9 | {'yes' if r >= 0.9 else '**no**'} |")
 for key in sorted(k for k in g if k.startswith("mm_")):
     kind, m = key.split("_")[1:]
     row(f"matmul {kind} {m}^2", key, ">= 0.97", lambda r: r >= 0.97)

@@ -166,8 +166,16 @@ TensorOptions Args::tensor_options(DType dflt) {
   o.dtype = dtype(-1, "dtype").value_or(dflt);
   o.device = device(-1, "device").value_or(Device(Device::CPU));
   o.requires_grad = boolean(-1, "requires_grad", false);
-  boolean(-1, "pin_memory", false);
+  pin_memory_ = boolean(-1, "pin_memory", false);
+  GL_CHECK(!pin_memory_ || o.device.is_cpu(), "Only dense CPU tensors can be pinned");
   return o;
+}
+
+Tensor Args::created(Tensor t) {
+  if (!pin_memory_) return t;
+  Tensor p = gl::pin_memory(gl::detach(t));
+  if (t.requires_grad()) requires_grad_at_creation(p);
+  return p;
 }
 
 Scalar Args::scalar(int i, const char* name) {

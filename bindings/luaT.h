@@ -86,8 +86,10 @@ class Args {
   std::optional<DType> dtype(int i, const char* name);
   std::optional<Device> device(int i, const char* name);
   // The factory keywords dtype (default dflt), device (default cpu),
-  // requires_grad and pin_memory (accepted, ignored).
+  // requires_grad and pin_memory (a CPU tensor only; see created()).
   TensorOptions tensor_options(DType dflt);
+  // A factory's result, moved to pinned memory when pin_memory=true was given.
+  Tensor created(Tensor t);
   Scalar scalar(int i, const char* name);
   // Sizes given as ints from positional `from` on, or one table / torch.Size.
   Shape shape_from(int from, const char* name);
@@ -106,6 +108,7 @@ class Args {
   std::vector<int> pos_;
   int kw_ = 0;
   bool empty_options_ = false;
+  bool pin_memory_ = false;
   std::vector<std::string> used_;
 };
 

@@ -142,7 +142,7 @@ template <bool Normal> int rand_fn(lua_State* L) {
   Generator* g = gen_arg(a);
   TensorOptions o = a.tensor_options(DType::Float32);
   a.finish(a.n());
-  push_tensor(L, Normal ? randn(s, o, g) : rand(s, o, g));
+  push_tensor(L, a.created(Normal ? randn(s, o, g) : rand(s, o, g)));
   return 1;
 }
 
@@ -161,7 +161,7 @@ int randint_fn(lua_State* L) {
     s = a.shape_from(1, "size");
   }
   Generator* g = gen_arg(a);
-  push_tensor(L, randint(low, high, s, a.tensor_options(DType::Int64), g));
+  push_tensor(L, a.created(randint(low, high, s, a.tensor_options(DType::Int64), g)));
   return 1;
 }
 
@@ -169,7 +169,7 @@ int randperm_fn(lua_State* L) {
   Args a(L, 1, "randperm");
   const int64_t n = a.integer(0, "n");
   Generator* g = gen_arg(a);
-  push_tensor(L, randperm(n, a.tensor_options(DType::Int64), g));
+  push_tensor(L, a.created(randperm(n, a.tensor_options(DType::Int64), g)));
   return 1;
 }
 
@@ -202,7 +202,7 @@ int normal_fn(lua_State* L) {
     if (!im || !is || !a.has(2, "size")) normal_overloads(L, a);
     const double m = a.number(0, "mean"), s = a.number(1, "std");
     Shape size = a.shape_from(2, "size");
-    push_tensor(L, normal(m, s, size, a.tensor_options(DType::Float32), g));
+    push_tensor(L, a.created(normal(m, s, size, a.tensor_options(DType::Float32), g)));
   }
   return 1;
 }

@@ -74,6 +74,14 @@ int l_contiguous(lua_State* L) {
   push_tensor(L, contiguous(self(L)));
   return 1;
 }
+int l_pin_memory(lua_State* L) {
+  push_tensor(L, pin_memory(self(L)));
+  return 1;
+}
+int l_is_pinned(lua_State* L) {
+  lua_pushboolean(L, is_pinned(self(L)));
+  return 1;
+}
 int l_clone(lua_State* L) {
   push_tensor(L, clone(self(L)));
   return 1;
@@ -163,7 +171,10 @@ int get_device(lua_State* L) {
 
 int l_copy_(lua_State* L) {
   Tensor& t = self(L);
-  Tensor& src = check_tensor(L, 2, "src");
+  Args a(L, 2, "copy_");
+  Tensor& src = a.tensor(0, "src");
+  a.boolean(1, "non_blocking", false);  // a copy is complete when copy_ returns, which non_blocking allows
+  a.finish(2);
   check_inplace_leaf(t);
   copy_(t, src);
   lua_settop(L, 1);
@@ -299,6 +310,9 @@ const Reg kTensorMethods[] = {
     {"data_ptr", data_ptr, "x:data_ptr() -> the address of x's first element (0 when it has no data)."},
     {"is_floating_point", is_floating_point, "x:is_floating_point()."},
     {"contiguous", l_contiguous, "x:contiguous(): x itself if dense, else a dense copy."},
+    {"pin_memory", l_pin_memory,
+     "x:pin_memory(): a copy of a CPU tensor in page-locked memory, which copies to and from a GPU at full speed."},
+    {"is_pinned", l_is_pinned, "x:is_pinned() -> whether x is in pinned (page-locked) host memory."},
     {"clone", l_clone, "x:clone(): a copy (recorded by autograd)."},
     {"detach", l_detach, "x:detach(): the same data, cut from the autograd graph."},
     {"item", l_item, "x:item(): the value of a one-element tensor as a Lua number (waits for the device)."},

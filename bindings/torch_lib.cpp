@@ -59,7 +59,7 @@ int creator(lua_State* L) {
     case 3: t = rand(s, o); break;
     default: t = randn(s, o); break;
   }
-  push_tensor(L, t);
+  push_tensor(L, a.created(t));
   return 1;
 }
 
@@ -87,7 +87,7 @@ int full(lua_State* L) {
   Shape s = a.int_list(0, "size");
   Scalar v = a.scalar(1, "fill_value");
   DType d = scalar_default_dtype(v);
-  push_tensor(L, gl::full(s, v, a.tensor_options(d)));
+  push_tensor(L, a.created(gl::full(s, v, a.tensor_options(d))));
   return 1;
 }
 int full_like(lua_State* L) {
@@ -109,20 +109,20 @@ int arange(lua_State* L) {
     end = a.scalar(0, "end");
   }
   TensorOptions o = a.tensor_options(DType::Float32);
-  push_tensor(L, gl::arange(start, end, step, a.dtype(-1, "dtype"), o));
+  push_tensor(L, a.created(gl::arange(start, end, step, a.dtype(-1, "dtype"), o)));
   return 1;
 }
 int linspace(lua_State* L) {
   Args a(L, 1, "linspace");
-  push_tensor(L, gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"),
-                              a.tensor_options(DType::Float32)));
+  push_tensor(L, a.created(gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"),
+                                        a.tensor_options(DType::Float32))));
   return 1;
 }
 int eye(lua_State* L) {
   Args a(L, 1, "eye");
   int64_t n = a.integer(0, "n");
   int64_t m = a.opt_integer(1, "m").value_or(n);
-  push_tensor(L, gl::eye(n, m, a.tensor_options(DType::Float32)));
+  push_tensor(L, a.created(gl::eye(n, m, a.tensor_options(DType::Float32))));
   return 1;
 }
 int randint_like(lua_State* L) {

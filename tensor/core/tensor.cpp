@@ -140,9 +140,13 @@ int64_t check_new_shape(const Shape& sizes, DType dtype) {
 }
 
 Tensor empty_on(const Shape& sizes, DType dtype, Device device) {
+  return empty_from(sizes, dtype, device, allocator_for(device));
+}
+
+Tensor empty_from(const Shape& sizes, DType dtype, Device device, Allocator& alloc) {
   const int64_t n = check_new_shape(sizes, dtype);
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = std::make_shared<Storage>(size_t(n) * itemsize(dtype), device, &allocator_for(device));
+  impl->storage = std::make_shared<Storage>(size_t(n) * itemsize(dtype), device, &alloc);
   impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);
   impl->numel = n;

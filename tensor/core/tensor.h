@@ -86,5 +86,7 @@ Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset);
 int64_t check_new_shape(const Shape& sizes, DType dtype);
 // Uninitialised storage on an already-resolved device.
 Tensor empty_on(const Shape& sizes, DType dtype, Device device);
+// The same with memory from `alloc` (pinned host memory for a CPU tensor).
+Tensor empty_from(const Shape& sizes, DType dtype, Device device, Allocator& alloc);
 
 }  // namespace gl

@@ -7,6 +7,7 @@
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
+#include "tensor/runtime/registry.h"
 #include "tensor/runtime/trace.h"
 
 namespace gl {
@@ -142,6 +143,23 @@ Tensor clone(const Tensor& self) {
 }
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+
+bool is_pinned(const Tensor& self) {
+  return self.device().is_cpu() && self.storage() && is_pinned_allocator(self.storage()->alloc);
+}
+
+Tensor pin_memory(const Tensor& self) {
+  GL_CHECK(self.device().is_cpu(), "cannot pin '", legacy_type_str(self), "' only dense CPU tensors can be pinned");
+  if (is_pinned(self)) return self;
+  Tensor out = empty_from(self.sizes(), self.dtype(), self.device(), pinned_allocator());
+  {
+    NoGradGuard ng;
+    copy_same_device(out, self);
+  }
+  if (any_requires_grad({&self}))  // PyTorch: _pin_memory's node
+    record(out, "PinMemoryBackward0", {self}, [](const Tensor& g) -> std::vector<Tensor> { return {g}; });
+  return out;
+}
 
 Tensor detach(const Tensor& self) { return make_view(self, self.sizes(), self.strides(), self.offset()); }
 

@@ -38,6 +38,14 @@ void normal_(Tensor& t, double mean, double std, Generator* gen = nullptr);
 // ---- copies and conversions (copy.cpp) ----
 // to(): returns `self` itself when nothing changes (Note [Tensor identity]).
 Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType> dtype, bool copy = false);
+// A copy in pinned (page-locked) host memory, which copies to and from a GPU
+// at the copy engines' full speed; a pinned tensor is returned as it is.
+Tensor pin_memory(const Tensor& self);
+bool is_pinned(const Tensor& self);
+// How PyTorch names a tensor's type in some errors: the legacy name where one
+// exists (torch.FloatTensor, torch.cuda.LongTensor), else the dispatch name
+// (CPUBoolType, CUDABFloat16Type).
+std::string legacy_type_str(const Tensor& x);
 Tensor contiguous(const Tensor& self);
 Tensor clone(const Tensor& self);
 Tensor detach(const Tensor& self);

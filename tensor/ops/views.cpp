@@ -10,17 +10,14 @@
 
 namespace gl {
 
-namespace {
-
-// How PyTorch names a tensor's type in some errors: the legacy name where one
-// exists (torch.FloatTensor, torch.cuda.LongTensor), else the dispatch name
-// (CPUBoolType, CUDABFloat16Type).
 std::string legacy_type_str(const Tensor& x) {
   const bool cuda = x.device().is_cuda();
   if (x.dtype() == DType::Bool || x.dtype() == DType::BFloat16)
     return cat(cuda ? "CUDA" : "CPU", dtype_legacy_name(x.dtype()), "Type");
   return cat(cuda ? "torch.cuda." : "torch.", dtype_legacy_name(x.dtype()), "Tensor");
 }
+
+namespace {
 
 Shape infer_size(Shape size, int64_t numel) {
   int64_t known = 1, infer = -1;

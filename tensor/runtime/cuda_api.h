@@ -8,6 +8,10 @@
 #include "tensor/kernels/kernels.h"
 #include "tensor/runtime/allocator.h"
 
+namespace gl {
+class SegmentSource;
+}
+
 namespace gl::cuda {
 
 struct PhysProps {
@@ -30,6 +34,9 @@ void mem_get_info(int phys, int64_t* free_bytes, int64_t* total_bytes);
 // (virtual slices of one GPU each get their own).
 Allocator* create_allocator(int phys, int64_t capacity_limit, int logical_index);
 void* create_exec(int phys);  // stream, cuBLAS handle, generator
+// Page-locked host memory for pinned CPU tensors (cuda/pinned.cpp); null
+// without a CUDA build.
+SegmentSource* pinned_segments();
 // Before a deliberate exit: destroys the execs' library handles and frees their
 // workspaces (Note [Teardown] in cuda/runtime.cpp).
 void release_libraries();

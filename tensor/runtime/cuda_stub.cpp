@@ -17,6 +17,7 @@ void mem_get_info(int, int64_t*, int64_t*) { absent(); }
 Allocator* create_allocator(int, int64_t, int) { absent(); }
 void* create_exec(int) { absent(); }
 void release_libraries() {}
+SegmentSource* pinned_segments() { return nullptr; }
 const Kernels& kernels() { absent(); }
 void synchronize(void*) {}
 void* stream_of(void*) { return nullptr; }

@@ -266,6 +266,24 @@ void synchronize_all() {
     if (!s.host_memory) cuda::synchronize(s.exec);
 }
 
+namespace {
+Allocator* g_pinned = nullptr;
+}
+
+Allocator& pinned_allocator() {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> g(mu);
+  if (!g_pinned) {  // lives as long as the process, like the devices' allocators
+    if (cuda::device_count() > 0) g_pinned = new CachingAllocator(cuda::pinned_segments(), 0, -1);
+    else if (cuda_available()) g_pinned = new CachingAllocator(host_segments(), 0, -1);
+  }
+  // PyTorch says why there is no CUDA (no driver, no device): gpulab the same.
+  GL_CHECK(g_pinned != nullptr, cuda_unavailable_message());
+  return *g_pinned;
+}
+
+bool is_pinned_allocator(const Allocator* a) { return a && a == g_pinned; }
+
 void release_devices() {
   if (!cuda_initialized()) return;
   for (DeviceSlot& s : cuda_slots())

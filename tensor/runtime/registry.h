@@ -48,6 +48,11 @@ void synchronize_all();
 // Before a deliberate exit: empties the GPUs' caches and gives back the
 // library handles (Note [Teardown] in cuda/runtime.cpp). Initialises nothing.
 void release_devices();
+// The allocator of pinned CPU tensors (pin_memory): page-locked memory where a
+// GPU is, ordinary host memory beside emulated devices (so lessons run);
+// without any CUDA device, PyTorch's error.
+Allocator& pinned_allocator();
+bool is_pinned_allocator(const Allocator* a);
 
 // Copies n bytes between any two devices, in stream order.
 void copy_bytes(void* dst, Device dd, const void* src, Device sd, size_t n);

@@ -54,7 +54,7 @@ tensor([True, True, True])"
 # `!nvidia-smi` with no nvidia-smi on PATH shows gpulab's table; a real one runs.
 mkdir -p "$WORK/nosmi" "$WORK/fakesmi"
 printf '!nvidia-smi\n' >"$WORK/repl_smi"
-STDIN=$WORK/repl_smi PATH=$WORK/nosmi run --virtual-gpus 1
+STDIN=$WORK/repl_smi PATH=$WORK/nosmi GPULAB_EMULATE_GPUS=1 run --virtual-gpus 1
 expect_grep "REPL: !nvidia-smi without the tool shows gpulab's table" 0 "$OUT" \
   "^\(no nvidia-smi here: this is gpulab's emulation of its table" '^\| gpulab-smi \(virtual GPUs, no driver\) +Driver Version: N/A' \
   '^\| Processes: ' '^\|  No running processes found '
@@ -84,7 +84,7 @@ printf '%%time 6 * 7\n%%time y = 2;\n%%timeit for i = 1, 300 do end\n%%timing on
 STDIN=$WORK/repl_time run
 expect_grep "%time, %timeit, %timing" 0 "$OUT" \
   "^CPU times: user $NUM (ns|µs|ms|s), sys: $NUM (ns|µs|ms|s), total: $NUM (ns|µs|ms|s)\$" \
-  "^Wall time: $NUM (ns|µs|ms|s) \\(monotonic clock\\)\$" '^42$' \
+  "^Wall time: $NUM (ns|µs|ms|s) \\(monotonic clock(, 1 CUDA device synchronized)?\\)\$" '^42$' \
   "^$NUM (ns|µs|ms) ± $NUM (ns|µs|ms) per loop \\(mean ± std\\. dev\\. of 7 runs, [0-9,]+ loops each\\)\$" \
   '^Timing of every command is on' '^2$' '^4$'
 [[ $(grep -c '^Wall time' "$OUT") == 3 ]] || fail "%timing on times exactly the commands while on"

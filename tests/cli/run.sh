@@ -14,10 +14,9 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpulab-cli.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 export HOME=$WORK/home NO_COLOR=1 GPULAB_LESSONS=$FIX/lessons
 unset GPULAB_VIRTUAL_GPUS
-# What a learner meets on a machine without a GPU (CI's, most laptops): a real
-# GPU, if there is one, is hidden, so %time, `gpulab check` and the smi table
-# say what they say there. The real GPU's own output is tests/gpu/'s.
-export CUDA_VISIBLE_DEVICES=
+# 1 where a real GPU is: the few tests of the no-GPU experience then say what
+# a GPU changes, or are skipped (the real GPU's own output is tests/gpu/'s).
+REAL_GPU=$("$GPULAB" -e 'io.write(torch.cuda.device_count() > 0 and "1" or "0")' 2>/dev/null)
 mkdir -p "$HOME"
 cd "$WORK" || exit 1
 
