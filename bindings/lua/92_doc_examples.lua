@@ -80,6 +80,8 @@ local written = {
   ['torch.Tensor.requires_grad_'] = 'torch.zeros(2):requires_grad_()',
   ['torch.Tensor.detach'] = 'torch.ones(2, {requires_grad=true}):detach()',
   ['torch.Tensor.contiguous'] = 'torch.zeros(2, 3):t():contiguous():is_contiguous()',
+  ['torch.Tensor.pin_memory'] = 'torch.ones(4):pin_memory():cuda()',
+  ['torch.Tensor.is_pinned'] = 'torch.ones(4):pin_memory():is_pinned()',
   ['torch.Tensor.is_contiguous'] = 'torch.zeros(2, 3):t():is_contiguous()',
   ['torch.Tensor.is_floating_point'] = 'torch.zeros(2):is_floating_point()',
   ['torch.Tensor.copy_'] = 'torch.zeros(2):copy_(torch.tensor({1, 2}))',
