@@ -61,7 +61,10 @@ if [ -n "$bundle" ]; then
   cp -a "$tmp/build/." "$B/"
   mkdir -p "$B/lib" && cp -a "$tmp/lib/." "$B/lib/"
   rm -rf "$tmp"
-  [ -f "$bundle/data.tar" ] && tar -C "$B" -xf "$bundle/data.tar" && export GPULAB_DATASETS="$B/datasets"
+  if [ -f "$bundle/data.tar.xz" ]; then
+    tar -C "$B" -xJf "$bundle/data.tar.xz" && gzip -1 "$B"/datasets/fashion-mnist/*-ubyte
+    export GPULAB_DATASETS="$B/datasets"
+  fi
   # cuBLAS, cuDNN and NCCL where PyTorch's wheels keep them
   nv=$(python3 -c 'import nvidia; print(list(nvidia.__path__)[0])' 2>/dev/null || true)
   extra=$B/lib
