@@ -269,7 +269,8 @@ void CachingAllocator::oom(size_t seg) {
   if (capacity_ <= 0) src_->mem_info(&free_bytes, &total);
   if (free_bytes < 0) free_bytes = 0;
   throw OutOfMemoryError(
-      oom_message(index_, int64_t(seg), total, free_bytes, allocated, reserved - allocated, src_->process_report()));
+      oom_message(index_, int64_t(seg), total, free_bytes, allocated, reserved - allocated,
+                  capacity_ > 0 ? std::string() : src_->process_report()));  // a slice: its own capacity only
 }
 
 }  // namespace gl

@@ -155,7 +155,7 @@ else
   T="tmux -L $SOCK-b"
   if $T new-session -d -s cli -x 120 -y 40 \
       "env TERM=xterm HOME=$HOME NO_COLOR=1 '$GPULAB'; echo EXITED=\$?; sleep 60" 2>/dev/null &&
-      wait_for '^>>> ?$'; then
+      wait_for '^>>> ?$' 30; then  # 30 s: a loaded machine (ctest -j16 beside sanitizers) took over 10
     $T send-keys -t cli 'a = torch.randn(6000, 6000); print("ready" .. "-a")' Enter
     wait_for '^ready-a$' 30
     $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter

@@ -57,5 +57,7 @@ void check_launch();
 void* exec_workspace(Exec* ex, size_t bytes);
 // Destroys ex's cuDNN handle, if it has one (cudnn_conv.cu; Note [Teardown]).
 void release_cudnn(Exec* ex);
+// Empties the caches of every allocator create_allocator made (allocator.cpp).
+void empty_all_caches();
 
 }  // namespace gl::cuda

@@ -196,13 +196,15 @@ void* create_exec(int phys) {
 }
 
 // Note [Teardown]
-// Execs live as long as the process, and what they hold (cuBLAS and cuDNN
-// handles, their workspaces) would be given back by the driver at exit. A leak
+// Execs and allocators live as long as the process, and what they hold
+// (cuBLAS and cuDNN handles, workspaces, cached segments) would be given back
+// by the driver at exit. A leak
 // checker (compute-sanitizer --leak-check full) cannot tell that from a leak,
-// so programs that end on purpose call release_libraries() last: each handle
-// is destroyed and each workspace freed, and an exec used afterwards makes
-// them again on first use.
+// so programs that end on purpose call release_libraries() last: the caches
+// are emptied, each handle destroyed and each workspace freed, and an exec
+// used afterwards makes them again on first use.
 void release_libraries() {
+  empty_all_caches();
   std::lock_guard<std::mutex> g(execs_mu());
   for (Exec* ex : execs()) {
     DeviceGuard device_guard(ex->device);
