@@ -23,6 +23,10 @@ struct Kernels {
   void (*index)(void* exec, const IndexSpec& s);      // gather/scatter (index_spec.h)
   void (*sort)(void* exec, const SortSpec& s);        // sort, topk, kthvalue, median, mode
   void (*ternary)(void* exec, const TernarySpec& s);  // addcmul, lerp
+  // PyTorch's philox_cuda_state: the generator's seed and offset, then the
+  // offset moved on by `increment` rounded up to 4 (a real GPU's generator,
+  // for draws made on the host; the CPU's table throws).
+  void (*philox_reserve)(void* exec, uint64_t increment, uint64_t* seed, uint64_t* offset);
 };
 
 const Kernels& cpu_kernels();

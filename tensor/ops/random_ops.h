@@ -48,6 +48,11 @@ Tensor bernoulli(const Tensor& p, Generator* gen);
 Tensor bernoulli(const Tensor& self, double p, Generator* gen);
 void bernoulli_(Tensor& self, const Tensor& p, Generator* gen);
 void bernoulli_(Tensor& self, double p, Generator* gen);
+// PyTorch's CUDA randperm (Note [PyTorch's CUDA randperm]): how many low bits
+// of its keys it sorts on, and the permutation from n keys (int32 or int64
+// values) and the Philox state reserved for the shuffles of equal runs.
+int randperm_key_bits(int64_t n);
+std::vector<int64_t> randperm_from_keys(const int64_t* keys, int64_t n, int bits, uint64_t seed, uint64_t offset);
 // A CUDA device backed by a GPU (not emulated in host memory).
 bool on_real_gpu(const Tensor& t);
 // Raw float32 uniforms in (0, 1] drawn on a real GPU as PyTorch's CUDA

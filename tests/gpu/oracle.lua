@@ -113,6 +113,9 @@ case('random_samplers', function()
   print(torch.randperm(10, {device = 'cuda'}))
   print(torch.bernoulli(torch.full({8}, 0.5, {device = 'cuda'})))
   print(nn.functional.dropout(torch.ones(8, {device = 'cuda'}), 0.5))
+end)
+
+case('multinomial', function()
   print(torch.multinomial(torch.tensor({0.1, 0.2, 0.7}, {device = 'cuda'}), 4, {replacement = true}))
 end)
 

@@ -109,6 +109,10 @@ def random_samplers():
     print(torch.randperm(10, device='cuda'))
     print(torch.bernoulli(torch.full((8,), 0.5, device='cuda')))
     print(torch.nn.functional.dropout(torch.ones(8, device='cuda'), 0.5))
+
+
+@case
+def multinomial():
     print(torch.multinomial(torch.tensor([0.1, 0.2, 0.7], device='cuda'), 4, replacement=True))
 
 @case

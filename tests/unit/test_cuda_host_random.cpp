@@ -8,6 +8,7 @@
 #include <vector>
 #include "cuda_host_emulate.h"
 #include "tensor/kernels/cuda/random.cuh"
+#include "tensor/ops/random_ops.h"
 
 using namespace gl;
 using namespace gl::cuda;
@@ -80,6 +81,34 @@ TEST_CASE("cuda kernels on the host: PyTorch's numbers after torch.cuda.manual_s
              1e-4);
   check_near(draw<float, RandomKind::Uniform>(6, -1, 1, 4, 24, 0), {0.4272, -0.8886, 0.1641, -0.4738, -0.0730, 0.2344},
              1e-4);
+}
+
+TEST_CASE("cuda kernels on the host: PyTorch's randperm, bernoulli and dropout after torch.cuda.manual_seed(1)") {
+  // PyTorch 2.11 on an H200 (tests/gpu/oracle.py, case random_samplers):
+  // randperm(10) draws int32 keys (offset 0 -> 4), sorts on their low 9 bits
+  // and shuffles equal runs (offset 4 -> 16); then bernoulli of a 0.5 tensor
+  // (four elements a draw, offset 16 -> 28) and dropout(ones(8), 0.5) (28 -> 32).
+  const int64_t n = 10;
+  CHECK(randperm_key_bits(n) == 9);
+  std::vector<double> keys = draw<int32_t, RandomKind::IntRange>(n, -2147483648.0, 2147483647.0, 4, 0, 1);
+  std::vector<int64_t> k(keys.begin(), keys.end());
+  CHECK(randperm_from_keys(k.data(), n, 9, 1, 4) == std::vector<int64_t>{5, 4, 2, 1, 7, 3, 6, 9, 0, 8});
+  auto grouped = [](int64_t m, int64_t threads, uint64_t offset) {
+    Buf<float> out(m, 0);
+    RandArgs<float> p;
+    p.out = out.p;
+    p.n = m;
+    p.seed = 1;
+    p.offset = offset;
+    p.threads = threads;
+    emulate(3, [&](Grid g) { random_body<float, RandomKind::Uniform4>(g, p); });
+    return std::vector<float>(out.p, out.p + m);
+  };
+  std::vector<double> bern, drop;
+  for (float u : grouped(8, 2, 16)) bern.push_back(u <= 0.5f);
+  for (float u : grouped(8, random_launch(8, 4, 132, 2048).threads, 28)) drop.push_back(u < 0.5f ? 2.0 : 0.0);
+  CHECK(bern == std::vector<double>{1, 0, 0, 0, 1, 0, 0, 0});
+  CHECK(drop == std::vector<double>{2, 2, 0, 0, 2, 0, 2, 2});
 }
 
 TEST_CASE("cuda kernels on the host: PyTorch's launch and offsets") {

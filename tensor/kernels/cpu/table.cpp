@@ -1,5 +1,6 @@
 // The CPU kernel table (also used by virtual devices emulated in host memory).
 #include "tensor/kernels/kernels.h"
+#include "tensor/core/error.h"
 
 namespace gl {
 namespace cpu {
@@ -16,11 +17,14 @@ void seed(void*, uint64_t);
 void index(void*, const IndexSpec&);  // index.cpp
 void sort(void*, const SortSpec&);
 void ternary(void*, const TernarySpec&);  // ternary.cpp
+void philox_reserve(void*, uint64_t, uint64_t*, uint64_t*) {
+  throw RuntimeError("gpulab: the CPU's generator is mt19937, not Philox");
+}
 }  // namespace cpu
 
 const Kernels& cpu_kernels() {
-  static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy,  cpu::fill, cpu::reduce, cpu::scan,
-                         cpu::gemm,  cpu::random, cpu::seed,  cpu::index, cpu::sort, cpu::ternary};
+  static const Kernels k{cpu::unary, cpu::binary, cpu::where, cpu::copy,  cpu::fill, cpu::reduce,  cpu::scan,
+                         cpu::gemm,  cpu::random, cpu::seed,  cpu::index, cpu::sort, cpu::ternary, cpu::philox_reserve};
   return k;
 }
 

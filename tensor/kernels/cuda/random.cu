@@ -63,6 +63,14 @@ void k_random(void* exec, const RandomSpec& s) {
   });
 }
 
+void k_philox_reserve(void* exec, uint64_t increment, uint64_t* seed, uint64_t* offset) {
+  Exec* ex = as_exec(exec);
+  std::lock_guard<std::mutex> g(ex->mu);
+  *seed = ex->seed;
+  *offset = ex->offset;
+  ex->offset += (increment + 3) / 4 * 4;
+}
+
 void k_seed(void* exec, uint64_t seed) {
   Exec* ex = as_exec(exec);
   std::lock_guard<std::mutex> g(ex->mu);

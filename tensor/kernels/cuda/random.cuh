@@ -1,34 +1,10 @@
-// Philox4x32-10 and the per-thread random fill (host-callable, so the
-// generator can be checked against its published known-answer vectors).
+// The per-thread random fill (host-callable, so the generator can be checked
+// against its published known-answer vectors and PyTorch's numbers).
 #pragma once
 #include "tensor/kernels/cuda/launch.cuh"
+#include "tensor/kernels/philox.h"
 
 namespace gl::cuda {
-
-struct Philox4 {
-  uint32_t x[4];
-};
-
-// Philox4x32 with 10 rounds; counter = (lo, hi) 64-bit halves, key = 64 bits.
-GL_HD inline Philox4 philox4x32_10(uint64_t ctr_lo, uint64_t ctr_hi, uint64_t key) {
-  uint32_t c0 = uint32_t(ctr_lo), c1 = uint32_t(ctr_lo >> 32), c2 = uint32_t(ctr_hi), c3 = uint32_t(ctr_hi >> 32);
-  uint32_t k0 = uint32_t(key), k1 = uint32_t(key >> 32);
-#pragma unroll
-  for (int i = 0; i < 10; ++i) {
-    if (i) {
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
-    }
-    const uint32_t hi0 = mulhi32(0xD2511F53u, c0), lo0 = 0xD2511F53u * c0;
-    const uint32_t hi1 = mulhi32(0xCD9E8D57u, c2), lo1 = 0xCD9E8D57u * c2;
-    const uint32_t n0 = hi1 ^ c1 ^ k0, n2 = hi0 ^ c3 ^ k1;
-    c0 = n0;
-    c1 = lo1;
-    c2 = n2;
-    c3 = lo0;
-  }
-  return Philox4{{c0, c1, c2, c3}};
-}
 
 template <class T> struct RandArgs {
   T* out = nullptr;
