@@ -26,6 +26,9 @@ echo "ok   the CUDA build runs on virtual devices"
 # binary still runs a lesson on virtual devices.
 dirs=$(ldconfig -p | sed -n 's/.*libcublas\(Lt\)\?\.so.* => \(.*\)\/[^/]*$/\2/p' | sort -u)
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do [ -d "$d" ] && dirs+=$'\n'$(readlink -f "$d"); done
+# and where LD_LIBRARY_PATH finds one (PyTorch's wheels keep cuBLAS in site-packages)
+IFS=: read -ra ldp <<<"${LD_LIBRARY_PATH:-}"
+for d in "${ldp[@]}"; do compgen -G "$d/libcublas.so*" >/dev/null && dirs+=$'\n'$(readlink -f "$d"); done
 dirs=$(sort -u <<<"$dirs" | sed '/^$/d')
 if [ -z "$dirs" ]; then
   echo "SKIPPED hiding cuBLAS: it is not installed here (so it is hidden already)"
