@@ -52,6 +52,7 @@ void bernoulli_(Tensor& self, double p, Generator* gen);
 // of its keys it sorts on, and the permutation from n keys (int32 or int64
 // values) and the Philox state reserved for the shuffles of equal runs.
 int randperm_key_bits(int64_t n);
+Tensor gpu_randperm(int64_t n, Device dev, DType dtype);  // randperm_gpu.cpp
 std::vector<int64_t> randperm_from_keys(const int64_t* keys, int64_t n, int bits, uint64_t seed, uint64_t offset);
 // A CUDA device backed by a GPU (not emulated in host memory).
 bool on_real_gpu(const Tensor& t);
