@@ -178,4 +178,23 @@ T.test('smi prints the table, echoed or printed', function()
   T.truthy(getmetatable(torch.cuda.smi()).__tostring ~= nil, 'an object that prints as the table')
 end)
 
+T.test('pinned host memory: pin_memory, is_pinned, pin_memory=true, non_blocking copies', function()
+  local x = torch.arange(6):reshape(2, 3)
+  T.eq(x:is_pinned(), false)
+  local p = x:pin_memory()
+  T.eq(p:is_pinned(), true)
+  T.eq(tostring(p), tostring(x), 'the same values')
+  T.truthy(p:pin_memory() == p, 'a pinned tensor is returned as it is')
+  T.eq(torch.zeros(3, {pin_memory = true}):is_pinned(), true)
+  T.eq(torch.ones(2, {device = 'cuda'}):is_pinned(), false)
+  T.eq(select(2, pcall(function() return torch.ones(2, {device = 'cuda'}):pin_memory() end)):match('^[^\n]*'),
+       "RuntimeError: cannot pin 'torch.cuda.FloatTensor' only dense CPU tensors can be pinned")
+  T.eq(select(2, pcall(torch.ones, 2, {device = 'cuda', pin_memory = true})):match('^[^\n]*'),
+       'RuntimeError: Only dense CPU tensors can be pinned')
+  local g = p:to('cuda', {non_blocking = true})
+  local back = torch.empty(2, 3, {dtype = torch.int64, pin_memory = true})
+  back:copy_(g, {non_blocking = true})
+  T.eq(tostring(back), tostring(x), 'to the GPU and back through pinned memory')
+end)
+
 T.finish()
