@@ -68,7 +68,8 @@ if [ -n "$bundle" ]; then
   # cuBLAS, cuDNN and NCCL where PyTorch's wheels keep them
   nv=$(python3 -c 'import nvidia; print(list(nvidia.__path__)[0])' 2>/dev/null || true)
   extra=$B/lib
-  for d in "$nv"/*/lib /usr/local/cuda/lib64; do [ -d "$d" ] && extra=$extra:$d; done
+  if [ -n "$nv" ]; then for d in "$nv"/*/lib; do [ -d "$d" ] && extra=$extra:$d; done; fi
+  [ -d /usr/local/cuda/lib64 ] && extra=$extra:/usr/local/cuda/lib64
   export LD_LIBRARY_PATH="$extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   stages=("${stages[@]/build/}")
 fi
