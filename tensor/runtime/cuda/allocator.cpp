@@ -1,8 +1,6 @@
 // Device memory for the caching allocator (tensor/runtime/caching_allocator.h):
 // cudaMalloc'd segments of one physical GPU. The per-op path never gets here;
 // only a new segment, an empty_cache() or an out-of-memory retry does.
-#include <mutex>
-#include <vector>
 #include "tensor/runtime/caching_allocator.h"
 #include "tensor/runtime/cuda/exec.h"
 #include "tensor/runtime/cuda_api.h"
@@ -47,29 +45,15 @@ class CudaSegments final : public SegmentSource {
   int phys_;
 };
 
-std::mutex& allocators_mu() {
-  static std::mutex m;
-  return m;
-}
-std::vector<Allocator*>& allocators() {
-  static std::vector<Allocator*> v;
-  return v;
-}
-
 }  // namespace
 
 Allocator* create_allocator(int phys, int64_t capacity_limit, int logical_index) {
   if (phys < 0 || phys >= device_count()) throw_cuda(cudaErrorInvalidDevice);
   // Both live as long as the process, like the registry's slots.
   Allocator* a = new CachingAllocator(new CudaSegments(phys), capacity_limit, logical_index);
-  std::lock_guard<std::mutex> g(allocators_mu());
-  allocators().push_back(a);
+  std::lock_guard<std::mutex> g(owned().mu);
+  owned().allocators.push_back(a);
   return a;
-}
-
-void empty_all_caches() {
-  std::lock_guard<std::mutex> g(allocators_mu());
-  for (Allocator* a : allocators()) a->empty_cache();
 }
 
 }  // namespace gl::cuda

@@ -6,9 +6,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 #include "tensor/runtime/cuda_device_guard.h"
 
 struct cublasContext;  // cublasHandle_t is `cublasContext*`; kept out of the kernels' headers
+
+namespace gl {
+class Allocator;
+}
 
 namespace gl::cuda {
 
@@ -57,7 +62,13 @@ void check_launch();
 void* exec_workspace(Exec* ex, size_t bytes);
 // Destroys ex's cuDNN handle, if it has one (cudnn_conv.cu; Note [Teardown]).
 void release_cudnn(Exec* ex);
-// Empties the caches of every allocator create_allocator made (allocator.cpp).
-void empty_all_caches();
+// Every exec create_exec made and every allocator create_allocator made, for
+// release_libraries (Note [Teardown] in runtime.cpp).
+struct Owned {
+  std::mutex mu;
+  std::vector<Exec*> execs;
+  std::vector<Allocator*> allocators;
+};
+Owned& owned();
 
 }  // namespace gl::cuda

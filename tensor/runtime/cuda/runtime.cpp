@@ -44,16 +44,10 @@ DeviceGuard::~DeviceGuard() {
   if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
 }
 
-namespace {
-std::mutex& execs_mu() {
-  static std::mutex m;
-  return m;
+Owned& owned() {
+  static Owned* o = new Owned;  // never destroyed: execs and allocators outlive statics
+  return *o;
 }
-std::vector<Exec*>& execs() {
-  static std::vector<Exec*> v;
-  return v;
-}
-}  // namespace
 
 void* exec_workspace(Exec* ex, size_t bytes) {
   if (bytes <= ex->workspace_bytes) return ex->workspace;
@@ -190,8 +184,8 @@ void* create_exec(int phys) {
     cudaStreamDestroy(ex->stream);
     throw_cuda(e);
   }
-  std::lock_guard<std::mutex> g(execs_mu());
-  execs().push_back(ex.get());
+  std::lock_guard<std::mutex> g(owned().mu);
+  owned().execs.push_back(ex.get());
   return ex.release();  // lives as long as the process, like the registry's slots
 }
 
@@ -204,9 +198,9 @@ void* create_exec(int phys) {
 // are emptied, each handle destroyed and each workspace freed, and an exec
 // used afterwards makes them again on first use.
 void release_libraries() {
-  empty_all_caches();
-  std::lock_guard<std::mutex> g(execs_mu());
-  for (Exec* ex : execs()) {
+  std::lock_guard<std::mutex> g(owned().mu);
+  for (Allocator* a : owned().allocators) a->empty_cache();
+  for (Exec* ex : owned().execs) {
     DeviceGuard device_guard(ex->device);
     std::lock_guard<std::mutex> lock(ex->mu);
     if (cudaStreamSynchronize(ex->stream) != cudaSuccess) (void)cudaGetLastError();
