@@ -1,7 +1,6 @@
 // torch.cuda: device queries, seeding, synchronisation and events. Memory
 // statistics and the nvidia-smi-style table are in cuda_memory.cpp.
-#include <cstdio>
-#include <cstring>
+#include <string>
 #include "bindings/cuda_memory.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
@@ -66,44 +65,34 @@ int get_device_capability(lua_State* L) {
 }
 int get_device_properties(lua_State* L) {
   DeviceInfo i = device_info(device_arg(L, 1));
-  lua_createtable(L, 0, 8);
+  lua_createtable(L, 0, 11);
+  auto set_int = [L](const char* k, int64_t v) {
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+  };
   lua_pushstring(L, i.name.c_str());
   lua_setfield(L, -2, "name");
-  lua_pushinteger(L, i.major);
-  lua_setfield(L, -2, "major");
-  lua_pushinteger(L, i.minor);
-  lua_setfield(L, -2, "minor");
-  lua_pushinteger(L, i.total_memory);
-  lua_setfield(L, -2, "total_memory");
-  lua_pushinteger(L, i.sms);
-  lua_setfield(L, -2, "multi_processor_count");
+  set_int("major", i.major);
+  set_int("minor", i.minor);
+  set_int("total_memory", i.total_memory);
+  set_int("multi_processor_count", i.sms);
   lua_pushboolean(L, i.is_virtual);
   lua_setfield(L, -2, "is_virtual");
-  char buf[512];
-  int n = std::snprintf(
-      buf, sizeof buf,
-      "_CudaDeviceProperties(name='%s', major=%d, minor=%d, total_memory=%lldMB, multi_processor_count=%d",
-      i.name.c_str(), i.major, i.minor, (long long)(i.total_memory / (1024 * 1024)), i.sms);
+  std::string repr = cat("_CudaDeviceProperties(name='", i.name, "', major=", i.major, ", minor=", i.minor,
+                         ", total_memory=", i.total_memory / (1024 * 1024), "MB, multi_processor_count=", i.sms);
   if (!i.uuid.empty()) {  // a GPU: PyTorch's further fields
     lua_pushstring(L, i.uuid.c_str());
     lua_setfield(L, -2, "uuid");
-    lua_pushinteger(L, i.pci_bus_id);
-    lua_setfield(L, -2, "pci_bus_id");
-    lua_pushinteger(L, i.pci_device_id);
-    lua_setfield(L, -2, "pci_device_id");
-    lua_pushinteger(L, i.pci_domain_id);
-    lua_setfield(L, -2, "pci_domain_id");
-    lua_pushinteger(L, i.l2_cache_size);
-    lua_setfield(L, -2, "L2_cache_size");
-    if (n > 0 && size_t(n) < sizeof buf)
-      std::snprintf(buf + n, sizeof buf - size_t(n),
-                    ", uuid=%s, pci_bus_id=%d, pci_device_id=%d, pci_domain_id=%d, L2_cache_size=%lldMB",
-                    i.uuid.c_str(), i.pci_bus_id, i.pci_device_id, i.pci_domain_id,
-                    (long long)(i.l2_cache_size / (1024 * 1024)));
+    set_int("pci_bus_id", i.pci_bus_id);
+    set_int("pci_device_id", i.pci_device_id);
+    set_int("pci_domain_id", i.pci_domain_id);
+    set_int("L2_cache_size", i.l2_cache_size);
+    repr += cat(", uuid=", i.uuid, ", pci_bus_id=", i.pci_bus_id, ", pci_device_id=", i.pci_device_id,
+                ", pci_domain_id=", i.pci_domain_id, ", L2_cache_size=", i.l2_cache_size / (1024 * 1024), "MB");
   }
-  std::strncat(buf, ")", sizeof buf - std::strlen(buf) - 1);
+  repr += ")";
   lua_createtable(L, 0, 1);
-  lua_pushstring(L, buf);
+  lua_pushstring(L, repr.c_str());
   lua_pushcclosure(
       L,
       [](lua_State* L) -> int {
