@@ -22,11 +22,9 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
   }
   // PyTorch's generated check: the first tensor's device is the common one.
   Device dev = ts.empty() ? Device(Device::CPU) : ts[0].device();
-  bool any_cuda = false;
-  for (const Tensor* t : ptrs) any_cuda = any_cuda || t->device().is_cuda();
   for (const Tensor* t : ptrs)
-    if (t->device() != dev)
-      check_args_device(any_cuda ? "wrapper_CUDA_cat" : "wrapper_CPU_cat", {{"tensors", &ts[0]}, {"tensors", t}},
+    if (t->device() != dev)  // one of the two is a CUDA tensor, so PyTorch's wrapper is CUDA's
+      check_args_device(wrapper("cat", {&ts[0], t}), {{"tensors", &ts[0]}, {"tensors", t}},
                         "move them to one device first, e.g. x:to(y.device)");
   if (!ref) return empty_on({0}, rt.get(), dev);
   const int64_t nd = ref->dim();
