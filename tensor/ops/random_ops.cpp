@@ -72,7 +72,8 @@ Tensor uniforms(const Shape& size, DType dtype, Device d, Generator* gen) {
 }
 }  // namespace
 
-bool on_real_gpu(const Tensor& t) { return t.device().is_cuda() && !slot_of(t).host_memory; }
+bool on_real_gpu(Device d) { return d.is_cuda() && !slot_for(d).host_memory; }
+bool on_real_gpu(const Tensor& t) { return on_real_gpu(t.device()); }
 
 Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round) {
   Tensor u = empty_on(size, DType::Float32, d);
@@ -129,7 +130,7 @@ Tensor randperm(int64_t n, const TensorOptions& o, Generator* gen) {
   GL_CHECK(n >= 0, "Trying to create tensor with negative dimension ", n, ": [", n,
            "]");  // PyTorch's wording (from empty)
   Device dev = resolve_device(o.device);
-  if (!gen && n > 0 && dev.is_cuda() && !slot_for(dev).host_memory) return gpu_randperm(n, dev, o.dtype);
+  if (!gen && n > 0 && on_real_gpu(dev)) return gpu_randperm(n, dev, o.dtype);
   if (gen) random_exec(empty_on({0}, DType::Int64, dev), gen);  // the generator's device type must match
   // Fisher-Yates on the host with draws from the CPU generator (or gen's own
   // mt19937, whatever its device), as PyTorch's CPU randperm. Each step takes
@@ -240,7 +241,7 @@ namespace {
 // consecutive elements a draw, `u <= p`.
 Tensor bernoulli_draw(const Tensor& p, const Shape& shape, DType dtype, Generator* gen) {
   NoGradGuard ng;
-  if (on_real_gpu(p) && !gen) return to_dtype(binary(BinaryOp::Le, gpu_uniforms4(shape, p.device(), true), p), dtype);
+  if (on_real_gpu(p)) return to_dtype(binary(BinaryOp::Le, gpu_uniforms4(shape, p.device(), true), p), dtype);
   const DType ud = p.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
   Tensor u = uniforms(shape, ud, p.device(), gen);
   return to_dtype(binary(BinaryOp::Lt, u, to_dtype(p, ud)), dtype);

@@ -55,6 +55,7 @@ int randperm_key_bits(int64_t n);
 Tensor gpu_randperm(int64_t n, Device dev, DType dtype);  // randperm_gpu.cpp
 std::vector<int64_t> randperm_from_keys(const int64_t* keys, int64_t n, int bits, uint64_t seed, uint64_t offset);
 // A CUDA device backed by a GPU (not emulated in host memory).
+bool on_real_gpu(Device d);
 bool on_real_gpu(const Tensor& t);
 // Raw float32 uniforms in (0, 1] drawn on a real GPU as PyTorch's CUDA
 // bernoulli with a tensor p (one_round) or its dropout kernel draws them
