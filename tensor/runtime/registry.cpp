@@ -1,5 +1,6 @@
 #include "tensor/runtime/registry.h"
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -267,7 +268,7 @@ void synchronize_all() {
 }
 
 namespace {
-Allocator* g_pinned = nullptr;
+std::atomic<Allocator*> g_pinned{nullptr};  // set once; read by is_pinned on any thread
 }
 
 Allocator& pinned_allocator() {
@@ -279,7 +280,7 @@ Allocator& pinned_allocator() {
   }
   // PyTorch says why there is no CUDA (no driver, no device): gpulab the same.
   GL_CHECK(g_pinned != nullptr, cuda_unavailable_message());
-  return *g_pinned;
+  return *g_pinned.load();
 }
 
 bool is_pinned_allocator(const Allocator* a) { return a && a == g_pinned; }
