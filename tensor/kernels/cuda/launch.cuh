@@ -184,32 +184,7 @@ GL_HD void contig_body(Grid g, const Ptrs& p, int64_t n, bool vec, const F& f) {
   int64_t start = 0;
   if (vec) {
     const int64_t nv = n / VEC;
-    int64_t v = g.tid;
-    // Four vectors a thread at a time, every load issued before any store: a
-    // store may alias the next loads, so one vector per round left a single
-    // load in flight per thread (add over 2^28 floats reached 71% of a copy's
-    // bandwidth on an H200).
-    constexpr int U = 4;
-    for (; v + (U - 1) * g.nthreads < nv; v += U * g.nthreads) {
-      Vec<A, VEC> va[U]{};
-      Vec<B, VEC> vb[U]{};
-      Vec<C, VEC> vc[U]{};
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const int64_t w = v + u * g.nthreads;
-        if constexpr (NIN >= 1) va[u] = reinterpret_cast<const Vec<A, VEC>*>(a)[w];
-        if constexpr (NIN >= 2) vb[u] = reinterpret_cast<const Vec<B, VEC>*>(b)[w];
-        if constexpr (NIN >= 3) vc[u] = reinterpret_cast<const Vec<C, VEC>*>(c)[w];
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        Vec<Out, VEC> vo;
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) vo.v[j] = apply<NIN, Out>(f, va[u].v[j], vb[u].v[j], vc[u].v[j]);
-        reinterpret_cast<Vec<Out, VEC>*>(out)[v + u * g.nthreads] = vo;
-      }
-    }
-    for (; v < nv; v += g.nthreads) {
+    for (int64_t v = g.tid; v < nv; v += g.nthreads) {
       Vec<A, VEC> va{};
       Vec<B, VEC> vb{};
       Vec<C, VEC> vc{};
