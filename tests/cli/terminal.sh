@@ -69,8 +69,9 @@ else
     sleep 0.3
     $T send-keys -t cli 'a = torch.randn(6000, 6000); print("ready" .. "-a")' Enter
     wait_for '^ready-a$' 30
-    $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter
-    sleep 0.5
+    $T send-keys -t cli 'print("busy" .. "-a"); for _ = 1, 100 do a:mm(a) end' Enter
+    wait_for '^busy-a$' 30
+    sleep 0.2
     $T send-keys -t cli C-c
     sleep 0.15
     $T send-keys -t cli C-c
@@ -158,8 +159,10 @@ else
       wait_for '^>>> ?$' 30; then  # 30 s: a loaded machine (ctest -j16 beside sanitizers) took over 10
     $T send-keys -t cli 'a = torch.randn(6000, 6000); print("ready" .. "-a")' Enter
     wait_for '^ready-a$' 30
-    $T send-keys -t cli 'for _ = 1, 100 do a:mm(a) end' Enter
-    sleep 0.5
+    # the presses go in once the loop runs (a fixed wait lost the race under ASan)
+    $T send-keys -t cli 'print("busy" .. "-a"); for _ = 1, 100 do a:mm(a) end' Enter
+    wait_for '^busy-a$' 30
+    sleep 0.2
     $T send-keys -t cli C-c
     sleep 0.1
     $T send-keys -t cli C-c
