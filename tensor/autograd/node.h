@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 #include "tensor/core/tensor.h"
 
@@ -46,6 +47,10 @@ bool any_requires_grad(const std::vector<Tensor>& inputs);
 // Makes `out` the output of a new node over `inputs`.
 void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
             std::function<std::vector<Tensor>(const Tensor&)> backward);
+// Records a node of derivatives.h under its own name (Note [Derivative rows]).
+template <class Derivative> void record(Tensor& out, const std::vector<Tensor>& inputs, Derivative node) {
+  record(out, Derivative::kName, inputs, std::move(node));
+}
 
 // PyTorch prints some composite ops by the name of the op the user called
 // (x.var() is VarBackward0 although it is built from sub/mul/sum/div):

@@ -2,7 +2,7 @@
 // repeat, unbind.
 #include <algorithm>
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 
@@ -32,11 +32,7 @@ Tensor round(const Tensor& t, int64_t decimals) {
                       : binary(BinaryOp::Mul, unary(UnaryOp::Round, binary(BinaryOp::Div, x, s)), s);
     r = to_dtype(r, t.dtype());
   }
-  if (any_requires_grad({&t})) {
-    record(r, "RoundBackward1", {t}, [sizes = t.sizes(), o = TensorOptions{t.dtype(), t.device()}](const Tensor&) {
-      return std::vector<Tensor>{zeros(sizes, o)};
-    });
-  }
+  if (any_requires_grad({&t})) { record(r, {t}, RoundBackward1{t.sizes(), {t.dtype(), t.device()}}); }
   return r;
 }
 

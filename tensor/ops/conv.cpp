@@ -2,7 +2,8 @@
 // kernels (tensor/kernels/dnn.h), and ConvolutionBackward0.
 #include <algorithm>
 #include <limits>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
 #include "tensor/ops/nn_conv.h"
@@ -150,37 +151,40 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
                                   y.data_ptr());
   }
   if (any_requires_grad(std::vector<Tensor>{input, weight, b ? *b : Tensor()})) {
-    const bool need_x = input.requires_grad(), need_w = weight.requires_grad(), need_b = b && b->requires_grad();
-    record(y, "ConvolutionBackward0", {input, weight, b ? *b : Tensor()},
-           [g, xc, wc, need_x, need_w, need_b, dev](const Tensor& gy0) -> std::vector<Tensor> {
-             Tensor gy = contiguous(gy0);
-             Tensor gx, gw, gb;
-             const DnnKernels& k = dnn_kernels_for(dev);
-             if (need_x) {
-               gx = empty_on(xc.sizes(), g.dtype, dev);
-               if (gx.numel() > 0) {
-                 trace::op("conv2d_backward_data", dev);
-                 if (gy.numel() > 0) k.conv_bwd_data(dnn_exec_for(dev), g, gy.data_ptr(), wc.data_ptr(), gx.data_ptr());
-                 else fill_(gx, Scalar::from_int(0));
-               }
-             }
-             if (need_w || need_b) {
-               gw = empty_on(wc.sizes(), g.dtype, dev);
-               if (need_b) gb = empty_on({g.K}, g.dtype, dev);
-               trace::op("conv2d_backward_weight", dev);
-               if (gy.numel() > 0) {
-                 k.conv_bwd_weight(dnn_exec_for(dev), g, xc.data_ptr(), gy.data_ptr(), gw.data_ptr(),
-                                   need_b ? gb.data_ptr() : nullptr);
-               } else {
-                 fill_(gw, Scalar::from_int(0));
-                 if (need_b) fill_(gb, Scalar::from_int(0));
-               }
-               if (!need_w) gw = Tensor();
-             }
-             return {gx, gw, gb};
-           });
+    record(y, {input, weight, b ? *b : Tensor()},
+           ConvolutionBackward0{g, xc, wc, input.requires_grad(), weight.requires_grad(), b && b->requires_grad()});
   }
   return y;
+}
+
+std::vector<Tensor> convolution_backward(const Tensor& grad, const ConvGeom& g, const Tensor& xc, const Tensor& wc,
+                                         bool need_x, bool need_w, bool need_b) {
+  const Device dev = xc.device();
+  Tensor gy = contiguous(grad);
+  Tensor gx, gw, gb;
+  const DnnKernels& k = dnn_kernels_for(dev);
+  if (need_x) {
+    gx = empty_on(xc.sizes(), g.dtype, dev);
+    if (gx.numel() > 0) {
+      trace::op("conv2d_backward_data", dev);
+      if (gy.numel() > 0) k.conv_bwd_data(dnn_exec_for(dev), g, gy.data_ptr(), wc.data_ptr(), gx.data_ptr());
+      else fill_(gx, Scalar::from_int(0));
+    }
+  }
+  if (need_w || need_b) {
+    gw = empty_on(wc.sizes(), g.dtype, dev);
+    if (need_b) gb = empty_on({g.K}, g.dtype, dev);
+    trace::op("conv2d_backward_weight", dev);
+    if (gy.numel() > 0) {
+      k.conv_bwd_weight(dnn_exec_for(dev), g, xc.data_ptr(), gy.data_ptr(), gw.data_ptr(),
+                        need_b ? gb.data_ptr() : nullptr);
+    } else {
+      fill_(gw, Scalar::from_int(0));
+      if (need_b) fill_(gb, Scalar::from_int(0));
+    }
+    if (!need_w) gw = Tensor();
+  }
+  return {gx, gw, gb};
 }
 
 }  // namespace gl

@@ -3,7 +3,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -126,10 +126,7 @@ Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType>
     else copy_(out, self);
   }
   if (any_requires_grad({&self}) && is_floating(dt)) {
-    Device sd = self.device();
-    DType sdt = self.dtype();
-    record(out, "ToCopyBackward0", {self},
-           [sd, sdt](const Tensor& g) -> std::vector<Tensor> { return {to(g, sd, sdt)}; });
+    record(out, {self}, ToCopyBackward0{self.device(), self.dtype()});
   }
   return out;
 }
@@ -137,8 +134,7 @@ Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType>
 Tensor clone(const Tensor& self) {
   Tensor out = empty_on(self.sizes(), self.dtype(), self.device());
   copy_same_device(out, self);
-  if (any_requires_grad({&self}))
-    record(out, "CloneBackward0", {self}, [](const Tensor& g) -> std::vector<Tensor> { return {g}; });
+  if (any_requires_grad({&self})) record(out, {self}, CloneBackward0{});
   return out;
 }
 
@@ -157,7 +153,7 @@ Tensor pin_memory(const Tensor& self) {
     copy_same_device(out, self);
   }
   if (any_requires_grad({&self}))  // PyTorch: _pin_memory's node
-    record(out, "PinMemoryBackward0", {self}, [](const Tensor& g) -> std::vector<Tensor> { return {g}; });
+    record(out, {self}, PinMemoryBackward0{});
   return out;
 }
 

@@ -3,7 +3,7 @@
 // rules are in inplace.cpp), with autograd.
 #include <cmath>
 #include <functional>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/inplace.h"
@@ -291,12 +291,7 @@ Tensor add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha) {
   const double al = op == BinaryOp::Sub ? -alpha : alpha;
   Tensor out = binary_tt(BinaryOp::Add, a, b, nullptr, al);
   if (any_requires_grad({&a, &b})) {
-    record(
-        out, row(op).node, {a, b},
-        [al, as = a.sizes(), bs = b.sizes(), ad = a.dtype(), bd = b.dtype()](const Tensor& g) -> std::vector<Tensor> {
-          return {to_dtype(sum_to(g, as), ad),
-                  to_dtype(sum_to(binary(BinaryOp::Mul, g, Scalar::from_double(al)), bs), bd)};
-        });
+    record(out, row(op).node, {a, b}, AddAlphaBackward{a.sizes(), b.sizes(), a.dtype(), b.dtype(), al});
   }
   return out;
 }
@@ -340,12 +335,7 @@ Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
   const DeviceSlot& sl = slot_for(dev);
   trace::op("where", dev);
   sl.kernels->where(sl.exec, make_loop(shape, {&out, &c, &a, &b}));
-  if (any_requires_grad({&a0, &b0})) {
-    record(out, "WhereBackward0", {a0, b0}, [c, a0, b0](const Tensor& g) -> std::vector<Tensor> {
-      Tensor z = zeros({}, {g.dtype(), g.device()});
-      return {grad_for(where(c, g, z), a0), grad_for(where(c, z, g), b0)};
-    });
-  }
+  if (any_requires_grad({&a0, &b0})) { record(out, {a0, b0}, WhereBackward0{c, a0, b0}); }
   return out;
 }
 
@@ -363,14 +353,7 @@ Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi
     if (hi) r = binary(BinaryOp::Minimum, r, sc(*hi));
     if (r.is_same(a)) r = clone(a);
   }
-  if (any_requires_grad({&a})) {
-    record(r, "ClampBackward1", {a}, [a, lo, hi](const Tensor& g) -> std::vector<Tensor> {
-      Tensor mask = ones(a.sizes(), {DType::Bool, a.device()});
-      if (lo) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Gt, a, Scalar::from_double(*lo)));
-      if (hi) mask = binary(BinaryOp::LogicalAnd, mask, binary(BinaryOp::Lt, a, Scalar::from_double(*hi)));
-      return {where(mask, g, zeros({}, {g.dtype(), g.device()}))};
-    });
-  }
+  if (any_requires_grad({&a})) { record(r, {a}, ClampBackward1{a, lo, hi}); }
   return r;
 }
 

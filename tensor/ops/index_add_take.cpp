@@ -1,7 +1,7 @@
 // index_add, take and nonzero, on the gather/scatter kernel as index_ops.cpp's
 // ops are (the shared pieces: index_run.h).
 #include <algorithm>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/index_run.h"
@@ -57,14 +57,7 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
     index_add_into(out, dim, index, source, alpha);
   }
   if (wants_grad({&self, &source})) {
-    Tensor idx = index;
-    Shape src_shape = source.sizes();
-    record(out, "IndexAddBackward0", {self, source},
-           [dim, idx, src_shape, alpha](const Tensor& g) -> std::vector<Tensor> {
-             Tensor gs = g.dim() ? index_select(g, dim, idx) : reshape(g, {1});
-             gs = binary(BinaryOp::Mul, gs, alpha);
-             return {g, reshape(gs, src_shape)};
-           });
+    record(out, {self, source}, IndexAddBackward0{dim, index, source.sizes(), alpha});
   }
   return out;
 }
@@ -89,14 +82,7 @@ Tensor take(const Tensor& self, const Tensor& index) {
   Tensor flat = contiguous(self);
   Tensor out = empty_on(index.sizes(), self.dtype(), self.device());
   run(IndexOp::Gather, flat, Shape(size_t(index.dim()), 0), 1, idx, idx.strides(), &out, out.strides(), index.sizes());
-  if (wants_grad({&self})) {
-    Shape shape = self.sizes();
-    record(out, "TakeBackward0", {self}, [shape, idx](const Tensor& g) -> std::vector<Tensor> {
-      Tensor z = zeros({numel_of(shape)}, {g.dtype(), g.device()});
-      scatter_add_(z, 0, reshape(idx, {-1}), reshape(contiguous(g), {-1}));
-      return {reshape(z, shape)};
-    });
-  }
+  if (wants_grad({&self})) { record(out, {self}, TakeBackward0{self.sizes(), idx}); }
   return out;
 }
 

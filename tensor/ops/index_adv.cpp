@@ -5,7 +5,7 @@
 // then runs over B and the dims no tensor indexes. Where the indexed dims are
 // adjacent, B takes their place in the result; otherwise B comes first.
 #include <algorithm>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/index_run.h"
@@ -145,13 +145,7 @@ Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
   Tensor out = empty_on(p.shape, self.dtype(), self.device());
   run_plan(self, p, out, IndexOp::Gather, "index");
   if (GradMode::enabled() && self.requires_grad()) {
-    Shape shape = self.sizes();
-    std::vector<Tensor> again = replay(p, self.dim());
-    record(out, "IndexBackward0", {self}, [shape, again](const Tensor& g) -> std::vector<Tensor> {
-      Tensor z = zeros(shape, {g.dtype(), g.device()});
-      index_put_(z, again, g, true);
-      return {z};
-    });
+    record(out, {self}, IndexBackward0{self.sizes(), replay(p, self.dim())});
   }
   return out;
 }
@@ -166,13 +160,7 @@ Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const T
     put_into(out, p, values, accumulate);
   }
   if (GradMode::enabled() && (self.requires_grad() || values.requires_grad())) {
-    std::vector<Tensor> again = replay(p, self.dim());
-    Shape vshape = values.sizes();
-    record(out, "IndexPutBackward0", {self, values},
-           [again, vshape, accumulate](const Tensor& g) -> std::vector<Tensor> {
-             Tensor gs = accumulate ? g : index_put(g, again, zeros({}, {g.dtype(), g.device()}), false);
-             return {gs, sum_to(index(g, again), vshape)};
-           });
+    record(out, {self, values}, IndexPutBackward0{replay(p, self.dim()), values.sizes(), accumulate});
   }
   return out;
 }

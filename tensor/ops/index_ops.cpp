@@ -11,7 +11,7 @@
 
 #include <algorithm>
 #include <utility>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
 #include "tensor/ops/ops.h"
@@ -66,14 +66,7 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index_in) {
   const Shape ss = self.dim() ? with_zero(self.strides(), dim) : Shape{};
   run(IndexOp::Gather, self, ss, self.dim() ? self.stride(dim) : 1, idx, idx.strides(), &out, out.strides(),
       index.sizes());
-  if (wants_grad({&self})) {
-    Shape shape = self.sizes();
-    record(out, "GatherBackward0", {self}, [shape, dim, idx](const Tensor& g) -> std::vector<Tensor> {
-      Tensor z = zeros(shape, {g.dtype(), g.device()});
-      scatter_add_(z, dim, idx, g);
-      return {z};
-    });
-  }
+  if (wants_grad({&self})) { record(out, {self}, GatherBackward0{self.sizes(), dim, idx}); }
   return out;
 }
 
@@ -91,11 +84,7 @@ Tensor scattered_copy(const Tensor& self, int64_t dim, const Tensor& index, cons
 }
 // scatter with reduce= has no derivative in PyTorch: a NotImplemented node
 // that fails only when backward reaches it.
-void record_no_derivative(Tensor& out, std::vector<Tensor> inputs) {
-  record(out, "NotImplemented", inputs, [](const Tensor&) -> std::vector<Tensor> {
-    throw RuntimeError("derivative for aten::scatter is not implemented");
-  });
-}
+void record_no_derivative(Tensor& out, std::vector<Tensor> inputs) { record(out, inputs, NotImplemented{}); }
 }  // namespace
 
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src, const std::string& reduce) {
@@ -113,20 +102,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, const Te
   if (wants_grad({&self, &src}) && op != IndexOp::Scatter) {
     record_no_derivative(out, {self, src});
   } else if (wants_grad({&self, &src})) {
-    Tensor idx = index;
-    Shape src_shape = src.sizes();
-    record(out, "ScatterBackward0", {self, src}, [dim, idx, src_shape](const Tensor& g) -> std::vector<Tensor> {
-      Tensor gs = scatter(g, dim, idx, Scalar::from_int(0));
-      Tensor gsrc = gather(g, dim, idx);
-      if (gsrc.sizes() != src_shape) {  // src larger than the index: the rest gets no gradient
-        Tensor full = zeros(src_shape, {g.dtype(), g.device()});
-        Tensor part = full;
-        for (int64_t d = 0; d < gsrc.dim(); ++d) part = narrow(part, d, 0, gsrc.size(d));
-        copy_(part, gsrc);
-        gsrc = full;
-      }
-      return {gs, gsrc};
-    });
+    record(out, {self, src}, ScatterBackward0{dim, index, src.sizes()});
   }
   return out;
 }
@@ -146,9 +122,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, Scalar v
   if (wants_grad({&self}) && op != IndexOp::Scatter) {
     record_no_derivative(out, {self});
   } else if (wants_grad({&self})) {
-    Tensor idx = index;
-    record(out, "ScatterBackward1", {self},
-           [dim, idx](const Tensor& g) -> std::vector<Tensor> { return {scatter(g, dim, idx, Scalar::from_int(0))}; });
+    record(out, {self}, ScatterBackward1{dim, index});
   }
   return out;
 }
@@ -186,12 +160,7 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index_in, cons
   const Tensor index = as_long_index(index_in);
   dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   Tensor out = scattered_copy(self, dim, index, src, IndexOp::ScatterAdd);
-  if (wants_grad({&self, &src})) {
-    Tensor idx = index;
-    record(out, "ScatterAddBackward0", {self, src}, [dim, idx](const Tensor& g) -> std::vector<Tensor> {
-      return {g, gather(g, dim, idx)};
-    });
-  }
+  if (wants_grad({&self, &src})) { record(out, {self, src}, ScatterAddBackward0{dim, index}); }
   return out;
 }
 

@@ -2,7 +2,7 @@
 // slices are Python's start:stop:step, so PyTorch code reads the same.
 #include "tensor/ops/indexing.h"
 #include <algorithm>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
 #include "tensor/ops/composite.h"
@@ -35,8 +35,10 @@ bool advanced(const IndexKey& key) {
   return key.bare ? is_index_tensor(key.items.at(0).tensor) : has_tensor(key.items);
 }
 
+}  // namespace
+
 // Integers, slices, '...' and None: a view of t.
-Tensor basic(const Tensor& t, const std::vector<IndexItem>& items) {
+Tensor basic_index(const Tensor& t, const std::vector<IndexItem>& items) {
   int64_t consumed = 0, ellipses = 0;
   for (auto& it : items) {
     if (it.kind == IndexItem::Int || it.kind == IndexItem::Slice) ++consumed;
@@ -78,6 +80,8 @@ Tensor basic(const Tensor& t, const std::vector<IndexItem>& items) {
   if (r.is_same(t)) r = make_view(t, t.sizes(), t.strides(), t.offset()), r.impl->requires_grad = false;
   return r;
 }
+
+namespace {
 
 // Index tensors among the items: the view the other items select (integers
 // select first, as PyTorch's basic indexing does), and one entry of `idx` per
@@ -152,18 +156,10 @@ Tensor copy_slices(const Tensor& old, const std::vector<IndexItem>& items, const
   {
     NoGradGuard ng;
     out = clone(old);
-    Tensor view = basic(out, items);
+    Tensor view = basic_index(out, items);
     copy_(view, expand(value, view.sizes()));
   }
-  if (any_requires_grad({&old, &value})) {
-    const Shape vshape = value.sizes();
-    record(out, "CopySlices", {old, value}, [items, vshape](const Tensor& g) -> std::vector<Tensor> {
-      Tensor g_old = clone(g);
-      Tensor hole = basic(g_old, items);
-      fill_(hole, Scalar::from_int(0));
-      return {g_old, sum_to(clone(basic(g, items)), vshape)};
-    });
-  }
+  if (any_requires_grad({&old, &value})) { record(out, {old, value}, CopySlices{items, value.sizes()}); }
   return out;
 }
 }  // namespace
@@ -186,7 +182,7 @@ Tensor getitem(const Tensor& t, const IndexKey& key) {
     for (int64_t d = mask.dim(); d < t.dim(); ++d) rest.push_back(t.size(d));
     return rest.size() > 1 ? reshape(r, rest) : r;
   }
-  return basic(t, key.items);
+  return basic_index(t, key.items);
 }
 
 void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optional<Scalar>& vs,
@@ -257,7 +253,7 @@ void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optio
     return masked_assign_(t, mask, v);
   }
   GL_CHECK_T(IndexError, !bare, "gpulab: assignment through an index tensor is not supported; use a mask");
-  Tensor view = basic(t, key.items);
+  Tensor view = basic_index(t, key.items);
   if (!vt) return fill_(view, *vs);
   // Expanded to the target, so a wrong shape reports expand's error, then copied.
   copy_(view, expand(without_leading_ones(*vt), view.sizes()));

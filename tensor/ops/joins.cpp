@@ -2,7 +2,7 @@
 // splits the gradient back).
 #include <algorithm>
 #include <numeric>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -57,19 +57,12 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
     }
   }
   if (any_requires_grad(ts)) {
-    std::vector<Tensor> inputs = ts;
-    record(out, "CatBackward0", inputs, [inputs, starts, dim](const Tensor& g) {
-      std::vector<Tensor> r;
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        const Tensor& t = inputs[i];
-        if (t.dim() == 1 && t.numel() == 0) {
-          r.emplace_back();
-          continue;
-        }
-        r.push_back(to_dtype(narrow(g, dim, starts[i], t.sizes()[size_t(dim)]), t.dtype()));
-      }
-      return r;
-    });
+    CatBackward0 node{{}, {}, starts, dim};
+    for (const Tensor& t : ts) {
+      node.sizes.push_back(t.sizes());
+      node.dtypes.push_back(t.dtype());
+    }
+    record(out, ts, std::move(node));
   }
   return out;
 }
@@ -91,12 +84,9 @@ Tensor stack(const std::vector<Tensor>& ts, int64_t dim) {
     out = cat(us, dim);
   }
   if (any_requires_grad(ts)) {
-    std::vector<Tensor> inputs = ts;
-    record(out, "StackBackward0", inputs, [inputs, dim](const Tensor& g) {
-      std::vector<Tensor> r;
-      for (size_t i = 0; i < inputs.size(); ++i) r.push_back(to_dtype(select(g, dim, int64_t(i)), inputs[i].dtype()));
-      return r;
-    });
+    StackBackward0 node{{}, dim};
+    for (const Tensor& t : ts) node.dtypes.push_back(t.dtype());
+    record(out, ts, std::move(node));
   }
   return out;
 }

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -23,14 +23,6 @@ std::vector<int64_t> wrap_all(const Tensor& t, const std::vector<int64_t>& dims)
   }
   std::sort(w.begin(), w.end());
   return w;
-}
-
-// g (reduced over dims, keepdim or not) back to t's shape.
-Tensor expand_back(const Tensor& g, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim) {
-  Tensor r = g;
-  if (!keepdim)
-    for (int64_t d : dims) r = unsqueeze(r, d);
-  return expand(r, t.sizes());
 }
 
 Tensor zero_like_scalar(const Tensor& t) { return scalar_tensor(Scalar::from_int(0), t.dtype(), t.device()); }
@@ -54,12 +46,7 @@ Tensor logsumexp(const Tensor& t0, const std::vector<int64_t>& dims0, bool keepd
       if (!keepdim) out = squeeze_dims(out, dims);
     }
   }
-  if (any_requires_grad({&t})) {
-    const Tensor x = t, od = detach(out);
-    record(out, "LogsumexpBackward0", {t}, [x, od, dims, keepdim](const Tensor& g) -> std::vector<Tensor> {
-      return {mul(expand_back(g, x, dims, keepdim), unary(UnaryOp::Exp, sub(x, expand_back(od, x, dims, keepdim))))};
-    });
-  }
+  if (any_requires_grad({&t})) { record(out, {t}, LogsumexpBackward0{t, detach(out), dims, keepdim}); }
   return out;
 }
 
@@ -82,22 +69,7 @@ Tensor vector_norm(const Tensor& t, double ord, const std::vector<int64_t>& dims
     } else out = norm(t, ord, dims0, keepdim);
   }
   if (any_requires_grad({&t}) && ord != 0) {
-    const Tensor x = t, od = detach(out);
-    record(out, "LinalgVectorNormBackward0", {t}, [x, od, ord, dims, keepdim](const Tensor& g0) -> std::vector<Tensor> {
-      const Tensor g = expand_back(g0, x, dims, keepdim), n = expand_back(od, x, dims, keepdim);
-      const Tensor sgn = unary(UnaryOp::Sign, x), zero = zero_like_scalar(n);
-      if (ord == 1) return {mul(g, sgn)};
-      if (std::isinf(ord)) {  // shared evenly among the elements at the extreme
-        Tensor hit = to_dtype(binary(BinaryOp::Eq, unary(UnaryOp::Abs, x), n), x.dtype());
-        Tensor cnt = expand_back(sum(hit, dims, keepdim), x, dims, keepdim);
-        return {div(mul(mul(g, sgn), hit), cnt)};
-      }
-      // d|x|_p = x |x|^(p-2) / |x|_p^(p-1), zero where the norm is zero
-      const Tensor safe = where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), ones({}, {n.dtype(), n.device()}), n);
-      Tensor num = ord == 2 ? x : mul(x, binary(BinaryOp::Pow, unary(UnaryOp::Abs, x), Scalar::from_double(ord - 2)));
-      Tensor r = div(mul(g, num), ord == 2 ? safe : binary(BinaryOp::Pow, safe, Scalar::from_double(ord - 1)));
-      return {where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), zero, r)};
-    });
+    record(out, {t}, LinalgVectorNormBackward0{t, detach(out), ord, dims, keepdim});
   }
   return out;
 }

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 #include <vector>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/linalg_extra.h"
 #include "tensor/ops/ops.h"
@@ -140,11 +140,7 @@ Tensor linalg_solve(const Tensor& A, const Tensor& B) {
     // derivatives.yaml: gB = solve(A^H, g); gA = -gB X^H (as columns for vectors)
     // The saved output is a detached alias: X itself would hold its own node (a
     // cycle that never frees); saves_output still guards it (Note [In-place autograd]).
-    record(X, "LinalgSolveExBackward0", {A, B}, [A, B, X = detach(X), vec](const Tensor& g) -> std::vector<Tensor> {
-      const Tensor gB = linalg_solve(transpose(A, -2, -1), g);
-      const Tensor gA = neg(matmul(vec ? unsqueeze(gB, -1) : gB, transpose(vec ? unsqueeze(X, -1) : X, -2, -1)));
-      return {grad_for(gA, A), grad_for(gB, B)};
-    });
+    record(X, {A, B}, LinalgSolveExBackward0{A, B, detach(X), vec});
     X.grad_fn()->saves_output = true;  // the backward reads X (Note [In-place autograd])
   }
   return X;
@@ -168,10 +164,7 @@ Tensor linalg_inv(const Tensor& A) {
   }
   if (any_requires_grad({&A})) {
     // derivatives.yaml: -A^{-H} g A^{-H}
-    record(out, "LinalgInvExBackward0", {A}, [out = detach(out)](const Tensor& g) -> std::vector<Tensor> {
-      const Tensor t = transpose(out, -2, -1);
-      return {neg(matmul(matmul(t, g), t))};
-    });
+    record(out, {A}, LinalgInvExBackward0{detach(out)});
     out.grad_fn()->saves_output = true;
   }
   return out;
@@ -201,15 +194,7 @@ Tensor linalg_det(const Tensor& A) {
   det = to(det, A.device(), std::nullopt);
   if (any_requires_grad({&A})) {
     // g det A^{-T}; PyTorch also differentiates at singular matrices (through an SVD): not here
-    record(det, "LinalgDetBackward0", {A}, [A, det = detach(det)](const Tensor& g) -> std::vector<Tensor> {
-      Tensor inv;
-      try {
-        inv = linalg_inv(detach(A));
-      } catch (const LinAlgError&) {
-        throw NotImplementedError("gpulab: the gradient of linalg.det at a singular matrix is not implemented yet");
-      }
-      return {mul(unsqueeze(unsqueeze(mul(g, det), -1), -1), transpose(inv, -2, -1))};
-    });
+    record(det, {A}, LinalgDetBackward0{A, detach(det)});
     det.grad_fn()->saves_output = true;
   }
   return det;

@@ -1,6 +1,6 @@
 // Selections with numbers as operands: masked_fill, where with numbers,
 // clamp_ and clamp with tensor bounds (and the shared rule for a number's dtype).
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 
@@ -27,14 +27,7 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, Other value) {
   std::vector<Tensor> inputs{t};
   if (value.t) inputs.push_back(v);
   record(out, value.t ? "MaskedFillBackward1" : "MaskedFillBackward0", inputs,
-         [mask, in_shape = t.sizes(), in_dtype = t.dtype(), v_dtype = v.dtype(), v_device = v.device(),
-          has_v = value.t != nullptr](const Tensor& g) {
-           Tensor z = zeros({}, {g.dtype(), g.device()});
-           std::vector<Tensor> grads{to_dtype(sum_to(where(mask, z, g), in_shape), in_dtype)};
-           // (a 0-d CPU value may fill a tensor on a device: its gradient goes back to the CPU)
-           if (has_v) grads.push_back(to(sum_to(where(mask, g, z), {}), v_device, v_dtype));
-           return grads;
-         });
+         MaskedFillBackward{mask, t.sizes(), t.dtype(), value.t != nullptr, v.dtype(), v.device()});
   return out;
 }
 

@@ -2,7 +2,8 @@
 // through the device's gemm (BLAS on the CPU, cuBLAS on CUDA). Operands are
 // passed with their strides when BLAS can read them as (transposed) row-major
 // matrices, and copied to contiguous only when it cannot.
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -104,23 +105,25 @@ void gemm_into(Tensor& c, const Tensor& a, const Tensor& b, double alpha, double
   sl.kernels->gemm(sl.exec, g);
 }
 
-// Gradients of a @ b in the layout of each input, as PyTorch's
-// mm_mat1_backward/mm_mat2_backward: for a transposed input (nn.Linear's
-// weight.t()) the product is formed transposed, so the leaf's .grad arrives
-// contiguous and is not copied again.
+// (mm_mat1_backward and mm_mat2_backward are defined below, out of this namespace.)
 bool transposed(const Tensor& m) {
   return m.dim() == 2 && m.size(0) > 1 && m.size(1) > 1 && m.stride(0) == 1 && m.stride(1) == m.size(0);
-}
-Tensor mm_grad_a(const Tensor& g, const Tensor& a, const Tensor& b) {
-  return transposed(a) ? t(mm(b, t(g))) : mm(g, t(b));
-}
-Tensor mm_grad_b(const Tensor& g, const Tensor& a, const Tensor& b) {
-  return transposed(b) ? t(mm(t(g), a)) : mm(t(a), g);
 }
 
 std::string dims_x(const Tensor& t) { return t.dim() == 1 ? cat(t.size(0)) : cat(t.size(0), "x", t.size(1)); }
 
 }  // namespace
+
+// Gradients of self @ mat2 in the layout of each input, as PyTorch's
+// mm_mat1_backward/mm_mat2_backward: for a transposed input (nn.Linear's
+// weight.t()) the product is formed transposed, so the leaf's .grad arrives
+// contiguous and is not copied again.
+Tensor mm_mat1_backward(const Tensor& g, const Tensor& a, const Tensor& b) {
+  return transposed(a) ? t(mm(b, t(g))) : mm(g, t(b));
+}
+Tensor mm_mat2_backward(const Tensor& g, const Tensor& a, const Tensor& b) {
+  return transposed(b) ? t(mm(t(g), a)) : mm(t(a), g);
+}
 
 // Carried to the kernels by GemmSpec::allow_tf32.
 void set_allow_tf32(bool on) { g_allow_tf32 = on; }
@@ -135,10 +138,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
   check_mm_dtype(a, b);  // after the shapes, as PyTorch
   Tensor out = empty_on({a.size(0), b.size(1)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
-  if (any_requires_grad({&a, &b}))
-    record(out, "MmBackward0", {a, b}, [a, b](const Tensor& g) -> std::vector<Tensor> {
-      return {a.requires_grad() ? mm_grad_a(g, a, b) : Tensor(), b.requires_grad() ? mm_grad_b(g, a, b) : Tensor()};
-    });
+  if (any_requires_grad({&a, &b})) record(out, {a, b}, MmBackward0{a, b});
   return out;
 }
 
@@ -159,18 +159,7 @@ Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, 
   }
   gemm_into(out, a, b, alpha, beta);
   if (any_requires_grad({&bias, &a, &b})) {
-    Shape bs = bias.sizes();
-    record(out, "AddmmBackward0", {bias, a, b}, [a, b, bs, alpha, beta](const Tensor& g) -> std::vector<Tensor> {
-      Tensor gb = sum_to(g, bs);
-      if (beta != 1) gb = binary(BinaryOp::Mul, gb, Scalar::from_double(beta));
-      Tensor ga = a.requires_grad() ? mm_grad_a(g, a, b) : Tensor();
-      Tensor gw = b.requires_grad() ? mm_grad_b(g, a, b) : Tensor();
-      if (alpha != 1) {
-        if (ga.defined()) ga = binary(BinaryOp::Mul, ga, Scalar::from_double(alpha));
-        if (gw.defined()) gw = binary(BinaryOp::Mul, gw, Scalar::from_double(alpha));
-      }
-      return {gb, ga, gw};
-    });
+    record(out, {bias, a, b}, AddmmBackward0{bias.sizes(), a, b, beta, alpha});
   }
   return out;
 }
@@ -186,11 +175,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   check_bmm_dtype(a, b);
   Tensor out = empty_on({a.size(0), a.size(1), b.size(2)}, a.dtype(), a.device());
   gemm_into(out, a, b, 1, 0);
-  if (any_requires_grad({&a, &b}))
-    record(out, "BmmBackward0", {a, b}, [a, b](const Tensor& g) -> std::vector<Tensor> {
-      return {a.requires_grad() ? bmm(g, transpose(b, 1, 2)) : Tensor(),
-              b.requires_grad() ? bmm(transpose(a, 1, 2), g) : Tensor()};
-    });
+  if (any_requires_grad({&a, &b})) record(out, {a, b}, BmmBackward0{a, b});
   return out;
 }
 
@@ -206,10 +191,7 @@ Tensor dot(const Tensor& a, const Tensor& b) {
     NoGradGuard ng;
     out = reshape(mm(reshape(a, {1, -1}), reshape(b, {-1, 1})), {});
   }
-  if (any_requires_grad({&a, &b}))
-    record(out, "DotBackward0", {a, b}, [a, b](const Tensor& g) -> std::vector<Tensor> {
-      return {mul(g, b), mul(g, a)};
-    });
+  if (any_requires_grad({&a, &b})) record(out, {a, b}, DotBackward0{a, b});
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Neural-network functions built from the primitives, each recording the
 // node PyTorch records (so grad_fn prints the same name).
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/random_ops.h"
@@ -53,12 +53,7 @@ Tensor softmax(const Tensor& x0, int64_t dim) {
     Tensor e = unary(UnaryOp::Exp, sub(x, m));
     y = div(e, sum(e, {dim}, true));
   }
-  if (any_requires_grad({&x0})) {
-    Tensor yd = detach(y);
-    record(y, "SoftmaxBackward0", {x0}, [yd, dim](const Tensor& g) -> std::vector<Tensor> {
-      return {mul(yd, sub(g, sum(mul(g, yd), {dim}, true)))};
-    });
-  }
+  if (any_requires_grad({&x0})) record(y, {x0}, SoftmaxBackward0{detach(y), dim});
   return y;
 }
 
@@ -75,12 +70,7 @@ Tensor log_softmax(const Tensor& x0, int64_t dim) {
     Tensor shifted = sub(x, m);
     y = sub(shifted, unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, shifted), {dim}, true)));
   }
-  if (any_requires_grad({&x0})) {
-    Tensor yd = detach(y);
-    record(y, "LogSoftmaxBackward0", {x0}, [yd, dim](const Tensor& g) -> std::vector<Tensor> {
-      return {sub(g, mul(unary(UnaryOp::Exp, yd), sum(g, {dim}, true)))};
-    });
-  }
+  if (any_requires_grad({&x0})) record(y, {x0}, LogSoftmaxBackward0{detach(y), dim});
   return y;
 }
 
@@ -125,11 +115,7 @@ Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) 
   }
   if (any_requires_grad({&a, &b})) {
     const double n = reduction == "mean" ? double(numel_of(shape)) : 1.0;
-    record(out, "MseLossBackward0", {a, b}, [a, b, n, shape](const Tensor& g) -> std::vector<Tensor> {
-      Tensor d = binary(BinaryOp::Mul, sub(a, b), Scalar::from_double(2.0 / n));
-      Tensor ga = mul(d, g);
-      return {sum_to(ga, a.sizes()), sum_to(neg(ga), b.sizes())};
-    });
+    record(out, {a, b}, MseLossBackward0{a, b, n});
   }
   return out;
 }
@@ -261,11 +247,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
     const char* name = probs     ? (red == "mean" ? "DivBackward1" : "NegBackward0")
                        : eps > 0 ? "AddBackward0"
                                  : "NllLossBackward0";
-    record(out, name, {lp}, [coef, scale, none](const Tensor& g) -> std::vector<Tensor> {
-      Tensor gg = none ? unsqueeze(reshape(g, {-1}), 1) : g;
-      Tensor r = binary(BinaryOp::Sub, mul(coef, gg), Scalar::from_double(0.0), true);
-      return {scale.defined() ? div(r, scale) : r};
-    });
+    record(out, name, {lp}, CrossEntropyBackward{coef, scale, none});
   }
   return out;
 }
@@ -305,8 +287,7 @@ Tensor dropout(const Tensor& x, double p, bool training) {
   }
   if (any_requires_grad({&x}))
     // PyTorch's CPU dropout is input * mask (MulBackward0); CUDA's is fused.
-    record(out, x.device().is_cuda() ? "NativeDropoutBackward0" : "MulBackward0", {x},
-           [scale](const Tensor& g) -> std::vector<Tensor> { return {mul(g, scale)}; });
+    record(out, x.device().is_cuda() ? "NativeDropoutBackward0" : "MulBackward0", {x}, DropoutBackward{scale});
   return out;
 }
 

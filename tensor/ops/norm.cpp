@@ -4,7 +4,8 @@
 // backward PyTorch's native kernels use: with xhat = (x - mean) * invstd over n values,
 //   dx = invstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = g * weight.
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
 #include "tensor/ops/nn_conv.h"
@@ -17,12 +18,6 @@ namespace {
 Tensor scalar_mul(const Tensor& t, double v) { return binary(BinaryOp::Mul, t, Scalar::from_double(v)); }
 Tensor scalar_add(const Tensor& t, double v) { return binary(BinaryOp::Add, t, Scalar::from_double(v)); }
 Tensor rsqrt(const Tensor& t) { return unary(UnaryOp::Rsqrt, t); }
-
-// dx for normalisation over `dims` (n values each), in training mode.
-Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invstd, const std::vector<int64_t>& dims) {
-  Tensor m1 = mean(dxhat, dims, true), m2 = mean(mul(dxhat, xhat), dims, true);
-  return mul(invstd, sub(sub(dxhat, m1), mul(xhat, m2)));
-}
 
 // The running stats take the batch's mean and unbiased variance.
 void update_running(Tensor& running_mean, Tensor& running_var, const Tensor& mean, const Tensor& var, double momentum,
@@ -65,24 +60,35 @@ Tensor batch_norm_library(const DnnKernels& lib, const Tensor& x, Tensor& runnin
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
     Tensor sc = weight ? contiguous(detach(*weight)) : Tensor();
-    const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
     record(y, batch_norm_node(x, weight), {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
-           [g, xc, sc, mean, var, training, need_w, need_b, dev](const Tensor& gy0) -> std::vector<Tensor> {
-             Tensor gy = contiguous(gy0), gx = empty_on(xc.sizes(), DType::Float32, dev);
-             Tensor gw = need_w ? empty_on({g.C}, DType::Float32, dev) : Tensor();
-             Tensor gb = need_b ? empty_on({g.C}, DType::Float32, dev) : Tensor();
-             trace::op("batch_norm_backward", dev);
-             dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
-                                                 sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(),
-                                                 var.data_ptr(), gx.data_ptr(), need_w ? gw.data_ptr() : nullptr,
-                                                 need_b ? gb.data_ptr() : nullptr);
-             return {gx, gw, gb};
-           });
+           BatchNormLibraryBackward{g, xc, sc, mean, var, training, weight && weight->requires_grad(),
+                                    bias && bias->requires_grad()});
   }
   return y;
 }
 
 }  // namespace
+
+// dx for normalisation over `dims` (n values each), in training mode.
+Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invstd, const std::vector<int64_t>& dims) {
+  Tensor m1 = mean(dxhat, dims, true), m2 = mean(mul(dxhat, xhat), dims, true);
+  return mul(invstd, sub(sub(dxhat, m1), mul(xhat, m2)));
+}
+
+std::vector<Tensor> batch_norm_library_backward(const Tensor& grad, const NormGeom& g, bool training, const Tensor& xc,
+                                                const Tensor& sc, const Tensor& mean, const Tensor& var, bool need_w,
+                                                bool need_b) {
+  const Device dev = xc.device();
+  Tensor gy = contiguous(grad), gx = empty_on(xc.sizes(), DType::Float32, dev);
+  Tensor gw = need_w ? empty_on({g.C}, DType::Float32, dev) : Tensor();
+  Tensor gb = need_b ? empty_on({g.C}, DType::Float32, dev) : Tensor();
+  trace::op("batch_norm_backward", dev);
+  dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
+                                      sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(), var.data_ptr(),
+                                      gx.data_ptr(), need_w ? gw.data_ptr() : nullptr,
+                                      need_b ? gb.data_ptr() : nullptr);
+  return {gx, gw, gb};
+}
 
 Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, const Tensor* weight0, const Tensor* bias0,
                   bool training, double momentum, double eps) {
@@ -143,17 +149,9 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     if (!weight && !bias) y = clone(y);
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
-    const char* name = batch_norm_node(x, weight);
-    Tensor w = weight ? detach(*weight) : Tensor();
-    const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
-    record(y, name, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
-           [xhat, invstd, w, dims, bshape, training, need_w, need_b, C](const Tensor& g) -> std::vector<Tensor> {
-             Tensor dxhat = w.defined() ? mul(g, reshape(w, bshape)) : g;
-             Tensor dx = training ? norm_backward(dxhat, xhat, invstd, dims) : mul(dxhat, invstd);
-             Tensor dw = need_w ? reshape(sum(mul(g, xhat), dims, false), {C}) : Tensor();
-             Tensor db = need_b ? reshape(sum(g, dims, false), {C}) : Tensor();
-             return {dx, dw, db};
-           });
+    record(y, batch_norm_node(x, weight), {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+           BatchNormBackward{xhat, invstd, weight ? detach(*weight) : Tensor(), dims, bshape, training,
+                             weight && weight->requires_grad(), bias && bias->requires_grad(), C});
   }
   return y;
 }
@@ -192,17 +190,10 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
     if (bias) y = add(y, detach(*bias));
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
-    Tensor w = weight ? detach(*weight) : Tensor();
-    Shape wshape = weight ? weight->sizes() : Shape{};
-    const bool need_w = weight && weight->requires_grad(), need_b = bias && bias->requires_grad();
-    record(y, "NativeLayerNormBackward0", {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
-           [xhat, invstd, w, dims, wshape, need_w, need_b](const Tensor& g) -> std::vector<Tensor> {
-             Tensor dxhat = w.defined() ? mul(g, w) : g;
-             Tensor dx = norm_backward(dxhat, xhat, invstd, dims);
-             Tensor dw = need_w ? sum_to(mul(g, xhat), wshape) : Tensor();
-             Tensor db = need_b ? sum_to(g, wshape) : Tensor();
-             return {dx, dw, db};
-           });
+    record(y, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+           NativeLayerNormBackward0{xhat, invstd, weight ? detach(*weight) : Tensor(), dims,
+                                    weight ? weight->sizes() : Shape{}, weight && weight->requires_grad(),
+                                    bias && bias->requires_grad()});
   }
   return y;
 }

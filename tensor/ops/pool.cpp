@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
 #include "tensor/ops/nn_conv.h"
@@ -186,16 +187,8 @@ Tensor pool2d(const Tensor& input, const Pool2dOptions& o, bool is_max) {
     y = binary(BinaryOp::Mul, y, Scalar::from_double(scale));
   }
   if (any_requires_grad({&input})) {
-    Tensor yd = detach(y);
     record(y, is_max ? "MaxPool2DWithIndicesBackward0" : "AvgPool2DBackward0", {input},
-           [g, x, yd, ws, dev, scale](const Tensor& gy0) -> std::vector<Tensor> {
-             Tensor gy = contiguous(scale != 1.0 ? binary(BinaryOp::Mul, gy0, Scalar::from_double(scale)) : gy0);
-             Tensor gx = empty_on(x.sizes(), g.dtype, dev);
-             trace::op(g.max ? "max_pool2d_backward" : "avg_pool2d_backward", dev);
-             dnn_kernels_for(dev).pool_bwd(dnn_exec_for(dev), g, x.data_ptr(), yd.data_ptr(), gy.data_ptr(),
-                                           ws.defined() ? ws.data_ptr() : nullptr, gx.data_ptr());
-             return {gx};
-           });
+           Pool2dBackward{g, x, detach(y), ws, scale});
   }
   return y;
 }
@@ -249,10 +242,18 @@ Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> os) {
     NoGradGuard ng;
     y = contiguous(matmul(matmul(ah, input), t(aw)));
   }
-  if (any_requires_grad({&input}))
-    record(y, "AdaptiveAvgPool2DBackward0", {input},
-           [ah, aw](const Tensor& g) -> std::vector<Tensor> { return {matmul(matmul(t(ah), g), aw)}; });
+  if (any_requires_grad({&input})) record(y, {input}, AdaptiveAvgPool2DBackward0{ah, aw});
   return y;
+}
+
+Tensor pool2d_backward(const Tensor& grad, const PoolGeom& g, const Tensor& x, const Tensor& y, const Tensor& ws) {
+  const Device dev = x.device();
+  Tensor gy = contiguous(grad);
+  Tensor gx = empty_on(x.sizes(), g.dtype, dev);
+  trace::op(g.max ? "max_pool2d_backward" : "avg_pool2d_backward", dev);
+  dnn_kernels_for(dev).pool_bwd(dnn_exec_for(dev), g, x.data_ptr(), y.data_ptr(), gy.data_ptr(),
+                                ws.defined() ? ws.data_ptr() : nullptr, gx.data_ptr());
+  return gx;
 }
 
 }  // namespace gl

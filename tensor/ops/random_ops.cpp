@@ -13,7 +13,7 @@
 #include "tensor/ops/random_ops.h"
 
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
@@ -168,17 +168,12 @@ void record_zero_grads(Tensor& out, const char* name, const std::vector<Tensor>&
   std::vector<Tensor> in;
   for (const Tensor& t : inputs) in.push_back(t);
   if (!any_requires_grad(in)) return;
-  std::vector<Shape> shapes;
-  std::vector<TensorOptions> opts;
+  SamplerBackward node;
   for (const Tensor& t : inputs) {
-    shapes.push_back(t.defined() ? t.sizes() : Shape{});
-    opts.push_back(t.defined() ? TensorOptions{t.dtype(), t.device()} : TensorOptions{});
+    node.sizes.push_back(t.defined() ? t.sizes() : Shape{});
+    node.options.push_back(t.defined() ? TensorOptions{t.dtype(), t.device()} : TensorOptions{});
   }
-  record(out, name, in, [shapes, opts](const Tensor&) {
-    std::vector<Tensor> g;
-    for (size_t i = 0; i < shapes.size(); ++i) g.push_back(zeros(shapes[i], opts[i]));
-    return g;
-  });
+  record(out, name, in, std::move(node));
 }
 }  // namespace
 

@@ -2,7 +2,8 @@
 // norm, any/all, var.
 #include <algorithm>
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
 #include "tensor/kernels/merge_dims.h"
@@ -119,6 +120,8 @@ Tensor reduce_raw(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims
   return out;
 }
 
+}  // namespace
+
 // Gradient of a reduction: g broadcast back over the reduced dims.
 Tensor expand_back(const Tensor& g, const Shape& in_shape, const std::vector<int64_t>& dims, bool keepdim) {
   Tensor r = g;
@@ -126,6 +129,8 @@ Tensor expand_back(const Tensor& g, const Shape& in_shape, const std::vector<int
     for (auto d : dims) r = unsqueeze(r, d);
   return expand(r, in_shape);
 }
+
+namespace {
 
 // red_sum(x) of a row's derivative: x summed over the reduced dims, broadcast back.
 struct RedSum {
@@ -207,12 +212,7 @@ Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
     if (count == 0) fill_(out, Scalar::from_double(NAN));
   }
   if (any_requires_grad({&t})) {
-    Shape in_shape = t.sizes();
-    record(
-        out, dims0.empty() ? "MeanBackward0" : "MeanBackward1", {t},
-        [in_shape, dims, keepdim, count](const Tensor& g) -> std::vector<Tensor> {
-          return {binary(BinaryOp::Div, expand_back(g, in_shape, dims, keepdim), Scalar::from_double(double(count)))};
-        });
+    record(out, dims0.empty() ? "MeanBackward0" : "MeanBackward1", {t}, MeanBackward{t.sizes(), dims, keepdim, count});
   }
   return out;
 }
@@ -254,20 +254,8 @@ std::pair<Tensor, Tensor> extreme_dim(bool is_max, const Tensor& t, int64_t dim,
   Tensor idx = reduce_raw(is_max ? ReduceOp::ArgMax : ReduceOp::ArgMin, t, dims, keepdim, name);
   Tensor val = reduce_raw(is_max ? ReduceOp::Max : ReduceOp::Min, t, dims, keepdim, name);
   if (any_requires_grad({&t})) {
-    Shape in_shape = t.sizes();
-    int64_t d = dims.empty() ? 0 : dims[0];
-    record(val, is_max ? "MaxBackward0" : "MinBackward0", {t},
-           [idx, in_shape, d, keepdim, dims](const Tensor& g) -> std::vector<Tensor> {
-             // One-hot of the chosen index along d, times g.
-             Shape ar_shape(in_shape.size(), 1);
-             if (!in_shape.empty()) ar_shape[size_t(d)] = in_shape[size_t(d)];
-             Tensor ar =
-                 reshape(arange(Scalar::from_int(0), Scalar::from_int(in_shape.empty() ? 1 : in_shape[size_t(d)]),
-                                Scalar::from_int(1), DType::Int64, {DType::Int64, g.device()}),
-                         ar_shape);
-             Tensor hit = binary(BinaryOp::Eq, ar, expand_back(idx, in_shape, dims, keepdim));
-             return {where(hit, expand_back(g, in_shape, dims, keepdim), zeros({}, {g.dtype(), g.device()}))};
-           });
+    const int64_t d = dims.empty() ? 0 : dims[0];
+    record(val, is_max ? "MaxBackward0" : "MinBackward0", {t}, MaxMinDimBackward{idx, t.sizes(), d, dims, keepdim});
   }
   return {val, idx};
 }
@@ -308,15 +296,7 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
   }
   if (any_requires_grad({&t})) {
     GL_CHECK(p == 2, "gpulab: gradients of norm are implemented for p=2");
-    auto nd = normalize_dims(t, dims);
-    Shape in_shape = t.sizes();
-    Tensor od = detach(out);
-    record(out, "LinalgVectorNormBackward0", {t},
-           [t, od, in_shape, nd, keepdim](const Tensor& g) -> std::vector<Tensor> {
-             Tensor n = expand_back(od, in_shape, nd, keepdim);
-             Tensor safe = where(binary(BinaryOp::Eq, n, Scalar::from_int(0)), ones({}, {n.dtype(), n.device()}), n);
-             return {mul(expand_back(g, in_shape, nd, keepdim), div(t, safe))};
-           });
+    record(out, "LinalgVectorNormBackward0", {t}, NormP2Backward{t, detach(out), normalize_dims(t, dims), keepdim});
   }
   return out;
 }

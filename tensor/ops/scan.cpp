@@ -1,7 +1,8 @@
 // Scans along a dim: cumsum and cumprod, with PyTorch's dtype rules (integer
 // and bool inputs give int64; dtype= casts the input first) and gradients.
 #include <algorithm>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -48,7 +49,9 @@ Tensor scan_raw(ScanOp op, const Tensor& in, int64_t d, bool reverse) {
 // cumsum of t in its own dtype from the end: the gradient of a cumsum
 // (PyTorch's reversed_cumsum, without two flips). Backward runs without
 // recording, so this records nothing.
+}  // namespace
 Tensor reversed_cumsum(const Tensor& t, int64_t d) { return scan_raw(ScanOp::Sum, t, d, true); }
+namespace {
 
 DType scan_dtype(const Tensor& t, std::optional<DType> dtype) {
   if (dtype) return *dtype;
@@ -60,6 +63,7 @@ DType scan_dtype(const Tensor& t, std::optional<DType> dtype) {
 // With zeros, per line: before the first zero z1 the same formula on the
 // terms before z1; at z1, prod_{i < z1} x_i * sum_{z1 <= j < z2} g_j *
 // prod_{z1 < i <= j} x_i (z2 the second zero); after z1, zero.
+}  // namespace
 Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int64_t d) {
   if (x.numel() <= 1 || x.dim() == 0 || x.size(d) == 1) return g;
   const Tensor w = mul(out, g);
@@ -83,8 +87,6 @@ Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int
   return where(before, g_before, where(first_zero, at_z1, zero));
 }
 
-}  // namespace
-
 Tensor cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(t.dim(), 1));
   Tensor in;
@@ -93,14 +95,7 @@ Tensor cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
     in = to_dtype(t, scan_dtype(t, dtype));
   }
   Tensor out = scan_raw(ScanOp::Sum, in, d, false);
-  if (any_requires_grad({&t})) {
-    const DType tdt = t.dtype();
-    record(out, "CumsumBackward0", {t}, [d, tdt](const Tensor& g) -> std::vector<Tensor> {
-      const Tensor gi = to_dtype(g, tdt);
-      if (gi.numel() <= 1 || gi.dim() == 0 || gi.size(d) == 1) return {gi};
-      return {reversed_cumsum(gi, d)};
-    });
-  }
+  if (any_requires_grad({&t})) { record(out, {t}, CumsumBackward0{d, t.dtype()}); }
   return out;
 }
 
@@ -111,13 +106,7 @@ Tensor cumprod(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
     NoGradGuard ng;
     out = scan_raw(ScanOp::Prod, to_dtype(t, scan_dtype(t, dtype)), d, false);
   }
-  if (any_requires_grad({&t})) {
-    const DType tdt = t.dtype();
-    const Tensor od = detach(out);  // not `out` itself: its grad_fn would own it (a cycle)
-    record(out, "CumprodBackward0", {t}, [t, od, d, tdt](const Tensor& g) -> std::vector<Tensor> {
-      return {cumprod_backward(to_dtype(g, tdt), t, to_dtype(od, tdt), d)};
-    });
-  }
+  if (any_requires_grad({&t})) { record(out, {t}, CumprodBackward0{t, detach(out), d, t.dtype()}); }
   return out;
 }
 

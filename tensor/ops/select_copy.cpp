@@ -2,7 +2,7 @@
 // a bool mask, index_select.
 #include <algorithm>
 #include <numeric>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -25,19 +25,7 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
       picked.push_back(int64_t(i));
     }
   Tensor r = from_host(out.data(), {int64_t(picked.size())}, x.dtype(), {x.dtype(), x.device()});
-  if (any_requires_grad({&x})) {
-    Tensor m = mask;
-    record(r, "MaskedSelectBackward0", {x}, [x, m, shape, picked](const Tensor& g) -> std::vector<Tensor> {
-      Tensor flat = zeros({numel_of(shape)}, {g.dtype(), g.device()});
-      auto gb = to_host_bytes(g);
-      auto fb = to_host_bytes(flat);
-      const size_t isz = itemsize(g.dtype());
-      for (size_t k = 0; k < picked.size(); ++k)
-        std::copy_n(gb.begin() + long(k * isz), isz, fb.begin() + long(size_t(picked[k]) * isz));
-      Tensor full = from_host(fb.data(), shape, g.dtype(), {g.dtype(), g.device()});
-      return {sum_to(full, x.sizes())};
-    });
-  }
+  if (any_requires_grad({&x})) { record(r, {x}, MaskedSelectBackward0{x.sizes(), shape, picked}); }
   return r;
 }
 

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -34,12 +35,11 @@ Tensor triangle(const Tensor& t, int64_t k, bool lower) {
     mask = triangle_mask(t.size(-2), t.size(-1), k, lower, t.device());
     out = where(mask, t, scalar_tensor(Scalar::from_int(0), t.dtype(), t.device()));
   }
-  if (any_requires_grad({&t}))
-    record(out, lower ? "TrilBackward0" : "TriuBackward0", {t}, [mask](const Tensor& g) -> std::vector<Tensor> {
-      return {where(mask, g, scalar_tensor(Scalar::from_int(0), g.dtype(), g.device()))};
-    });
+  if (any_requires_grad({&t})) record(out, lower ? "TrilBackward0" : "TriuBackward0", {t}, TriangleBackward{mask});
   return out;
 }
+
+}  // namespace
 
 // The k-th diagonal of a matrix as a strided view (no autograd).
 Tensor diagonal_view(const Tensor& m, int64_t k) {
@@ -48,6 +48,8 @@ Tensor diagonal_view(const Tensor& m, int64_t k) {
   const int64_t off = m.offset() + (len == 0 ? 0 : (k >= 0 ? k * m.stride(1) : -k * m.stride(0)));
   return make_view(m, {len}, {m.stride(0) + m.stride(1)}, off);
 }
+
+namespace {
 
 // A square matrix with v on its k-th diagonal (no autograd).
 Tensor diag_embed(const Tensor& v, int64_t k) {
@@ -75,17 +77,8 @@ Tensor diag(const Tensor& t, int64_t k) {
     out = t.dim() == 1 ? diag_embed(t, k) : clone(diagonal_view(t, k));
   }
   if (any_requires_grad({&t})) {
-    const Shape in = t.sizes();
-    if (t.dim() == 1)
-      record(out, "DiagEmbedBackward0", {t},
-             [k](const Tensor& g) -> std::vector<Tensor> { return {clone(diagonal_view(g, k))}; });
-    else
-      record(out, "DiagonalBackward0_copy", {t}, [k, in](const Tensor& g) -> std::vector<Tensor> {
-        Tensor z = zeros(in, {g.dtype(), g.device()});
-        Tensor d = diagonal_view(z, k);
-        copy_(d, g);
-        return {z};
-      });
+    if (t.dim() == 1) record(out, {t}, DiagEmbedBackward0{k});
+    else record(out, {t}, DiagonalBackward0_copy{t.sizes(), k});
   }
   return out;
 }
@@ -98,15 +91,7 @@ Tensor trace(const Tensor& t) {
     NoGradGuard ng;
     out = sum(diagonal_view(t, 0), {}, false);
   }
-  if (any_requires_grad({&t})) {
-    const Shape in = t.sizes();
-    record(out, "TraceBackward0", {t}, [in](const Tensor& g) -> std::vector<Tensor> {
-      Tensor z = zeros(in, {g.dtype(), g.device()});
-      Tensor d = diagonal_view(z, 0);
-      copy_(d, expand(g, d.sizes()));
-      return {z};
-    });
-  }
+  if (any_requires_grad({&t})) { record(out, {t}, TraceBackward0{t.sizes()}); }
   return out;
 }
 
@@ -127,12 +112,7 @@ Tensor mv(const Tensor& m, const Tensor& v) {
     NoGradGuard ng;
     out = matmul(m, v);
   }
-  if (any_requires_grad({&m, &v})) {
-    const Tensor md = detach(m), vd = detach(v);
-    record(out, "MvBackward0", {m, v}, [md, vd](const Tensor& g) -> std::vector<Tensor> {
-      return {mul(reshape(g, {g.size(0), 1}), vd), matmul(t(md), g)};
-    });
-  }
+  if (any_requires_grad({&m, &v})) { record(out, {m, v}, MvBackward0{detach(m), detach(v)}); }
   return out;
 }
 
@@ -270,10 +250,7 @@ Tensor squeeze_dims(const Tensor& t, const std::vector<int64_t>& dims) {
     NoGradGuard ng;
     out = reshape(t, s);
   }
-  if (any_requires_grad({&t})) {
-    const Shape in = t.sizes();
-    record(out, "SqueezeBackward2", {t}, [in](const Tensor& g) -> std::vector<Tensor> { return {reshape(g, in)}; });
-  }
+  if (any_requires_grad({&t})) { record(out, "SqueezeBackward2", {t}, SqueezeBackward{t.sizes()}); }
   return out;
 }
 
@@ -313,17 +290,7 @@ Tensor extreme_dims(bool is_max, const Tensor& t, const std::vector<int64_t>& di
     }
   }
   if (any_requires_grad({&t})) {
-    const Tensor x = t, od = detach(out);
-    record(out, is_max ? "AmaxBackward0" : "AminBackward0", {t},
-           [x, od, keep_shape](const Tensor& g) -> std::vector<Tensor> {
-             Tensor o = reshape(od, keep_shape), gg = reshape(g, keep_shape);
-             Tensor fm = to_dtype(binary(BinaryOp::Eq, x, o), g.dtype());
-             std::vector<int64_t> all;
-             for (int64_t i = 0; i < x.dim(); ++i)
-               if (keep_shape[size_t(i)] == 1) all.push_back(i);
-             Tensor cnt = all.empty() ? ones({}, {g.dtype(), g.device()}) : sum(fm, all, true);
-             return {div(mul(gg, fm), cnt)};
-           });
+    record(out, is_max ? "AmaxBackward0" : "AminBackward0", {t}, AmaxAminBackward{t, detach(out), keep_shape});
   }
   return out;
 }

@@ -6,7 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/sort.h"
 #include "tensor/ops/ops.h"
@@ -69,33 +70,10 @@ SortSpec spec(SortOp op, const Tensor& lines) {
   return s;
 }
 
-// The gradient of a selection: g (the selection's shape, dim d of size k, or
-// without dim d when `squeezed`) placed at `idx` along d in zeros of in_shape.
-Tensor scatter_back(const Tensor& g0, const Tensor& idx0, const Shape& in_shape, int64_t d, bool squeezed) {
-  const int64_t nd = int64_t(in_shape.size());
-  Tensor g = squeezed && nd ? unsqueeze(g0, d) : g0;
-  Tensor idx = squeezed && nd ? unsqueeze(idx0, d) : idx0;
-  Tensor gl = lines_of(g, d), il = lines_of(idx, d);
-  Shape moved = gl.sizes();
-  if (nd) moved.back() = in_shape[size_t(d)];
-  Tensor out = zeros(moved.empty() ? Shape{1} : moved, {g.dtype(), g.device()});
-  SortSpec s = spec(SortOp::Scatter, gl);
-  s.k = s.len;
-  s.len = line_len(out);
-  s.out = out.numel() ? out.data_ptr() : nullptr;
-  s.out_indices = il.numel() ? il.data<int64_t>() : nullptr;
-  if (out.numel()) run("scatter", g, s);
-  return from_lines(out, nd, d);
-}
-
 void record_selection(Tensor& values, const char* node, const Tensor& t, const Tensor& indices, int64_t d,
                       bool squeezed) {
   if (!any_requires_grad({&t})) return;
-  const Shape in_shape = t.sizes();
-  const Tensor idx = indices;
-  record(values, node, {t}, [idx, in_shape, d, squeezed](const Tensor& g) -> std::vector<Tensor> {
-    return {scatter_back(g, idx, in_shape, d, squeezed)};
-  });
+  record(values, node, {t}, SelectionBackward{indices, t.sizes(), d, squeezed});
 }
 
 int64_t dim_size(const Tensor& t, int64_t d) { return t.dim() ? t.size(d) : 1; }
@@ -136,6 +114,25 @@ void no_bool(const Tensor& t, const char* kernel) {
 }
 
 }  // namespace
+
+// The gradient of a selection: g (the selection's shape, dim d of size k, or
+// without dim d when `squeezed`) placed at `idx` along d in zeros of in_shape.
+Tensor selection_backward(const Tensor& g0, const Tensor& idx0, const Shape& in_shape, int64_t d, bool squeezed) {
+  const int64_t nd = int64_t(in_shape.size());
+  Tensor g = squeezed && nd ? unsqueeze(g0, d) : g0;
+  Tensor idx = squeezed && nd ? unsqueeze(idx0, d) : idx0;
+  Tensor gl = lines_of(g, d), il = lines_of(idx, d);
+  Shape moved = gl.sizes();
+  if (nd) moved.back() = in_shape[size_t(d)];
+  Tensor out = zeros(moved.empty() ? Shape{1} : moved, {g.dtype(), g.device()});
+  SortSpec s = spec(SortOp::Scatter, gl);
+  s.k = s.len;
+  s.len = line_len(out);
+  s.out = out.numel() ? out.data_ptr() : nullptr;
+  s.out_indices = il.numel() ? il.data<int64_t>() : nullptr;
+  if (out.numel()) run("scatter", g, s);
+  return from_lines(out, nd, d);
+}
 
 std::pair<Tensor, Tensor> sort(const Tensor& t, int64_t dim, bool descending, bool /*stable: always*/) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(t.dim(), 1));
@@ -204,13 +201,7 @@ Tensor median(const Tensor& t) {
   Tensor out = select_one(SortOp::Median, "median", "MedianBackward0", flat, 0, false).first;
   if (any_requires_grad({&t})) {
     // Evenly among the elements equal to the median (PyTorch's evenly_distribute_backward).
-    const Tensor od = detach(out), x = t;
-    record(out, "MedianBackward0", {t}, [x, od](const Tensor& g) -> std::vector<Tensor> {
-      const bool isnan_ = std::isnan(item(od).to_double());
-      Tensor mask = isnan_ ? unary(UnaryOp::IsNan, x) : binary(BinaryOp::Eq, x, od);
-      Tensor fm = to_dtype(mask, g.dtype());
-      return {mul(fm, div(g, sum(fm, {}, false)))};
-    });
+    record(out, {t}, MedianBackward0{t, detach(out)});
   }
   return out;
 }
@@ -270,9 +261,7 @@ UniqueResult unique_raw(const Tensor& t, bool return_inverse, bool return_counts
 UniqueResult unique(const Tensor& t, bool return_inverse, bool return_counts) {
   UniqueResult r = unique_raw(t, return_inverse, return_counts);
   if (any_requires_grad({&t}))  // PyTorch records the node but has no derivative for it
-    record(r.values, "Unique2Backward0", {t}, [](const Tensor&) -> std::vector<Tensor> {
-      throw NotImplementedError("the derivative for '_unique2' is not implemented.");
-    });
+    record(r.values, {t}, Unique2Backward0{});
   return r;
 }
 

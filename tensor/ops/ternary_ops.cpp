@@ -1,7 +1,7 @@
 // addcmul, addcdiv and lerp (Note [Ternary ops] in kernels/spec.h): one kernel
 // each, so the rounding is PyTorch's, and the derivatives of
 // derivatives.yaml's rows.
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/inplace.h"
 #include "tensor/ops/ops.h"
@@ -71,12 +71,7 @@ Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar va
     out = run(TernaryOp::Addcmul, self, t1, &t2, addc_dtype(self, t1, t2), value, into);
   }
   if (any_requires_grad({&self, &t1, &t2})) {
-    const double v = value.to_double();
-    record(out, "AddcmulBackward0", {self, t1, t2}, [self, t1, t2, v](const Tensor& g) -> std::vector<Tensor> {
-      const Scalar sv = Scalar::from_double(v);
-      return {grad_for(g, self), grad_for(mul(binary(BinaryOp::Mul, g, sv), t2), t1),
-              grad_for(mul(binary(BinaryOp::Mul, g, sv), t1), t2)};
-    });
+    record(out, {self, t1, t2}, AddcmulBackward0{self, t1, t2, value.to_double()});
   }
   return out;
 }
@@ -95,11 +90,7 @@ Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar va
     out = run(TernaryOp::Addcdiv, self, t1, &t2, addc_dtype(self, t1, t2), value, into);
   }
   if (any_requires_grad({&self, &t1, &t2})) {
-    const double v = value.to_double();
-    record(out, "AddcdivBackward0", {self, t1, t2}, [self, t1, t2, v](const Tensor& g) -> std::vector<Tensor> {
-      const Tensor gv = binary(BinaryOp::Mul, g, Scalar::from_double(v));
-      return {grad_for(g, self), grad_for(div(gv, t2), t1), grad_for(neg(div(mul(gv, t1), mul(t2, t2))), t2)};
-    });
+    record(out, {self, t1, t2}, AddcdivBackward0{self, t1, t2, value.to_double()});
   }
   return out;
 }
@@ -111,13 +102,7 @@ Tensor lerp(const Tensor& start, const Tensor& end, Scalar weight, Tensor* into)
     NoGradGuard ng;
     out = run(TernaryOp::Lerp, start, end, nullptr, start.dtype(), weight, into);
   }
-  if (any_requires_grad({&start, &end})) {
-    const double w = weight.to_double();
-    record(out, "LerpBackward0", {start, end}, [start, end, w](const Tensor& g) -> std::vector<Tensor> {
-      return {grad_for(binary(BinaryOp::Mul, g, Scalar::from_double(1 - w)), start),
-              grad_for(binary(BinaryOp::Mul, g, Scalar::from_double(w)), end)};
-    });
-  }
+  if (any_requires_grad({&start, &end})) { record(out, {start, end}, LerpBackward0{start, end, weight.to_double()}); }
   return out;
 }
 
@@ -129,10 +114,7 @@ Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight, Tensor
     out = run(TernaryOp::Lerp, start, end, &weight, start.dtype(), Scalar::from_double(0), into);
   }
   if (any_requires_grad({&start, &end, &weight})) {
-    record(out, "LerpBackward1", {start, end, weight}, [start, end, weight](const Tensor& g) -> std::vector<Tensor> {
-      return {grad_for(mul(g, binary(BinaryOp::Sub, weight, Scalar::from_int(1), true)), start),
-              grad_for(mul(g, weight), end), grad_for(mul(g, binary(BinaryOp::Sub, end, start)), weight)};
-    });
+    record(out, {start, end, weight}, LerpBackward1{start, end, weight});
   }
   return out;
 }

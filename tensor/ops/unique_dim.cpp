@@ -2,7 +2,8 @@
 // order, with the inverse and the counts. Built from ops that exist on every
 // device: the slices as rows, ordered by one stable sort per column from the
 // last to the first (an LSD radix sort over columns), then runs of equal rows.
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/index_ops.h"
@@ -62,9 +63,7 @@ UniqueResult unique_dim(const Tensor& t, int64_t dim, bool return_inverse, bool 
     }
   }
   if (any_requires_grad({&t}))  // PyTorch records the node but has no derivative for it
-    record(r.values, "UniqueDimBackward0", {t}, [](const Tensor&) -> std::vector<Tensor> {
-      throw NotImplementedError("the derivative for 'unique_dim' is not implemented.");
-    });
+    record(r.values, {t}, UniqueDimBackward0{});
   return r;
 }
 

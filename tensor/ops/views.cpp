@@ -3,7 +3,7 @@
 // that gradients of broadcasts use.
 #include <algorithm>
 #include <numeric>
-#include "tensor/autograd/node.h"
+#include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -74,27 +74,15 @@ std::optional<Shape> view_strides(const Shape& oldshape, const Shape& oldstride,
   return newstride;
 }
 
-// A view of `t` recording `name` whose backward is `bw`.
-Tensor tracked_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset, const char* name,
-                    std::function<Tensor(const Tensor&)> bw) {
+// A view of `t` recording `node` (a row of derivatives.h), under `name`.
+template <class Derivative> Tensor tracked_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset,
+                                                Derivative node, const char* name = Derivative::kName) {
   Tensor out = make_view(t, std::move(sizes), std::move(strides), offset);
-  if (any_requires_grad({&t}))
-    record(out, name, {t}, [bw = std::move(bw)](const Tensor& g) -> std::vector<Tensor> { return {bw(g)}; });
+  if (any_requires_grad({&t})) record(out, name, {t}, std::move(node));
   return out;
 }
 
-// Gradient of a view into `t`: zeros of t's shape with g written where the view was.
-std::function<Tensor(const Tensor&)> scatter_back(const Tensor& t, std::function<Tensor(Tensor&)> region) {
-  Shape sz = t.sizes();
-  DType dt = t.dtype();
-  Device dev = t.device();
-  return [sz, dt, dev, region](const Tensor& g) {
-    Tensor z = zeros(sz, {dt, dev});
-    Tensor r = region(z);
-    copy_(r, g);
-    return z;
-  };
-}
+TensorOptions options_of(const Tensor& t) { return {t.dtype(), t.device()}; }
 
 }  // namespace
 
@@ -104,8 +92,7 @@ Tensor view(const Tensor& t, Shape size) {
   GL_CHECK(st.has_value(),
            "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
            "contiguous subspaces). Use .reshape(...) instead.");
-  Shape in = t.sizes();
-  return tracked_view(t, sz, *st, t.offset(), "ViewBackward0", [in](const Tensor& g) { return reshape(g, in); });
+  return tracked_view(t, sz, *st, t.offset(), ViewBackward0{t.sizes()});
 }
 
 Tensor reshape(const Tensor& t, Shape size) {
@@ -118,8 +105,7 @@ Tensor reshape(const Tensor& t, Shape size) {
   }
   Shape in = t.sizes();
   Tensor out = make_view(c, sz, contiguous_strides(sz), 0);
-  if (any_requires_grad({&t}))
-    record(out, "UnsafeViewBackward0", {t}, [in](const Tensor& g) -> std::vector<Tensor> { return {reshape(g, in)}; });
+  if (any_requires_grad({&t})) record(out, {t}, UnsafeViewBackward0{in});
   return out;
 }
 
@@ -127,20 +113,18 @@ Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
   const int64_t n = t.dim();
   d0 = wrap_dim(d0, n);
   d1 = wrap_dim(d1, n);
-  if (n == 0) return tracked_view(t, {}, {}, t.offset(), "TransposeBackward0", [](const Tensor& g) { return g; });
+  if (n == 0) return tracked_view(t, {}, {}, t.offset(), TransposeBackward0{0, 0});
   Shape sz = t.sizes(), st = t.strides();
   std::swap(sz[d0], sz[d1]);
   std::swap(st[d0], st[d1]);
-  return tracked_view(t, sz, st, t.offset(), "TransposeBackward0",
-                      [d0, d1](const Tensor& g) { return transpose(g, d0, d1); });
+  return tracked_view(t, sz, st, t.offset(), TransposeBackward0{d0, d1});
 }
 
 Tensor t(const Tensor& x) {
   GL_CHECK(x.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", x.dim(), "D");
-  if (x.dim() < 2)
-    return tracked_view(x, x.sizes(), x.strides(), x.offset(), "TBackward0", [](const Tensor& g) { return g; });
+  if (x.dim() < 2) return tracked_view(x, x.sizes(), x.strides(), x.offset(), TBackward0{});
   Shape sz{x.size(1), x.size(0)}, st{x.stride(1), x.stride(0)};
-  return tracked_view(x, sz, st, x.offset(), "TBackward0", [](const Tensor& g) { return t(g); });
+  return tracked_view(x, sz, st, x.offset(), TBackward0{});
 }
 
 Tensor permute(const Tensor& x, Shape dims) {
@@ -159,8 +143,7 @@ Tensor permute(const Tensor& x, Shape dims) {
     st[size_t(i)] = x.strides()[size_t(d)];
     inverse[size_t(d)] = i;
   }
-  return tracked_view(x, sz, st, x.offset(), "PermuteBackward0",
-                      [inverse](const Tensor& g) { return permute(g, inverse); });
+  return tracked_view(x, sz, st, x.offset(), PermuteBackward0{inverse});
 }
 
 Tensor unsqueeze(const Tensor& x, int64_t dim) {
@@ -169,7 +152,7 @@ Tensor unsqueeze(const Tensor& x, int64_t dim) {
   int64_t s = dim < x.dim() ? sz[size_t(dim)] * st[size_t(dim)] : 1;
   sz.insert(sz.begin() + dim, 1);
   st.insert(st.begin() + dim, s);
-  return tracked_view(x, sz, st, x.offset(), "UnsqueezeBackward0", [dim](const Tensor& g) { return squeeze(g, dim); });
+  return tracked_view(x, sz, st, x.offset(), UnsqueezeBackward0{dim});
 }
 
 Tensor squeeze(const Tensor& x, std::optional<int64_t> dim) {
@@ -183,9 +166,7 @@ Tensor squeeze(const Tensor& x, std::optional<int64_t> dim) {
       st.push_back(x.strides()[size_t(i)]);
     }
   }
-  Shape in = x.sizes();
-  return tracked_view(x, sz, st, x.offset(), dim ? "SqueezeBackward1" : "SqueezeBackward0",
-                      [in](const Tensor& g) { return reshape(g, in); });
+  return tracked_view(x, sz, st, x.offset(), SqueezeBackward{x.sizes()}, dim ? "SqueezeBackward1" : "SqueezeBackward0");
 }
 
 Tensor expand(const Tensor& x, Shape size0) {
@@ -211,8 +192,7 @@ Tensor expand(const Tensor& x, Shape size0) {
   }
   // Other negative sizes pass the loop in PyTorch too, and fail counting elements.
   for (int64_t v : size) GL_CHECK(v >= 0, "numel: integer multiplication overflow");
-  Shape in = x.sizes();
-  return tracked_view(x, size, st, x.offset(), "ExpandBackward0", [in](const Tensor& g) { return sum_to(g, in); });
+  return tracked_view(x, size, st, x.offset(), ExpandBackward0{x.sizes()});
 }
 
 Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step) {
@@ -230,8 +210,7 @@ Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start, std::op
   sz[size_t(dim)] = (e - s + step - 1) / step;
   st[size_t(dim)] *= step;
   int64_t off = x.offset() + s * x.strides()[size_t(dim)];
-  return tracked_view(x, sz, st, off, "SliceBackward0",
-                      scatter_back(x, [dim, s, e, step](Tensor& z) { return slice(z, dim, s, e, step); }));
+  return tracked_view(x, sz, st, off, SliceBackward0{x.sizes(), options_of(x), dim, s, e, step});
 }
 
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
@@ -258,8 +237,7 @@ Tensor select(const Tensor& x, int64_t dim, int64_t index) {
   int64_t off = x.offset() + index * st[size_t(dim)];
   sz.erase(sz.begin() + dim);
   st.erase(st.begin() + dim);
-  return tracked_view(x, sz, st, off, "SelectBackward0",
-                      scatter_back(x, [dim, index](Tensor& z) { return select(z, dim, index); }));
+  return tracked_view(x, sz, st, off, SelectBackward0{x.sizes(), options_of(x), dim, index});
 }
 
 Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
@@ -304,10 +282,7 @@ std::vector<Tensor> split_named(const Tensor& x, const Shape& sizes, int64_t dim
       NoGradGuard ng;
       piece = narrow(x, dim, start, s);
     }
-    if (any_requires_grad({&x})) {
-      auto bw = scatter_back(x, [dim, start, s](Tensor& z) { return narrow(z, dim, start, s); });
-      record(piece, node, {x}, [bw](const Tensor& g) -> std::vector<Tensor> { return {bw(g)}; });
-    }
+    if (any_requires_grad({&x})) record(piece, node, {x}, SplitPieceBackward{x.sizes(), options_of(x), dim, start, s});
     out.push_back(piece);
     start += s;
   }

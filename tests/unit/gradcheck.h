@@ -1,6 +1,7 @@
 // Gradient checks for the autograd unit tests (header only; not a test file):
 // gradcheck(name, f, inputs) compares d(sum(f(x) * w))/dx from backward()
-// with central finite differences, for every input that requires grad.
+// with central finite differences, for every input that requires grad, in
+// the inputs' dtype (float64 unless a float32 kernel is under test).
 #pragma once
 #include <functional>
 #include "unit_util.h"
@@ -57,8 +58,8 @@ inline void gradcheck(const char* name, const Fn& f, const std::vector<Tensor>& 
         auto p = base, m = base;
         p[i] += eps;
         m[i] -= eps;
-        plus.push_back(ut::tens(p, x.sizes(), DType::Float64, x.device()));
-        minus.push_back(ut::tens(m, x.sizes(), DType::Float64, x.device()));
+        plus.push_back(ut::tens(p, x.sizes(), x.dtype(), x.device()));
+        minus.push_back(ut::tens(m, x.sizes(), x.dtype(), x.device()));
       }
       double num;
       {

@@ -1,0 +1,75 @@
+// The derivatives of the views, shape ops and joins (Note [Derivative rows]
+// in derivatives.h).
+#include "tensor/autograd/backward_ops.h"
+#include "tensor/autograd/derivatives.h"
+#include "tensor/ops/ops.h"
+
+namespace gl {
+
+namespace {
+// Zeros of the input's shape with grad written where `region` of them was.
+template <class Region>
+Tensor into_zeros(const Tensor& grad, const Shape& sizes, const TensorOptions& o, Region region) {
+  Tensor z = zeros(sizes, o);
+  Tensor r = region(z);
+  copy_(r, grad);
+  return z;
+}
+}  // namespace
+
+GL_DERIVATIVE(ViewBackward0) { return {reshape(grad, self_sizes)}; }
+GL_DERIVATIVE(UnsafeViewBackward0) { return {reshape(grad, self_sizes)}; }
+GL_DERIVATIVE(TransposeBackward0) { return {grad.dim() == 0 ? grad : transpose(grad, dim0, dim1)}; }
+GL_DERIVATIVE(TBackward0) { return {grad.dim() < 2 ? grad : t(grad)}; }
+GL_DERIVATIVE(PermuteBackward0) { return {permute(grad, inverse)}; }
+GL_DERIVATIVE(UnsqueezeBackward0) { return {squeeze(grad, dim)}; }
+GL_DERIVATIVE(SqueezeBackward) { return {reshape(grad, self_sizes)}; }
+GL_DERIVATIVE(ExpandBackward0) { return {sum_to(grad, self_sizes)}; }
+
+GL_DERIVATIVE(SliceBackward0) {
+  return {into_zeros(grad, self_sizes, self_options, [&](Tensor& z) { return slice(z, dim, start, end, step); })};
+}
+GL_DERIVATIVE(SelectBackward0) {
+  return {into_zeros(grad, self_sizes, self_options, [&](Tensor& z) { return select(z, dim, index); })};
+}
+GL_DERIVATIVE(SplitPieceBackward) {
+  return {into_zeros(grad, self_sizes, self_options, [&](Tensor& z) { return narrow(z, dim, start, length); })};
+}
+
+GL_DERIVATIVE(CatBackward0) {
+  Grads r;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i].size() == 1 && sizes[i][0] == 0) {  // a legacy empty input took no part
+      r.emplace_back();
+      continue;
+    }
+    r.push_back(to_dtype(narrow(grad, dim, starts[i], sizes[i][size_t(dim)]), dtypes[i]));
+  }
+  return r;
+}
+
+GL_DERIVATIVE(StackBackward0) {
+  Grads r;
+  for (size_t i = 0; i < dtypes.size(); ++i) r.push_back(to_dtype(select(grad, dim, int64_t(i)), dtypes[i]));
+  return r;
+}
+
+GL_DERIVATIVE(TriangleBackward) {
+  return {where(mask, grad, scalar_tensor(Scalar::from_int(0), grad.dtype(), grad.device()))};
+}
+
+GL_DERIVATIVE(DiagEmbedBackward0) { return {clone(diagonal_view(grad, offset))}; }
+
+GL_DERIVATIVE(DiagonalBackward0_copy) {
+  return {
+      into_zeros(grad, self_sizes, {grad.dtype(), grad.device()}, [&](Tensor& z) { return diagonal_view(z, offset); })};
+}
+
+GL_DERIVATIVE(TraceBackward0) {
+  Tensor z = zeros(self_sizes, {grad.dtype(), grad.device()});
+  Tensor d = diagonal_view(z, 0);
+  copy_(d, expand(grad, d.sizes()));
+  return {z};
+}
+
+}  // namespace gl
