@@ -252,8 +252,8 @@ std::vector<Tensor> Args::tensor_list(int i, const char* name) {
   return out;
 }
 
-void Args::finish(int max_positional) {
-  if (n() > max_positional) throw_too_many(fname, max_positional, n());
+void Args::finish(int max_positional, int min_positional) {
+  if (n() > max_positional) throw_too_many(fname, max_positional, n(), min_positional);
   if (!kw_) return;
   lua_pushnil(L);
   while (lua_next(L, kw_)) {

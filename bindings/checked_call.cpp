@@ -18,10 +18,8 @@ namespace {
 // how many positionals came, and adds the place here.
 std::string with_position(const std::string& msg, const Signature& sig, int given) {
   std::string arg, rest, fname = sig.name;
-  // torch.linalg's bindings speak as PyTorch's do: linalg_det(), for the signature det(A)
   const size_t open = msg.find("(): argument '");
-  if (open != std::string::npos &&
-      (msg.compare(0, open, sig.name) == 0 || msg.compare(0, open, "linalg_" + sig.name) == 0)) {
+  if (open != std::string::npos && msg.compare(0, open, sig.name) == 0) {
     fname = msg.substr(0, open);
     const size_t from = open + 14;
     const size_t end = msg.find('\'', from);
@@ -75,7 +73,10 @@ const char* signature_of(lua_State* L, int idx) {
   return sig ? sig->text.c_str() : nullptr;
 }
 
-void throw_too_many(const char* fname, int max_positional, int given) {
+void throw_too_many(const char* fname, int max_positional, int given, int min_positional) {
+  if (min_positional >= 0 && min_positional != max_positional)
+    throw TypeError(cat(fname, "() takes from ", min_positional, " to ", max_positional, " positional arguments but ",
+                        given, " were given"));
   throw TypeError(cat(fname, "() takes ", max_positional, " positional argument", max_positional == 1 ? "" : "s",
                       " but ", given, given == 1 ? " was" : " were", " given"));
 }

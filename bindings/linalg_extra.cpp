@@ -48,31 +48,33 @@ int l_einsum(lua_State* L) {
   push_tensor(L, gl::einsum(eq, ops));
   return 1;
 }
+// PyTorch's names: linalg_vector_norm() and its `input` (vector_norm also
+// takes the documented `x=`), linalg_matrix_norm(), linalg_norm().
 int linalg_vector_norm(lua_State* L) {
-  Args a(L, 1, "vector_norm");
+  Args a(L, 1, "linalg_vector_norm");
   std::optional<std::string> s;
   std::optional<double> n;
   read_ord(a, 1, &s, &n);
   GL_CHECK_T(TypeError, !s, "linalg_vector_norm(): argument 'ord' must be Number, not str");
-  push_tensor(
-      L, gl::vector_norm(input_as(a, 0, "x"), n.value_or(2), a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
+  push_tensor(L, gl::vector_norm(input_as(a, 0, a.at(-1, "x") ? "x" : "input"), n.value_or(2), a.int_list(2, "dim"),
+                                 a.boolean(3, "keepdim", false)));
   return 1;
 }
 int linalg_matrix_norm(lua_State* L) {
-  Args a(L, 1, "matrix_norm");
+  Args a(L, 1, "linalg_matrix_norm");
   std::optional<std::string> s;
   std::optional<double> n;
   read_ord(a, 1, &s, &n);
-  push_tensor(L, gl::matrix_norm(input_as(a, 0, "A"), s.value_or("fro"), n, a.int_list(2, "dim"),
+  push_tensor(L, gl::matrix_norm(input_as(a, 0, "input"), s.value_or("fro"), n, a.int_list(2, "dim"),
                                  a.boolean(3, "keepdim", false)));
   return 1;
 }
 int linalg_norm(lua_State* L) {
-  Args a(L, 1, "norm");
+  Args a(L, 1, "linalg_norm");
   std::optional<std::string> s;
   std::optional<double> n;
   read_ord(a, 1, &s, &n);
-  push_tensor(L, gl::linalg_norm(input_as(a, 0, "A"), s, n, a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
+  push_tensor(L, gl::linalg_norm(input_as(a, 0, "input"), s, n, a.int_list(2, "dim"), a.boolean(3, "keepdim", false)));
   return 1;
 }
 int f_one_hot(lua_State* L) {
@@ -133,12 +135,13 @@ extern const char* const kLinalgExtraSignatures[][2];
 const char* const kLinalgExtraSignatures[][2] = {
     {"logsumexp", "logsumexp(input, dim, keepdim=False)"},
     {"einsum", "einsum(equation, *operands)"},
-    {"linalg.vector_norm", "vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None)"},
-    {"linalg.matrix_norm", "matrix_norm(A, ord='fro', dim=None, keepdim=False, *, dtype=None)"},  // dim=None: (-2, -1)
-    {"linalg.norm", "norm(A, ord=None, dim=None, keepdim=False, *, dtype=None)"},
-    {"linalg.solve", "solve(A, B)"},
-    {"linalg.inv", "inv(A)"},
-    {"linalg.det", "det(A)"},
+    {"linalg.vector_norm", "linalg_vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, x=None)"},
+    {"linalg.matrix_norm",
+     "linalg_matrix_norm(input, ord='fro', dim=None, keepdim=False, *, dtype=None)"},  // dim=None: (-2, -1)
+    {"linalg.norm", "linalg_norm(input, ord=None, dim=None, keepdim=False, *, dtype=None)"},
+    {"linalg.solve", "linalg_solve(A, B)"},
+    {"linalg.inv", "linalg_inv(A)"},
+    {"linalg.det", "linalg_det(A)"},
     {"inverse", "inverse(input)"},
     {"det", "det(input)"},
     {"F.one_hot", "one_hot(tensor, num_classes=-1)"},

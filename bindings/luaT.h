@@ -39,7 +39,9 @@ void push_checked(lua_State* L, Fn fn, const char* doc, const std::string& sig_k
 // The signature text of a bound function at idx ("sum(input, dim=None, ...)"), or nullptr.
 const char* signature_of(lua_State* L, int idx);
 // PyTorch's TypeError for too many positionals: "f() takes 2 positional arguments but 3 were given".
-[[noreturn]] void throw_too_many(const char* fname, int max_positional, int given);
+// "f() takes 2 positional arguments but 3 were given", or "takes from 1 to 2"
+// where min_positional (default: max_positional) of them are required.
+[[noreturn]] void throw_too_many(const char* fname, int max_positional, int given, int min_positional = -1);
 // Pushes the text of a C++ exception as a Lua error value ("TypeError: ...\nhint: ...").
 void push_error(lua_State* L, std::exception_ptr ep);
 // The doc string of a function value at idx, or nullptr.
@@ -96,7 +98,7 @@ class Args {
   std::vector<int64_t> int_list(int i, const char* name);  // int or table of ints
   std::vector<Tensor> tensor_list(int i, const char* name);
   // Errors for unknown keywords / too many positionals.
-  void finish(int max_positional);
+  void finish(int max_positional, int min_positional = -1);
   // Whether the call ended in an empty `{}` taken as the options table.
   bool empty_options() const { return empty_options_; }
   // Stack index of the keywords table, 0 when the call has none.

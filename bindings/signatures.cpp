@@ -9,7 +9,11 @@
 // left out; `*rest` takes any number of positionals (sizes given one by one);
 // names after a lone `*` are keyword-only; names before a `/` are positional-only
 // (a function with no keyword at all takes a trailing table as a positional). Every name may also be given as a
-// keyword (f{input=x}), as the bindings' Args accept.
+// keyword (f{input=x}), as the bindings' Args accept. A `*` with nothing after
+// it marks a method whose PyTorch form has keyword-only parameters gpulab does
+// not take (clone's memory_format): its extra positionals get the parser's
+// "clone() takes 0 positional arguments", not CPython's "TensorBase.exp()
+// takes no arguments (1 given)" of a method without parameters.
 #include "bindings/signatures.h"
 
 #include <cstring>
@@ -97,33 +101,33 @@ const std::unordered_map<std::string, const char*>& table() {
       {"numel", "numel(input)"},
       {"nelement", "nelement(self)"},
       {"element_size", "element_size(self)"},
-      {"is_contiguous", "is_contiguous(self)"},
+      {"is_contiguous", "is_contiguous(self, *)"},
       {"storage_offset", "storage_offset(self)"},
       {"data_ptr", "data_ptr(self)"},
       {"is_floating_point", "is_floating_point(self)"},
-      {"contiguous", "contiguous(self)"},
+      {"contiguous", "contiguous(self, *)"},
       {"pin_memory", "pin_memory(self)"},
       {"is_pinned", "is_pinned(self)"},
-      {"clone", "clone(self)"},
+      {"clone", "clone(self, *)"},
       {"detach", "detach(self)"},
       {"item", "item(self)"},
       {"tolist", "tolist(self)"},
       {"to", "to(self, device=None, dtype=None, non_blocking=False, copy=False)"},
       {"cuda", "cuda(self, device=None)"},
-      {"cpu", "cpu(self)"},
+      {"cpu", "cpu(self, *)"},
       {"type", "type(self, dtype=None)"},
       {"type_as", "type_as(self, other)"},
       {"get_device", "get_device(self)"},
-      {"float", "float(self)"},
-      {"double", "double(self)"},
-      {"half", "half(self)"},
-      {"bfloat16", "bfloat16(self)"},
-      {"long", "long(self)"},
-      {"int", "int(self)"},
-      {"short", "short(self)"},
-      {"char", "char(self)"},
-      {"byte", "byte(self)"},
-      {"bool", "bool(self)"},
+      {"float", "float(self, *)"},
+      {"double", "double(self, *)"},
+      {"half", "half(self, *)"},
+      {"bfloat16", "bfloat16(self, *)"},
+      {"long", "long(self, *)"},
+      {"int", "int(self, *)"},
+      {"short", "short(self, *)"},
+      {"char", "char(self, *)"},
+      {"byte", "byte(self, *)"},
+      {"bool", "bool(self, *)"},
       {"view", "view(self, *size)"},
       {"reshape", "reshape(self, *shape)"},
       {"view_as", "view_as(self, other)"},
@@ -207,8 +211,8 @@ const std::unordered_map<std::string, const char*>& table() {
       {"F.batch_norm",
        "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05)"},
       {"F.layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)"},
-      {"linalg.qr", "qr(A, mode='reduced')"},
-      {"linalg.svdvals", "svdvals(A)"},
+      {"linalg.qr", "linalg_qr(A, mode='reduced')"},
+      {"linalg.svdvals", "linalg_svdvals(A)"},
       // ---- torch.cuda (cuda_lib.cpp) ----
       {"cuda.is_available", "is_available()"},
       {"cuda.device_count", "device_count()"},
@@ -302,8 +306,8 @@ Signature parse(const char* text, bool method) {
     at = end + 1;
     while (!p.empty() && p.front() == ' ') p.erase(0, 1);
     if (p.empty()) continue;
-    if (p == "*") {
-      kw_only = true;
+    if (p == "*") {  // alone at the end: PyTorch has keyword-only parameters gpulab does not take
+      kw_only = s.has_kw_only = true;
       continue;
     }
     if (p == "/") {  // the names so far are positional-only
@@ -324,6 +328,7 @@ Signature parse(const char* text, bool method) {
     s.keywords.push_back(name);
     if (kw_only) continue;
     ++s.max_positional;
+    if (eq == std::string::npos) s.min_positional = s.max_positional;
     s.positional.push_back(name);
   }
   s.no_keywords = s.no_keywords && s.keywords.empty();
@@ -352,6 +357,7 @@ const Signature* signature_for(const std::string& key, bool method) {
   const Signature* s = nullptr;
   if (text) {
     parsed.push_back(parse(text, method));
+    parsed.back().tensor_method = method && key.find('.') == std::string::npos;  // others: "Event.record"
     s = &parsed.back();
   }
   cache[method][key] = s;
@@ -370,7 +376,7 @@ int check_call(lua_State* L, const Signature& sig) {
   if (sig.no_keywords) {  // every argument is a positional, tables included: is_tensor({a = 1})
     int n = top - first + 1;
     while (n > 0 && lua_isnil(L, first + n - 1)) --n;
-    if (n > sig.max_positional) throw_too_many(sig.name.c_str(), sig.max_positional, n);
+    if (n > sig.max_positional) throw_too_many(sig.name.c_str(), sig.max_positional, n, sig.min_positional);
     return n;
   }
   Args a(L, first, sig.name.c_str());  // the same split of positionals and keywords as the function's own
@@ -389,7 +395,13 @@ int check_call(lua_State* L, const Signature& sig) {
   int n = a.n();
   while (n > 0 && a.at(n - 1) == 0) --n;  // trailing nils do not count: f(a, nil) is f(a), as in U.parse
   lua_settop(L, top);                     // the one-table form pushed its items
-  if (!sig.varargs && n > sig.max_positional) throw_too_many(sig.name.c_str(), sig.max_positional, n);
+  // PyTorch's tensor methods without parameters are CPython's METH_NOARGS, with its wording
+  if (sig.tensor_method && sig.keywords.empty() && !sig.has_kw_only && !sig.varargs) {
+    if (n > 0) throw TypeError(cat("TensorBase.", sig.name, "() takes no arguments (", n, " given)"));
+    if (!unknown.empty()) throw TypeError(cat("TensorBase.", sig.name, "() takes no keyword arguments"));
+  }
+  if (!sig.varargs && n > sig.max_positional)
+    throw_too_many(sig.name.c_str(), sig.max_positional, n, sig.min_positional);
   if (!unknown.empty()) throw TypeError(cat(sig.name, "() got an unexpected keyword argument '", unknown, "'"));
   return n;
 }

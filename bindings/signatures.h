@@ -18,6 +18,9 @@ struct Signature {
   std::vector<std::string> keywords;    // every name a keyword may take
   std::vector<std::string> positional;  // the positional parameters in order (self not counted for methods)
   int max_positional = 0;               // self not counted for methods
+  int min_positional = 0;               // those without a default: "takes from 1 to 2 positional arguments"
+  bool has_kw_only = false;             // a `*`: not a METH_NOARGS method in PyTorch ("clone(self, *)")
+  bool tensor_method = false;           // x:f(...) of a tensor: "TensorBase.f() takes no arguments" when it has none
   bool varargs = false;                 // sizes one by one: view(2, 3)
   std::string varargs_name;             // its name: "size" for view(*size)
   bool method = false;                  // called as x:f(...): argument 1 is self
