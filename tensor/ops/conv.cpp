@@ -30,8 +30,12 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
   GL_CHECK(w.dim() == 4, "expected stride to be a single integer value or a list of ", w.dim() - 2,
            " values to match the convolution dimensions, but got stride=", shape_str(o.stride));
   GL_CHECK(o.groups > 0, "non-positive groups is not supported");
-  GL_CHECK(w.size(0) % o.groups == 0, "Given groups=", o.groups, ", expected weight to be divisible by ", o.groups,
-           " at dimension 0, but got weight of size [", shape_str(w.sizes()), "] instead");
+  GL_CHECK(w.size(0) >= o.groups, "Given groups=", o.groups, ", expected weight to be at least ", o.groups,
+           " at dimension 0, but got weight of size ", shape_str(w.sizes()), " instead");
+  GL_CHECK(
+      w.size(0) % o.groups ==
+          0,  // (PyTorch's own text has the shape in two brackets) "Given groups=", o.groups, ", expected weight to be divisible by ", o.groups,
+      " at dimension 0, but got weight of size [", shape_str(w.sizes()), "] instead");
   GL_CHECK(x.size(1) == w.size(1) * o.groups, "Given groups=", o.groups, ", weight of size ", shape_str(w.sizes()),
            ", expected input", shape_str(x.sizes()), " to have ", w.size(1) * o.groups, " channels, but got ",
            x.size(1), " channels instead");
@@ -48,6 +52,9 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
   auto i64 = [&](W128 v) { return int64_t(std::min<W128>(v, kMax)); };
   GL_CHECK(H >= R && W >= S, "Calculated padded input size per channel: (", i64(H), " x ", i64(W), "). Kernel size: (",
            i64(R), " x ", i64(S), "). Kernel size can't be greater than actual input size");
+  // (PyTorch's CPU kernel's check; an empty kernel left the product with no inner dimension)
+  GL_CHECK(w.size(2) > 0 && w.size(3) > 0,
+           "kernel size should be greater than zero, but got kernel_height: ", w.size(2), " kernel_width: ", w.size(3));
   // PyTorch names the input first for a wrong dtype, the weight for a mismatch.
   GL_CHECK(is_floating(x.dtype()) && (x.dtype() == DType::Float32 || x.dtype() == DType::Float64),
            "gpulab: conv2d supports float32 and float64, got ", dtype_name(x.dtype()));
@@ -142,7 +149,8 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   g.Q = (g.W + 2 * g.pw - g.dw * (g.S - 1) - 1) / g.sw + 1;
 
   const Device dev = input.device();
-  Tensor y = empty_on({g.N, g.K, g.P, g.Q}, g.dtype, dev);
+  // No input channels: PyTorch's empty convolution gives (N, 0, P, Q), whatever K
+  Tensor y = empty_on({g.N, g.C == 0 ? 0 : g.K, g.P, g.Q}, g.dtype, dev);
   Tensor xc = contiguous(detach(input)), wc = contiguous(detach(weight));
   Tensor bc = b ? contiguous(detach(*b)) : Tensor();
   if (y.numel() > 0) {

@@ -339,4 +339,31 @@ T.test('in-place ops between views of an empty tensor', function()
   T.check(z:clone():data_ptr() ~= z:data_ptr(), 'a clone has its own memory')
 end)
 
+-- Found by the eleventh fuzz campaign (std::terminate): a convolution with an
+-- empty kernel, or with no input channels, left the CPU's product with no
+-- inner dimension; oneDNN refused it inside an OpenMP region, where an
+-- exception ends the process (Note [Exceptions in parallel regions]). Now
+-- PyTorch's error, and PyTorch's empty result (checked against 2.15).
+T.test('convolutions with an empty kernel or no input channels', function()
+  local F = torch.nn.functional
+  for _, dev in ipairs({'cpu', 'cuda:0'}) do
+    T.raises(function() return F.conv2d(torch.ones(1, 1, 3, 3, {device = dev}), torch.ones(3, 1, 0, 0, {device = dev})) end,
+             'RuntimeError: kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 0')
+    T.raises(function() return F.conv2d(torch.ones(1, 0, 3, 3, {device = dev}), torch.ones(0, 0, 1, 1, {device = dev})) end,
+             'RuntimeError: Given groups=1, expected weight to be at least 1 at dimension 0, but got weight of size [0, 0, 1, 1] instead')
+    local x = torch.ones(2, 0, 4, 4, {device = dev, requires_grad = true})
+    local w = torch.ones(3, 0, 2, 2, {device = dev, requires_grad = true})
+    local b = torch.ones(3, {device = dev, requires_grad = true})
+    local y = F.conv2d(x, w, b)
+    T.eq(tostring(y.shape), 'torch.Size([2, 0, 3, 3])')
+    T.eq(y.grad_fn:name(), 'ConvolutionBackward0')
+    y:sum():backward()
+    T.eq(tostring(x.grad.shape), 'torch.Size([2, 0, 4, 4])')
+    T.eq(tostring(w.grad.shape), 'torch.Size([3, 0, 2, 2])')
+    T.eq(tostring(b.grad), dev == "cpu" and "tensor([0., 0., 0.])" or "tensor([0., 0., 0.], device='cuda:0')")
+    T.eq(tostring(F.conv2d(torch.ones(1, 0, 1, 1, {device = dev}), torch.ones(3, 0, 1, 1, {device = dev})).shape),
+         'torch.Size([1, 0, 1, 1])')
+  end
+end)
+
 T.finish()

@@ -2,6 +2,8 @@
 // other processes, and that fitting never raises the count above the ceiling.
 #include <doctest/doctest.h>
 #include <omp.h>
+#include <stdexcept>
+#include <string>
 #include "tensor/kernels/cpu/threads.h"
 
 using gl::cpu::threads_left;
@@ -49,4 +51,29 @@ TEST_CASE("set_num_threads past the processors: reported back, run on the proces
   gl::cpu::fit_threads();
   CHECK(omp_get_max_threads() <= omp_get_num_procs());
   gl::cpu::set_num_threads(before);
+}
+
+// Note [Exceptions in parallel regions]: a throw in one iteration of a
+// worksharing loop reaches the caller as an exception, with every thread
+// through the loop's barrier (no deadlock, no std::terminate).
+TEST_CASE("RegionErrors: the first exception of a parallel loop reaches the caller") {
+  gl::cpu::RegionErrors errors;
+  int done = 0;
+#pragma omp parallel num_threads(4)
+  {
+#pragma omp for schedule(static) reduction(+ : done)
+    for (int i = 0; i < 64; ++i)
+      if (errors.run([&] {
+            if (i == 17) throw std::runtime_error("iteration 17");
+          }))
+        ++done;
+  }
+  CHECK(done == 63);
+  std::string what;
+  try {
+    errors.rethrow();
+  } catch (const std::runtime_error& e) { what = e.what(); }
+  CHECK(what == "iteration 17");
+  gl::cpu::RegionErrors none;
+  CHECK_NOTHROW(none.rethrow());
 }

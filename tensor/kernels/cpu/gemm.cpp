@@ -22,6 +22,12 @@ namespace gl::cpu {
 // Row-major C = alpha op(A) op(B) + beta C on oneDNN (Note [Float32 products on oneDNN]).
 void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
            int64_t ldb, float beta, float* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // an empty inner dimension: C = beta C (oneDNN refuses a leading dimension of 0)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0 ? 0.f : beta * c[i * ldc + j];
+    return;
+  }
   const dnnl_status_t st = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   GL_CHECK(st == dnnl_success, "oneDNN sgemm failed (status ", int(st), ") for a ", m, "x", k, " by ", k, "x", n,
            " product");

@@ -119,14 +119,17 @@ template <class T> void gemm_int(const GemmSpec& g) {
           prod.rows(b, blk * kRows, std::min(kRows, g.m - blk * kRows), Bk, ldbk, scratch);
         continue;
       }
-      fit_threads();  // Note [Threads that pay]
+      fit_threads();        // Note [Threads that pay]
+      RegionErrors errors;  // Note [Exceptions in parallel regions]
 #pragma omp parallel
       {
-        std::vector<U> scratch(size_t(kRows * g.n));
+        std::vector<U> scratch;
+        const bool ok = errors.run([&] { scratch.resize(size_t(kRows * g.n)); });
 #pragma omp for schedule(static)
         for (int64_t blk = 0; blk < blocks; ++blk)
-          prod.rows(b, blk * kRows, std::min(kRows, g.m - blk * kRows), Bk, ldbk, scratch);
+          if (ok) prod.rows(b, blk * kRows, std::min(kRows, g.m - blk * kRows), Bk, ldbk, scratch);
       }
+      errors.rethrow();
     }
   }
 }

@@ -86,38 +86,50 @@ struct Dims {
 // threads the images go one after another and BLAS takes the threads.
 template <class T> void fwd(const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
   const Dims d(g);
-  cpu::fit_threads();  // Note [Threads that pay]
+  cpu::fit_threads();        // Note [Threads that pay]
+  cpu::RegionErrors errors;  // Note [Exceptions in parallel regions]
 #pragma omp parallel if (g.N >= omp_get_max_threads())
   {
-    std::vector<T> cols(size_t(d.ckk * d.PQ));
+    std::vector<T> cols;
+    const bool ok = errors.run([&] { cols.resize(size_t(d.ckk * d.PQ)); });
 #pragma omp for
     for (int64_t n = 0; n < g.N; ++n)
-      for (int64_t gr = 0; gr < g.groups; ++gr) {
-        im2col(g, x + (n * g.C + gr * d.cpg) * g.H * g.W, d.cpg, cols.data());
-        T* out = y + (n * g.K + gr * d.kpg) * d.PQ;
-        gemm(false, false, d.kpg, d.PQ, d.ckk, w + gr * d.kpg * d.ckk, cols.data(), out, T(0));
-        if (b)
-          for (int64_t k = 0; k < d.kpg; ++k)
-            for (int64_t i = 0; i < d.PQ; ++i) out[k * d.PQ + i] += b[gr * d.kpg + k];
-      }
+      if (ok)
+        errors.run([&] {
+          for (int64_t gr = 0; gr < g.groups; ++gr) {
+            im2col(g, x + (n * g.C + gr * d.cpg) * g.H * g.W, d.cpg, cols.data());
+            T* out = y + (n * g.K + gr * d.kpg) * d.PQ;
+            gemm(false, false, d.kpg, d.PQ, d.ckk, w + gr * d.kpg * d.ckk, cols.data(), out, T(0));
+            if (b)
+              for (int64_t k = 0; k < d.kpg; ++k)
+                for (int64_t i = 0; i < d.PQ; ++i) out[k * d.PQ + i] += b[gr * d.kpg + k];
+          }
+        });
   }
+  errors.rethrow();
 }
 
 template <class T> void bwd_data(const ConvGeom& g, const T* gy, const T* w, T* gx) {
   const Dims d(g);
   std::memset(gx, 0, sizeof(T) * size_t(g.N * g.C * g.H * g.W));
-  cpu::fit_threads();  // Note [Threads that pay]
+  cpu::fit_threads();        // Note [Threads that pay]
+  cpu::RegionErrors errors;  // Note [Exceptions in parallel regions]
 #pragma omp parallel if (g.N >= omp_get_max_threads())
   {
-    std::vector<T> cols(size_t(d.ckk * d.PQ));
+    std::vector<T> cols;
+    const bool ok = errors.run([&] { cols.resize(size_t(d.ckk * d.PQ)); });
 #pragma omp for
     for (int64_t n = 0; n < g.N; ++n)
-      for (int64_t gr = 0; gr < g.groups; ++gr) {
-        gemm(true, false, d.ckk, d.PQ, d.kpg, w + gr * d.kpg * d.ckk, gy + (n * g.K + gr * d.kpg) * d.PQ, cols.data(),
-             T(0));
-        col2im(g, cols.data(), d.cpg, gx + (n * g.C + gr * d.cpg) * g.H * g.W);
-      }
+      if (ok)
+        errors.run([&] {
+          for (int64_t gr = 0; gr < g.groups; ++gr) {
+            gemm(true, false, d.ckk, d.PQ, d.kpg, w + gr * d.kpg * d.ckk, gy + (n * g.K + gr * d.kpg) * d.PQ,
+                 cols.data(), T(0));
+            col2im(g, cols.data(), d.cpg, gx + (n * g.C + gr * d.cpg) * g.H * g.W);
+          }
+        });
   }
+  errors.rethrow();
 }
 
 // Each thread sums its images' weight gradients; the partial sums are added at the end.
@@ -126,27 +138,37 @@ template <class T> void bwd_weight(const ConvGeom& g, const T* x, const T* gy, T
   const size_t wn = size_t(g.K * d.ckk);
   std::memset(gw, 0, sizeof(T) * wn);
   if (gb) std::memset(gb, 0, sizeof(T) * size_t(g.K));
-  cpu::fit_threads();  // Note [Threads that pay]
+  cpu::fit_threads();        // Note [Threads that pay]
+  cpu::RegionErrors errors;  // Note [Exceptions in parallel regions]
 #pragma omp parallel if (g.N >= omp_get_max_threads())
   {
-    std::vector<T> cols(size_t(d.ckk * d.PQ)), acc(wn, T(0)), bacc(size_t(g.K), T(0));
+    std::vector<T> cols, acc, bacc;
+    const bool ok = errors.run([&] {
+      cols.resize(size_t(d.ckk * d.PQ));
+      acc.assign(wn, T(0));
+      bacc.assign(size_t(g.K), T(0));
+    });
 #pragma omp for
     for (int64_t n = 0; n < g.N; ++n)
-      for (int64_t gr = 0; gr < g.groups; ++gr) {
-        im2col(g, x + (n * g.C + gr * d.cpg) * g.H * g.W, d.cpg, cols.data());
-        const T* dy = gy + (n * g.K + gr * d.kpg) * d.PQ;
-        gemm(false, true, d.kpg, d.ckk, d.PQ, dy, cols.data(), acc.data() + gr * d.kpg * d.ckk, T(1));
-        if (gb)
-          for (int64_t k = 0; k < d.kpg; ++k)
-            for (int64_t i = 0; i < d.PQ; ++i) bacc[size_t(gr * d.kpg + k)] += dy[k * d.PQ + i];
-      }
+      if (ok)
+        errors.run([&] {
+          for (int64_t gr = 0; gr < g.groups; ++gr) {
+            im2col(g, x + (n * g.C + gr * d.cpg) * g.H * g.W, d.cpg, cols.data());
+            const T* dy = gy + (n * g.K + gr * d.kpg) * d.PQ;
+            gemm(false, true, d.kpg, d.ckk, d.PQ, dy, cols.data(), acc.data() + gr * d.kpg * d.ckk, T(1));
+            if (gb)
+              for (int64_t k = 0; k < d.kpg; ++k)
+                for (int64_t i = 0; i < d.PQ; ++i) bacc[size_t(gr * d.kpg + k)] += dy[k * d.PQ + i];
+          }
+        });
 #pragma omp critical
-    {
+    if (ok) {
       for (size_t i = 0; i < wn; ++i) gw[i] += acc[i];
       if (gb)
         for (int64_t k = 0; k < g.K; ++k) gb[k] += bacc[size_t(k)];
     }
   }
+  errors.rethrow();
 }
 
 #define GL_IM2COL_DISPATCH(call) \

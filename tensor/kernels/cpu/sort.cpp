@@ -16,9 +16,11 @@ namespace {
 
 template <class F> void per_line(int64_t lines, int64_t work, F&& f) {
   if (lines > 1 && work > kGrain) {
-    fit_threads();  // Note [Threads that pay]
+    fit_threads();        // Note [Threads that pay]
+    RegionErrors errors;  // Note [Exceptions in parallel regions]: each line allocates
 #pragma omp parallel for schedule(static)
-    for (int64_t l = 0; l < lines; ++l) f(l);
+    for (int64_t l = 0; l < lines; ++l) errors.run([&] { f(l); });
+    errors.rethrow();
   } else {
     for (int64_t l = 0; l < lines; ++l) f(l);
   }
