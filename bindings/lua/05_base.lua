@@ -18,6 +18,36 @@ do
   end
 end
 
+-- ---- recursion depth -------------------------------------------------------
+-- Note [Recursion depth]
+-- Python stops a recursion after 1000 frames with RecursionError. A module
+-- that holds itself (m.sub = m) recurses for ever in PyTorch's state_dict(),
+-- load_state_dict(), to(), apply() and repr(), and so it does here; but Lua's
+-- own limit comes only after some 200000 levels, each with a longer key
+-- prefix than the last: state_dict() took 10 GB in 10 s before failing with
+-- "not enough memory" (found by the eleventh fuzz campaign). The module
+-- walkers stop where Python does, with Python's error.
+U.MAX_DEPTH = 1000
+local function too_deep(what)
+  error('RecursionError: maximum recursion depth exceeded ' .. (what or 'while calling a Python object'), 0)
+end
+-- For a walker that passes its own depth down: fails past Python's limit.
+function U.check_depth(depth, what)
+  if depth > U.MAX_DEPTH then too_deep(what) end
+end
+-- For a walker that recurses through methods (m:apply(fn) of each child):
+-- fn(...) one level deeper, the count restored however it ends (a
+-- to-be-closed variable, not a pcall: each pcall would be a C call, and C
+-- calls nest only some 200 deep).
+local depth = 0
+local one_level = setmetatable({}, {__close = function() depth = depth - 1 end})
+function U.nested(what, fn, ...)
+  if depth >= U.MAX_DEPTH then too_deep(what) end
+  depth = depth + 1
+  local _ <close> = one_level
+  return fn(...)
+end
+
 -- ---- grad mode -------------------------------------------------------------
 -- Runs fn(...) with grad mode set to `mode`, restoring the previous mode even
 -- when fn raises (the error is re-raised unchanged). Both are C functions

@@ -269,7 +269,7 @@ end
 function Module:apply(...)
   local fn = U.parse('apply', {'fn!'}, nil, ...).fn
   if not (type(fn) == 'function' or (getmetatable(fn) or {}).__call) then U.type_error('apply', 'fn', 'callable', fn) end
-  for _, m in ipairs(self:children()) do m:apply(fn) end
+  for _, m in ipairs(self:children()) do U.nested(nil, m.apply, m, fn) end  -- Note [Recursion depth]
   fn(self)
   return self
 end
@@ -278,7 +278,7 @@ end
 -- fn(t) -> tensor. Parameters (and their grads) keep their identity: their
 -- storage is rebound with p.data = fn(p), as PyTorch's Module._apply does.
 function Module:_apply(fn)
-  for _, m in ipairs(self:children()) do m:_apply(fn) end
+  for _, m in ipairs(self:children()) do U.nested(nil, m._apply, m, fn) end  -- Note [Recursion depth]
   U.with_grad_mode(false, function()
     for _, p in pairs(self._parameters) do
       local new = fn(p)
@@ -367,7 +367,10 @@ function Module:__tostring()
   local nchild = 0
   for key, m in pairs(self._modules) do
     nchild = nchild + 1
-    lines[#lines + 1] = '(' .. key .. '): ' .. addindent(tostring(m), 2)
+    -- the child's __tostring called from Lua, not through tostring (a C call each level)
+    local repr = (getmetatable(m) or {}).__tostring or tostring
+    local text = U.nested('while getting the str of an object', repr, m)  -- Note [Recursion depth]
+    lines[#lines + 1] = '(' .. key .. '): ' .. addindent(text, 2)
   end
   local s = self:_get_name() .. '('
   if #lines > 0 then

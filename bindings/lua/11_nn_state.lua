@@ -10,15 +10,16 @@ function Module:state_dict(...)
     U.type_error('state_dict', 'destination', 'dict', a.destination)
   end
   local dest = a.destination or OrderedDict()
-  local function save(m, prefix)
+  local function save(m, prefix, depth)
+    U.check_depth(depth)  -- Note [Recursion depth]: a module that holds itself
     init_internals(m)
     for k, p in pairs(m._parameters) do dest[prefix .. k] = a.keep_vars and p or p:detach() end
     for k, b in pairs(m._buffers) do
       if not m._non_persistent[k] then dest[prefix .. k] = a.keep_vars and b or b:detach() end
     end
-    for k, c in pairs(m._modules) do save(c, prefix .. k .. '.') end
+    for k, c in pairs(m._modules) do save(c, prefix .. k .. '.', depth + 1) end
   end
-  save(self, a.prefix)
+  save(self, a.prefix, 1)
   return dest
 end
 
@@ -42,7 +43,8 @@ function Module:load_state_dict(state_dict, ...)
     error(('TypeError: Expected state_dict to be dict-like, got %s.'):format(pytype(state_dict)), 0)
   end
   local missing, unexpected, errs = {}, {}, {}
-  local function load(m, items, prefix)
+  local function load(m, items, prefix, depth)
+    U.check_depth(depth)  -- Note [Recursion depth]: a module that holds itself
     init_internals(m)
     local given, local_state = {}, {}
     for _, kv in ipairs(items) do given[kv[1]] = kv[2] end
@@ -94,12 +96,12 @@ function Module:load_state_dict(state_dict, ...)
       for _, kv in ipairs(items) do
         if kv[1]:sub(1, #cp) == cp then sub[#sub + 1] = kv end
       end
-      load(child, sub, cp)
+      load(child, sub, cp, depth + 1)
     end
   end
   local items = U.ordered_items(a.state_dict)
   for _, kv in ipairs(items) do kv[1] = tostring(kv[1]) end
-  load(self, items, '')
+  load(self, items, '', 1)
   local function quoted(keys)
     local q = {}
     for i, k in ipairs(keys) do q[i] = '"' .. k .. '"' end

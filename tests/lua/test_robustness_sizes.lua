@@ -366,4 +366,31 @@ T.test('convolutions with an empty kernel or no input channels', function()
   end
 end)
 
+-- Found by the eleventh fuzz campaign (10 GB of memory in 10 s): a module that
+-- holds itself (m[3] = m) made state_dict() recurse with an ever longer key
+-- prefix until Lua ran out of memory. PyTorch recurses for ever too and stops
+-- at Python's limit; so does gpulab now, with its error (Note [Recursion depth]).
+T.test('a module that holds itself: RecursionError, as in PyTorch', function()
+  local nn = torch.nn
+  local l = nn.Linear(2, 2)
+  l.sub = l
+  local calling = 'RecursionError: maximum recursion depth exceeded while calling a Python object'
+  T.raises(function() return l:state_dict() end, calling)
+  T.raises(function() return l:load_state_dict({}) end, calling)
+  T.raises(function() return l:to('cpu') end, calling)
+  T.raises(function() return l:apply(function() end) end, calling)
+  T.raises(function() return tostring(l) end,
+           'RecursionError: maximum recursion depth exceeded while getting the str of an object')
+  T.eq(#l:modules(), 1)  -- these walks remember what they saw, as PyTorch's
+  T.eq(#l:parameters(), 2)
+  -- deep but finite nesting still works, and an error inside a walk leaves no trace
+  local m = nn.Linear(1, 1)
+  for _ = 1, 300 do m = nn.Sequential(m) end
+  T.eq(#m:state_dict():keys(), 2)
+  T.raises(function() return m:apply(function() error('ValueError: stop', 0) end) end, 'ValueError: stop')
+  T.eq(m:apply(function() end), m)
+  T.eq(#tostring(m), 185748)  -- PyTorch 2.15's repr of the same nesting: 185748 characters, 600 lines
+  T.eq(select(2, tostring(m):gsub('\n', '')), 600)
+end)
+
 T.finish()
