@@ -66,6 +66,16 @@ GL_M1(nearbyint, nearbyintf, ::nearbyint)
 GL_M1(fabs, fabsf, ::fabs)
 GL_M1(erf, erff, ::erf)
 GL_M1(erfc, erfcf, ::erfc)
+GL_M1(asin, asinf, ::asin)
+GL_M1(acos, acosf, ::acos)
+GL_M1(atan, atanf, ::atan)
+GL_M1(sinh, sinhf, ::sinh)
+GL_M1(cosh, coshf, ::cosh)
+GL_M1(asinh, asinhf, ::asinh)
+GL_M1(acosh, acoshf, ::acosh)
+GL_M1(atanh, atanhf, ::atanh)
+GL_M1(log10, log10f, ::log10)
+GL_M1(exp2, exp2f, ::exp2)
 #undef GL_M1
 GL_HD inline float fma(float a, float b, float c) { return fmaf(a, b, c); }  // host and device
 GL_HD inline double fma(double a, double b, double c) { return ::fma(a, b, c); }
@@ -200,6 +210,16 @@ template <UnaryOp OP> struct UnaryF {
     // erf in double, rounded: PyTorch's CPU erf is MKL's vsErf, within an ulp.
     else if constexpr (OP == UnaryOp::Erf) return T(m::erf(double(x)));
     else if constexpr (OP == UnaryOp::Erfinv) return m::erfinv(x);
+    else if constexpr (OP == UnaryOp::Asin) return m::asin(x);
+    else if constexpr (OP == UnaryOp::Acos) return m::acos(x);
+    else if constexpr (OP == UnaryOp::Atan) return m::atan(x);
+    else if constexpr (OP == UnaryOp::Sinh) return m::sinh(x);
+    else if constexpr (OP == UnaryOp::Cosh) return m::cosh(x);
+    else if constexpr (OP == UnaryOp::Asinh) return m::asinh(x);
+    else if constexpr (OP == UnaryOp::Acosh) return m::acosh(x);
+    else if constexpr (OP == UnaryOp::Atanh) return m::atanh(x);
+    else if constexpr (OP == UnaryOp::Log10) return m::log10(x);
+    else if constexpr (OP == UnaryOp::Exp2) return m::exp2(x);
   }
 };
 

@@ -48,7 +48,7 @@ void empty_cache(int device) { slot_for(Device(Device::CUDA, device)).alloc->emp
 
 DeviceInfo device_info(int device) {
   const DeviceSlot& s = slot_for(Device(Device::CUDA, device));
-  DeviceInfo i{s.name, s.is_virtual, s.host_memory, s.capacity, 0, 0, 0, -1, -1, -1};
+  DeviceInfo i{s.name, s.is_virtual, s.host_memory, s.capacity, 0, 0, 0, -1, -1, -1, "", 0, 0, 0, 0};
   if (s.physical >= 0) {
     auto p = cuda::properties(s.physical);
     i.major = p.major;
