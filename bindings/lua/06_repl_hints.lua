@@ -58,7 +58,9 @@ local function dot_call(ctx)
   end
   if ctx.msg:find('missing 1 required positional arguments: "input"', 1, true) then
     local obj, name = ctx.line:match('([%a_][%w_%]%)]*)%.([%a_][%w_]*)%s*%(')
-    if obj then return obj, name end
+    -- a library function (torch.exp(), torch.linalg.vector_norm()) is called with '.': no hint
+    local path = ctx.line:match('([%a_][%w_.]*)%.[%a_][%w_]*%s*%(')
+    if obj and not (path == 'torch' or (path or ''):match('^torch%.')) then return obj, name end
   end
   if ctx.msg:find("nil value (local 'self')", 1, true) then
     local obj, name = ctx.line:match('([%a_][%w_]*)%.([%a_][%w_]*)%s*%(')

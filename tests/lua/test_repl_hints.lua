@@ -1,4 +1,4 @@
--- Golden table: 50 Python habits typed at the REPL, and the hint each gets
+-- Golden table: Python habits typed at the REPL, and the hint each gets
 -- (the last line gpulab prints for the input). Runs a real REPL on piped stdin.
 local dir = arg[0]:match('^(.*)[/\\]') or '.'
 local T = dofile(dir .. '/testlib.lua')
@@ -11,6 +11,8 @@ local habits = {
   {'x.sum()', dot .. 'x:sum(...)'},
   {'x.to("cpu")', dot .. 'x:to(...)'},
   {'net.parameters()', dot .. 'net:parameters(...)'},
+  -- a library function called without its tensor: the error alone, no ':' hint
+  {'torch.linalg.vector_norm()', 'TypeError: linalg_vector_norm() missing 1 required positional arguments: "input"'},
   {'y = x.float()', dot .. 'x:float(...)'},
   {'def f(x): return x', 'hint: Lua defines functions as `function f(x) ... end` (or local f = function(x) ... end)'},
   {'f = lambda x: x * 2', 'hint: Lua writes an anonymous function as function(x) return x * 2 end'},
