@@ -380,13 +380,15 @@ int repr(lua_State* L) {
 }
 
 void open_repr(lua_State* L) {
-  lua_pushcfunction(L, echo);
+  // Through the trampoline: a C++ exception (an echo too long for memory) becomes a Lua
+  // error; raised through Lua's own C frames it was std::terminate (found by fuzz_lua).
+  push_function(L, echo, nullptr);
   lua_setfield(L, -2, "_echo");
   lua_pushcfunction(L, pyfloat);
   lua_setfield(L, -2, "_pyfloat");
   lua_pushcfunction(L, tty_rows);
   lua_setfield(L, -2, "_tty_rows");
-  lua_pushcfunction(L, echo);  // the REPL's echo, out of reach of a reassigned `torch`
+  push_function(L, echo, nullptr);  // the REPL's echo, out of reach of a reassigned `torch`
   lua_setfield(L, LUA_REGISTRYINDEX, "gpulab.echo");
 }
 

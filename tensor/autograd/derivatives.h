@@ -3,10 +3,12 @@
 // op_rows.def or reduce_rows.def, in one table, as PyTorch's derivatives.yaml
 // keeps them: one row per node (derivative_rows.def), its grad_fn name (the
 // struct's name) and what it saves. Its derivative, a function of `grad` and
-// the saved values returning one gradient per input, is defined in derivatives_<family>.cpp,
-// the rows one after another, in this order. A forward records its node with
+// the saved values returning one gradient per input, is defined in
+// derivatives_<family>.cpp, the rows one after another, in this order. A
+// forward records its node with
 //   record(out, {self, mat2}, MmBackward0{self, mat2});
-// and, where PyTorch's name depends on the path taken (its names in the row's comment),
+// and, where PyTorch's name depends on the path taken (the row's comment
+// lists its names),
 //   record(out, "MaxBackward0", {self}, MaxMinDimBackward{...});
 // Saving a value here keeps it alive as long as the graph: save sizes and
 // dtypes, not tensors, where the derivative needs no more. A saved output is
