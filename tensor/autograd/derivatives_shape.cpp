@@ -7,7 +7,7 @@
 namespace gl {
 
 namespace {
-// Zeros of the input's shape with grad written where `region` of them was.
+// Zeros of the input's shape with grad written (broadcast) where `region` of them was.
 template <class Region>
 Tensor into_zeros(const Tensor& grad, const Shape& sizes, const TensorOptions& o, Region region) {
   Tensor z = zeros(sizes, o);
@@ -65,11 +65,8 @@ GL_DERIVATIVE(DiagonalBackward0_copy) {
       into_zeros(grad, self_sizes, {grad.dtype(), grad.device()}, [&](Tensor& z) { return diagonal_view(z, offset); })};
 }
 
-GL_DERIVATIVE(TraceBackward0) {
-  Tensor z = zeros(self_sizes, {grad.dtype(), grad.device()});
-  Tensor d = diagonal_view(z, 0);
-  copy_(d, expand(grad, d.sizes()));
-  return {z};
+GL_DERIVATIVE(TraceBackward0) {  // grad (0-d) broadcast along the diagonal
+  return {into_zeros(grad, self_sizes, {grad.dtype(), grad.device()}, [&](Tensor& z) { return diagonal_view(z, 0); })};
 }
 
 }  // namespace gl
