@@ -1,5 +1,5 @@
 // Calls checked against a signature before they run (Note [Strict arguments]
-// in signatures.cpp): the trampoline for them, and what reads it back.
+// in signatures.h): the trampoline for them, and what reads it back.
 #include "bindings/luaT.h"
 #include "bindings/signatures.h"
 #include "tensor/core/error.h"

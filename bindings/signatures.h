@@ -1,12 +1,13 @@
 // Note [Strict arguments]: PyTorch raises TypeError for an extra positional
 // argument or an unknown keyword, and so do we, for every bound function:
-// set_functions looks up the function's signature (signatures.cpp) and the
+// set_functions looks up the function's signature (signature_table.cpp) and the
 // trampoline checks each call against it before the function runs, so a
 // learner's typo in an option name never passes unnoticed and nothing has
 // happened when the error is raised. The Lua half of the library checks its
 // calls with the same rules and wording (05_base.lua, U.parse).
 #pragma once
 #include <string>
+#include <unordered_map>
 #include <vector>
 #include "bindings/luaT.h"
 
@@ -26,6 +27,9 @@ struct Signature {
   bool method = false;                  // called as x:f(...): argument 1 is self
   bool no_keywords = false;             // every argument is positional: is_tensor(obj, /)
 };
+
+// Every signature's text by key (signature_table.cpp).
+const std::unordered_map<std::string, const char*>& signature_table();
 
 // The signature registered under key ("sum", "cuda.synchronize"), or nullptr.
 // For a method the first parameter (self / input) is not counted.

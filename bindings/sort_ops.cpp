@@ -94,7 +94,7 @@ const Reg kSortOps[] = {
      "distinct values (with dim: the distinct slices along dim)."},
     {nullptr, nullptr, nullptr}};
 
-// Signatures (bindings/signatures.cpp), in PyTorch's notation.
+// Signatures (as in bindings/signature_table.cpp), in PyTorch's notation.
 extern const char* const kSortOpSignatures[][2];
 const char* const kSortOpSignatures[][2] = {
     {"sort", "sort(input, dim=-1, descending=False, *, stable=False)"},
