@@ -10,6 +10,12 @@
 
 namespace gl {
 
+namespace {
+size_t count_true(const std::vector<char>& mask_bytes) {
+  return size_t(std::count_if(mask_bytes.begin(), mask_bytes.end(), [](char c) { return c != 0; }));
+}
+}  // namespace
+
 Tensor masked_select(const Tensor& x, const Tensor& mask) {
   GL_CHECK(mask.dtype() == DType::Bool, "masked_select: expected BoolTensor for mask");
   common_device({&x, &mask});
@@ -18,15 +24,18 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
   auto xb = to_host_bytes(xs);
   auto mb = to_host_bytes(ms);
   const size_t isz = itemsize(x.dtype());
-  // The places first, then each element copied into place: growing the output
-  // by one element's bytes at a time was most of a large selection's time.
+  // Sized from the count, then each selected element copied into place:
+  // growing the output by one element's bytes at a time was most of a large
+  // selection's time.
+  const size_t count = count_true(mb);
   std::vector<int64_t> picked;
-  picked.reserve(size_t(std::count_if(mb.begin(), mb.end(), [](char c) { return c != 0; })));
-  for (size_t i = 0; i < mb.size(); ++i)
-    if (mb[i]) picked.push_back(int64_t(i));
-  std::vector<char> out(picked.size() * isz);
-  for (size_t k = 0; k < picked.size(); ++k)
-    std::memcpy(out.data() + k * isz, xb.data() + size_t(picked[k]) * isz, isz);
+  picked.reserve(count);
+  std::vector<char> out(count * isz);
+  for (size_t i = 0; i < mb.size(); ++i) {
+    if (!mb[i]) continue;
+    std::memcpy(out.data() + picked.size() * isz, xb.data() + i * isz, isz);
+    picked.push_back(int64_t(i));
+  }
   Tensor r = from_host(out.data(), {int64_t(picked.size())}, x.dtype(), {x.dtype(), x.device()});
   if (any_requires_grad({&x})) { record(r, {x}, MaskedSelectBackward0{x.sizes(), shape, picked}); }
   return r;
@@ -36,7 +45,7 @@ void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value) {
   GL_CHECK(mask.dtype() == DType::Bool && mask.dim() <= t.dim(),
            "masked_assign_: expected a bool mask over leading dims");
   std::vector<char> mb = to_host_bytes(mask);
-  const int64_t count = std::count_if(mb.begin(), mb.end(), [](char c) { return c != 0; });
+  const int64_t count = int64_t(count_true(mb));
   Shape res(t.sizes().begin() + mask.dim(), t.sizes().end());
   res.insert(res.begin(), count);
   // Leading 1s of the value are dropped first, as PyTorch's setitem does.

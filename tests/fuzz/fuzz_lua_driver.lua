@@ -25,14 +25,20 @@ print = function() end  -- keep the fuzzer's output readable
 -- to a million elements were half of a grown corpus's time (tests/fuzz/README.md,
 -- tenth campaign). Summarised prints of large tensors stay fuzzed. Plain
 -- tables are looked into: the echo of a table prints the tensors in it.
+-- The element count of a userdata answering numel() with an integer, or nil.
+local function numel_of(v)
+  if type(v) ~= 'userdata' then return nil end
+  local ok, n = pcall(function() return v:numel() end)
+  if ok and math.type(n) == 'integer' then return n end
+  return nil
+end
 local function huge(v, depth)
   if type(v) == 'table' and getmetatable(v) == nil and (depth or 0) < 3 then
     for _, x in next, v do if huge(x, (depth or 0) + 1) then return true end end
     return false
   end
-  if type(v) ~= 'userdata' then return false end
-  local ok, n = pcall(function() return v:numel() end)
-  return ok and math.type(n) == 'integer' and n > (1 << 14)
+  local n = numel_of(v)
+  return n ~= nil and n > (1 << 14)
 end
 local function printing(f)
   return function(...)
@@ -131,12 +137,11 @@ local MAXPOOL = 48
 -- (expand's stride-0 giants, which no op can materialise) are kept: they are
 -- how sizes near int64's limits reach every op.
 local function too_big(v)
-  if type(v) ~= 'userdata' then return false end
-  local ok, big = pcall(function()
-    local n = v:numel()
-    return n > (1 << 20) and (n <= (1 << 31) or v:is_contiguous())
-  end)
-  return ok and big == true
+  local n = numel_of(v)
+  if n == nil or n <= (1 << 20) then return false end
+  if n <= (1 << 31) then return true end
+  local ok, contiguous = pcall(function() return v:is_contiguous() end)
+  return ok and contiguous == true
 end
 local function add(v)
   if v == nil or too_big(v) then return end
