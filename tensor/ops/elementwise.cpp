@@ -181,13 +181,14 @@ namespace {
 // writes a op b into `into` when given (right shape, dtype and device), else
 // into a new tensor.
 Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into, double alpha = 1) {
+  check_bool_sub(op, a0.dtype() == DType::Bool, b0.dtype() == DType::Bool);
+  const Shape shape = broadcast_shapes(a0.sizes(), b0.sizes());  // Note [Shapes before devices]
   Device dev = common_device({&a0, &b0});
   Tensor a = a0, b = b0;
   // A zero-dim CPU operand of a device op travels to the device (as PyTorch
   // passes CPU scalars to CUDA kernels).
   if (a.device() != dev) a = to(a, dev, std::nullopt);
   if (b.device() != dev) b = to(b, dev, std::nullopt);
-  check_bool_sub(op, a0.dtype() == DType::Bool, b0.dtype() == DType::Bool);
   ResultType rt;
   rt.add(a0);
   rt.add(b0);
@@ -195,7 +196,6 @@ Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into, 
   check_int_division(op, compute, &b, nullptr);
   a = to_dtype(a, compute);
   b = to_dtype(b, compute);
-  Shape shape = broadcast_shapes(a.sizes(), b.sizes());
   const DType out_dt = is_comparison(op) ? DType::Bool : compute;
   Tensor out = into && into->sizes() == shape && into->dtype() == out_dt && into->device() == dev
                    ? *into
@@ -322,7 +322,8 @@ void unary_(UnaryOp op, Tensor& self) {
 Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
   GL_CHECK(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
            dtype_legacy_name(cond.dtype()));
-  Device dev = common_device({&cond, &a0, &b0});
+  const Shape shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a0.sizes()), b0.sizes());
+  Device dev = common_device({&cond, &a0, &b0});  // Note [Shapes before devices]
   ResultType rt;
   rt.add(a0);
   rt.add(b0);
@@ -330,7 +331,6 @@ Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
   Tensor c = cond.device() == dev ? cond : to(cond, dev, std::nullopt);
   Tensor a = to_dtype(a0.device() == dev ? a0 : to(a0, dev, std::nullopt), dt);
   Tensor b = to_dtype(b0.device() == dev ? b0 : to(b0, dev, std::nullopt), dt);
-  Shape shape = broadcast_shapes(broadcast_shapes(c.sizes(), a.sizes()), b.sizes());
   Tensor out = empty_on(shape, dt, dev);
   const DeviceSlot& sl = slot_for(dev);
   trace::op("where", dev);

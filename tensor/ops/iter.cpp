@@ -50,6 +50,13 @@ const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
   return s.c_str();
 }
 
+// Note [Shapes before devices]: PyTorch's elementwise ops check their
+// operands in TensorIterator's order (its build(): compute_shape, then
+// compute_types), so a CPU tensor of the wrong shape added to a CUDA tensor is
+// a broadcasting error, not a device error. The elementwise ops here broadcast
+// first and call common_device after; ops whose device check PyTorch's
+// generated wrappers make (mm, cat, index_select: check_args_device) check
+// devices before anything else.
 Device common_device(const std::vector<const Tensor*>& ts) {
   // Note [Same-device rule]: the common device is the first non-CPU device
   // among the operands (PyTorch's TensorIterator); zero-dim CPU tensors may

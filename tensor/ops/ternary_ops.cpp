@@ -16,11 +16,11 @@ namespace {
 // weight; into `into` when it is the right tensor (the in-place fast path).
 Tensor run(TernaryOp op, const Tensor& a0, const Tensor& b0, const Tensor* c0, DType dt, Scalar value,
            Tensor* into = nullptr) {
-  Device dev = c0 ? common_device({&a0, &b0, c0}) : common_device({&a0, &b0});
+  Shape shape = broadcast_shapes(a0.sizes(), b0.sizes());
+  if (c0) shape = broadcast_shapes(shape, c0->sizes());
+  Device dev = c0 ? common_device({&a0, &b0, c0}) : common_device({&a0, &b0});  // Note [Shapes before devices]
   auto on = [&](const Tensor& t) { return to_dtype(t.device() == dev ? t : to(t, dev, std::nullopt), dt); };
   Tensor a = on(a0), b = on(b0), c = c0 ? on(*c0) : Tensor();
-  Shape shape = broadcast_shapes(a.sizes(), b.sizes());
-  if (c0) shape = broadcast_shapes(shape, c.sizes());
   Tensor out =
       into && into->sizes() == shape && into->dtype() == dt && into->device() == dev ? *into : empty_on(shape, dt, dev);
   TernarySpec s;

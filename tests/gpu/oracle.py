@@ -68,6 +68,19 @@ def mixed_device_errors():
     err(lambda: lin2(a))
 
 @case
+def shape_and_device_errors():
+    # Both wrong at once: which error does each op report first?
+    a = torch.ones(3, 4, device='cuda')
+    b = torch.ones(2, 3)
+    err(lambda: a + b)
+    err(lambda: b * a)
+    err(lambda: a.add_(b))
+    err(lambda: torch.where(torch.ones(2, dtype=torch.bool, device='cuda'), a, b))
+    err(lambda: a.lerp(b, 0.5))
+    err(lambda: torch.mm(a, b))
+    err(lambda: torch.cat([a, b]))
+
+@case
 def out_of_memory():
     err(lambda: torch.empty(2 ** 45, dtype=torch.uint8, device='cuda'))
 

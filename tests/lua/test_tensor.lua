@@ -37,6 +37,15 @@ eq(tostring((z * 2).device), 'cuda:1', 'ops stay on their device')
 err(function() return x + torch.ones(3) end,
     'Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!')
 err(function() return x + z end, 'found at least two devices, cuda:0 and cuda:1!')
+-- Note [Shapes before devices]: TensorIterator broadcasts before it compares devices
+err(function() return torch.ones(2, 3) + torch.ones(3, 4, {device = 'cuda'}) end,
+    'The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1')
+err(function() return torch.where(torch.ones(2, {dtype = torch.bool}), x, torch.ones(3)) end,
+    'The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0')
+err(function() return torch.ones(4, {device = 'cuda'}):lerp(torch.ones(3), 0.5) end,
+    'The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 0')
+err(function() return torch.ones(3, 4, {device = 'cuda'}):add_(torch.ones(2, 3)) end,
+    'The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 1')
 eq(tostring(x + torch.tensor(1)), "tensor([2, 3, 4], device='cuda:0')", '0-d CPU tensors act as scalars')
 err(function() return torch.ones(2, 3, {device = 'cuda'}):mm(torch.ones(3, 1)) end,
     'Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)')
