@@ -146,7 +146,11 @@ int smi(lua_State* L) {
 }
 
 // The memory-pressure hook of one Lua state, removed when the state closes.
-void collect(void* ctx) { lua_gc(static_cast<lua_State*>(ctx), LUA_GCCOLLECT, 0); }
+// Young: one basic step, a minor collection in generational mode (Note [Young
+// garbage first]); in incremental mode, one increment.
+void collect(void* ctx, Relief how) {
+  lua_gc(static_cast<lua_State*>(ctx), how == Relief::Young ? LUA_GCSTEP : LUA_GCCOLLECT, 0);
+}
 int unhook(lua_State* L) {
   remove_memory_pressure_hook(lua_touserdata(L, lua_upvalueindex(1)));
   return 0;

@@ -188,7 +188,13 @@ void push_tensor(lua_State* L, const Tensor& t) {
   // matmuls took 108,000 page faults and ran at half speed between collections.
   // An eighth of the size is debt enough to keep the garbage within a few
   // times the Lua heap; the whole size made the collector a fifth of that loop.
-  if (size_t nb = t.storage()->nbytes; nb >= (size_t(4) << 10) && t.storage().use_count() == 1)
+  // Device memory (real or virtual) is not reported: its caching allocator
+  // collects young garbage itself when it needs a block, and a step here made
+  // each result survive into the old generation, where only a full collection
+  // frees it (Note [Young garbage first]).
+  const Storage& st = *t.storage();
+  if (size_t nb = st.nbytes;
+      nb >= (size_t(4) << 10) && t.storage().use_count() == 1 && !(st.alloc && st.alloc->collects_garbage()))
     lua_gc(L, LUA_GCSTEP, int(std::min<size_t>(nb >> 13, size_t(1) << 30)));
   lua_pushvalue(L, -1);
   lua_rawsetp(L, -3, t.impl.get());

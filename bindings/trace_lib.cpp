@@ -5,7 +5,8 @@
 // t.copies = { {from='cpu', to='cuda:0', calls=1, bytes=24}, ... }
 // t.syncs  = { {what='item', device='cuda:0', count=3}, ... }
 // t.ops    = { {name='mm', device='cuda:0', count=2}, ... }
-// plus totals: t.h2d, t.d2h, t.d2d = {calls=, bytes=}, t.nsyncs.
+// plus totals: t.h2d, t.d2h, t.d2d = {calls=, bytes=}, t.nsyncs, and
+// t.collections = {young=, full=}: the garbage collections device memory asked for.
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/runtime/trace.h"
@@ -67,6 +68,10 @@ void push_record(lua_State* L, const trace::Record& r) {
   }
   set_int(L, "nsyncs", push_counts(L, r.syncs, "what", "syncs"));
   push_counts(L, r.ops, "name", "ops");
+  lua_newtable(L);
+  set_int(L, "young", r.young_collections);
+  set_int(L, "full", r.full_collections);
+  lua_setfield(L, -2, "collections");
 }
 
 int start(lua_State*) {
@@ -88,7 +93,8 @@ void open_trace(lua_State* L) {
   static const Reg fns[] = {
       {"start", start,
        "torch._trace.start(): clear the trace and count copies, waits and ops (gpulab only; checkers use it)."},
-      {"stop", stop, "torch._trace.stop(): stop counting; returns {copies=, syncs=, ops=, h2d=, d2h=, d2d=, nsyncs=}."},
+      {"stop", stop,
+       "torch._trace.stop(): stop counting; returns {copies=, syncs=, ops=, h2d=, d2h=, d2d=, nsyncs=, collections=}."},
       {"peek", peek, "torch._trace.peek(): what was counted so far, without stopping."},
       {nullptr, nullptr, nullptr}};
   lua_newtable(L);

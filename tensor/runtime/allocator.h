@@ -28,6 +28,10 @@ class Allocator {
   // PyTorch's full statistics (torch.cuda.memory_stats); caching allocators only.
   virtual MemoryStats memory_stats() const { return {}; }
   virtual void reset_accumulated() {}
+  // True for an allocator that runs the memory-pressure hooks itself before it
+  // grows (the caching allocator): its bytes need not pace the embedder's
+  // collector (Note [Young garbage first]).
+  virtual bool collects_garbage() const { return false; }
 };
 
 struct Storage {

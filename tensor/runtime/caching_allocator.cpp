@@ -96,12 +96,15 @@ void* CachingAllocator::allocate(size_t nbytes) {
   Pool& pool = small ? small_ : large_;
   if (Block* b = take(pool, size)) return hand_out(b, size, nbytes);
   // Nothing cached fits: let the embedder collect what it no longer uses (its
-  // frees take the lock), then look again before asking the device.
-  g.unlock();
-  const bool collected = relieve_memory_pressure();
-  g.lock();
-  if (collected)
+  // frees take the lock), its young garbage first (Note [Young garbage
+  // first]), looking again after each before asking the device.
+  for (Relief how : {Relief::Young, Relief::Full}) {
+    g.unlock();
+    const bool collected = relieve_memory_pressure(how);
+    g.lock();
+    if (!collected) break;
     if (Block* b = take(pool, size)) return hand_out(b, size, nbytes);
+  }
   const size_t seg = get_allocation_size(size);
   Block* b = nullptr;
   if (!alloc_segment(seg, small, false, &b)) {

@@ -58,6 +58,7 @@ class CachingAllocator final : public CountingAllocator {
   void* allocate(size_t nbytes) override;
   void deallocate(void* p, size_t nbytes) override;
   void empty_cache() override;
+  bool collects_garbage() const override { return true; }
 
   struct Block;
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <utility>
 #include <vector>
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -20,7 +21,7 @@ void remove_memory_pressure_hook(void* ctx) {
   h.erase(std::remove_if(h.begin(), h.end(), [ctx](const auto& e) { return e.second == ctx; }), h.end());
 }
 
-bool relieve_memory_pressure() {
+bool relieve_memory_pressure(Relief how) {
   // A hook's collection may free tensors whose finalizers allocate again: that
   // allocation must not start a second collection inside the first.
   if (running || hooks().empty()) return false;
@@ -28,8 +29,9 @@ bool relieve_memory_pressure() {
     Guard() { running = true; }
     ~Guard() { running = false; }
   } guard;
+  trace::collection(how == Relief::Full);
   const auto copy = hooks();  // a hook may unregister (a state closing)
-  for (auto& [fn, ctx] : copy) fn(ctx);
+  for (auto& [fn, ctx] : copy) fn(ctx, how);
   return true;
 }
 

@@ -40,6 +40,11 @@ void detail::op(const char* name, Device device) {
   record().ops[{name, device.str()}] += 1;
 }
 
+void detail::collection(bool full) {
+  std::lock_guard<std::mutex> g(lock());
+  (full ? record().full_collections : record().young_collections) += 1;
+}
+
 void start() {
   std::lock_guard<std::mutex> g(lock());
   record() = Record();

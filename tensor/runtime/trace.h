@@ -6,6 +6,8 @@
 //           cpu(), synchronize), with the device waited for
 //   ops:    kernels launched, by name and device (a virtual device counts as
 //           the GPU it stands for)
+//   collections: the embedder's garbage collections that device memory asked
+//           for (Note [Young garbage first]): minor ones and full ones
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -26,6 +28,7 @@ struct Record {
   std::map<std::pair<std::string, std::string>, Count> copies;   // (from, to) devices
   std::map<std::pair<std::string, std::string>, int64_t> syncs;  // (what, device)
   std::map<std::pair<std::string, std::string>, int64_t> ops;    // (name, device)
+  int64_t young_collections = 0, full_collections = 0;
 };
 
 namespace detail {
@@ -33,6 +36,7 @@ extern std::atomic<bool> enabled;  // read on every hook: relaxed, one load
 void copy(Device from, Device to, size_t bytes);
 void sync(Device device);
 void op(const char* name, Device device);
+void collection(bool full);
 }  // namespace detail
 
 void start();   // clears the record and starts counting
@@ -50,6 +54,9 @@ inline void sync(Device device) {
 }
 inline void op(const char* name, Device device) {
   if (detail::enabled.load(std::memory_order_relaxed)) detail::op(name, device);
+}
+inline void collection(bool full) {
+  if (detail::enabled.load(std::memory_order_relaxed)) detail::collection(full);
 }
 
 // Names the reason of the syncs made in its scope (item, tolist, print, cpu).

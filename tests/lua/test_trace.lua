@@ -68,4 +68,19 @@ T.test('ops by name and device; peek keeps counting', function()
   T.eq(count(t.ops, 'count', {name = 'add', device = 'cpu'}), 1, 'add on cpu')
 end)
 
+T.test('collections: a loop\'s dropped results are freed by minor collections', function()
+  -- Note [Young garbage first]: r, 16 MiB, never shares a segment with the next
+  -- one; the block it held is needed again at once.
+  local function step() local r = torch.empty(1 << 22, {device = 'cuda:0'}) end
+  step()
+  torch._trace.start()
+  for _ = 1, 20 do step() end
+  local t = torch._trace.stop()
+  T.eq(t.collections.full, 0, 'no full collection')
+  T.truthy(t.collections.young >= 19, 'a minor collection per result: ' .. t.collections.young)
+  torch._trace.start()
+  local _ = torch.cuda.memory_allocated(0)  -- statistics are exact: a full collection first
+  T.eq(torch._trace.stop().collections.full, 1, 'memory_allocated collects fully')
+end)
+
 T.finish()

@@ -243,18 +243,25 @@ TEST_CASE("caching allocator: PyTorch's statistics through allocations, frees an
 }
 
 namespace {
-// Stands in for the Lua collector: a tensor dropped but not yet collected.
+// Stands in for the Lua collector: tensors dropped but not yet collected, one
+// young (a minor collection frees it) and one old (only a full one does).
 struct Pending {
   CachingAllocator* a = nullptr;
-  void* p = nullptr;
-  size_t n = 0;
-  int runs = 0;
+  void* young = nullptr;
+  size_t young_n = 0;
+  void* old = nullptr;
+  size_t old_n = 0;
+  int young_runs = 0, full_runs = 0;
 };
-void collect_pending(void* ctx) {
+void collect_pending(void* ctx, Relief how) {
   auto* g = static_cast<Pending*>(ctx);
-  g->runs++;
-  if (g->p) g->a->deallocate(g->p, g->n);
-  g->p = nullptr;
+  (how == Relief::Young ? g->young_runs : g->full_runs)++;
+  auto drop = [&](void*& p, size_t n) {
+    if (p) g->a->deallocate(p, n);
+    p = nullptr;
+  };
+  drop(g->young, g->young_n);
+  if (how == Relief::Full) drop(g->old, g->old_n);
 }
 }  // namespace
 
@@ -263,27 +270,51 @@ TEST_CASE("caching allocator: garbage is collected before a new segment, and bef
   CachingAllocator a(&src, int64_t(40 * MiB), 0);
   Pending g{&a};
   add_memory_pressure_hook(collect_pending, &g);
-  void* x = a.allocate(4 * MiB);    // a 20 MiB segment
-  CHECK(g.runs == 1);               // nothing was cached: the hook ran, then the device was asked
+  void* x = a.allocate(4 * MiB);  // a 20 MiB segment
+  CHECK(g.young_runs == 1);       // nothing was cached: both collections ran, then the device was asked
+  CHECK(g.full_runs == 1);
   void* y = a.allocate(MiB + 512);  // fits the cached rest: no collection
-  CHECK(g.runs == 1);
+  CHECK(g.young_runs + g.full_runs == 2);
   a.deallocate(y, MiB + 512);
-  g.p = x;  // `x = nil`: dropped, not yet collected
-  g.n = 4 * MiB;
+  g.old = x;  // `x = nil` long after x was made: dropped, and only a full collection frees it
+  g.old_n = 4 * MiB;
   void* z = a.allocate(17 * MiB);  // nothing cached fits until x is collected; then the whole segment does
-  CHECK(g.runs == 2);
+  CHECK(g.young_runs == 2);
+  CHECK(g.full_runs == 2);
   CHECK(z == x);
   CHECK(src.allocs == 1);
   CHECK(a.stats().reserved == int64_t(20 * MiB));
   // At the capacity: a second 20 MiB segment would not fit, but collecting z frees the first.
-  g.p = z;
-  g.n = 17 * MiB;
+  g.old = z;
+  g.old_n = 17 * MiB;
   void* w = a.allocate(30 * MiB);  // 20 + 30 > 40: only after collecting and releasing
   CHECK(w != nullptr);
-  CHECK(g.runs == 3);
+  CHECK(g.full_runs == 3);
   CHECK(a.stats().reserved == int64_t(30 * MiB));
   CHECK(a.memory_stats().num_ooms == 0);
   remove_memory_pressure_hook(&g);
   CHECK_FALSE(relieve_memory_pressure());
   a.deallocate(w, 30 * MiB);
+}
+
+TEST_CASE("caching allocator: young garbage first, so a loop's dropped result costs no full collection") {
+  // Note [Young garbage first]: `for ... do local r = a + b end` with r too big
+  // for two to share a segment.
+  FakeSegments src(int64_t(1) << 40);
+  CachingAllocator a(&src, int64_t(1) << 40, 0);
+  Pending g{&a};
+  add_memory_pressure_hook(collect_pending, &g);
+  void* r = a.allocate(17 * MiB);
+  const int full_before = g.full_runs;
+  for (int i = 0; i < 5; ++i) {
+    g.young = r;  // the previous result, dead and young
+    g.young_n = 17 * MiB;
+    void* next = a.allocate(17 * MiB);
+    CHECK(next == r);  // its block, freed by the minor collection
+    r = next;
+  }
+  CHECK(g.full_runs == full_before);
+  CHECK(src.allocs == 1);
+  remove_memory_pressure_hook(&g);
+  a.deallocate(r, 17 * MiB);
 }
