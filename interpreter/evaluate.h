@@ -30,6 +30,12 @@ Compilation compile_input(lua_State* L, const std::string& input, const char* ch
 // inside a string or a block.
 std::string with_final_return(lua_State* L, const std::string& source);
 
+// Would this last statement continue the one before it if the lines were
+// joined (`x = f` then `(g)`, `-1`, `{...}`, `"s"`, `or y`)? Lua reads such
+// source as one statement: where the whole compiles, keep it so rather than
+// echo the tail.
+bool may_continue(const std::string& tail);
+
 // True when the input ends with ';' (trailing blanks ignored): no echo.
 bool echo_suppressed(const std::string& input);
 

@@ -116,10 +116,15 @@ int run_repl(lua_State* L, bool keep_going) {
     }
     const std::string chunkname = cell_chunkname(cell);
     Compilation c = compile_input(L, input, chunkname.c_str());
-    // "loss:backward(); x.grad" is no Lua statement: echo x.grad as IPython would
-    // (Note [Final expression]) rather than wait for more input.
-    std::string echoing = c.status == Compiled::Ok ? std::string() : with_final_return(L, input);
-    if (!echoing.empty()) c = compile_input(L, echoing, chunkname.c_str());
+    // "loss:backward(); x.grad" is no Lua statement, and after "x = f(); x:sum()"
+    // IPython echoes the sum: echo the last statement when it is an expression
+    // (Note [Final expression]), rather than wait for more input or stay silent.
+    if (!(c.status == Compiled::Ok && c.expression)) {
+      if (std::string echoing = with_final_return(L, input); !echoing.empty()) {
+        if (c.status == Compiled::Ok) lua_pop(L, 1);  // the statements' chunk
+        c = compile_input(L, echoing, chunkname.c_str());
+      }
+    }
     if (c.status == Compiled::Incomplete) continue;
     reader.remember(input);
     bool ok = false;

@@ -31,21 +31,6 @@ bool loads(lua_State* L, const std::string& code) {
   return ok;
 }
 
-bool starts_with_word(const std::string& s, const char* word) {
-  size_t n = std::char_traits<char>::length(word);
-  return s.compare(0, n, word) == 0 &&
-         (s.size() == n || !(std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_'));
-}
-
-// Would this last line continue the statement before it if the lines were
-// joined (`x = f` then `(g)`, `-1`, `{...}`, `"s"`, `or y`)? Lua reads such a
-// cell as one statement: keep it so rather than echo the line.
-bool may_continue(const std::string& tail) {
-  unsigned char c = static_cast<unsigned char>(tail[0]);
-  if (!(std::isalnum(c) || c == '_')) return true;
-  return starts_with_word(tail, "or") || starts_with_word(tail, "and");
-}
-
 }  // namespace
 
 std::vector<CellPart> split_cell(const std::string& cell) {
@@ -87,20 +72,22 @@ CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* c
   const bool statements = whole.status == Compiled::Ok;
   if (statements) lua_pop(L, 1);
   const std::string padding(first_line > 1 ? first_line - 1 : 0, '\n');
-  std::vector<std::string> lines = lines_of(source);
-  for (size_t k = lines.size(); k-- > 0;) {
-    std::string tail;
-    for (size_t j = k; j < lines.size(); ++j) tail += (j > k ? "\n" : "") + lines[j];
-    std::string expr = trim(tail);
-    if (expr.empty() || (statements && may_continue(expr))) continue;
+  // The last statement starts after a newline or a top-level ';' ("y = 2; y",
+  // as IPython splits statements): try each split from the end. A split
+  // inside a string or a block leaves a head that does not load on its own.
+  std::vector<size_t> starts{0};
+  for (size_t i = 0; i < source.size(); ++i)
+    if (source[i] == '\n' || source[i] == ';') starts.push_back(i + 1);
+  for (size_t k = starts.size(); k-- > 0;) {
+    std::string expr = trim(source.substr(starts[k]));
+    if (expr.empty() || (statements && k > 0 && source[starts[k] - 1] == '\n' && may_continue(expr))) continue;
     bool echo = true;
     if (expr.back() == ';') {  // `x;` runs without echo, as at the prompt
       expr.pop_back();
       echo = false;
     }
     if (!loads(L, "return " + expr)) continue;
-    std::string head;
-    for (size_t j = 0; j < k; ++j) head += lines[j] + "\n";
+    const std::string head = source.substr(0, starts[k]);
     if (!loads(L, head)) continue;
     const std::string code = padding + head + "return (function(...) return ... end)(" + expr + "\n)";
     if (luaL_loadbuffer(L, code.data(), code.size(), chunkname) != LUA_OK) {

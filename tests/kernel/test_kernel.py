@@ -30,7 +30,7 @@ class GpulabKernelTests(jkt.KernelTests):
         {"text": "torch.zero", "matches": {"zero_", "zeros", "zeros_like"}},
         {"text": "y = 1\ntorch.ones(2):cums", "matches": {"cumsum"}},
     ]
-    complete_code_samples = ["x = 1", "print(1)", "!echo hi", "%time x = 1", "for i = 1, 2 do end"]
+    complete_code_samples = ["x = 1", "print(1)", "!echo hi", "%time x = 1", "for i = 1, 2 do end", "y = 2; y"]
     incomplete_code_samples = ["for i = 1, 2 do", "function f(x)", "t = {1,"]
     invalid_code_samples = ["x = = 1", "for for"]
     code_inspect_sample = "torch.zeros"
@@ -111,6 +111,13 @@ class GpulabKernelTests(jkt.KernelTests):
         _, outputs = self.run_cell("z = 3;")
         self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
         _, outputs = self.run_cell("nil")
+        self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
+        # the last statement after a ';' echoes, as IPython splits statements there
+        _, outputs = self.run_cell("w = 2; w")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "2")
+        _, outputs = self.run_cell('print("a;b"); torch.ones(2):sum()')
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor(2.)")
+        _, outputs = self.run_cell("w = 3; w;")
         self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
 
     def test_rich_output(self):

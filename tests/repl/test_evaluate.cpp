@@ -19,5 +19,11 @@ TEST_CASE("the last statement gets 'return' when it is an expression") {
   CHECK(with_final_return(L, "t = {1, 2;") == "");                  // incomplete: the REPL reads on
   CHECK(with_final_return(L, "for i = 1, 2 do f(); i end") == "");  // never inside a block
   CHECK(with_final_return(L, "y = (") == "");
+  // statements that compile: their last one still echoes, as in IPython
+  CHECK(with_final_return(L, "print('a'); x:sum()") == "print('a'); return x:sum()");
+  CHECK(with_final_return(L, "x = 1\nf(x)") == "x = 1\nreturn f(x)");
+  // ... unless, after a newline, it continues the statement before it: Lua reads one call
+  CHECK(with_final_return(L, "x = f\n(g)") == "");
+  CHECK(with_final_return(L, "x = f; (g)()") == "x = f; return (g)()");  // after ';' it cannot
   lua_close(L);
 }
