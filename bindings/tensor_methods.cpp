@@ -175,26 +175,24 @@ int l_copy_(lua_State* L) {
   Tensor& src = a.tensor(0, "src");
   a.boolean(1, "non_blocking", false);  // a copy is complete when copy_ returns, which non_blocking allows
   a.finish(2);
-  check_inplace_leaf(t);
-  copy_(t, src);
+  copy_recorded_(t, src);
   lua_settop(L, 1);
   return 1;
 }
 int l_fill_(lua_State* L) {
   Tensor& t = self(L);
   Args a(L, 2, "fill_");
-  check_inplace_leaf(t);
-  if (Tensor* v = to_tensor(L, a.at(0, "value")))
+  Tensor* v = to_tensor(L, a.at(0, "value"));
+  if (v)
     GL_CHECK(v->dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", v->dim(),
              " dimensions.");
-  fill_(t, a.scalar(0, "value"));
+  fill_recorded_(t, a.scalar(0, "value"), v);
   lua_settop(L, 1);
   return 1;
 }
 int l_zero_(lua_State* L) {
   Tensor& t = self(L);
-  check_inplace_leaf(t);
-  fill_(t, Scalar::from_int(0));
+  zero_recorded_(t);
   lua_settop(L, 1);
   return 1;
 }

@@ -82,6 +82,11 @@ void unary_(UnaryOp op, Tensor& self);
 // Replaces self by f(old) for autograd, where old aliases self's current value
 // (Note [In-place autograd]); raises where that could corrupt a saved value.
 void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f);
+// The Tensor methods zero_, fill_ (value: the 0-dim tensor the number came
+// from, if any) and copy_, recorded for autograd (overwrite.cpp).
+void zero_recorded_(Tensor& self);
+void fill_recorded_(Tensor& self, Scalar v, const Tensor* value = nullptr);
+void copy_recorded_(Tensor& self, const Tensor& src);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi);
 Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);  // a + alpha * b (arith.cpp)

@@ -170,4 +170,33 @@ T.test('grad_fn.next_functions: {node, index} pairs, printed as PyTorch\'s tuple
   T.close(w.grad, {3, 5})
 end)
 
+T.test('zero_, fill_ and copy_ in a graph are recorded (values from PyTorch 2.15)', function()
+  local x = torch.ones(3, {requires_grad = true})
+  local y = x * 2
+  y:zero_()
+  T.eq(name(y), 'ZeroBackward0')
+  y:sum():backward()
+  T.eq(tostring(x.grad), 'tensor([0., 0., 0.])', 'the overwritten values get no gradient')
+  x = torch.ones(3, {requires_grad = true})
+  y = x * 2
+  y:fill_(5)
+  T.eq(tostring(y), 'tensor([5., 5., 5.], grad_fn=<FillBackward2>)')
+  local w = torch.tensor(2.0, {requires_grad = true})
+  y = torch.ones(3) * 1
+  y:fill_(w)
+  T.eq(name(y), 'FillBackward3')
+  y:sum():backward()
+  T.eq(tostring(w.grad), 'tensor(3.)', 'a 0-dim tensor value gets the sum')
+  x = torch.ones(3, {requires_grad = true})
+  y = torch.zeros(3, {dtype = torch.float64})
+  y:copy_(x * 3)
+  T.eq(tostring(y), 'tensor([3., 3., 3.], dtype=torch.float64, grad_fn=<CopyBackwards>)')
+  y:sum():backward()
+  T.eq(tostring(x.grad), 'tensor([3., 3., 3.])', 'the source gets the gradient, in its dtype')
+  y = torch.zeros(3, {dtype = torch.int64})
+  y:copy_(x)
+  T.eq(tostring(y), 'tensor([1, 1, 1])', 'an integer copy is outside autograd')
+  T.raises(function() x:zero_() end, 'RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.')
+end)
+
 T.finish()

@@ -225,6 +225,34 @@ std::map<std::string, Case> cases() {
                          [](const In& v) { return round(v[0], 1); }};
   c["ToCopyBackward0"] = {A(), [](const In& v) { return to(v[0], other(v[0].device()), std::nullopt); }};
   c["CloneBackward0"] = {A(), [](const In& v) { return clone(v[0]); }};
+  // zero_, fill_, copy_ on a tensor in a graph: y = 2x, then overwritten
+  c["ZeroBackward0"] = {A(), [](const In& v) {
+                          Tensor y = mul(v[0], ones_of(v[0]));
+                          zero_recorded_(y);
+                          return y;
+                        }};
+  c["FillBackward2"] = {A(), [](const In& v) {
+                          Tensor y = mul(v[0], ones_of(v[0]));
+                          fill_recorded_(y, Scalar::from_double(2.5));
+                          return y;
+                        }};
+  c["FillBackward3"] = {[](Device d) {
+                          return In{leaf(kA, {2, 3}, d), leaf({2.5}, {}, ut::cpu())};  // a CPU number fills any device
+                        },
+                        [](const In& v) {
+                          Tensor y = mul(v[0], ones_of(v[0]));
+                          fill_recorded_(y, item(v[1]), &v[1]);
+                          return y;
+                        }};
+  c["CopyBackwards"] = {
+      [](Device d) {
+        return In{leaf(kA, {2, 3}, d), leaf({0.8, 1.1, -0.6}, {3}, other(d))};  // broadcast, across devices
+      },
+      [](const In& v) {
+        Tensor y = mul(v[0], ones_of(v[0]));
+        copy_recorded_(y, v[1]);
+        return y;
+      }};
   c["PinMemoryBackward0"] = {[](Device) {
                                return In{leaf(kA, {2, 3}, ut::cpu())};
                              },
