@@ -1,6 +1,8 @@
 // Args: the argument reader every binding uses (positional, keyword table,
 // defaults and the error texts PyTorch gives for a wrong one).
 #include <cmath>
+#include <cstring>
+#include <utility>
 #include "bindings/luaT.h"
 #include "bindings/udata.h"
 #include "tensor/core/error.h"
@@ -78,18 +80,34 @@ Args::Args(lua_State* L_, int first, const char* f) : L(L_), fname(f) {
   for (int i = first; i <= top; ++i) pos_.push_back(i);
 }
 
+namespace {
+constexpr std::pair<const char*, const char*> kNumpyAliases[] = {
+    {"axis", "dim"}, {"keepdims", "keepdim"}, {"x", "input"}, {"a", "input"}, {"x1", "input"}, {"x2", "other"}};
+}  // namespace
+
+const char* numpy_alias_of(const char* key) {
+  for (auto [alias, name] : kNumpyAliases)
+    if (std::strcmp(alias, key) == 0) return name;
+  return nullptr;
+}
+
 int Args::at(int i, const char* name) {
   if (i >= 0 && i < n() && !lua_isnil(L, pos_[size_t(i)])) return pos_[size_t(i)];
   if (!name || !kw_) return 0;
-  used_.emplace_back(name);
   GL_CHECK(lua_checkstack(L, 4), "stack overflow");
-  lua_pushstring(L, name);
-  lua_rawget(L, kw_);
-  if (lua_isnil(L, -1)) {
+  // The name itself, then its NumPy aliases (Note [NumPy keyword aliases]).
+  auto lookup = [&](const char* key) {
+    used_.emplace_back(key);
+    lua_pushstring(L, key);
+    lua_rawget(L, kw_);
+    if (!lua_isnil(L, -1)) return true;
     lua_pop(L, 1);
-    return 0;
-  }
-  return lua_gettop(L);
+    return false;
+  };
+  if (lookup(name)) return lua_gettop(L);
+  for (auto [alias, canonical] : kNumpyAliases)
+    if (std::strcmp(canonical, name) == 0 && lookup(alias)) return lua_gettop(L);
+  return 0;
 }
 
 Tensor& Args::tensor(int i, const char* name) {

@@ -70,6 +70,12 @@ std::string type_name(lua_State* L, int idx);
 void register_types(lua_State* L);  // metatables; call once
 
 // ---- arguments ----
+// Note [NumPy keyword aliases]: as PyTorch's argument parser, a parameter
+// named dim also answers to axis, keepdim to keepdims, input to x, a and x1,
+// other to x2 (d2l writes A.sum(axis=1, keepdims=True)). The canonical name a
+// key stands for, or nullptr.
+const char* numpy_alias_of(const char* key);
+
 // A call `f(a, b, {k=v})` or `f{a, b, k=v}`: positionals and keywords.
 class Args {
  public:

@@ -112,8 +112,9 @@ int check_call(lua_State* L, const Signature& sig) {
       lua_pop(L, 1);
       if (lua_type(L, -1) != LUA_TSTRING || !unknown.empty()) continue;
       std::string key = lua_tostring(L, -1);
+      const char* canonical = numpy_alias_of(key.c_str());  // Note [NumPy keyword aliases]
       bool known = false;
-      for (const auto& k : sig.keywords) known = known || k == key;
+      for (const auto& k : sig.keywords) known = known || k == key || (canonical && k == canonical);
       if (!known) unknown = key;
     }
   }

@@ -219,4 +219,14 @@ T.test("x > 2 says to write x:gt(2): Lua's order operators cannot give a tensor"
   T.eq(repr(x:gt(2)), 'tensor([False, False, False,  True])')
 end)
 
+-- Note [NumPy keyword aliases]: d2l 2.3's A.sum(axis=1, keepdims=True)
+T.test('axis and keepdims stand for dim and keepdim, as in PyTorch', function()
+  local A = torch.arange(6.):reshape(2, 3)
+  T.eq(repr(A:sum{axis = 1, keepdims = true}), 'tensor([[ 3.],\n        [12.]])')
+  T.eq(repr(A:sum{axis = {0, 1}}), 'tensor(15.)')
+  T.eq(repr(A:cumsum{axis = 0}), 'tensor([[0., 1., 2.],\n        [3., 5., 7.]])')
+  T.eq(repr(torch.mean(A, {axis = 0})), 'tensor([1.5000, 2.5000, 3.5000])')
+  T.raises(function() return A:sum{axes = 1} end, "TypeError: sum() got an unexpected keyword argument 'axes'")
+end)
+
 T.finish()
