@@ -190,6 +190,16 @@ int l_fill_(lua_State* L) {
   lua_settop(L, 1);
   return 1;
 }
+// x:where(condition, other): PyTorch's Tensor.where is torch.where(condition,
+// x, other); the shared torch.where would take x for the condition.
+int where_method(lua_State* L) {
+  Tensor& t = self(L);
+  Args a(L, 2, "where");
+  Tensor& c = a.tensor(0, "condition");
+  Tensor* o = to_tensor(L, a.at(1, "other"));
+  push_tensor(L, gl::where(c, Other::of(t), o ? Other::of(*o) : Other::of(a.scalar(1, "other"))));
+  return 1;
+}
 int l_zero_(lua_State* L) {
   Tensor& t = self(L);
   zero_recorded_(t);
@@ -335,6 +345,8 @@ const Reg kTensorMethods[] = {
     {"copy_", l_copy_, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},
     {"fill_", l_fill_, "x:fill_(value)."},
     {"zero_", l_zero_, "x:zero_()."},
+    {"where", where_method,
+     "x:where(condition, other): x where condition, else other (torch.where(condition, x, other))."},
     // x:uniform_, x:normal_ and the other samplers: random_lib.cpp (kRandomMethods, with generator=)
     {"requires_grad_", requires_grad_, "x:requires_grad_(true): start recording operations on x."},
     {"retain_grad", retain_grad, "x:retain_grad()."},

@@ -37,6 +37,8 @@ eq(tostring((z * 2).device), 'cuda:1', 'ops stay on their device')
 err(function() return x + torch.ones(3) end,
     'Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!')
 err(function() return x + z end, 'found at least two devices, cuda:0 and cuda:1!')
+eq(tostring(torch.arange(4.):where(torch.arange(4):gt(1), 9)), 'tensor([9., 9., 2., 3.])',
+   'x:where(condition, other) keeps x where condition holds, as Tensor.where')
 -- Note [Shapes before devices]: TensorIterator broadcasts before it compares devices
 err(function() return torch.ones(2, 3) + torch.ones(3, 4, {device = 'cuda'}) end,
     'The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1')
