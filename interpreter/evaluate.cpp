@@ -116,7 +116,9 @@ int cell_runner(lua_State* L) {
 // After a chunk ran from stack slot base + 1: echoes its results (when echo
 // and it succeeded) or reports its error; leaves the stack at base.
 bool finish_call(lua_State* L, int base, int status, bool echo) {
-  if (status == LUA_OK && echo && lua_gettop(L) > base) {
+  // Python echoes nothing for None (x.grad before any backward); (None, 1) still shows.
+  const bool only_nil = lua_gettop(L) == base + 1 && lua_isnil(L, -1);
+  if (status == LUA_OK && echo && lua_gettop(L) > base && !only_nil) {
     const int n = lua_gettop(L) - base;
     lua_pushcfunction(L, print_results);
     lua_insert(L, base + 1);

@@ -17,12 +17,15 @@ y = 1
 
 y
 return 4, 5
+torch.ones(1).grad
+nil, 1
+z = 2; z
 !echo from the shell
 error('boom')
 print('not reached')
 EOF
 STDIN=$WORK/repl_in run
-expect "REPL piped: echo, ';', multi-line, !cmd, no prompts; stops at the first error" 1 \
+expect "REPL piped: echo, ';', multi-line, None (silent alone), the last statement, !cmd, no prompts; stops at the first error" 1 \
 "3
 10
 'abc'
@@ -31,6 +34,8 @@ loop	1
 3
 1
 (4, 5)
+(None, 1)
+2
 from the shell"
 expect_grep "REPL piped: the error that stopped it" 1 "$ERR" 'boom'
 printf 'x = (\n1 +\n= 2\nprint("not reached")\n' >"$WORK/repl_syntax"
