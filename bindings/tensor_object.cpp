@@ -74,7 +74,7 @@ bool push_field(lua_State* L, const Tensor& t, const char* k) {
       break;
     case 'g':
       if (!std::strcmp(k, "grad")) {
-        push_tensor(L, t.grad());
+        push_tensor(L, read_grad(t));
         return true;
       }
       if (!std::strcmp(k, "grad_fn")) {

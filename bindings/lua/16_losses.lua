@@ -54,15 +54,27 @@ function F.binary_cross_entropy(...)
   return named(reduce('binary_cross_entropy', l, a.reduction), 'BinaryCrossEntropyBackward0')
 end
 
+-- PyTorch's F.l1_loss, smooth_l1_loss and huber_loss warn before they
+-- broadcast, as mse_loss does (tensor/ops/nn_ops.cpp).
+local function warn_sizes(input, target)
+  if tostring(input.shape) ~= tostring(target.shape) then
+    torch._warn(('Using a target size (%s) that is different to the input size (%s). This will likely lead to '
+      .. 'incorrect results due to broadcasting. Please ensure they have the same size.'):format(
+      tostring(target.shape), tostring(input.shape)), 2)  -- the site: the loss function's caller
+  end
+end
+
 function F.l1_loss(...)
   local a = U.parse('l1_loss', {'input:Tensor!', 'target:Tensor!', 'size_average', 'reduce', 'reduction:str'},
     {reduction = 'mean'}, ...)
+  warn_sizes(a.input, a.target)
   return reduce('l1_loss', (a.input - a.target):abs(), a.reduction)
 end
 
 function F.smooth_l1_loss(...)
   local a = U.parse('smooth_l1_loss', {'input:Tensor!', 'target:Tensor!', 'size_average', 'reduce', 'reduction:str',
     'beta:float'}, {reduction = 'mean', beta = 1.0}, ...)
+  if a.beta ~= 0 then warn_sizes(a.input, a.target) end  -- beta 0 is l1_loss, which warns
   if a.beta < 0 then error('RuntimeError: smooth_l1_loss does not support negative values for beta.', 0) end
   if a.beta == 0 then return named(F.l1_loss(a.input, a.target, {reduction = a.reduction}), 'SmoothL1LossBackward0') end
   -- 0.5 d^2 / beta where d < beta, else d - 0.5 beta
@@ -74,6 +86,7 @@ end
 function F.huber_loss(...)
   local a = U.parse('huber_loss', {'input:Tensor!', 'target:Tensor!', 'reduction:str', 'delta:float', 'weight:Tensor'},
     {reduction = 'mean', delta = 1.0}, ...)
+  warn_sizes(a.input, a.target)
   if a.delta <= 0 then error('RuntimeError: huber_loss does not support non-positive values for delta.', 0) end
   -- 0.5 d^2 where d < delta, else delta (d - 0.5 delta)
   local d = (a.input - a.target):abs()

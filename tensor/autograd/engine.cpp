@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
+#include "tensor/core/warning.h"
 #include "tensor/ops/ops.h"
 
 namespace gl {
@@ -71,6 +72,16 @@ void retain_grad(const Tensor& t) {
   if (t.is_leaf() || t.impl->retains_grad) return;
   t.impl->retains_grad = true;
   t.grad_fn()->retained.push_back(t.impl);
+}
+
+Tensor read_grad(const Tensor& t) {
+  if (t.requires_grad() && !t.is_leaf() && !t.impl->retains_grad && !t.grad().defined())
+    warn(
+        "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+        "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+        "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+        "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.");
+  return t.grad();
 }
 
 namespace {

@@ -61,6 +61,10 @@ void rename_grad_fn(const Tensor& t, const char* name);
 // (a no-op on leaves; an error when t does not require grad).
 void retain_grad(const Tensor& t);
 
+// t.grad as a user reads it: PyTorch warns when it is read on a non-leaf
+// that does not retain its gradient (it stays None through backward).
+Tensor read_grad(const Tensor& t);
+
 // Runs backward from `root` with the given gradient (defined, same shape).
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph);
 // Called by run_backward as soon as a leaf's .grad is final for this pass

@@ -3,6 +3,7 @@
 #include <cmath>
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
+#include "tensor/core/warning.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/random_ops.h"
 #include "tensor/ops/promote.h"
@@ -106,6 +107,13 @@ Tensor reduce_loss(const Tensor& per_elem, const std::string& reduction) {
 }  // namespace
 
 Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) {
+  // PyTorch's F.mse_loss warns before it broadcasts: a (n, 1) prediction
+  // against an (n,) target, d2l's linear-regression slip, trains on n^2 pairs.
+  if (a.sizes() != b.sizes())
+    warn(cat("Using a target size (", size_repr(b.sizes()), ") that is different to the input size (",
+             size_repr(a.sizes()),
+             "). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same "
+             "size."));
   Tensor out;
   Shape shape = broadcast_shapes(a.sizes(), b.sizes());
   {
