@@ -4,19 +4,33 @@
 
 namespace gl {
 
+// c10's Device(std::string): the form ([a-zA-Z_]+)(:([1-9][0-9]*|0))? first,
+// then the type, each with PyTorch's message.
 Device Device::parse(const std::string& s) {
-  auto colon = s.find(':');
-  std::string type = s.substr(0, colon);
+  GL_CHECK(!s.empty(), "Device string must not be empty");
+  const size_t colon = s.find(':');
+  const std::string type = s.substr(0, colon);
+  bool ok = !type.empty();
+  for (char c : type) ok = ok && (std::isalpha(static_cast<unsigned char>(c)) || c == '_');
+  std::string idx;
+  if (colon != std::string::npos) {
+    idx = s.substr(colon + 1);
+    ok = ok && !idx.empty() && (idx.size() == 1 || idx[0] != '0');
+    for (char c : idx) ok = ok && std::isdigit(static_cast<unsigned char>(c));
+  }
+  if (!ok) throw RuntimeError(cat("Invalid device string: '", s, "'"));
+  if (idx.size() > 9) throw RuntimeError(cat("Could not parse device index '", idx, "' in device string '", s, "'"));
   Type t;
   if (type == "cpu") t = CPU;
   else if (type == "cuda") t = CUDA;
-  else throw RuntimeError(cat("Expected one of cpu, cuda device type at start of device string: ", s));
-  if (colon == std::string::npos) return Device(t);
-  std::string idx = s.substr(colon + 1);
-  bool digits = !idx.empty() && idx.size() < 6;
-  for (char c : idx) digits = digits && std::isdigit((unsigned char)c);
-  if (!digits || (idx.size() > 1 && idx[0] == '0')) throw RuntimeError(cat("Invalid device string: '", s, "'"));
-  int i = std::stoi(idx);
+  else  // PyTorch 2.15's list: gpulab has two of these types, but the message is PyTorch's
+    throw RuntimeError(
+        cat("Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+            "xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device "
+            "string: ",
+            type));
+  if (idx.empty()) return Device(t);
+  const int i = std::stoi(idx);
   if (t == CPU && i != 0) throw RuntimeError(cat("CPU device index must be -1 or zero, got ", i));
   return Device(t, i);
 }

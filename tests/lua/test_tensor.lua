@@ -52,7 +52,7 @@ eq(tostring(x + torch.tensor(1)), "tensor([2, 3, 4], device='cuda:0')", '0-d CPU
 err(function() return torch.ones(2, 3, {device = 'cuda'}):mm(torch.ones(3, 1)) end,
     'Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)')
 err(function() return x:cuda(7) end, 'CUDA error: invalid device ordinal')
-err(function() return torch.device('gpu') end, 'Expected one of cpu, cuda device type')
+err(function() return torch.device('gpu') end, 'Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: gpu')
 
 -- views, indexing and assignment (0-based)
 local m = torch.arange(6):view(2, 3)
