@@ -163,13 +163,24 @@ function U.parse(fname, names, defaults, ...)
   -- The shape of the call first (as PyTorch's parser): counts and keywords in
   -- C++ (bindings/args_lua.cpp, the bindings' own Args), then required and types.
   local r = parse_args(fname, names, defaults, ...)
+  local missing = {}
   for _, spec in ipairs(names) do
     if spec ~= '*' then
       local name, ty, req = spec:match('^([^:!]+):?([^!]*)(!?)$')
       local v = r[name]
-      if req == '!' then U.required(fname, name, v) end
-      if ty ~= '' then U.check(fname, name, ty, v) end
+      if req == '!' and v == nil then missing[#missing + 1] = name end
+      if #missing == 0 and ty ~= '' then U.check(fname, name, ty, v) end
     end
+  end
+  if #missing > 0 then
+    -- A class's __init__ is Python in PyTorch: CPython's wording, every missing name at once.
+    if not fname:find('%.__init__$') then U.required(fname, missing[1], nil) end
+    local quoted = {}
+    for i, m in ipairs(missing) do quoted[i] = "'" .. m .. "'" end
+    local list = #quoted == 1 and quoted[1] or #quoted == 2 and (quoted[1] .. ' and ' .. quoted[2])
+      or (table.concat(quoted, ', ', 1, #quoted - 1) .. ', and ' .. quoted[#quoted])
+    error(('TypeError: %s() missing %d required positional argument%s: %s'):format(fname, #missing,
+      #missing == 1 and '' or 's', list), 0)
   end
   return r
 end

@@ -54,6 +54,7 @@ function Optimizer:add_param_group(group)
     if not U.is_tensor(p) then
       error('TypeError: optimizer can only optimize Tensors, but one of the params is ' .. U.type_name(p), 0)
     end
+    if not (p.is_leaf or p.retains_grad) then error("ValueError: can't optimize a non-leaf Tensor", 0) end
   end
   for k, v in pairs(self.defaults) do
     if g[k] == nil then g[k] = v end
