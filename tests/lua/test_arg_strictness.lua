@@ -229,4 +229,15 @@ T.test('axis and keepdims stand for dim and keepdim, as in PyTorch', function()
   T.raises(function() return A:sum{axes = 1} end, "TypeError: sum() got an unexpected keyword argument 'axes'")
 end)
 
+T.test("a class's __init__ says what is missing in CPython's words; optimizers refuse non-leaves", function()
+  T.raises(function() return nn.Linear(2) end,
+    "TypeError: Linear.__init__() missing 1 required positional argument: 'out_features'")
+  T.raises(function() return nn.Conv2d(2) end,
+    "TypeError: Conv2d.__init__() missing 2 required positional arguments: 'out_channels' and 'kernel_size'")
+  T.raises(function() return nn.Conv2d() end, "TypeError: Conv2d.__init__() missing 3 required positional "
+    .. "arguments: 'in_channels', 'out_channels', and 'kernel_size'")
+  local w = torch.ones(2, {requires_grad = true})
+  T.raises(function() return torch.optim.SGD({w * 2}, {lr = 0.1}) end, "ValueError: can't optimize a non-leaf Tensor")
+end)
+
 T.finish()
