@@ -52,4 +52,19 @@ T.test('setitem with index tensors records autograd on non-leaves, refuses leave
            'RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.')
 end)
 
+T.test("a table inside the key is Python's list index: d2l 4.1's y_hat[[0, 1], y] (PyTorch 2.15's values)", function()
+  for _, dev in ipairs({'cpu', 'cuda:0'}) do
+    local y_hat = torch.tensor({{0.1, 0.3, 0.6}, {0.3, 0.2, 0.5}}, {device = dev})
+    local y = torch.tensor({0, 2}, {device = dev})
+    local suffix = dev == 'cpu' and '' or ", device='cuda:0'"
+    T.eq(repr(y_hat[{{0, 1}, y}]), 'tensor([0.1000, 0.5000]' .. suffix .. ')')
+    T.eq(repr(y_hat[{{0, 1}, {2, 0}}]), 'tensor([0.6000, 0.3000]' .. suffix .. ')')
+    T.eq(repr(y_hat[{':', {0, 2}}]), 'tensor([[0.1000, 0.6000],\n        [0.3000, 0.5000]]' .. suffix .. ')')
+    T.eq(repr(y_hat[{{true, false}}]), 'tensor([[0.1000, 0.3000, 0.6000]]' .. suffix .. ')')
+    T.eq(repr(y_hat[{{}}]), 'tensor([], ' .. (dev == 'cpu' and '' or "device='cuda:0', ") .. 'size=(0, 3))')
+    y_hat[{{0, 1}, y}] = 0
+    T.eq(repr(y_hat[{{0, 1}, y}]), 'tensor([0., 0.]' .. suffix .. ')')
+  end
+end)
+
 T.finish()
