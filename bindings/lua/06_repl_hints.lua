@@ -1,7 +1,7 @@
 -- One-line hints for Python habits, shown under a REPL error. Each rule looks
 -- at the error (msg), the offending line, the whole cell and, for a
 -- NameError, the missing name; the first rule that matches gives the hint.
--- tests/lua/test_repl_hints.lua holds the golden table of 50 habits.
+-- tests/lua/test_repl_hints.lua holds the golden table of the habits.
 local U = torch._util
 -- The learner's cells may reassign any global: hold on to what is used here.
 local pcall, debug, ipairs, pairs, next, type, tostring, tonumber = pcall, debug, ipairs, pairs, next, type, tostring, tonumber
