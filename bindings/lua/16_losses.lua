@@ -16,6 +16,8 @@ local function named(t, node)
   if t.grad_fn ~= nil then torch._rename_grad_fn(t, node) end
   return t
 end
+-- PyTorch's legacy dtype name, as its loss kernels print it: Float, Long, ...
+local function legacy(t) return t:type():match('(%a+)Tensor$') end
 local function same_size(name, input, target)
   if tostring(input.shape) ~= tostring(target.shape) then
     error(('ValueError: Target size (%s) must be the same as input size (%s)'):format(tostring(target.shape), tostring(input.shape)), 0)
@@ -27,6 +29,14 @@ function F.binary_cross_entropy_with_logits(...)
     'size_average', 'reduce', 'reduction:str', 'pos_weight:Tensor'}, {reduction = 'mean'}, ...)
   local x, y = a.input, a.target
   same_size('binary_cross_entropy_with_logits', x, y)
+  -- the loss is written into the target's dtype: an integer target cannot hold it, and a bool
+  -- one fails first at PyTorch's C++ 1 - target, two bool tensors
+  if tostring(y.dtype) == 'torch.bool' then
+    error('NotImplementedError: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or '
+      .. '`logical_xor()` operator instead.', 0)
+  elseif not y:is_floating_point() then
+    error(("RuntimeError: result type %s can't be cast to the desired output type %s"):format(legacy(x), legacy(y)), 0)
+  end
   -- PyTorch's stable form: (1 - y) x + log(1 + exp(-x)), the log through softplus of -x
   local l
   if a.pos_weight ~= nil then
@@ -43,7 +53,13 @@ function F.binary_cross_entropy(...)
   local a = U.parse('binary_cross_entropy', {'input:Tensor!', 'target:Tensor!', 'weight:Tensor', 'size_average', 'reduce',
     'reduction:str'}, {reduction = 'mean'}, ...)
   local p, y = a.input, a.target
-  same_size('binary_cross_entropy', p, y)
+  if tostring(p.shape) ~= tostring(y.shape) then  -- Python's check, worded apart from the logits form's
+    error(('ValueError: Using a target size (%s) that is different to the input size (%s) is deprecated. Please '
+      .. 'ensure they have the same size.'):format(tostring(y.shape), tostring(p.shape)), 0)
+  end
+  if tostring(p.dtype) ~= tostring(y.dtype) then
+    error(('RuntimeError: Found dtype %s but expected %s'):format(legacy(y), legacy(p)), 0)
+  end
   local lo, hi = p:min():item(), p:max():item()
   if p:numel() > 0 and (lo < 0 or hi > 1) then
     error('RuntimeError: all elements of input should be between 0 and 1', 0)
