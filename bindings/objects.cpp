@@ -1,5 +1,8 @@
 // Small value types: torch.device, torch.dtype and torch.Size userdata.
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "bindings/udata.h"
@@ -114,6 +117,52 @@ int size_eq(lua_State* L) {
   lua_pushboolean(L, a && b && *a == *b);
   return 1;
 }
+// Python's slice of a tuple, s['1:'], s[':-1'], s['::2']: a torch.Size again
+// (d2l 7.3 reshapes to Y.shape[2:]). nullopt when `k` is not a slice.
+std::optional<Shape> size_slice(const Shape& s, const std::string& k) {
+  std::vector<std::string> parts{""};
+  for (char c : k) {
+    if (c == ':') parts.emplace_back();
+    else if (c != ' ') parts.back() += c;
+  }
+  if (parts.size() < 2 || parts.size() > 3) return std::nullopt;
+  std::optional<int64_t> v[3];
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].empty()) continue;
+    char* end = nullptr;
+    const long long x = std::strtoll(parts[i].c_str(), &end, 10);
+    if (*end != '\0') return std::nullopt;
+    v[i] = x;
+  }
+  const int64_t n = int64_t(s.size()), step = v[2].value_or(1);
+  GL_CHECK_T(ValueError, step != 0, "slice step cannot be zero");
+  auto clampi = [&](std::optional<int64_t> x, int64_t dflt) {
+    if (!x) return dflt;
+    int64_t i = *x < 0 ? *x + n : *x;
+    return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
+  };
+  const int64_t start = clampi(v[0], step > 0 ? 0 : n - 1), stop = clampi(v[1], step > 0 ? n : -1);
+  Shape out;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(s[size_t(i)]);
+  return out;
+}
+
+// s + t: Python's tuple concatenation (a Lua array of ints on either side too).
+int size_add(lua_State* L) {
+  auto part = [&](int i) {
+    if (auto* s = ud_test<Shape>(L, i, UdTag::Size)) return *s;
+    if (lua_type(L, i) != LUA_TTABLE)
+      throw TypeError(cat("can only concatenate tuple (not ", type_name(L, i), ") to torch.Size"));
+    Args a(L, i, "Size");
+    return a.shape_from(0, "sizes");
+  };
+  Shape out = part(1);
+  const Shape b = part(2);
+  out.insert(out.end(), b.begin(), b.end());
+  push_size(L, out);
+  return 1;
+}
+
 int size_index(lua_State* L) {
   Shape& s = sz(L, 1);
   if (lua_isinteger(L, 2)) {
@@ -123,7 +172,13 @@ int size_index(lua_State* L) {
     lua_pushinteger(L, s[size_t(i < 0 ? i + n : i)]);
     return 1;
   }
-  const char* k = lua_tostring(L, 2);
+  const char* k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : nullptr;
+  if (k && std::strchr(k, ':')) {
+    if (auto sl = size_slice(s, k)) {
+      push_size(L, *sl);
+      return 1;
+    }
+  }
   if (k && !std::strcmp(k, "numel")) {
     lua_pushcfunction(L, [](lua_State* L) -> int {
       auto* s = ud_test<Shape>(L, 1, UdTag::Size);
@@ -159,11 +214,9 @@ void open_objects(lua_State* L) {
                                    {"__eq", dtype_eq, nullptr},
                                    {"__index", dtype_index, nullptr},
                                    {nullptr, nullptr, nullptr}};
-  static const Reg size_meta[] = {{"__tostring", size_tostring, nullptr},
-                                  {"__len", size_len, nullptr},
-                                  {"__eq", size_eq, nullptr},
-                                  {"__index", size_index, nullptr},
-                                  {nullptr, nullptr, nullptr}};
+  static const Reg size_meta[] = {
+      {"__tostring", size_tostring, nullptr}, {"__len", size_len, nullptr}, {"__eq", size_eq, nullptr},
+      {"__index", size_index, nullptr},       {"__add", size_add, nullptr}, {nullptr, nullptr, nullptr}};
   luaL_getmetatable(L, "torch.device");
   set_functions(L, device_meta);
   lua_pop(L, 1);

@@ -39,6 +39,13 @@ err(function() return x + torch.ones(3) end,
 err(function() return x + z end, 'found at least two devices, cuda:0 and cuda:1!')
 eq(tostring(torch.arange(4.):where(torch.arange(4):gt(1), 9)), 'tensor([9., 9., 2., 3.])',
    'x:where(condition, other) keeps x where condition holds, as Tensor.where')
+-- torch.Size slices and concatenates as Python's tuples do (d2l 7.3: (1, 1) + X.shape, Y.shape[2:])
+local sz = torch.Size({2, 3, 4})
+eq(tostring(sz['1:']) .. ' ' .. tostring(sz[':-1']) .. ' ' .. tostring(sz['::-1']) .. ' ' .. tostring(sz['5:']),
+   'torch.Size([3, 4]) torch.Size([2, 3]) torch.Size([4, 3, 2]) torch.Size([])')
+eq(tostring(torch.Size({1, 1}) + sz), 'torch.Size([1, 1, 2, 3, 4])')
+eq(tostring({1, 1} + sz), 'torch.Size([1, 1, 2, 3, 4])', 'a Lua array on the left')
+err(function() return sz + 1 end, 'can only concatenate tuple (not int) to torch.Size')
 -- Note [Shapes before devices]: TensorIterator broadcasts before it compares devices
 err(function() return torch.ones(2, 3) + torch.ones(3, 4, {device = 'cuda'}) end,
     'The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1')
