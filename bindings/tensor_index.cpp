@@ -102,8 +102,8 @@ IndexKey parse_key(lua_State* L, int key) {
       if (lua_isinteger(L, -1)) items.push_back(Item{Item::Int, lua_tointeger(L, -1), {}, {}, 1, {}});
       else if (lua_type(L, -1) == LUA_TSTRING) items.push_back(parse_item(lua_tostring(L, -1)));
       else if (Tensor* t = to_tensor(L, -1)) items.push_back(Item{Item::Tensor, 0, {}, {}, 1, *t});
-      else if (lua_type(L, -1) ==
-               LUA_TTABLE) {  // Python's x[[0, 1], y]: a list is an index tensor (an empty one, int64)
+      // Python's x[[0, 1], y]: a list is an index tensor (an empty one, int64)
+      else if (lua_type(L, -1) == LUA_TTABLE) {
         const std::optional<DType> dt = lua_rawlen(L, -1) == 0 ? std::optional(DType::Int64) : std::nullopt;
         items.push_back(Item{Item::Tensor, 0, {}, {}, 1, tensor_from_lua(L, lua_gettop(L), dt, Device())});
       } else {
