@@ -12,7 +12,13 @@ namespace gl {
 
 namespace {
 bool in_graph(const Tensor& self, const Tensor* src) {
-  return GradMode::enabled() && is_floating(self.dtype()) && (self.requires_grad() || (src && src->requires_grad()));
+  if (!GradMode::enabled() || !is_floating(self.dtype())) return false;
+  if (self.requires_grad()) return true;
+  // Only the source needs a gradient. A self that shares its memory (a view,
+  // p.data) cannot take a node here (PyTorch's CopySlices); it is outside any
+  // graph, so the plain write is what such code wants: target.data:copy_(p).
+  const bool shared = self.impl.use_count() > 1 || self.storage().use_count() > 1;
+  return src && src->requires_grad() && !shared;
 }
 }  // namespace
 

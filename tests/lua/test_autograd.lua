@@ -196,6 +196,10 @@ T.test('zero_, fill_ and copy_ in a graph are recorded (values from PyTorch 2.15
   y = torch.zeros(3, {dtype = torch.int64})
   y:copy_(x)
   T.eq(tostring(y), 'tensor([1, 1, 1])', 'an integer copy is outside autograd')
+  -- a shared self outside any graph (p.data) takes the plain copy, as target.data:copy_(p) wants
+  local q = torch.zeros(3)
+  q.data:copy_(x)
+  T.eq(tostring(q), 'tensor([1., 1., 1.])')
   T.raises(function() x:zero_() end, 'RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.')
 end)
 
