@@ -266,26 +266,31 @@ bool starts_with_word(const std::string& s, const char* word) {
 }
 }  // namespace
 
-bool may_continue(const std::string& tail) {
-  if (tail.empty()) return false;
+std::vector<size_t> statement_starts(const std::string& source) {
+  std::vector<size_t> starts{0};
+  for (size_t i = 0; i < source.size(); ++i)
+    if (source[i] == '\n' || source[i] == ';') starts.push_back(i + 1);
+  return starts;
+}
+
+bool joins_previous(const std::string& source, size_t start) {
+  if (start == 0 || source[start - 1] != '\n') return false;
+  const size_t b = source.find_first_not_of(" \t\r\n", start);
+  if (b == std::string::npos) return false;
+  const std::string tail = source.substr(b);
   unsigned char c = static_cast<unsigned char>(tail[0]);
   if (!(std::isalnum(c) || c == '_')) return true;
   return starts_with_word(tail, "or") || starts_with_word(tail, "and");
 }
 
 std::string with_final_return(lua_State* L, const std::string& source) {
-  std::vector<size_t> starts{0};
-  for (size_t i = 0; i < source.size(); ++i)
-    if (source[i] == '\n' || source[i] == ';') starts.push_back(i + 1);
+  const std::vector<size_t> starts = statement_starts(source);
   const bool statements = luaL_loadbuffer(L, source.data(), source.size(), "=cell") == LUA_OK;
   lua_pop(L, 1);
   for (size_t k = starts.size(); k-- > 1;) {
     size_t b = source.find_first_not_of(" \t", starts[k]);
     if (b == std::string::npos || source[b] == '\n' || source[b] == ';' || source.compare(b, 2, "--") == 0) continue;
-    // After a newline (no ';'), a tail that would join the statement before it
-    // is part of that statement when the whole compiles (Lua reads "x = f\n(g)"
-    // as one call).
-    if (statements && source[starts[k] - 1] == '\n' && may_continue(source.substr(b))) continue;
+    if (statements && joins_previous(source, starts[k])) continue;  // Lua reads "x = f\n(g)" as one call
     std::string candidate = source.substr(0, b) + "return " + source.substr(b);
     bool ok = luaL_loadbuffer(L, candidate.data(), candidate.size(), "=cell") == LUA_OK;
     lua_pop(L, 1);

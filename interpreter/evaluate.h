@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 struct lua_State;
 
@@ -30,11 +31,16 @@ Compilation compile_input(lua_State* L, const std::string& input, const char* ch
 // inside a string or a block.
 std::string with_final_return(lua_State* L, const std::string& source);
 
-// Would this last statement continue the one before it if the lines were
-// joined (`x = f` then `(g)`, `-1`, `{...}`, `"s"`, `or y`)? Lua reads such
-// source as one statement: where the whole compiles, keep it so rather than
-// echo the tail.
-bool may_continue(const std::string& tail);
+// Where a last statement may start, in order: 0 and after each newline or
+// ';' (IPython splits statements at both). A split inside a string or a block
+// leaves a head that does not load on its own; callers check that.
+std::vector<size_t> statement_starts(const std::string& source);
+
+// Would the tail from `start`, after a newline, continue the statement before
+// it (`x = f` then `(g)`, `-1`, `{...}`, `"s"`, `or y`)? Lua reads such source
+// as one statement: where the whole compiles, keep it so rather than echo the
+// tail. After a ';' the statement has ended: never.
+bool joins_previous(const std::string& source, size_t start);
 
 // True when the input ends with ';' (trailing blanks ignored): no echo.
 bool echo_suppressed(const std::string& input);

@@ -72,15 +72,11 @@ CellChunk load_cell_chunk(lua_State* L, const std::string& source, const char* c
   const bool statements = whole.status == Compiled::Ok;
   if (statements) lua_pop(L, 1);
   const std::string padding(first_line > 1 ? first_line - 1 : 0, '\n');
-  // The last statement starts after a newline or a top-level ';' ("y = 2; y",
-  // as IPython splits statements): try each split from the end. A split
-  // inside a string or a block leaves a head that does not load on its own.
-  std::vector<size_t> starts{0};
-  for (size_t i = 0; i < source.size(); ++i)
-    if (source[i] == '\n' || source[i] == ';') starts.push_back(i + 1);
+  // The last statement, tried from the end ("y = 2; y" splits at the ';').
+  const std::vector<size_t> starts = statement_starts(source);
   for (size_t k = starts.size(); k-- > 0;) {
     std::string expr = trim(source.substr(starts[k]));
-    if (expr.empty() || (statements && k > 0 && source[starts[k] - 1] == '\n' && may_continue(expr))) continue;
+    if (expr.empty() || (statements && joins_previous(source, starts[k]))) continue;
     bool echo = true;
     if (expr.back() == ';') {  // `x;` runs without echo, as at the prompt
       expr.pop_back();
