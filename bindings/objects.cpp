@@ -1,10 +1,10 @@
 // Small value types: torch.device, torch.dtype and torch.Size userdata.
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "bindings/tensor_data.h"
 #include "bindings/udata.h"
 #include "tensor/core/error.h"
 #include "tensor/runtime/registry.h"
@@ -117,31 +117,16 @@ int size_eq(lua_State* L) {
   lua_pushboolean(L, a && b && *a == *b);
   return 1;
 }
-// Python's slice of a tuple, s['1:'], s[':-1'], s['::2']: a torch.Size again
-// (d2l 7.3 reshapes to Y.shape[2:]). nullopt when `k` is not a slice.
-std::optional<Shape> size_slice(const Shape& s, const std::string& k) {
-  std::vector<std::string> parts{""};
-  for (char c : k) {
-    if (c == ':') parts.emplace_back();
-    else if (c != ' ') parts.back() += c;
-  }
-  if (parts.size() < 2 || parts.size() > 3) return std::nullopt;
-  std::optional<int64_t> v[3];
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (parts[i].empty()) continue;
-    char* end = nullptr;
-    const long long x = std::strtoll(parts[i].c_str(), &end, 10);
-    if (*end != '\0') return std::nullopt;
-    v[i] = x;
-  }
-  const int64_t n = int64_t(s.size()), step = v[2].value_or(1);
-  GL_CHECK_T(ValueError, step != 0, "slice step cannot be zero");
+// Python's slice of a tuple, s['1:'], s[':-1'], s['::-1'], read as x['...']
+// reads it (parse_index_item): a torch.Size again (d2l 7.3 reshapes to Y.shape[2:]).
+Shape size_slice(const Shape& s, const IndexItem& it) {
+  const int64_t n = int64_t(s.size()), step = it.step;
   auto clampi = [&](std::optional<int64_t> x, int64_t dflt) {
     if (!x) return dflt;
     int64_t i = *x < 0 ? *x + n : *x;
     return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
   };
-  const int64_t start = clampi(v[0], step > 0 ? 0 : n - 1), stop = clampi(v[1], step > 0 ? n : -1);
+  const int64_t start = clampi(it.start, step > 0 ? 0 : n - 1), stop = clampi(it.stop, step > 0 ? n : -1);
   Shape out;
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(s[size_t(i)]);
   return out;
@@ -174,8 +159,9 @@ int size_index(lua_State* L) {
   }
   const char* k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : nullptr;
   if (k && std::strchr(k, ':')) {
-    if (auto sl = size_slice(s, k)) {
-      push_size(L, *sl);
+    const IndexItem it = parse_index_item(k);
+    if (it.kind == IndexItem::Slice) {
+      push_size(L, size_slice(s, it));
       return 1;
     }
   }

@@ -32,7 +32,9 @@ std::optional<int64_t> parse_int(const std::string& s, const std::string& whole)
   return std::stoll(t);
 }
 
-Item parse_item(const std::string& raw) {
+}  // namespace
+
+Item parse_index_item(const std::string& raw) {
   std::string s = trim(raw);
   Item it;
   if (s == "...") {
@@ -63,11 +65,13 @@ Item parse_item(const std::string& raw) {
   return it;
 }
 
+namespace {
+
 void parse_string(const std::string& s, std::vector<Item>& out) {
   size_t pos = 0;
   while (true) {
     size_t comma = s.find(',', pos);
-    out.push_back(parse_item(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+    out.push_back(parse_index_item(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
@@ -100,7 +104,7 @@ IndexKey parse_key(lua_State* L, int key) {
     for (int k = 1; k <= n; ++k) {
       lua_rawgeti(L, key, k);
       if (lua_isinteger(L, -1)) items.push_back(Item{Item::Int, lua_tointeger(L, -1), {}, {}, 1, {}});
-      else if (lua_type(L, -1) == LUA_TSTRING) items.push_back(parse_item(lua_tostring(L, -1)));
+      else if (lua_type(L, -1) == LUA_TSTRING) items.push_back(parse_index_item(lua_tostring(L, -1)));
       else if (Tensor* t = to_tensor(L, -1)) items.push_back(Item{Item::Tensor, 0, {}, {}, 1, *t});
       // Python's x[[0, 1], y]: a list is an index tensor (an empty one, int64)
       else if (lua_type(L, -1) == LUA_TTABLE) {
