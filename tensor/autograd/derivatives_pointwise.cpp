@@ -49,14 +49,14 @@ GL_DERIVATIVE(RoundBackward1) { return {zeros(self_sizes, self_options)}; }
 
 GL_DERIVATIVE(ToCopyBackward0) { return {to(grad, self_device, self_dtype)}; }
 GL_DERIVATIVE(CloneBackward0) { return {grad}; }
-GL_DERIVATIVE(ZeroBackward0) { return {zeros(grad.sizes(), {grad.dtype(), grad.device()})}; }
-GL_DERIVATIVE(FillBackward2) { return {zeros(grad.sizes(), {grad.dtype(), grad.device()})}; }
-GL_DERIVATIVE(FillBackward3) {
-  return {zeros(grad.sizes(), {grad.dtype(), grad.device()}), to(sum_to(grad, {}), value_device, value_dtype)};
-}
-GL_DERIVATIVE(CopyBackwards) {
-  return {zeros(grad.sizes(), {grad.dtype(), grad.device()}), to(sum_to(grad, src_sizes), src_device, src_dtype)};
-}
+// The overwrites: self's old values get no gradient.
+namespace {
+Tensor zeros_like_grad(const Tensor& grad) { return zeros(grad.sizes(), {grad.dtype(), grad.device()}); }
+}  // namespace
+GL_DERIVATIVE(ZeroBackward0) { return {zeros_like_grad(grad)}; }
+GL_DERIVATIVE(FillBackward2) { return {zeros_like_grad(grad)}; }
+GL_DERIVATIVE(FillBackward3) { return {zeros_like_grad(grad), to(sum_to(grad, {}), value_device, value_dtype)}; }
+GL_DERIVATIVE(CopyBackwards) { return {zeros_like_grad(grad), to(sum_to(grad, src_sizes), src_device, src_dtype)}; }
 GL_DERIVATIVE(PinMemoryBackward0) { return {grad}; }
 
 GL_DERIVATIVE(SamplerBackward) {
