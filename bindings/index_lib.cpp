@@ -12,15 +12,6 @@ namespace gl::lt {
 
 namespace {
 
-int push_tensor_list(lua_State* L, const std::vector<Tensor>& ts) {
-  lua_createtable(L, int(ts.size()), 0);
-  for (size_t i = 0; i < ts.size(); ++i) {
-    push_tensor(L, ts[i]);
-    lua_rawseti(L, -2, lua_Integer(i + 1));
-  }
-  return 1;
-}
-
 int gather_fn(lua_State* L) {
   Args a(L, 1, "gather");
   Tensor& t = a.tensor(0, "input");
@@ -131,7 +122,7 @@ int take_fn(lua_State* L) {
 int nonzero_fn(lua_State* L) {
   Args a(L, 1, "nonzero");
   Tensor& t = a.tensor(0, "input");
-  if (a.boolean(-1, "as_tuple", false)) return push_tensor_list(L, nonzero_tuple(t));
+  if (a.boolean(-1, "as_tuple", false)) return push_tensor_tuple(L, nonzero_tuple(t));
   push_tensor(L, nonzero(t));
   return 1;
 }

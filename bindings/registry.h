@@ -1,6 +1,8 @@
 // The function tables each bindings file exports, and the openers.
 #pragma once
 #include <memory>
+#include <string>
+#include <vector>
 #include "bindings/luaT.h"
 
 namespace gl {
@@ -40,7 +42,16 @@ void open_plot(lua_State* L);              // plot_lib.cpp: torch._plot_render a
 void open_idx(lua_State* L);               // idx_lib.cpp: torch._read_idx into the table on the stack
 void open_distributed(lua_State* L);       // dist_lib.cpp: torch.distributed (C half) on the stack
 int repr(lua_State* L);                    // repr.cpp: the global repr()
-void open_repr(lua_State* L);              // repr.cpp: torch._echo, torch._pyfloat into the table on the stack
+void open_repr(lua_State* L);              // echo.cpp: torch._echo, _pyfloat, _tuple into the table on the stack
+// repr_names.cpp: the dotted global name of the table or function at idx
+// (empty if none), and a namespace's one-line summary (false if not one).
+std::string global_name(lua_State* L, int idx);
+bool namespace_summary(lua_State* L, int idx, std::string& out);
+// repr.cpp: Python's tuple, a Lua array with the "tuple" metatable (the echo
+// shows (a, b)). mark_tuple gives the table at idx that metatable;
+// push_tensor_tuple pushes ts as one.
+void mark_tuple(lua_State* L, int idx);
+int push_tensor_tuple(lua_State* L, const std::vector<Tensor>& ts);
 // grad_fn_object.cpp: pushes y.grad_fn's userdata, or nil for no node.
 void push_grad_fn(lua_State* L, const std::shared_ptr<Node>& n);
 // named_tuple.cpp: mark_named_tuple records the two tensors on the top

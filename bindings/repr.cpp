@@ -1,12 +1,13 @@
-// repr(): what the REPL echoes, as Python's repr and IPython's display would
-// show it. Floats and strings as Python's repr (py_text.cpp), tables as
-// list/dict literals (capped, cycles shown as [...]), namespaces as a one-line
-// summary, and the named tuples that max/min/linalg.qr return
-// (named_tuple.cpp) as torch.return_types.NAME(...).
+// repr(): Python's repr of a value, and the REPL's echo: what IPython's
+// display shows (Note [IPython's pretty printer], pretty.cpp). One walk of the
+// value serves both: floats and strings as Python's repr (py_text.cpp), tables
+// as list/dict literals (capped, cycles shown as [...]), tuples, the objects
+// that describe themselves with __pretty (Note [__pretty]), namespaces as a
+// one-line summary (repr_names.cpp). The echo itself is echo.cpp.
 //
-// These run Lua code (__tostring), so they are plain lua_CFunctions rather
-// than trampolined ones: every __tostring runs under lua_pcall, and the only
-// C++ objects alive die before the function returns.
+// These run Lua code (__tostring, __pretty), so they are plain lua_CFunctions
+// rather than trampolined ones: every such call runs under lua_pcall, and the
+// only C++ objects alive die before the function returns.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "bindings/bindings.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "bindings/repr_walk.h"
 #include "bindings/udata.h"
 #include "tensor/core/format.h"
 
@@ -24,14 +26,8 @@ namespace gl::lt {
 
 namespace {
 
-constexpr int kMaxItems = 1000;  // IPython's max_seq_length, here for the whole echo
-
-struct Ctx {
-  int budget = kMaxItems;
-  std::vector<const void*> path;  // tables being printed: a cycle prints [...]
-};
-
-void repr_into(lua_State* L, int idx, std::string& out, Ctx& ctx);
+constexpr int kMaxDepth = 64;  // deep enough for any echo
+constexpr const char* kTuple = "tuple";
 
 int tolstring_call(lua_State* L) {
   luaL_tolstring(L, 1, nullptr);
@@ -49,105 +45,6 @@ void tostring_into(lua_State* L, int idx, std::string& out) {
   if (s) out.append(s, len);
   if (!ok) out += ">";
   lua_pop(L, 1);
-}
-
-bool is_identifier(const char* s) {
-  if (!s || !(std::isalpha(static_cast<unsigned char>(*s)) || *s == '_')) return false;
-  for (; *s; ++s)
-    if (!(std::isalnum(static_cast<unsigned char>(*s)) || *s == '_')) return false;
-  return true;
-}
-
-// The dotted global name of the value at idx (a table or a function), found by
-// a raw walk of the globals three levels deep; empty when it has none.
-std::string global_name(lua_State* L, int idx) {
-  idx = lua_absindex(L, idx);
-  struct Node {
-    std::string name;
-    int depth;
-  };
-  std::vector<Node> queue{{"", 0}};
-  lua_newtable(L);  // tables already visited
-  const int seen = lua_gettop(L);
-  lua_newtable(L);  // name -> table, for the walk
-  const int tables = lua_gettop(L);
-  lua_pushglobaltable(L);
-  lua_setfield(L, tables, "");
-  std::string found;
-  for (size_t q = 0; q < queue.size() && found.empty(); ++q) {
-    const Node node = queue[q];
-    lua_getfield(L, tables, node.name.c_str());
-    const int t = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-      if (lua_type(L, -2) == LUA_TSTRING && is_identifier(lua_tostring(L, -2))) {
-        const std::string key = lua_tostring(L, -2);
-        const std::string name = node.name.empty() ? key : node.name + "." + key;
-        if (lua_rawequal(L, -1, idx) && found.empty()) found = name;
-        if (lua_type(L, -1) == LUA_TTABLE && node.depth < 3 && key != "_G" && key != "package" && key != "loaded") {
-          lua_pushvalue(L, -1);
-          if (lua_rawget(L, seen) == LUA_TNIL) {
-            lua_pushvalue(L, -2);
-            lua_pushboolean(L, 1);
-            lua_rawset(L, seen);
-            lua_pushvalue(L, -2);
-            lua_setfield(L, tables, name.c_str());
-            queue.push_back({name, node.depth + 1});
-          }
-          lua_pop(L, 1);
-        }
-      }
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 2);
-  return found;
-}
-
-// A namespace: a named table of functions and sub-tables (torch, nn, math).
-bool namespace_summary(lua_State* L, int idx, std::string& out) {
-  if (lua_rawlen(L, idx) > 0) return false;
-  if (lua_getmetatable(L, idx)) {  // classes and objects print otherwise
-    lua_pop(L, 1);
-    return false;
-  }
-  int functions = 0, tables = 0, other = 0;
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    const int t = lua_type(L, -1);
-    (t == LUA_TFUNCTION ? functions : t == LUA_TTABLE ? tables : other) += 1;
-    lua_pop(L, 1);
-  }
-  const int total = functions + tables + other;
-  if (functions == 0 || total < 4 || (functions + tables) * 4 < total * 3) return false;
-  std::string name = global_name(L, idx);
-  if (name == "torch.Tensor") {  // the class of tensors, as Python shows it
-    out += "<class 'torch.Tensor'>";
-    return true;
-  }
-  if (name.empty()) {
-    if (functions < 8) return false;
-    name = "a table";
-  } else {
-    name = "module '" + name + "'";
-  }
-  auto count = [](int n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
-  out += "<" + name + ": " + count(functions, "function");
-  if (tables) out += ", " + count(tables, "table");
-  if (other) out += ", " + count(other, "other value");
-  out += name == "a table" ? ">" : "; help(" + name.substr(8, name.size() - 9) + ") lists them>";
-  return true;
-}
-
-bool take_item(Ctx& ctx, std::string& out, bool first) {
-  if (ctx.budget <= 0) {
-    out += first ? "..." : ", ...";
-    return false;
-  }
-  --ctx.budget;
-  if (!first) out += ", ";
-  return true;
 }
 
 // Keys of a table's hash part, sorted: numbers, then strings, then the rest
@@ -183,213 +80,273 @@ void sorted_keys(lua_State* L, int idx, lua_Integer n, int keys) {
   }
 }
 
-void table_repr(lua_State* L, int idx, std::string& out, Ctx& ctx) {
+std::string tostring_of(lua_State* L, int idx) {
+  std::string s;
+  tostring_into(L, idx, s);
+  return s;
+}
+
+// Enters the table at idx, or prints `mark` (a cycle, or past the depth cap) and returns false.
+bool enter(lua_State* L, int idx, ReprCtx& ctx, const char* mark) {
   const void* self = lua_topointer(L, idx);
+  if (ctx.path.size() >= size_t(kMaxDepth) || std::find(ctx.path.begin(), ctx.path.end(), self) != ctx.path.end()) {
+    ctx.p.text(mark);
+    return false;
+  }
+  ctx.path.push_back(self);
+  return true;
+}
+
+}  // namespace
+
+// IPython's _enumerate (with the echo's budget in place of max_seq_length).
+bool next_item(ReprCtx& ctx, lua_Integer i) {
+  if (i > 1) {
+    ctx.p.text(",");
+    ctx.p.breakable();
+  }
+  if (ctx.budget <= 0) {
+    ctx.p.text("...");
+    return false;
+  }
+  --ctx.budget;
+  return true;
+}
+
+namespace {
+
+// _seq_pprinter_factory: items[1..n] as [a, b] or (a, b), (a,) for one.
+void seq(lua_State* L, int items, lua_Integer n, bool tuple, ReprCtx& ctx) {
+  ctx.p.begin_group(1, tuple ? "(" : "[");
+  for (lua_Integer i = 1; i <= n; ++i) {
+    if (!next_item(ctx, i)) break;
+    lua_rawgeti(L, items, i);
+    pretty_value(L, lua_gettop(L), ctx);
+    lua_pop(L, 1);
+  }
+  if (tuple && n == 1) ctx.p.text(",");
+  ctx.p.end_group(1, tuple ? ")" : "]");
+}
+
+// _dict_pprinter_factory: pairs[i] = {key, value}, as {key: value, ...}.
+void dict(lua_State* L, int pairs, ReprCtx& ctx) {
+  ctx.p.begin_group(1, "{");
+  const lua_Integer n = lua_Integer(lua_rawlen(L, pairs));
+  for (lua_Integer i = 1; i <= n; ++i) {
+    if (!next_item(ctx, i)) break;
+    lua_rawgeti(L, pairs, i);
+    const int kv = lua_gettop(L);
+    if (lua_type(L, kv) == LUA_TTABLE) {
+      lua_rawgeti(L, kv, 1);
+      pretty_value(L, lua_gettop(L), ctx);
+      ctx.p.text(": ");
+      lua_rawgeti(L, kv, 2);
+      pretty_value(L, lua_gettop(L), ctx);
+    }
+    lua_settop(L, kv - 1);
+  }
+  ctx.p.end_group(1, "}");
+}
+
+// IPython's CallExpression: NAME(arg, ...), continued under the first argument.
+void call(const std::string& name, lua_State* L, int args, lua_Integer n, ReprCtx& ctx) {
+  const std::string prefix = name + "(";
+  ctx.p.begin_group(int(prefix.size()), prefix);
+  for (lua_Integer i = 1; i <= n; ++i) {
+    if (i > 1) {
+      ctx.p.text(",");
+      ctx.p.breakable();
+    }
+    lua_rawgeti(L, args, i);
+    pretty_value(L, lua_gettop(L), ctx);
+    lua_pop(L, 1);
+  }
+  ctx.p.end_group(int(prefix.size()), ")");
+}
+
+// A table's length for __pretty: its field n if it has one (a list of Nones), else #.
+lua_Integer count_of(lua_State* L, int t) {
+  lua_pushliteral(L, "n");
+  const bool has_n = lua_rawget(L, t) == LUA_TNUMBER && lua_isinteger(L, -1);
+  const lua_Integer n = has_n ? lua_tointeger(L, -1) : lua_Integer(lua_rawlen(L, t));
+  lua_pop(L, 1);
+  return std::max<lua_Integer>(n, 0);
+}
+
+// Note [__pretty]: a Lua object that is one of Python's containers (an
+// OrderedDict, a dict, parameters()' list) has a metafield __pretty(self)
+// returning what it is: 'list', items | 'tuple', items | 'dict', {{k, v}, ...}
+// | 'call', NAME, args (IPython's CallExpression: OrderedDict([...])). The one
+// walk here then prints it both as Python's repr and as IPython's display, so
+// its __tostring is repr(self). False (nothing printed) if it cannot describe itself.
+bool described(lua_State* L, int idx, ReprCtx& ctx) {
+  const int top = lua_gettop(L);
+  if (luaL_getmetafield(L, idx, "__pretty") == LUA_TNIL) return false;
+  lua_pushvalue(L, idx);
+  if (lua_pcall(L, 1, 3, 0) != LUA_OK || lua_type(L, top + 1) != LUA_TSTRING) {
+    lua_settop(L, top);
+    return false;
+  }
+  const std::string kind = lua_tostring(L, top + 1);
+  const int a = top + 2, b = top + 3;
+  const bool is_seq = (kind == "list" || kind == "tuple" || kind == "dict") && lua_type(L, a) == LUA_TTABLE;
+  const bool is_call = kind == "call" && lua_type(L, a) == LUA_TSTRING && lua_type(L, b) == LUA_TTABLE;
+  if (!is_seq && !is_call) {
+    lua_settop(L, top);
+    return false;
+  }
+  const std::string name = is_call ? lua_tostring(L, a) : "";
+  const std::string mark = is_call ? name + "(...)" : kind == "list" ? "[...]" : kind == "tuple" ? "(...)" : "{...}";
+  if (enter(L, idx, ctx, mark.c_str())) {
+    if (is_call) call(name, L, b, count_of(L, b), ctx);
+    else if (kind == "dict") dict(L, a, ctx);
+    else seq(L, a, count_of(L, a), kind == "tuple", ctx);
+    ctx.path.pop_back();
+  }
+  lua_settop(L, top);
+  return true;
+}
+
+bool is_tuple(lua_State* L, int idx) {
+  if (!lua_getmetatable(L, idx)) return false;
+  luaL_getmetatable(L, kTuple);
+  const bool same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+// A plain table: a list when it is a sequence 1..n and nothing else, else a
+// dict of its keys (the sequence's first, then the rest sorted).
+void plain_table(lua_State* L, int idx, ReprCtx& ctx) {
+  const int top = lua_gettop(L);
   const lua_Integer n = lua_Integer(lua_rawlen(L, idx));
   lua_newtable(L);
   const int keys = lua_gettop(L);
   sorted_keys(L, idx, n, keys);
   const lua_Integer extra = lua_Integer(lua_rawlen(L, keys));
   const bool list = extra == 0 && n > 0;
-  if (std::find(ctx.path.begin(), ctx.path.end(), self) != ctx.path.end()) {
-    out += list ? "[...]" : "{...}";
-    lua_pop(L, 1);
-    return;
-  }
-  if (ctx.path.size() >= 64) {
-    out += list ? "[...]" : "{...}";  // deep enough for any echo
-    lua_pop(L, 1);
-    return;
-  }
-  ctx.path.push_back(self);
-  out += list ? "[" : "{";
-  bool first = true;
-  for (lua_Integer i = 1; i <= n + extra; ++i) {
-    if (!take_item(ctx, out, first)) break;
-    first = false;
-    if (i <= n) {
-      if (!list) out += std::to_string(i) + ": ";
-      lua_rawgeti(L, idx, i);
+  if (enter(L, idx, ctx, list ? "[...]" : "{...}")) {
+    if (list) {
+      seq(L, idx, n, false, ctx);
     } else {
-      lua_rawgeti(L, keys, i - n);
-      repr_into(L, lua_gettop(L), out, ctx);
-      out += ": ";
-      lua_rawget(L, idx);
+      lua_createtable(L, int(n + extra), 0);
+      const int pairs = lua_gettop(L);
+      for (lua_Integer i = 1; i <= n + extra; ++i) {
+        lua_createtable(L, 2, 0);
+        if (i <= n) lua_pushinteger(L, i);
+        else lua_rawgeti(L, keys, i - n);
+        lua_pushvalue(L, -1);
+        lua_rawget(L, idx);
+        lua_rawseti(L, -3, 2);
+        lua_rawseti(L, -2, 1);
+        lua_rawseti(L, pairs, i);
+      }
+      dict(L, pairs, ctx);
     }
-    repr_into(L, lua_gettop(L), out, ctx);
-    lua_pop(L, 1);
+    ctx.path.pop_back();
   }
-  out += list ? "]" : "}";
-  ctx.path.pop_back();
-  lua_pop(L, 1);
+  lua_settop(L, top);
 }
 
-void repr_into(lua_State* L, int idx, std::string& out, Ctx& ctx) {
-  idx = lua_absindex(L, idx);
-  if (Tensor* t = to_tensor(L, idx)) {
-    try {
-      out += tensor_repr(*t);
-    } catch (const std::exception& e) { out += std::string("<repr failed: ") + e.what() + ">"; }
+void table_value(lua_State* L, int idx, ReprCtx& ctx) {
+  if (is_tuple(L, idx)) {
+    if (enter(L, idx, ctx, "(...)")) {
+      seq(L, idx, lua_Integer(lua_rawlen(L, idx)), true, ctx);
+      ctx.path.pop_back();
+    }
     return;
   }
-  if (auto* d = ud_test<Device>(L, idx, UdTag::Device)) {
-    out += d->repr();
+  if (described(L, idx, ctx)) return;
+  if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+    lua_pop(L, 1);
+    ctx.p.lines(tostring_of(L, idx));
     return;
   }
-  switch (lua_type(L, idx)) {
-    case LUA_TNIL: out += "None"; return;  // as Python shows them in a tuple or a list
-    case LUA_TBOOLEAN: out += lua_toboolean(L, idx) ? "True" : "False"; return;
-    case LUA_TNUMBER:
-      if (lua_isinteger(L, idx)) out += std::to_string(lua_tointeger(L, idx));
-      else out += py_float_repr(lua_tonumber(L, idx));
-      return;
-    case LUA_TSTRING: {
-      size_t len = 0;
-      const char* s = lua_tolstring(L, idx, &len);
-      out += py_str_repr(s, len);
-      return;
-    }
-    case LUA_TTABLE:
-      if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
-        lua_pop(L, 1);
-        break;
-      }
-      if (!namespace_summary(L, idx, out)) table_repr(L, idx, out, ctx);
-      return;
-    case LUA_TFUNCTION: {
-      // help alone shows the introduction (00_help.lua registers it).
-      lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.help");
-      const bool is_help = lua_rawequal(L, -1, idx);
-      lua_pop(L, 1);
-      if (is_help) {
-        lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.help_intro");
-        if (const char* s = lua_tostring(L, -1)) out += s;
-        lua_pop(L, 1);
-        return;
-      }
-      const std::string name = global_name(L, idx);
-      if (!name.empty()) {
-        out += (lua_iscfunction(L, idx) ? "<built-in function " : "<function ") + name + ">";
-        return;
-      }
-      break;
-    }
-    default: break;
-  }
-  tostring_into(L, idx, out);
+  std::string summary;
+  if (namespace_summary(L, idx, summary)) ctx.p.lines(summary);
+  else plain_table(L, idx, ctx);
 }
 
-int named_tuple_repr(lua_State* L, int first, std::string& out) {
-  if (!push_named_tuple_record(L, first)) return 0;
-  const int rec = lua_gettop(L);
-  lua_rawgeti(L, rec, 5);
-  const bool pair = lua_rawequal(L, -1, first + 1);
+std::string function_text(lua_State* L, int idx) {
+  // help alone shows the introduction (00_help.lua registers it).
+  lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.help");
+  const bool is_help = lua_rawequal(L, -1, idx);
   lua_pop(L, 1);
-  if (!pair) {
+  if (is_help) {
+    lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.help_intro");
+    std::string s = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
-    return 0;
+    return s;
   }
-  Ctx ctx;
-  lua_rawgeti(L, rec, 1);
-  out += std::string("torch.return_types.") + lua_tostring(L, -1) + "(\n";
-  lua_rawgeti(L, rec, 2);
-  out += std::string(lua_tostring(L, -1)) + "=";
-  repr_into(L, first, out, ctx);
-  lua_rawgeti(L, rec, 3);
-  out += std::string(",\n") + lua_tostring(L, -1) + "=";
-  repr_into(L, first + 1, out, ctx);
-  out += ")";
-  lua_pop(L, 4);
-  return 2;
-}
-
-// Note [Echo of several values]: IPython's pretty printer (what the
-// tutorials' notebooks show): "(a, b)" on one line when that fits in 79
-// columns and no value spans lines; else one value a line after "(",
-// indented by one, their own continuation lines one further.
-std::string tuple_text(const std::vector<std::string>& items) {
-  std::string line = "(";
-  for (size_t i = 0; i < items.size(); ++i) line += (i ? ", " : "") + items[i];
-  line += ")";
-  if (line.size() <= 79 && line.find('\n') == std::string::npos) return line;
-  std::string out = "(";
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) out += ",\n ";
-    for (char c : items[i]) {
-      out += c;
-      if (c == '\n') out += ' ';
-    }
-  }
-  return out + ")";
-}
-
-// torch._echo(...): the text the REPL echoes for a chunk's results, as
-// Python echoes an expression: one value as its repr, several as a tuple
-// (Note [Echo of several values]; `x, y` or torch.unique(x, return_counts=True)
-// there), a named tuple's two results as one value.
-int echo(lua_State* L) {
-  const int n = lua_gettop(L);
-  {
-    std::vector<std::string> items;
-    for (int i = 1; i <= n; ++i) {
-      std::string item;
-      if (i < n && named_tuple_repr(L, i, item) == 2) ++i;
-      else {
-        Ctx ctx;
-        repr_into(L, i, item, ctx);
-      }
-      items.push_back(std::move(item));
-    }
-    std::string out = items.size() == 1 ? items[0] : tuple_text(items);
-    lua_pushlstring(L, out.data(), out.size());
-  }
-  return 1;
-}
-
-// torch._tty_rows(): the terminal's rows when stdout is a terminal, else nil
-// (help pages long text only on a terminal).
-int tty_rows(lua_State* L) {
-  struct winsize ws {};
-  if (!isatty(STDOUT_FILENO)) return 0;
-  lua_pushinteger(L, ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 ? ws.ws_row : 24);
-  return 1;
-}
-
-int pyfloat(lua_State* L) {
-  if (lua_isinteger(L, 1)) {
-    lua_pushstring(L, std::to_string(lua_tointeger(L, 1)).c_str());
-  } else {
-    const std::string s = py_float_repr(luaL_checknumber(L, 1));
-    lua_pushlstring(L, s.data(), s.size());
-  }
-  return 1;
+  const std::string name = global_name(L, idx);
+  if (!name.empty()) return (lua_iscfunction(L, idx) ? "<built-in function " : "<function ") + name + ">";
+  return tostring_of(L, idx);
 }
 
 }  // namespace
+
+// IPython's p.pretty(obj): each value in a group of its own.
+void pretty_value(lua_State* L, int idx, ReprCtx& ctx) {
+  idx = lua_absindex(L, idx);
+  Pretty& p = ctx.p;
+  p.begin_group();
+  if (Tensor* t = to_tensor(L, idx)) {
+    try {
+      p.lines(tensor_repr(*t));
+    } catch (const std::exception& e) { p.text(std::string("<repr failed: ") + e.what() + ">"); }
+  } else if (auto* d = ud_test<Device>(L, idx, UdTag::Device)) {
+    p.lines(d->repr());
+  } else {
+    switch (lua_type(L, idx)) {
+      case LUA_TNIL: p.text("None"); break;  // as Python shows them in a tuple or a list
+      case LUA_TBOOLEAN: p.text(lua_toboolean(L, idx) ? "True" : "False"); break;
+      case LUA_TNUMBER:
+        p.text(lua_isinteger(L, idx) ? std::to_string(lua_tointeger(L, idx)) : py_float_repr(lua_tonumber(L, idx)));
+        break;
+      case LUA_TSTRING: {
+        size_t len = 0;
+        const char* s = lua_tolstring(L, idx, &len);
+        p.text(py_str_repr(s, len));
+        break;
+      }
+      case LUA_TTABLE: table_value(L, idx, ctx); break;
+      case LUA_TFUNCTION: p.lines(function_text(L, idx)); break;
+      default: p.lines(tostring_of(L, idx)); break;
+    }
+  }
+  p.end_group();
+}
 
 int repr(lua_State* L) {
   luaL_checkany(L, 1);
   lua_settop(L, 1);
   {
-    std::string out;
-    Ctx ctx;
-    repr_into(L, 1, out, ctx);
+    Pretty plain(true);
+    ReprCtx ctx(plain);
+    pretty_value(L, 1, ctx);
+    const std::string out = plain.finish();
     lua_pushlstring(L, out.data(), out.size());
   }
   return 1;
 }
 
-void open_repr(lua_State* L) {
-  // Through the trampoline: a C++ exception (an echo too long for memory) becomes a Lua
-  // error; raised through Lua's own C frames it was std::terminate (found by fuzz_lua).
-  push_function(L, echo, nullptr);
-  lua_setfield(L, -2, "_echo");
-  lua_pushcfunction(L, pyfloat);
-  lua_setfield(L, -2, "_pyfloat");
-  lua_pushcfunction(L, tty_rows);
-  lua_setfield(L, -2, "_tty_rows");
-  push_function(L, echo, nullptr);  // the REPL's echo, out of reach of a reassigned `torch`
-  lua_setfield(L, LUA_REGISTRYINDEX, "gpulab.echo");
+void mark_tuple(lua_State* L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (luaL_newmetatable(L, kTuple)) {  // __name "tuple": Lua's type errors say "got tuple"
+    lua_pushcfunction(L, repr);
+    lua_setfield(L, -2, "__tostring");
+  }
+  lua_setmetatable(L, idx);
+}
+
+int push_tensor_tuple(lua_State* L, const std::vector<Tensor>& ts) {
+  lua_createtable(L, int(ts.size()), 0);
+  for (size_t i = 0; i < ts.size(); ++i) {
+    push_tensor(L, ts[i]);
+    lua_rawseti(L, -2, lua_Integer(i + 1));
+  }
+  mark_tuple(L, -1);
+  return 1;
 }
 
 }  // namespace gl::lt

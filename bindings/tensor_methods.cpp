@@ -37,6 +37,7 @@ int stride(lua_State* L) {
     lua_pushinteger(L, self(L).strides()[size_t(i)]);
     lua_rawseti(L, -2, i + 1);
   }
+  mark_tuple(L, -1);  // Python's tuple: (3, 1)
   return 1;
 }
 int dim(lua_State* L) {

@@ -88,29 +88,21 @@ int l_select(lua_State* L) {
   return 1;
 }
 
-int push_tensors(lua_State* L, const std::vector<Tensor>& ts) {
-  lua_createtable(L, int(ts.size()), 0);
-  for (size_t i = 0; i < ts.size(); ++i) {
-    push_tensor(L, ts[i]);
-    lua_rawseti(L, -2, lua_Integer(i + 1));
-  }
-  return 1;
-}
 int l_chunk(lua_State* L) {
   Args a(L, 2, "chunk");
-  return push_tensors(L, chunk(self(L), a.integer(0, "chunks"), a.opt_integer(1, "dim").value_or(0)));
+  return push_tensor_tuple(L, chunk(self(L), a.integer(0, "chunks"), a.opt_integer(1, "dim").value_or(0)));
 }
 int l_split(lua_State* L) {
   Args a(L, 2, "split");
   int idx = a.at(0, "split_size_or_sections");
   int64_t dim = a.opt_integer(1, "dim").value_or(0);
   if (idx && lua_type(L, idx) == LUA_TTABLE)
-    return push_tensors(L, split_sizes(self(L), a.int_list(0, "split_size_or_sections"), dim));
-  return push_tensors(L, split(self(L), a.integer(0, "split_size_or_sections"), dim));
+    return push_tensor_tuple(L, split_sizes(self(L), a.int_list(0, "split_size_or_sections"), dim));
+  return push_tensor_tuple(L, split(self(L), a.integer(0, "split_size_or_sections"), dim));
 }
 int unbind(lua_State* L) {
   Args a(L, 2, "unbind");
-  return push_tensors(L, gl::unbind(self(L), a.opt_integer(0, "dim").value_or(0)));
+  return push_tensor_tuple(L, gl::unbind(self(L), a.opt_integer(0, "dim").value_or(0)));
 }
 int l_masked_select(lua_State* L) {
   push_tensor(L, masked_select(self(L), check_tensor(L, 2, "mask")));

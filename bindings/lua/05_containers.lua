@@ -8,12 +8,13 @@ local U = torch._util
 -- generic-for iterator: `for p in model:parameters() do`. Named variants hold
 -- {name, value} pairs and iterate as `for name, p in model:named_parameters()`.
 local cursor = setmetatable({}, {__mode = 'k'})
-local function list_tostring(self)
-  local parts = {}
-  for i, e in ipairs(self) do
-    parts[i] = getmetatable(self).__pairs_list and ('(' .. U.repr(e[1]) .. ', ' .. U.repr(e[2]) .. ')') or U.repr(e)
-  end
-  return '[' .. table.concat(parts, ', ') .. ']'
+-- Note [__pretty] (bindings/repr.cpp): each container says what it is, and
+-- repr() prints it as Python's repr and the echo as IPython's display.
+local function list_pretty(self)
+  if not getmetatable(self).__pairs_list then return 'list', table.move(self, 1, #self, 1, {}) end
+  local items = {}
+  for i, e in ipairs(self) do items[i] = U.tuple(e) end
+  return 'list', items
 end
 -- These lists are Lua arrays, counted from 1; a Python habit of [0] gets an
 -- error that says so instead of a silent nil.
@@ -31,7 +32,8 @@ local ItemList = {
     cursor[self] = i
     return self[i]
   end,
-  __tostring = list_tostring,
+  __pretty = list_pretty,
+  __tostring = repr,
 }
 local PairList = {
   __pairs_list = true,
@@ -42,7 +44,8 @@ local PairList = {
     local e = self[i]
     if e then return e[1], e[2] end
   end,
-  __tostring = list_tostring,
+  __pretty = list_pretty,
+  __tostring = repr,
 }
 function U.items(t) return setmetatable(t, ItemList) end
 function U.pairs_list(t) return setmetatable(t, PairList) end
@@ -51,7 +54,9 @@ function U.pairs_list(t) return setmetatable(t, PairList) end
 local function view_of(base, name)
   local mt = {}
   for k, v in pairs(base) do mt[k] = v end
-  mt.__tostring = function(self) return name .. '(' .. list_tostring(self) .. ')' end
+  -- IPython has no printer of its own for these views: their repr, on one line.
+  mt.__pretty = nil
+  mt.__tostring = function(self) return name .. '(' .. repr(select(2, list_pretty(self))) .. ')' end
   return mt
 end
 local KeysView, ValuesView, ItemsView =
@@ -89,13 +94,13 @@ function OD.__pairs(self)
     if k ~= nil then return k, vals[k] end
   end, self, nil
 end
-function OD.__tostring(self)
-  local keys, vals = rawget(self, '_k'), rawget(self, '_v')
-  if #keys == 0 then return 'OrderedDict()' end
-  local parts = {}
-  for i, k in ipairs(keys) do parts[i] = '(' .. U.repr(k) .. ', ' .. U.repr(vals[k]) .. ')' end
-  return 'OrderedDict([' .. table.concat(parts, ', ') .. '])'
+-- OrderedDict([(k, v), ...]), or OrderedDict() when empty, as IPython's printer of it.
+function OD.__pretty(self)
+  local keys, vals, items = rawget(self, '_k'), rawget(self, '_v'), {}
+  for i, k in ipairs(keys) do items[i] = U.tuple({k, vals[k]}) end
+  return 'call', 'OrderedDict', #keys == 0 and {} or {items}
 end
+OD.__tostring = repr
 OD.__name = 'OrderedDict'
 function od_methods.keys(self) return setmetatable(table.move(rawget(self, '_k'), 1, #self, 1, {}), KeysView) end
 function od_methods.values(self)
@@ -134,10 +139,10 @@ end
 local Dict = {}
 for k, v in pairs(OD) do Dict[k] = v end
 Dict.__name = 'dict'
-function Dict.__tostring(self)
-  local keys, vals, parts = rawget(self, '_k'), rawget(self, '_v'), {}
-  for i, k in ipairs(keys) do parts[i] = U.repr(k) .. ': ' .. U.repr(vals[k]) end
-  return '{' .. table.concat(parts, ', ') .. '}'
+function Dict.__pretty(self)
+  local keys, vals, pairs_ = rawget(self, '_k'), rawget(self, '_v'), {}
+  for i, k in ipairs(keys) do pairs_[i] = {k, vals[k]} end
+  return 'dict', pairs_
 end
 -- U.dict{{'a', 1}, {'b', nil}}: the pairs in order.
 function U.dict(pairs_list)
@@ -158,9 +163,9 @@ function U.is_dict(v) return getmetatable(v) == Dict end
 local Counter = {}
 for k, v in pairs(OD) do Counter[k] = v end
 Counter.__name = 'Counter'
-function Counter.__tostring(self)
+function Counter.__pretty(self)
   local keys, vals = rawget(self, '_k'), rawget(self, '_v')
-  if #keys == 0 then return 'Counter()' end
+  if #keys == 0 then return 'call', 'Counter', {} end
   local order = {}
   for i = 1, #keys do order[i] = i end
   table.sort(order, function(i, j)
@@ -168,10 +173,11 @@ function Counter.__tostring(self)
     if a ~= b then return a > b end
     return i < j
   end)
-  local parts = {}
-  for n, i in ipairs(order) do parts[n] = U.repr(keys[i]) .. ': ' .. U.repr(vals[keys[i]]) end
-  return 'Counter({' .. table.concat(parts, ', ') .. '})'
+  local pairs_ = {}
+  for n, i in ipairs(order) do pairs_[n] = {keys[i], vals[keys[i]]} end
+  return 'call', 'Counter', {U.dict(pairs_)}
 end
+Counter.__tostring = repr
 -- U.counter{{3, 2}, {1, 1}}: the (key, count) pairs in insertion order.
 function U.counter(pairs_list)
   local c = setmetatable({_k = {}, _v = {}}, Counter)
@@ -186,23 +192,23 @@ function U.is_counter(v) return getmetatable(v) == Counter end
 local NoneList = {__name = 'list'}
 NoneList.__len = function(self) return rawget(self, 'n') end
 NoneList.__index = function() return nil end
-NoneList.__tostring = function(self)
-  local parts = {}
-  for i = 1, rawget(self, 'n') do parts[i] = 'None' end
-  return '[' .. table.concat(parts, ', ') .. ']'
-end
+NoneList.__pretty = function(self) return 'list', {n = rawget(self, 'n')} end
+NoneList.__tostring = repr
 function U.nones(n) return setmetatable({n = n}, NoneList) end
 function U.is_nones(v) return getmetatable(v) == NoneList end
 
--- Python's tuple where PyTorch shows one (Adam's betas in a state_dict): a Lua
--- array that prints (0.9, 0.999).
-local Tuple = {__name = 'tuple'}
-function Tuple.__tostring(self)
-  local parts = {}
-  for i = 1, #self do parts[i] = U.repr(self[i]) end
-  return '(' .. table.concat(parts, ', ') .. (#self == 1 and ',)' or ')')
+-- Python's tuple where PyTorch returns or shows one (x:split(2), Adam's betas in
+-- a state_dict): a Lua array that prints (0.9, 0.999). Its metatable is the
+-- C++ one (bindings/repr.cpp) that split and chunk give their results.
+local Tuple = getmetatable(torch._tuple({}))
+function U.tuple(t) return torch._tuple(table.move(t, 1, #t, 1, {})) end
+-- Counted from 1 like every Lua array; Python's [0] gets an error that says so.
+function Tuple.__index(_, k)
+  if k == 0 then
+    error('IndexError: index 0 of a Lua tuple: tuples such as x:split(2) count from 1, so the first entry\n'
+      .. 'is [1] (Python\'s [0]). Tensors, dims and devices count from 0.', 2)
+  end
 end
-function U.tuple(t) return setmetatable(table.move(t, 1, #t, 1, {}), Tuple) end
 function U.is_tuple(v) return getmetatable(v) == Tuple end
 
 -- Ordered (key, value) pairs of an OrderedDict or of a plain table (sorted keys,

@@ -7,7 +7,7 @@ local dir = (arg[0]:match('^(.*)[/\\]') or '.')
 local cases = dofile(dir .. '/b1_ops_expected.lua')
 
 local function text(v)
-  if type(v) == 'table' and getmetatable(v) == nil then
+  if type(v) == 'table' and (getmetatable(v) == nil or torch._util.is_tuple(v)) then
     local parts = {}
     for i = 1, #v do parts[i] = text(v[i]) end
     return table.concat(parts, '\n')

@@ -10,17 +10,15 @@ def lua_str(s):
 
 
 def repr_of(code, env):
-    """PyTorch's repr of eval(code), a plain tuple as IPython's notebooks show it (gpulab's echo of
-    several results, Note [Echo of several values]; needs `pip install ipython`), or the error's
-    first line."""
+    """What IPython displays for eval(code) (gpulab's echo, Note [IPython's pretty printer]: a
+    tensor as its repr, a list or a tuple line-wrapped as a notebook shows it; needs
+    `pip install ipython`), or the error's first line."""
     try:
         r = eval(code, env)
     except Exception as e:  # noqa: BLE001 - the error text is the expected value
         return f"{type(e).__name__}: {str(e).splitlines()[0]}"
-    if isinstance(r, tuple) and not isinstance(r, torch.Size) and type(r).__module__ != "torch.return_types":
-        from IPython.lib.pretty import pretty
-        return pretty(r)
-    return repr(r)
+    from IPython.lib.pretty import pretty
+    return pretty(r)
 
 
 def write_expected(script, out_name, cases, run):
