@@ -22,6 +22,7 @@ namespace gl::lt {
 class Pretty {
  public:
   explicit Pretty(bool plain, int max_width = 79);
+  bool plain() const { return plain_; }
   void text(std::string_view s);
   // A separator that becomes a newline (and the group's indentation) when its group breaks.
   void breakable(std::string_view sep = " ");

@@ -86,6 +86,18 @@ std::string tostring_of(lua_State* L, int idx) {
   return s;
 }
 
+// An object's text through tostring. Python's default repr, <NAME object at
+// 0x...>, is shown by IPython as <NAME at 0x...> (its _default_pprint): so a
+// grad_fn echoes <MulBackward0 at 0x...>, as in a notebook.
+std::string object_text(lua_State* L, int idx, const ReprCtx& ctx) {
+  std::string s = tostring_of(L, idx);
+  const size_t at = s.find(" object at 0x");
+  if (!ctx.p.plain() && s.size() > 2 && s.front() == '<' && s.back() == '>' && at != std::string::npos &&
+      s.find_first_of(" \n", 1) == at && s.find(' ', at + 11) == std::string::npos)
+    s.erase(at, 7);
+  return s;
+}
+
 // Enters the table at idx, or prints `mark` (a cycle, or past the depth cap) and returns false.
 bool enter(lua_State* L, int idx, ReprCtx& ctx, const char* mark) {
   const void* self = lua_topointer(L, idx);
@@ -259,7 +271,7 @@ void table_value(lua_State* L, int idx, ReprCtx& ctx) {
   if (described(L, idx, ctx)) return;
   if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
     lua_pop(L, 1);
-    ctx.p.lines(tostring_of(L, idx));
+    ctx.p.lines(object_text(L, idx, ctx));
     return;
   }
   std::string summary;
@@ -311,7 +323,7 @@ void pretty_value(lua_State* L, int idx, ReprCtx& ctx) {
       }
       case LUA_TTABLE: table_value(L, idx, ctx); break;
       case LUA_TFUNCTION: p.lines(function_text(L, idx)); break;
-      default: p.lines(tostring_of(L, idx)); break;
+      default: p.lines(object_text(L, idx, ctx)); break;
     }
   }
   p.end_group();

@@ -28,6 +28,16 @@ T.test('repr is Python repr: one line, no indentation', function()
   T.eq(repr(torch.zeros(3):split(5)), '(tensor([0., 0., 0.]),)')
 end)
 
+T.test("an object with Python's default repr echoes as IPython shows it", function()
+  local y = torch.ones(2, {requires_grad = true}) * 2
+  T.truthy(torch._echo(y.grad_fn):match('^<MulBackward0 at 0x%x+>$'), torch._echo(y.grad_fn))
+  T.truthy(repr(y.grad_fn):match('^<MulBackward0 object at 0x%x+>$'), repr(y.grad_fn))
+  T.truthy(torch._echo({y.grad_fn}):match('^%[<MulBackward0 at 0x%x+>%]$'), 'in a list too')
+  local ds = torch.utils.data.TensorDataset(torch.ones(2))
+  T.truthy(torch._echo(ds):match('^<torch.utils.data.dataset.TensorDataset at 0x%x+>$'), torch._echo(ds))
+  T.eq(torch._echo('<a object at 0x1>'), "'<a object at 0x1>'", 'a string stays a string')
+end)
+
 T.test('a tuple is a Lua array counted from 1', function()
   local parts = torch.arange(6):split(2)
   T.eq(#parts, 3)
