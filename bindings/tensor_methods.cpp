@@ -147,16 +147,37 @@ template <DType D> int cast(lua_State* L) {
   return 1;
 }
 
+// The legacy type names, in DType order: torch.FloatTensor, torch.cuda.LongTensor.
+constexpr const char* kLegacyNames[] = {"Bool", "Byte", "Char",     "Short", "Int",
+                                        "Long", "Half", "BFloat16", "Float", "Double"};
+
+// x:type('torch.IntTensor') as PyTorch's options_from_string reads it: the
+// dtype, and the device type (a CUDA tensor stays on its device; a CPU one
+// goes to the current CUDA device).
+int type_from_name(lua_State* L, Tensor& t, const std::string& name) {
+  const bool cuda = name.rfind("torch.cuda.", 0) == 0;
+  const std::string base = name.rfind("torch.", 0) == 0 ? name.substr(cuda ? 11 : 6) : "";
+  for (int i = 0; i < int(std::size(kLegacyNames)); ++i) {
+    if (base != std::string(kLegacyNames[i]) + "Tensor") continue;
+    std::optional<Device> dev;
+    if (cuda != t.device().is_cuda()) dev = cuda ? Device(Device::CUDA) : Device(Device::CPU);
+    push_tensor(L, to(t, dev, DType(i)));
+    return 1;
+  }
+  throw ValueError(cat("invalid type: '", name, "'"));
+}
+
 int l_type(lua_State* L) {
   Tensor& t = self(L);
   if (lua_gettop(L) >= 2 && !lua_isnil(L, 2)) {
+    if (lua_type(L, 2) == LUA_TSTRING) return type_from_name(L, t, lua_tostring(L, 2));
     auto d = to_dtype(L, 2);
-    if (!d) type_error("type", "dtype", "torch.dtype", type_name(L, 2));
+    GL_CHECK_T(TypeError, d.has_value(), "dtype must be a type, str, or dtype object");
     push_tensor(L, to(t, std::nullopt, *d));
     return 1;
   }
-  static const char* names[] = {"Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"};
-  std::string s = std::string(t.device().is_cuda() ? "torch.cuda." : "torch.") + names[int(t.dtype())] + "Tensor";
+  std::string s =
+      std::string(t.device().is_cuda() ? "torch.cuda." : "torch.") + kLegacyNames[int(t.dtype())] + "Tensor";
   lua_pushstring(L, s.c_str());
   return 1;
 }
@@ -340,7 +361,7 @@ const Reg kTensorMethods[] = {
     {"char", cast<DType::Int8>, "x:char(): as int8."},
     {"byte", cast<DType::UInt8>, "x:byte(): as uint8."},
     {"bool", cast<DType::Bool>, "x:bool(): as bool."},
-    {"type", l_type, "x:type() -> 'torch.FloatTensor'; x:type(dtype) -> converted tensor."},
+    {"type", l_type, "x:type() -> 'torch.FloatTensor'; x:type(dtype or 'torch.IntTensor') -> converted tensor."},
     {"type_as", type_as, "x:type_as(other): x in other's dtype."},
     {"get_device", get_device, "x:get_device(): CUDA index, or -1 on the CPU."},
     {"copy_", l_copy_, "x:copy_(src): copy values (broadcasting, casting, across devices) into x."},

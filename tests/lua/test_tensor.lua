@@ -46,6 +46,17 @@ eq(tostring(sz['1:']) .. ' ' .. tostring(sz[':-1']) .. ' ' .. tostring(sz['::-1'
 eq(tostring(torch.Size({1, 1}) + sz), 'torch.Size([1, 1, 2, 3, 4])')
 eq(tostring({1, 1} + sz), 'torch.Size([1, 1, 2, 3, 4])', 'a Lua array on the left')
 err(function() return sz + 1 end, 'can only concatenate tuple (not int) to torch.Size')
+-- legacy type names, as PyTorch 2.15 reads them (options_from_string)
+eq(tostring(torch.ones(2):type('torch.IntTensor')), 'tensor([1, 1], dtype=torch.int32)')
+eq(tostring(torch.ones(2):type('torch.BFloat16Tensor')), 'tensor([1., 1.], dtype=torch.bfloat16)')
+eq(tostring(torch.ones(2):type('torch.cuda.DoubleTensor')), "tensor([1., 1.], device='cuda:0', dtype=torch.float64)")
+eq(tostring(torch.ones(2, {device = 'cuda:1'}):type('torch.cuda.HalfTensor')),
+   "tensor([1., 1.], device='cuda:1', dtype=torch.float16)", 'a CUDA tensor keeps its device')
+eq(tostring(torch.ones(2, {device = 'cuda:1'}):type('torch.LongTensor')), 'tensor([1, 1])')
+eq(torch.ones(2, {device = 'cuda:1'}):type(), 'torch.cuda.FloatTensor')
+err(function() return torch.ones(2):type('foo') end, "invalid type: 'foo'")
+err(function() return torch.ones(2):type('torch.int32') end, "invalid type: 'torch.int32'")
+err(function() return torch.ones(2):type(3) end, 'dtype must be a type, str, or dtype object')
 -- Note [Shapes before devices]: TensorIterator broadcasts before it compares devices
 err(function() return torch.ones(2, 3) + torch.ones(3, 4, {device = 'cuda'}) end,
     'The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1')
