@@ -14,6 +14,7 @@
 #include "tensor/core/format.h"
 #include "tensor/runtime/generator_state.h"
 #include "tensor/ops/ops.h"
+#include "tensor/runtime/build_info.h"
 #include "tensor/runtime/event.h"
 #include "tensor/runtime/registry.h"
 
@@ -37,6 +38,11 @@ bool g_virtual_requested = false;
 int perf_counter(lua_State* L) {
   using namespace std::chrono;
   lua_pushnumber(L, duration<double>(steady_clock::now().time_since_epoch()).count());
+  return 1;
+}
+
+int get_cpu_capability(lua_State* L) {
+  lua_pushstring(L, runtime::cpu_capability().c_str());
   return 1;
 }
 
@@ -174,6 +180,12 @@ void open_torch(lua_State* L) {
   lua_setmetatable(L, -2);
   lua_setfield(L, -2, "matmul");
   lua_setfield(L, -2, "cuda");
+  lua_newtable(L);  // torch.backends.cpu
+  lt::push_function(
+      L, get_cpu_capability,
+      "torch.backends.cpu.get_cpu_capability(): 'AVX512', 'AVX2' or 'DEFAULT', the vector kernels of this CPU.");
+  lua_setfield(L, -2, "get_cpu_capability");
+  lua_setfield(L, -2, "cpu");
   lua_setfield(L, -2, "backends");
   // nn and nn.functional (the Lua chunks fill in the rest).
   lua_newtable(L);

@@ -106,6 +106,7 @@ local written = {
   ['torch.Tensor.new_empty'] = 'torch.zeros(1):new_empty(2, 3).shape',
   ['torch.Tensor.new_full'] = 'torch.zeros(1):new_full({2}, 5)',
   ['torch.Tensor.new_tensor'] = 'torch.zeros(1, {dtype=torch.float64}):new_tensor({1, 2})',
+  ['torch.backends.cpu.get_cpu_capability'] = 'torch.backends.cpu.get_cpu_capability()',
   ['torch.cuda.is_available'] = 'torch.cuda.is_available()',
   ['torch.cuda.device_count'] = 'torch.cuda.device_count()',
   ['torch.cuda.current_device'] = 'torch.cuda.current_device()',

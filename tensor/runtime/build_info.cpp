@@ -1,5 +1,6 @@
 #include "tensor/runtime/build_info.h"
 
+#include "tensor/kernels/cpu/isa.h"
 #include "tensor/runtime/blas_loader.h"
 #include "tensor/runtime/cuda_api.h"
 
@@ -22,6 +23,12 @@ std::string cuda_description() {
   int v = cuda::driver_version();
   if (v == 0) return text + "no NVIDIA driver found (libcuda.so.1): CPU and virtual devices only";
   return text + "driver supports CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string cpu_capability() {
+  if (cpu::has_avx512dq()) return "AVX512";
+  if (cpu::has_avx2_fma()) return "AVX2";
+  return "DEFAULT";
 }
 
 std::string cuda_banner_line() {

@@ -14,6 +14,11 @@ std::string blas_description();
 // loads libcuda.so.1 to ask its version, but never initialises CUDA.
 std::string cuda_description();
 
+// torch.backends.cpu.get_cpu_capability(): "AVX512", "AVX2" or "DEFAULT", the
+// vector kernels PyTorch would pick on this CPU (and gpulab where it matches
+// them: Note [PyTorch's vector Box-Muller]).
+std::string cpu_capability();
+
 // The REPL banner's line when no virtual devices were asked for: real GPUs or
 // CPU only, from the driver's presence alone (cheap: CUDA stays uninitialised).
 std::string cuda_banner_line();

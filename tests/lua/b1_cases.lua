@@ -32,9 +32,15 @@ local function run(chunk, dev)
   return text(v)
 end
 
+-- Note [PyTorch's vector Box-Muller]: on a CPU without AVX2 PyTorch draws its
+-- normals another way (and so does gpulab), so the generated numbers do not hold.
+local scalar_cpu = torch.backends.cpu.get_cpu_capability() == 'DEFAULT'
+
 for _, c in ipairs(cases) do
   local name, chunk, want = c[1], c[2], c[3]
-  if name:sub(1, #prefix) == prefix or prefix == '' then
+  if (name:sub(1, #prefix) == prefix or prefix == '') and scalar_cpu and name:find('_avx2_') then
+    T.skip(name, 'this CPU has no AVX2, where PyTorch draws these normals with its scalar loop')
+  elseif name:sub(1, #prefix) == prefix or prefix == '' then
     T.test(name .. ' (cpu, as PyTorch)', function() T.eq(run(chunk, 'cpu'), want) end)
     if chunk:find('DEV') then
       local what = name .. ' (virtual cuda:1, as the cpu)'

@@ -2,7 +2,7 @@
 local dir = (arg[0]:match('^(.*)[/\\]') or '.')
 local T = dofile(dir .. '/testlib.lua')
 local run_cases = loadfile(dir .. '/b1_cases.lua')
-for _, p in ipairs({'gen_', 'torch_initial', 'rng_state', 'normal', 'bernoulli', 'exponential', 'multinomial', 'dropout_', 'half_', 'split_', 'sched_'}) do run_cases(T, p) end
+for _, p in ipairs({'gen_', 'randn_', 'uniform_', 'torch_initial', 'rng_state', 'normal', 'bernoulli', 'exponential', 'multinomial', 'dropout_', 'half_', 'split_', 'sched_'}) do run_cases(T, p) end
 
 T.test('a CPU generator refuses a CUDA tensor, and the reverse', function()
   T.raises(function() torch.rand(2, {generator = torch.Generator(), device = 'cuda:0'}) end,

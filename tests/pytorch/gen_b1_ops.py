@@ -25,6 +25,22 @@ RANDOM = [
      "local g = torch.Generator():manual_seed(1); return torch.randn(5, {generator=g, device=DEV})"),
     ('gen_randn_large', "g = torch.Generator().manual_seed(2); out = torch.randn(2, 10, generator=g, device=DEV)",
      "local g = torch.Generator():manual_seed(2); return torch.randn(2, 10, {generator=g, device=DEV})"),
+    # Note [PyTorch's vector Box-Muller]: 16 or more float32/half/bfloat16 normals come from
+    # avx_mathfun's Cephes log and sincos on an AVX2 CPU; every bit checked (a sum of the bit patterns)
+    ('randn_avx2_bits', "torch.manual_seed(11); x = torch.randn(4099, device=DEV); out = (int(x.view(torch.int32).to(torch.int64).sum()), x[:4])",
+     "torch.manual_seed(11); local x = torch.randn(4099, {device=DEV}); local b, s = x:cpu():tobytes(), 0; for i = 1, #b, 4 do s = s + string.unpack('<i4', b, i) end; return {s, x[':4']}"),
+    ('normal_avx2_bits', "torch.manual_seed(12); x = torch.normal(2., 3., size=(37, 29), device=DEV); out = int(x.view(torch.int32).to(torch.int64).sum())",
+     "torch.manual_seed(12); local x = torch.normal(2., 3., {37, 29}, {device=DEV}); local b, s = x:cpu():tobytes(), 0; for i = 1, #b, 4 do s = s + string.unpack('<i4', b, i) end; return s"),
+    ('randn_half_avx2_bits', "torch.manual_seed(13); x = torch.randn(1000, dtype=torch.float16, device=DEV); out = int(x.view(torch.int16).to(torch.int64).sum())",
+     "torch.manual_seed(13); local x = torch.randn(1000, {dtype=torch.float16, device=DEV}); local b, s = x:cpu():tobytes(), 0; for i = 1, #b, 2 do s = s + string.unpack('<i2', b, i) end; return s"),
+    # uniform_: x * (to - from) + from is one fused multiply-add on an AVX2 CPU; a value that
+    # rounds to `to` is `from` (uniform_'s range is [from, to))
+    ('uniform_avx2_bits', "torch.manual_seed(14); x = torch.empty(4099, device=DEV).uniform_(-2, 3); out = int(x.view(torch.int32).to(torch.int64).sum())",
+     "torch.manual_seed(14); local x = torch.empty(4099, {device=DEV}):uniform_(-2, 3); local b, s = x:cpu():tobytes(), 0; for i = 1, #b, 4 do s = s + string.unpack('<i4', b, i) end; return s"),
+    ('uniform_avx2_never_to', "torch.manual_seed(0); out = torch.empty(10000, dtype=torch.float16, device=DEV).uniform_(1.0, 1.002).unique(return_counts=True)",
+     "torch.manual_seed(0); return {torch.unique(torch.empty(10000, {dtype=torch.float16, device=DEV}):uniform_(1.0, 1.002), {return_counts=true})}"),
+    ('uniform_avx2_bf16_bits', "torch.manual_seed(0); x = torch.empty(999, dtype=torch.bfloat16, device=DEV).uniform_(-2, 3.3); out = int(x.view(torch.int16).to(torch.int64).sum())",
+     "torch.manual_seed(0); local x = torch.empty(999, {dtype=torch.bfloat16, device=DEV}):uniform_(-2, 3.3); local b, s = x:cpu():tobytes(), 0; for i = 1, #b, 2 do s = s + string.unpack('<i2', b, i) end; return s"),
     ('gen_randint', "g = torch.Generator().manual_seed(3); out = torch.randint(0, 10, (6,), generator=g, device=DEV)",
      "local g = torch.Generator():manual_seed(3); return torch.randint(0, 10, {6}, {generator=g, device=DEV})"),
     ('gen_randperm', "g = torch.Generator().manual_seed(4); out = torch.randperm(8, generator=g, device=DEV)",

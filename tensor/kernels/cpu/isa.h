@@ -20,6 +20,10 @@ inline bool has_avx2_fma() {
   static const bool yes = has_avx2() && __builtin_cpu_supports("fma");
   return yes;
 }
+#else
+inline bool has_avx2() { return false; }
+inline bool has_avx512dq() { return false; }
+inline bool has_avx2_fma() { return false; }
 #endif
 
 }  // namespace gl::cpu

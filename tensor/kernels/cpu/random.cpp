@@ -3,6 +3,8 @@
 #include <cmath>
 #include "tensor/core/error.h"
 #include "tensor/kernels/cpu/generator.h"
+#include "tensor/kernels/cpu/isa.h"
+#include "tensor/kernels/cpu/normal_f32.h"
 #include "tensor/kernels/functors.h"
 
 namespace gl::cpu {
@@ -42,7 +44,7 @@ template <class T> void normal(CpuGenerator& g, T* data, int64_t n, double mean,
     float buf[16];
     auto block = [&](T* out) {
       for (float& u : buf) u = uniform01<float>(g);
-      normal_fill_16(buf, float(mean), float(std));
+      if (!normal_fill_16_f32(buf, float(mean), float(std))) normal_fill_16(buf, float(mean), float(std));
       for (int k = 0; k < 16; ++k) out[k] = T(buf[k]);
     };
     for (int64_t i = 0; i + 16 <= n; i += 16) block(data + i);
@@ -50,12 +52,17 @@ template <class T> void normal(CpuGenerator& g, T* data, int64_t n, double mean,
     return;
   }
   if (n >= 16) {  // PyTorch's normal_fill: uniforms first, then Box-Muller in blocks of 16
+    auto fill = [&](T* block) {
+      if constexpr (std::is_same_v<T, float>)  // Note [PyTorch's vector Box-Muller]
+        if (normal_fill_16_f32(block, float(mean), float(std))) return;
+      normal_fill_16(block, M(mean), M(std));
+    };
     for (int64_t i = 0; i < n; ++i) data[i] = T(uniform01<T>(g));
-    for (int64_t i = 0; i + 16 <= n; i += 16) normal_fill_16(data + i, M(mean), M(std));
+    for (int64_t i = 0; i + 16 <= n; i += 16) fill(data + i);
     if (n % 16 != 0) {
       T* tail = data + n - 16;
       for (int i = 0; i < 16; ++i) tail[i] = T(uniform01<T>(g));
-      normal_fill_16(tail, M(mean), M(std));
+      fill(tail);
     }
     return;
   }
@@ -88,8 +95,18 @@ void random(void* exec, const RandomSpec& s) {
       case RandomKind::Uniform:
         if constexpr (is_float_v<T>) {
           using M = opmath_t<T>;
-          // PyTorch draws half/bfloat16 uniforms in float (24 random bits) and rounds
-          for (int64_t i = 0; i < s.numel; ++i) out[i] = T(uniform01<M>(g) * (M(s.b) - M(s.a)) + M(s.a));
+          // PyTorch draws half/bfloat16 uniforms in float (24 random bits) and
+          // rounds. Its AVX2 build fuses u * (to - from) + from into one
+          // rounding (Note [PyTorch's vector Box-Muller]); its scalar one does not.
+          // A value that rounds up to `to` is `from` instead, as in PyTorch: the range stays [from, to).
+          const M a = M(s.a), width = M(s.b) - M(s.a);
+          const T from = T(s.a), to = T(s.b);
+          const bool fused = has_avx2_fma();
+          for (int64_t i = 0; i < s.numel; ++i) {
+            const M u = uniform01<M>(g);
+            const T v = T(fused ? std::fma(u, width, a) : u * width + a);
+            out[i] = v == to ? from : v;
+          }
           return;
         }
         throw RuntimeError("uniform_ only supports floating-point dtypes");
