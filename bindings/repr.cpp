@@ -176,7 +176,8 @@ void call(const std::string& name, lua_State* L, int args, lua_Integer n, ReprCt
   ctx.p.end_group(int(prefix.size()), ")");
 }
 
-// A table's length for __pretty: its field n if it has one (a list of Nones), else #.
+// A table's length for __pretty and a tuple: its field n if it has one (a list of
+// Nones, a tuple that ends in nil), else #.
 lua_Integer count_of(lua_State* L, int t) {
   lua_pushliteral(L, "n");
   const bool has_n = lua_rawget(L, t) == LUA_TNUMBER && lua_isinteger(L, -1);
@@ -231,7 +232,13 @@ bool is_tuple(lua_State* L, int idx) {
 // dict of its keys (the sequence's first, then the rest sorted).
 void plain_table(lua_State* L, int idx, ReprCtx& ctx) {
   const int top = lua_gettop(L);
-  const lua_Integer n = lua_Integer(lua_rawlen(L, idx));
+  // The sequence is 1..n without a hole: # may name any border ({[2] = x} can say 2).
+  lua_Integer n = 0;
+  for (const lua_Integer len = lua_Integer(lua_rawlen(L, idx)); n < len; ++n) {
+    const bool hole = lua_rawgeti(L, idx, n + 1) == LUA_TNIL;
+    lua_pop(L, 1);
+    if (hole) break;
+  }
   lua_newtable(L);
   const int keys = lua_gettop(L);
   sorted_keys(L, idx, n, keys);
@@ -263,7 +270,7 @@ void plain_table(lua_State* L, int idx, ReprCtx& ctx) {
 void table_value(lua_State* L, int idx, ReprCtx& ctx) {
   if (is_tuple(L, idx)) {
     if (enter(L, idx, ctx, "(...)")) {
-      seq(L, idx, lua_Integer(lua_rawlen(L, idx)), true, ctx);
+      seq(L, idx, count_of(L, idx), true, ctx);
       ctx.path.pop_back();
     }
     return;

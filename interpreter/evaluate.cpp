@@ -113,12 +113,30 @@ int cell_runner(lua_State* L) {
   return lua_gettop(L) - 1;
 }
 
+// IPython's output history (06_repl_history.lua): the results at base + 1..
+// handed to registry['gpulab.repl'].output under a pcall; a failure only
+// means no history.
+void record_output(lua_State* L, int base) {
+  const int n = lua_gettop(L) - base;
+  if (!lua_checkstack(L, n + 4)) return;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.repl") == LUA_TTABLE &&
+      lua_getfield(L, -1, "output") == LUA_TFUNCTION) {
+    for (int i = base + 1; i <= base + n; ++i) lua_pushvalue(L, i);
+    if (lua_pcall(L, n, 0, 0) != LUA_OK) lua_pop(L, 1);
+  } else {
+    lua_pop(L, 1);
+  }
+  lua_settop(L, base + n);
+}
+
 // After a chunk ran from stack slot base + 1: echoes its results (when echo
-// and it succeeded) or reports its error; leaves the stack at base.
+// and it succeeded) and keeps them in the output history, or reports its
+// error; leaves the stack at base.
 bool finish_call(lua_State* L, int base, int status, bool echo) {
   // Python echoes nothing for None (x.grad before any backward); (None, 1) still shows.
   const bool only_nil = lua_gettop(L) == base + 1 && lua_isnil(L, -1);
   if (status == LUA_OK && echo && lua_gettop(L) > base && !only_nil) {
+    record_output(L, base);
     const int n = lua_gettop(L) - base;
     lua_pushcfunction(L, print_results);
     lua_insert(L, base + 1);

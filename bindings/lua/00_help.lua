@@ -17,6 +17,7 @@ gpulab: PyTorch-style tensors with CUDA devices, in Lua.
 
 At the prompt:
   expr          echoes its value, as Python does; a trailing ; hides it
+  _, __, ___    the last three values echoed             Out[N], _N: what In[N] echoed
   ?name, name?  help for a name: ?torch.zeros, x:sum?   help(x) for a tensor's methods
   dir(x)        the names x answers to, sorted           dir(nn.init), dir() for the globals
   Tab           completes names, fields and methods     Up/Down, Ctrl-R: history

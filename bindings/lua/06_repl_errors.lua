@@ -234,6 +234,7 @@ function R.current() return current end
 
 function R.begin(name, src)
   name = name:gsub('^=', '')
+  R.cell = name
   cells[name] = src
   current = src
   for l in (src .. '\n'):gmatch('(.-)\r?\n') do

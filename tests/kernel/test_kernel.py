@@ -120,6 +120,17 @@ class GpulabKernelTests(jkt.KernelTests):
         _, outputs = self.run_cell("w = 3; w;")
         self.assertFalse([o for o in outputs if o["msg_type"] == "execute_result"])
 
+    def test_output_history(self):
+        # IPython's _ and Out[N], N the execution count the reply names
+        reply, outputs = self.run_cell("torch.arange(3) * 2")
+        n = reply["execution_count"]
+        _, outputs = self.run_cell("_ + 1")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor([1, 3, 5])")
+        _, outputs = self.run_cell("Out[%d]" % n)
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor([0, 2, 4])")
+        _, outputs = self.run_cell("_%d" % (n + 1))
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor([1, 3, 5])")
+
     def test_rich_output(self):
         _, outputs = self.run_cell('torch.tensor({{1.5, 2}, {3, 4}}, {device="cuda:1"})')
         html = outputs[-1]["content"]["data"]["text/html"]

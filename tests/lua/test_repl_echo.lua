@@ -204,4 +204,33 @@ T.test('REPL: help, ?name, name?', function()
   T.eq(out[17], '0.30000000000000004')
 end)
 
+-- IPython's output history (06_repl_history.lua). The driver runs print('@@k')
+-- before input k, so input k is In[2k].
+T.test('_, __, ___, Out and _N hold what was echoed, as in IPython', function()
+  local h = run({
+    'x = torch.arange(3)',  -- In[2]: nothing echoed, nothing kept
+    'x + 1',                -- In[4]
+    '_ * 2',                -- In[6]
+    '__, ___',              -- In[8]: one tuple
+    'Out[4]',
+    '_6',
+    'y = 5;',
+    '_8',
+    '_ = 7',
+    'x',                    -- In[20]: _ was assigned, so it stays 7
+    '_',
+    'Out[20]',
+    'Out[2]',
+  })
+  T.eq(h[2], 'tensor([1, 2, 3])')
+  T.eq(h[3], 'tensor([2, 4, 6])')
+  T.eq(h[4], '(tensor([1, 2, 3]), None)')
+  T.eq(h[5], 'tensor([1, 2, 3])')
+  T.eq(h[6], 'tensor([2, 4, 6])')
+  T.eq(h[8], '(tensor([1, 2, 3]), None)')
+  T.eq(h[11], '7')
+  T.eq(h[12], 'tensor([0, 1, 2])')
+  T.eq(h[13], '', 'a cell that echoed nothing has no output')
+end)
+
 T.finish()
