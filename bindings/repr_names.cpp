@@ -19,6 +19,13 @@ bool is_identifier(const char* s) {
   return true;
 }
 
+// The output history's globals (06_repl_history.lua): _, __, ___, _N, Out. A
+// value they hold goes by its own name.
+bool is_history_name(const std::string& k) {
+  if (k == "Out" || k == "_" || k == "__" || k == "___") return true;
+  return k.size() > 1 && k[0] == '_' && k.find_first_not_of("0123456789", 1) == std::string::npos;
+}
+
 }  // namespace
 
 // The dotted global name of the value at idx (a table or a function), found by
@@ -43,7 +50,8 @@ std::string global_name(lua_State* L, int idx) {
     const int t = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, t)) {
-      if (lua_type(L, -2) == LUA_TSTRING && is_identifier(lua_tostring(L, -2))) {
+      if (lua_type(L, -2) == LUA_TSTRING && is_identifier(lua_tostring(L, -2)) &&
+          !(node.name.empty() && is_history_name(lua_tostring(L, -2)))) {
         const std::string key = lua_tostring(L, -2);
         const std::string name = node.name.empty() ? key : node.name + "." + key;
         if (lua_rawequal(L, -1, idx) && found.empty()) found = name;
@@ -71,9 +79,11 @@ std::string global_name(lua_State* L, int idx) {
 // A namespace: a named table of functions and sub-tables (torch, nn, math).
 bool namespace_summary(lua_State* L, int idx, std::string& out) {
   if (lua_rawlen(L, idx) > 0) return false;
-  if (lua_getmetatable(L, idx)) {  // classes and objects print otherwise
-    lua_pop(L, 1);
-    return false;
+  if (lua_getmetatable(L, idx)) {  // classes and objects print otherwise; torch's parts say __namespace
+    lua_pushliteral(L, "__namespace");
+    const bool marked = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 2);
+    if (!marked) return false;
   }
   int functions = 0, tables = 0, other = 0;
   lua_pushnil(L);

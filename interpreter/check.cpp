@@ -10,6 +10,7 @@
 #include <lua.hpp>
 
 #include "interpreter/check_prelude.h"
+#include "interpreter/evaluate.h"
 #include "interpreter/exercises.h"
 #include "interpreter/lessons.h"
 #include "interpreter/session.h"
@@ -124,6 +125,7 @@ int run_check(const std::string& file, const SessionOptions& session, char** arg
   const int failures = lua_gettop(L) - 1, install = lua_gettop(L);
   install_helpers(L, install);
 
+  mark_learner_source(L, "@" + file);
   int status = luaL_loadfile(L, file.c_str());
   if (status != LUA_OK) {
     report("FAIL", kRed, "your code has a syntax error: " + pop_error(L));

@@ -136,11 +136,18 @@ bool finish_call(lua_State* L, int base, int status, bool echo) {
   // Python echoes nothing for None (x.grad before any backward); (None, 1) still shows.
   const bool only_nil = lua_gettop(L) == base + 1 && lua_isnil(L, -1);
   if (status == LUA_OK && echo && lua_gettop(L) > base && !only_nil) {
-    record_output(L, base);
+    // The echo first: the history's names (_, _N) must not name what it prints.
+    // Too many results to copy are echoed and not kept.
     const int n = lua_gettop(L) - base;
+    const bool keep = lua_checkstack(L, n + 2);
     lua_pushcfunction(L, print_results);
-    lua_insert(L, base + 1);
+    if (keep) {
+      for (int i = base + 1; i <= base + n; ++i) lua_pushvalue(L, i);
+    } else {
+      lua_insert(L, base + 1);
+    }
     status = protected_call(L, n, 0, ErrorStyle::MessageOnly);
+    if (status == LUA_OK && keep) record_output(L, base);
   }
   if (status != LUA_OK) {
     std::string message = pop_error(L);
@@ -155,6 +162,17 @@ bool finish_call(lua_State* L, int base, int status, bool echo) {
 }  // namespace
 
 std::string cell_chunkname(int n) { return "=In[" + std::to_string(n) + "]"; }
+
+void mark_learner_source(lua_State* L, const std::string& source) {
+  const int top = lua_gettop(L);
+  lua_getglobal(L, "torch");
+  if (lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "_util") == LUA_TTABLE &&
+      lua_getfield(L, -1, "strict_source") == LUA_TFUNCTION) {
+    lua_pushlstring(L, source.data(), source.size());
+    lua_pcall(L, 1, 0, 0);
+  }
+  lua_settop(L, top);
+}
 
 std::optional<std::string> help_request(const std::string& line) {
   const size_t a = line.find_first_not_of(" \t");

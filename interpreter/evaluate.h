@@ -58,6 +58,11 @@ bool evaluate(lua_State* L, const std::string& input, const char* chunkname, int
 // The chunk name of the REPL's N-th input: "=In[N]", as IPython numbers cells.
 std::string cell_chunkname(int n);
 
+// Note [Undefined names] (bindings/lua/70_strict_names.lua): in the chunk whose
+// source is `source` ("@path" for a file), reading an undefined global is an
+// error, as in the REPL's cells. For the file `gpulab check` grades.
+void mark_learner_source(lua_State* L, const std::string& source);
+
 // `?name`, `name?` (IPython, th): the Lua call that shows its help, or nothing
 // when the line is not such a request.
 std::optional<std::string> help_request(const std::string& line);

@@ -5,7 +5,7 @@
 -- and help (00_help.lua).
 local U = torch._util
 local pcall, debug, ipairs, pairs, next, type = pcall, debug, ipairs, pairs, next, type
-local getmetatable, rawget, math, torch, _G = getmetatable, rawget, math, torch, _G
+local getmetatable, rawget, rawlen, math, torch, _G = getmetatable, rawget, rawlen, math, torch, _G
 
 -- ---- did you mean (Python 3.12's traceback._compute_suggestion_error) ------
 local function levenshtein(a, b, max_cost)
@@ -99,8 +99,11 @@ local function names_of(obj)
 end
 
 -- A namespace (torch, nn, math): a plain table of functions and tables.
+-- (Note [Undefined names]: torch and its parts have a metatable saying __namespace.)
 local function is_namespace(t)
-  if type(t) ~= 'table' or getmetatable(t) ~= nil or #t > 0 then return false end
+  if type(t) ~= 'table' or rawlen(t) > 0 then return false end
+  local mt = getmetatable(t)
+  if mt ~= nil and not (type(mt) == 'table' and rawget(mt, '__namespace')) then return false end
   local fns, n = 0, 0
   for _, v in next, t do
     n = n + 1

@@ -28,8 +28,7 @@ local function explain(msg, line, vars)
   local body = msg:gsub('^[^\n]-:%d+: ', '', 1)
   local global = body:match("^attempt to %a+ a nil value %(global '([%w_]+)'%)")
   if global then return R.name_error(global, vars), global, global end
-  local field = body:match("^attempt to call a nil value %(field '([%w_]+)'%)")
-    or body:match("^attempt to index a nil value %(field '([%w_]+)'%)")
+  local field = body:match("^attempt to %a+ a nil value %(field '([%w_]+)'%)")
   if field and line then
     local path = line:match('([%a_][%w_%.]*)%.' .. field .. '%f[^%w_]')
     local obj = path and resolve(path, vars)
@@ -75,11 +74,15 @@ local function cell_line(source, n)
     if f then src = f:read('a') f:close() end
   end
   if not src or not n or n < 1 then return nil end
-  local i = 0
+  -- A cell's value is echoed through `(function(...) return ... end)(cell\n)`,
+  -- whose last line (the `)`) an error in the cell's last expression may name.
+  local i, last = 0, nil
   for l in (src .. '\n'):gmatch('(.-)\r?\n') do
     i = i + 1
     if i == n then return l end
+    last = l
   end
+  if source:match('^=In%[') and n == i + 1 then return last end
 end
 
 local function caret_under(line, what)
@@ -93,6 +96,8 @@ local function caret_under(line, what)
   end
   if not s then return nil end
   local indent = line:match('^%s*')
+  -- Python leaves out a caret that would underline the whole line (`foo` alone).
+  if s == #indent + 1 and not line:sub(e + 1):match('%S') then return nil end
   return string.rep(' ', s - 1 - #indent) .. string.rep('^', e - s + 1)
 end
 

@@ -50,7 +50,7 @@ local function dot_call(ctx)
   for obj, name in strip_strings(ctx.line):gmatch('([%a_][%w_]*)%.([%a_][%w_]*)%s*%(') do
     local v = ctx.vars and ctx.vars[obj] and ctx.vars[obj][1] or rawget(_G, obj)
     if U.is_tensor(v) and tensor_method(name) then return obj, name end
-    local mt = type(v) == 'table' and getmetatable(v)
+    local mt = type(v) == 'table' and not U.is_namespace(v) and getmetatable(v)
     if mt and type(v[name]) == 'function' then return obj, name end
     if v == nil and tensor_method(name) and ctx.msg:find('missing 1 required positional arguments: "input"', 1, true) then
       return obj, name

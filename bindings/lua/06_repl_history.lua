@@ -10,8 +10,20 @@ local R = torch._util.repl
 local ipairs, rawget, rawset, select, table, tonumber, _G = ipairs, rawget, rawset, select, table, tonumber, _G
 local tuple = torch._tuple
 
+-- IPython starts them as empty strings, at the first cell: a script or a
+-- lesson, which run no cells, keeps Lua's globals as they are.
 local NAMES = {'_', '__', '___'}
-local held = {}  -- what _, __ and ___ were last set to here
+local held = {'', '', ''}  -- what _, __ and ___ were last set to here
+local begin, started = R.begin, false
+function R.begin(...)
+  if not started then
+    started = true
+    for i, name in ipairs(NAMES) do
+      if rawget(_G, name) == nil then rawset(_G, name, held[i]) end
+    end
+  end
+  return begin(...)
+end
 local out = {}   -- the Out this file made (a learner's own Out is left alone)
 rawset(_G, 'Out', out)
 

@@ -106,7 +106,7 @@ expect_grep "%time says that it synchronised the devices" 0 "$OUT" \
 printf '%%timeit error("in timeit")\nprint("not reached")\n' >"$WORK/repl_time_err"
 STDIN=$WORK/repl_time_err run
 expect_grep "%timeit of a failing statement is an error" 1 "$ERR" 'in timeit'
-printf '%%timeit -n 3 -r 2 n_calls = (n_calls or 0) + 1\nn_calls\n' >"$WORK/repl_timeit_n"
+printf 'n_calls = 0\n%%timeit -n 3 -r 2 n_calls = n_calls + 1\nn_calls\n' >"$WORK/repl_timeit_n"
 STDIN=$WORK/repl_timeit_n run
 expect_grep "%timeit -n 3 -r 2: 3 loops in each of 2 runs" 0 "$OUT" \
   '^.* per loop \(mean ± std\. dev\. of 2 runs, 3 loops each\)$' '^6$'

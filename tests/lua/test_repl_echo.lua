@@ -156,7 +156,7 @@ T.test('REPL: undefined names are NameErrors, misspelt ones suggest', function()
   T.eq(out[1], "NameError: name 'foo' is not defined")
   T.eq(out[2], "NameError: name 'torchh' is not defined. Did you mean: 'torch'?")
   T.eq(out[4], "NameError: name 'x' is not defined", 'a global set to nil is deleted')
-  T.eq(out[5], "AttributeError: module 'torch' has no attribute 'zeroes'. Did you mean: 'zeros'?")
+  T.eq(out[5], "    torch.zeroes\n          ^^^^^^\nAttributeError: module 'torch' has no attribute 'zeroes'. Did you mean: 'zeros'?")
   T.eq(out[18], "    nosuch:method()\n    ^^^^^^\nNameError: name 'nosuch' is not defined")
   T.eq(out[19], "AttributeError: 'Tensor' object has no attribute 'summ'. Did you mean: 'sum'?")
 end)
@@ -194,7 +194,9 @@ end)
 T.test('REPL: help, ?name, name?', function()
   T.truthy(out[9]:find('torch.zeros(2, 3', 1, true), out[9])
   T.truthy(out[10]:find('torch.ones(size', 1, true), out[10])
-  T.eq(out[11], "help: no such name: 'torch.zeroes'. Did you mean: 'torch.zeros'?")
+  -- torch.zeroes is read before help runs: Python's AttributeError (Note [Undefined names])
+  T.eq(out[11], "    help(torch.zeroes)\n               ^^^^^^\n"
+    .. "AttributeError: module 'torch' has no attribute 'zeroes'. Did you mean: 'zeros'?")
   T.eq(out[12], "help: no such name: 'nn.Linaer'. Did you mean: 'nn.Linear'?")
   T.truthy(out[13]:find('At the prompt', 1, true), 'help alone: ' .. out[13])
   for _, w in ipairs({';', '!cmd', 'Tab', '?name', '%time', '%timeit', 'Ctrl-C'}) do
@@ -224,13 +226,44 @@ T.test('_, __, ___, Out and _N hold what was echoed, as in IPython', function()
   })
   T.eq(h[2], 'tensor([1, 2, 3])')
   T.eq(h[3], 'tensor([2, 4, 6])')
-  T.eq(h[4], '(tensor([1, 2, 3]), None)')
+  T.eq(h[4], "(tensor([1, 2, 3]), '')", 'IPython starts ___ as an empty string')
   T.eq(h[5], 'tensor([1, 2, 3])')
   T.eq(h[6], 'tensor([2, 4, 6])')
-  T.eq(h[8], '(tensor([1, 2, 3]), None)')
+  T.eq(h[8], "(tensor([1, 2, 3]), '')")
   T.eq(h[11], '7')
   T.eq(h[12], 'tensor([0, 1, 2])')
   T.eq(h[13], '', 'a cell that echoed nothing has no output')
+end)
+
+-- Note [Undefined names]: in a cell, reading a name that does not exist is an
+-- error, not a silent nil (a script keeps Lua's rule but for True/False/None).
+T.test('undefined names in a cell are errors, as in Python', function()
+  local h = run({
+    'x = torch.ones(3):requires_grad_(True)',
+    'y = torch.ones(2, {dtype=torch.flaot32})',
+    'opt = {lr = l}',
+    'z = rawget(_G, "nothing_here") == nil',
+    'z',
+  })
+  T.eq(h[1], '    x = torch.ones(3):requires_grad_(True)\n                                     ^^^^\n'
+    .. "NameError: name 'True' is not defined\nhint: Lua writes true, false and nil")
+  T.eq(h[2], '    y = torch.ones(2, {dtype=torch.flaot32})\n                                   ^^^^^^^\n'
+    .. "AttributeError: module 'torch' has no attribute 'flaot32'. Did you mean: 'float32'?")
+  T.eq(h[3], "    opt = {lr = l}\n                ^\nNameError: name 'l' is not defined")
+  T.eq(h[5], 'True', 'rawget still probes')
+  -- a script reads nil as Lua does, but for Python's constants
+  local path = os.tmpname()
+  local f = assert(io.open(path, 'w'))
+  f:write("print(undefined_global == nil, torch.nosuch == nil)\nprint(True)\n")
+  f:close()
+  local i = -1
+  while arg[i - 1] ~= nil do i = i - 1 end
+  local p = io.popen("'" .. arg[i] .. "' " .. path .. ' 2>&1')
+  local text = p:read('a')
+  p:close()
+  os.remove(path)
+  T.truthy(text:find('true\ttrue\n', 1, true), text)
+  T.truthy(text:find("attempt to read a nil value (global 'True')", 1, true), text)
 end)
 
 T.finish()
