@@ -127,6 +127,7 @@ local function slice_indices(spec, n)
   end
   return out
 end
+U.slice_indices = slice_indices  -- for ModuleList (13_nn_module_list.lua)
 
 function Sequential:__getitem(idx)
   local keys, n = rawget(self._modules, '_k'), #self._modules

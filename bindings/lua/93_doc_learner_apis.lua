@@ -1,0 +1,43 @@
+-- Docs (signature, description) and help() examples of the APIs added for
+-- d2l / PyTorch learners, in the form 91_doc_signatures.lua and
+-- 92_doc_examples.lua give the others: functions as rows {path, parameters,
+-- description, example} (93_doc_b2_ops.lua's form), methods as {function,
+-- doc (nil: the one 91_doc_signatures_set.lua gave), example}.
+local U = torch._util
+
+local function lookup(path)
+  local v = _G
+  for part in path:gmatch('[^.]+') do v = type(v) == 'table' and rawget(v, part) or nil end
+  return v
+end
+local function functions(rows)
+  for _, r in ipairs(rows) do
+    local path, params, desc, example = r[1], r[2], r[3], r[4]
+    local fn = lookup(path)
+    if type(fn) == 'function' then
+      local sep = desc:sub(1, 2) == '->' and ' ' or ': '
+      torch._set_doc(fn, path:gsub('^nn%.functional%.', 'F.') .. '(' .. params .. ')' .. sep .. desc)
+      U.examples[fn] = example
+    end
+  end
+end
+local function methods(rows)
+  for _, m in ipairs(rows) do
+    if m[2] then torch._set_doc(m[1], m[2]) end
+    U.examples[m[1]] = m[3]
+  end
+end
+
+-- ---- nn.ModuleList ----
+local ML = 'nn.ModuleList({nn.Linear(2, 2), nn.ReLU()})'
+U.examples[nn.ModuleList] = ML
+methods({
+  {nn.ModuleList.append, 'ml:append(module): add a module at the end; returns ml', ML .. ':append(nn.Tanh())'},
+  {nn.ModuleList.extend, 'ml:extend(modules): add each module of a table (or ModuleList, Sequential) at the end; returns ml',
+   ML .. ':extend({nn.Tanh(), nn.Sigmoid()})'},
+  {nn.ModuleList.insert, 'ml:insert(index, module): put module at index (0-based), the later ones one further',
+   '(function() local ml = ' .. ML .. '; ml:insert(0, nn.Tanh()); return ml end)()'},
+  {nn.ModuleList.pop, 'ml:pop(key): remove the module at key (0-based) and return it', ML .. ':pop(0)'},
+  {nn.ModuleList.forward, 'ml:forward(): a ModuleList has no forward (calling it is an error); `for m in ml do` iterates it',
+   '(function() local n = 0; for m in ' .. ML .. ' do n = n + 1 end; return n end)()'},
+})
