@@ -148,6 +148,9 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kLinalg, "linalg.");
   lt::set_functions(L, lt::kLinalgExtra, "linalg.");
   lua_setfield(L, -2, "linalg");
+  lua_newtable(L);
+  lt::set_functions(L, lt::kAutograd, "autograd.");
+  lua_setfield(L, -2, "autograd");
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
   lt::push_function(L, signature,

@@ -206,6 +206,9 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"F.batch_norm",
        "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05)"},
       {"F.layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)"},
+      {"autograd._grad",
+       "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, "
+       "allow_unused=None, is_grads_batched=False, materialize_grads=False)"},
       {"linalg.qr", "linalg_qr(A, mode='reduced')"},
       {"linalg.svdvals", "linalg_svdvals(A)"},
       // ---- torch.cuda (cuda_lib.cpp) ----

@@ -41,3 +41,14 @@ methods({
   {nn.ModuleList.forward, 'ml:forward(): a ModuleList has no forward (calling it is an error); `for m in ml do` iterates it',
    '(function() local n = 0; for m in ' .. ML .. ' do n = n + 1 end; return n end)()'},
 })
+
+-- ---- torch.autograd.grad ----
+functions({
+  {'torch.autograd.grad',
+   'outputs, inputs, grad_outputs=nil, retain_graph=nil, create_graph=false, only_inputs=true, allow_unused=nil, '
+   .. 'is_grads_batched=false, materialize_grads=false',
+   '-> tuple: the gradients of outputs (a tensor or a table) with respect to each of inputs, leaving every .grad alone; '
+   .. 'grad_outputs seeds non-scalar outputs; create_graph=true makes them differentiable again (retain_graph defaults to it); '
+   .. 'allow_unused=true gives nil (materialize_grads: zeros) for an input the outputs do not use',
+   '(function() local x = torch.tensor({1., 2.}, {requires_grad=true}); return torch.autograd.grad((x ^ 2):sum(), x) end)()'},
+})

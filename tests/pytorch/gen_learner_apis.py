@@ -84,6 +84,74 @@ case("ml_del", lua_fn(f"local ml = {ML3}; ml[0] = nil; return ml, ml:state_dict(
 case("ml_pop", lua_fn(f"local ml = {ML3}; return ml:pop(1), #ml"),
      f"(lambda ml: (ml.pop(1), len(ml)))({ML3P})")
 
+# ---- torch.autograd.grad ----
+X = "torch.tensor({1., 2., 3.}, {requires_grad=true, device=D})"
+XP = "torch.tensor([1., 2., 3.], requires_grad=True, device=D)"
+def grad_case(name, body, py):
+    """body: Lua statements with x (the leaf above) in scope, ending in a return."""
+    case(name, lua_fn(f"local x = {X}; {body}"), f"(lambda x: {py})({XP})")
+
+grad_case("grad_basic", "return torch.autograd.grad((x * x):sum(), x)", "torch.autograd.grad((x * x).sum(), x)")
+grad_case("grad_table", "return torch.autograd.grad((x * x):sum(), {x})", "torch.autograd.grad((x * x).sum(), [x])")
+grad_case("grad_leaves_untouched", "local g = torch.autograd.grad((x * x):sum(), x); return g, x.grad",
+          "(torch.autograd.grad((x * x).sum(), x), x.grad)")
+grad_case("grad_two_inputs",
+          f"local w = torch.tensor({{0.5, -1., 2.}}, {{requires_grad=true, device=D}}); return torch.autograd.grad((x * w):sum(), {{x, w}})",
+          "(lambda w: torch.autograd.grad((x * w).sum(), [x, w]))(torch.tensor([0.5, -1., 2.], requires_grad=True, device=D))")
+grad_case("grad_same_input_twice", "return torch.autograd.grad((x * 2):sum(), {x, x})",
+          "torch.autograd.grad((x * 2).sum(), [x, x])")
+grad_case("grad_outputs", "return torch.autograd.grad(x * x, x, torch.tensor({1., 10., 100.}, {device=D}))",
+          "torch.autograd.grad(x * x, x, torch.tensor([1., 10., 100.], device=D))")
+grad_case("grad_outputs_kw", "return torch.autograd.grad(x * x, x, {grad_outputs=torch.tensor({1., 0., -1.}, {device=D})})",
+          "torch.autograd.grad(x * x, x, grad_outputs=torch.tensor([1., 0., -1.], device=D))")
+grad_case("grad_outputs_double", "return torch.autograd.grad((x * 2):sum(), x, torch.tensor(2., {dtype=torch.float64, device=D}))",
+          "torch.autograd.grad((x * 2).sum(), x, torch.tensor(2., dtype=torch.float64, device=D))")
+grad_case("grad_two_outputs", "return torch.autograd.grad({(x * 2):sum(), (x * x):sum()}, x)",
+          "torch.autograd.grad([(x * 2).sum(), (x * x).sum()], x)")
+grad_case("grad_two_outputs_seeded", "return torch.autograd.grad({x * 2, (x * 3):sum()}, x, {torch.tensor({1., 10., 100.}, {device=D})})",
+          "torch.autograd.grad([x * 2, (x * 3).sum()], x, [torch.tensor([1., 10., 100.], device=D), None])")
+grad_case("grad_nonleaf", "local h = x * 2; return torch.autograd.grad((h * h):sum(), {h, x})",
+          "(lambda h: torch.autograd.grad((h * h).sum(), [h, x]))(x * 2)")
+grad_case("grad_of_itself", "local h = x * 2; return torch.autograd.grad(h, h, torch.ones(3, {device=D}))",
+          "(lambda h: torch.autograd.grad(h, h, torch.ones(3, device=D)))(x * 2)")
+grad_case("grad_retain_grad", "local h = x * 2; h:retain_grad(); local g = torch.autograd.grad((h * h):sum(), x); return g, h.grad, x.grad",
+          "(lambda h: (h.retain_grad(), (torch.autograd.grad((h * h).sum(), x), h.grad, x.grad))[1])(x * 2)")
+grad_case("grad_unused", f"local u = torch.tensor(1., {{requires_grad=true, device=D}}); return torch.autograd.grad((x * 2):sum(), {{x, u}})",
+          "torch.autograd.grad((x * 2).sum(), [x, torch.tensor(1., requires_grad=True, device=D)])")
+grad_case("grad_allow_unused", f"local u = torch.tensor(1., {{requires_grad=true, device=D}}); return torch.autograd.grad((x * 2):sum(), {{u, x}}, {{allow_unused=true}})",
+          "torch.autograd.grad((x * 2).sum(), [torch.tensor(1., requires_grad=True, device=D), x], allow_unused=True)")
+grad_case("grad_allow_unused_last", f"local u = torch.tensor(1., {{requires_grad=true, device=D}}); return torch.autograd.grad((x * 2):sum(), {{x, u}}, {{allow_unused=true}})",
+          "torch.autograd.grad((x * 2).sum(), [x, torch.tensor(1., requires_grad=True, device=D)], allow_unused=True)")
+grad_case("grad_materialize", f"local u = torch.tensor(1., {{requires_grad=true, device=D}}); return torch.autograd.grad((x * 2):sum(), {{x, u}}, {{materialize_grads=true}})",
+          "torch.autograd.grad((x * 2).sum(), [x, torch.tensor(1., requires_grad=True, device=D)], materialize_grads=True)")
+grad_case("grad_materialize_not_unused", "return torch.autograd.grad((x * 2):sum(), x, {materialize_grads=true, allow_unused=false})",
+          "torch.autograd.grad((x * 2).sum(), x, materialize_grads=True, allow_unused=False)")
+grad_case("grad_non_scalar", "return torch.autograd.grad(x * 2, x)", "torch.autograd.grad(x * 2, x)")
+grad_case("grad_shape_mismatch", "return torch.autograd.grad(x * 2, x, torch.ones(2, {device=D}))",
+          "torch.autograd.grad(x * 2, x, torch.ones(2, device=D))")
+grad_case("grad_output_no_grad", "return torch.autograd.grad(x:detach():sum(), x)", "torch.autograd.grad(x.detach().sum(), x)")
+grad_case("grad_input_no_grad", "return torch.autograd.grad((x * 2):sum(), x:detach())",
+          "torch.autograd.grad((x * 2).sum(), x.detach())")
+grad_case("grad_empty_inputs", "return torch.autograd.grad((x * 2):sum(), {})", "torch.autograd.grad((x * 2).sum(), [])")
+grad_case("grad_twice", "local y = (x * x):sum(); torch.autograd.grad(y, x); return torch.autograd.grad(y, x)",
+          "(lambda y: (torch.autograd.grad(y, x), torch.autograd.grad(y, x))[1])((x * x).sum())")
+grad_case("grad_retain_graph", "local y = (x * x):sum(); torch.autograd.grad(y, x, {retain_graph=true}); return torch.autograd.grad(y, x)",
+          "(lambda y: (torch.autograd.grad(y, x, retain_graph=True), torch.autograd.grad(y, x))[1])((x * x).sum())")
+grad_case("grad_then_backward", "local y = (x * x):sum(); torch.autograd.grad(y, x, {retain_graph=true}); y:backward(); return x.grad",
+          "(lambda y: (torch.autograd.grad(y, x, retain_graph=True), y.backward(), x.grad)[2])((x * x).sum())")
+grad_case("grad_create_graph", "return torch.autograd.grad((x ^ 3):sum(), x, {create_graph=true})",
+          "torch.autograd.grad((x ** 3).sum(), x, create_graph=True)")
+grad_case("grad_second_order", "local g = torch.autograd.grad((x ^ 3):sum(), x, {create_graph=true})[1]; return torch.autograd.grad(g:sum(), x)",
+          "torch.autograd.grad(torch.autograd.grad((x ** 3).sum(), x, create_graph=True)[0].sum(), x)")
+grad_case("grad_second_order_sin", "local g = torch.autograd.grad(x:sin():sum(), x, {create_graph=true})[1]; return torch.autograd.grad(g:sum(), x)",
+          "torch.autograd.grad(torch.autograd.grad(x.sin().sum(), x, create_graph=True)[0].sum(), x)")
+grad_case("grad_no_grad_result", "local g = torch.autograd.grad((x ^ 3):sum(), x)[1]; return g.requires_grad",
+          "torch.autograd.grad((x ** 3).sum(), x)[0].requires_grad")
+grad_case("grad_not_a_tensor", "return torch.autograd.grad(3, x)", "torch.autograd.grad(3, x)")
+grad_case("grad_linear", "torch.manual_seed(0); local net = nn.Linear(3, 2):to(D); local y = net(x):sum(); "
+          "return torch.autograd.grad(y, {net.weight, net.bias})",
+          "(lambda: (torch.manual_seed(0), (lambda net: torch.autograd.grad(net(x).sum(), [net.weight, net.bias]))(nn.Linear(3, 2).to(D)))[1])()")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu"})
