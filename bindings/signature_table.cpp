@@ -49,6 +49,7 @@ const std::unordered_map<std::string, const char*>& signature_table() {
   // `exponent` and round's `decimals` above come first: a map keeps the
   // first of equal keys)
 // clang-format off
+#define GL_NN_UNARY(...)  // F.gelu, F.silu: bindings/nn_activation.cpp
 #define GL_UNARY(E, name, ...) UNARY(name),
 #define GL_BINARY(E, name, policy, bind, ...) GL_SIG_##bind(name)
 #define GL_SIG_Plain(name) BINARY(name),
@@ -206,6 +207,8 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"F.batch_norm",
        "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05)"},
       {"F.layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)"},
+      {"F.gelu", "gelu(input, *, approximate='none')"},
+      {"F.silu", "silu(input, inplace=False)"},
       {"autograd._grad",
        "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, "
        "allow_unused=None, is_grads_batched=False, materialize_grads=False)"},

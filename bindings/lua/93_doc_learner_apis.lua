@@ -52,3 +52,22 @@ functions({
    .. 'allow_unused=true gives nil (materialize_grads: zeros) for an input the outputs do not use',
    '(function() local x = torch.tensor({1., 2.}, {requires_grad=true}); return torch.autograd.grad((x ^ 2):sum(), x) end)()'},
 })
+
+-- ---- F.gelu, F.silu, nn.GELU, nn.SiLU ----
+functions({
+  {'nn.functional.gelu', "input, {approximate='none'}",
+   "input * Phi(input), Phi the standard normal CDF; approximate='tanh': Phi through tanh, as GPT-2's",
+   'nn.functional.gelu(torch.tensor({-1., 0., 1.}))'},
+  {'nn.functional.silu', 'input, inplace=false', 'input * sigmoid(input) (swish); inplace=true overwrites input',
+   'nn.functional.silu(torch.tensor({-1., 0., 1.}))'},
+})
+U.doc(nn.GELU, "nn.GELU(approximate='none'): F.gelu as a layer (approximate='tanh' for the tanh form)")
+U.doc(nn.SiLU, 'nn.SiLU(inplace=false): F.silu as a layer, x * sigmoid(x)')
+U.examples[nn.GELU] = 'nn.GELU()(torch.tensor({-1., 0., 1.}))'
+U.examples[nn.SiLU] = 'nn.SiLU()(torch.tensor({-1., 0., 1.}))'
+methods({
+  {nn.GELU.forward, nil, 'nn.GELU():forward(torch.tensor({-1., 0., 1.}))'},
+  {nn.GELU.extra_repr, nil, "nn.GELU('tanh'):extra_repr()"},
+  {nn.SiLU.forward, nil, 'nn.SiLU():forward(torch.tensor({-1., 0., 1.}))'},
+  {nn.SiLU.extra_repr, nil, 'nn.SiLU(true):extra_repr()'},
+})

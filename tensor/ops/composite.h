@@ -65,4 +65,17 @@ void round_(Tensor& t, int64_t decimals);
 Tensor repeat(const Tensor& t, const Shape& repeats);
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim);
 
+// ---- activation.cpp ----
+// F.gelu (approximate "none" or "tanh") and F.silu: the rows Gelu, GeluTanh
+// and Silu of op_rows.def, with PyTorch's refusals (an unknown approximate;
+// integer and bool inputs, naming PyTorch's kernel).
+Tensor gelu(const Tensor& x, const std::string& approximate);
+Tensor silu(const Tensor& x);
+void silu_(Tensor& x);
+// The rows' derivatives: PyTorch's gelu_backward and silu_backward, step by
+// step in the kernels' precision (float for float16 and bfloat16), of
+// recorded ops, so that a gradient made with create_graph differentiates again.
+Tensor gelu_backward(const Tensor& g, const Tensor& x, bool tanh_form);
+Tensor silu_backward(const Tensor& g, const Tensor& x);
+
 }  // namespace gl
