@@ -185,6 +185,7 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kNnConv, "F.");
   lt::set_functions(L, lt::kFunctionalExtra, "F.");
   lt::set_functions(L, lt::kNnActivation, "F.");
+  lt::set_functions(L, lt::kNnPad, "F.");
   lua_setfield(L, -2, "functional");
   lua_pushvalue(L, -1);
   lua_setglobal(L, "nn");

@@ -209,6 +209,7 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"F.layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)"},
       {"F.gelu", "gelu(input, *, approximate='none')"},
       {"F.silu", "silu(input, inplace=False)"},
+      {"F.pad", "pad(input, pad, mode='constant', value=None)"},
       {"autograd._grad",
        "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, "
        "allow_unused=None, is_grads_batched=False, materialize_grads=False)"},

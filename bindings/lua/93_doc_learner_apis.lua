@@ -71,3 +71,11 @@ methods({
   {nn.SiLU.forward, nil, 'nn.SiLU():forward(torch.tensor({-1., 0., 1.}))'},
   {nn.SiLU.extra_repr, nil, 'nn.SiLU(true):extra_repr()'},
 })
+
+-- ---- F.pad ----
+functions({
+  {'nn.functional.pad', "input, pad, mode='constant', value=nil",
+   'input padded with value (nil: 0): pad is {left, right} for the last dim, then {top, bottom} for the one before, ...; '
+   .. "negative pads crop; mode 'constant' only",
+   'nn.functional.pad(torch.ones(2, 2), {1, 0, 0, 1})'},
+})

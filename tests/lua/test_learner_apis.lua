@@ -12,7 +12,7 @@ local cases = dofile(dir .. '/learner_apis_expected.lua')
 -- entry is removed.
 local tuple_echo = "autograd.grad's tuple (torch._util.tuple) echoes as Python's repr, not as IPython shows a "
   .. 'tuple: the continuation lines of a multi-line tensor in it are not indented by one more'
-local KNOWN = {grad_linear = tuple_echo}
+local KNOWN = {grad_linear = tuple_echo, pad_second_order = tuple_echo}
 local checked = {}
 for _, c in ipairs(cases) do
   if KNOWN[c[1]] then
@@ -50,6 +50,12 @@ T.test('autograd.grad: gradients stay on the input\'s device and leave .grad alo
   local g = torch.autograd.grad((x * x):sum(), x)
   T.eq(tostring(g[1].device), 'cuda:1')
   T.eq(x.grad, nil)
+end)
+
+T.test('F.pad: modes other than constant say so', function()
+  local ok, err = pcall(nn.functional.pad, torch.ones(1, 3), {1, 1}, {mode = 'reflect'})
+  T.eq(ok, false)
+  T.truthy(tostring(err):find("mode='constant' only", 1, true), tostring(err))
 end)
 
 T.finish()

@@ -214,6 +214,43 @@ case("silu_inplace_leaf", f"nn.functional.silu({G}, {{inplace=true}})", f"F.silu
 case("silu_inplace_grad", lua_fn(f"local x = {G}; local h = x * 1; nn.functional.silu(h, true); h:sum():backward(); return h, x.grad"),
      f"(lambda x: (lambda h: (F.silu(h, True), h.sum().backward(), (h, x.grad))[2])(x * 1))({GP})")
 
+# ---- F.pad ----
+P = "torch.arange(6., {device=D}):reshape(2, 3)"
+PP = "torch.arange(6., device=D).reshape(2, 3)"
+for nm, pad, opts, popts in (("last", "{1, 1}", "", ""), ("two_dims", "{1, 2, 0, 1}", ", {value=9}", ", value=9"),
+                             ("crop_left", "{-1, 1}", "", ""), ("crop_all", "{-3, 0}", "", ""), ("crop_both", "{-1, -2}", "", ""),
+                             ("crop_too_much", "{-2, -2}", "", ""), ("crop_past", "{-4, 5}", "", ""),
+                             ("odd", "{1}", "", ""), ("too_long", "{1, 1, 1, 1, 1, 1}", "", ""), ("zeros", "{0, 0}", "", ""),
+                             ("positional", "{1, 1}", ", 'constant', 2.5", ", 'constant', 2.5"),
+                             ("value_none", "{0, 1}", ", {mode='constant'}", ", mode='constant'"),
+                             ("first_dim", "{0, 0, 2, 1}", ", {value=-1}", ", value=-1"),
+                             ("mode_bad", "{1, 1}", ", {mode='foo'}", ", mode='foo'")):
+    case(f"pad_{nm}", f"nn.functional.pad({P}, {pad}{opts})", f"F.pad({PP}, ({pad[1:-1]},){popts})")
+case("pad_3d", "nn.functional.pad(torch.ones(1, 2, 2, {device=D}), {1, 0, 0, 1, 1, 0}, {value=5})",
+     "F.pad(torch.ones(1, 2, 2, device=D), (1, 0, 0, 1, 1, 0), value=5)")
+case("pad_int", "nn.functional.pad(torch.arange(3, {device=D}), {1, 1}, {value=2.7})",
+     "F.pad(torch.arange(3, device=D), (1, 1), value=2.7)")
+case("pad_bool", "nn.functional.pad(torch.tensor({true}, {device=D}), {1, 1})", "F.pad(torch.tensor([True], device=D), (1, 1))")
+case("pad_float64", "nn.functional.pad(torch.ones(2, {dtype=torch.float64, device=D}), {2, 0}, {value=0.5})",
+     "F.pad(torch.ones(2, dtype=torch.float64, device=D), (2, 0), value=0.5)")
+case("pad_0d", "nn.functional.pad(torch.tensor(3., {device=D}), {1, 1})", "F.pad(torch.tensor(3., device=D), (1, 1))")
+case("pad_0d_empty", "nn.functional.pad(torch.tensor(3., {device=D}), {})", "F.pad(torch.tensor(3., device=D), ())")
+case("pad_empty_tensor", "nn.functional.pad(torch.zeros(2, 0, {device=D}), {1, 1})", "F.pad(torch.zeros(2, 0, device=D), (1, 1))")
+case("pad_int_pad", f"nn.functional.pad({P}, 1)", f"F.pad({PP}, 1)")
+case("pad_grad_fn", f"nn.functional.pad({P}:requires_grad_(), {{1, 1}})", f"F.pad({PP}.requires_grad_(), (1, 1))")
+case("pad_grad_fn_empty", f"nn.functional.pad({P}:requires_grad_(), {{}})", f"F.pad({PP}.requires_grad_(), ())")
+case("pad_grad", lua_fn(f"local x = {P}:requires_grad_(); local y = nn.functional.pad(x, {{-1, 2, 1, 0}}, {{value=1}}); "
+                        "(y * torch.arange(12., {device=D}):reshape(3, 4)):sum():backward(); return y, x.grad"),
+     f"(lambda x: (lambda y: ((y * torch.arange(12., device=D).reshape(3, 4)).sum().backward(), (y, x.grad))[1])"
+     f"(F.pad(x, (-1, 2, 1, 0), value=1)))({PP}.requires_grad_())")
+case("pad_grad_3d", lua_fn("local x = torch.arange(8., {device=D}):reshape(2, 2, 2):requires_grad_(); "
+                           "local y = nn.functional.pad(x, {1, -1, 0, 1, 1, 0}); (y * y):sum():backward(); return x.grad"),
+     "(lambda x: ((lambda y: (y * y).sum().backward())(F.pad(x, (1, -1, 0, 1, 1, 0))), x.grad)[1])"
+     "(torch.arange(8., device=D).reshape(2, 2, 2).requires_grad_())")
+case("pad_second_order", lua_fn(f"local x = {P}:requires_grad_(); local g = torch.autograd.grad((nn.functional.pad(x, {{1, -1}}) ^ 2):sum(), x, {{create_graph=true}})[1]; "
+                                "return g, torch.autograd.grad(g:sum(), x)"),
+     f"(lambda x: (lambda g: (g, torch.autograd.grad(g.sum(), x)))(torch.autograd.grad((F.pad(x, (1, -1)) ** 2).sum(), x, create_graph=True)[0]))({PP}.requires_grad_())")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu"})
