@@ -79,3 +79,7 @@ functions({
    .. "negative pads crop; mode 'constant' only",
    'nn.functional.pad(torch.ones(2, 2), {1, 0, 0, 1})'},
 })
+
+-- ---- torch.finfo, torch.iinfo (their docs: 17_type_info.lua) ----
+U.examples[torch.finfo] = 'torch.finfo(torch.float16)'
+U.examples[torch.iinfo] = 'torch.iinfo(torch.int32).max'

@@ -251,6 +251,33 @@ case("pad_second_order", lua_fn(f"local x = {P}:requires_grad_(); local g = torc
                                 "return g, torch.autograd.grad(g:sum(), x)"),
      f"(lambda x: (lambda g: (g, torch.autograd.grad(g.sum(), x)))(torch.autograd.grad((F.pad(x, (1, -1)) ** 2).sum(), x, create_graph=True)[0]))({PP}.requires_grad_())")
 
+# ---- torch.finfo, torch.iinfo ----
+for dt in ("float32", "float64", "float16", "bfloat16"):
+    case(f"finfo_{dt}", f"torch.finfo(torch.{dt})", f"torch.finfo(torch.{dt})")
+    for field in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype"):
+        case(f"finfo_{dt}_{field}", f"torch.finfo(torch.{dt}).{field}", f"torch.finfo(torch.{dt}).{field}")
+for dt in ("int64", "int32", "int16", "int8", "uint8"):
+    case(f"iinfo_{dt}", f"torch.iinfo(torch.{dt})", f"torch.iinfo(torch.{dt})")
+    for field in ("bits", "max", "min", "dtype"):
+        case(f"iinfo_{dt}_{field}", f"torch.iinfo(torch.{dt}).{field}", f"torch.iinfo(torch.{dt}).{field}")
+case("finfo_default", "torch.finfo()", "torch.finfo()")
+case("finfo_same", "torch.finfo() == torch.finfo(torch.float32)", "torch.finfo() == torch.finfo(torch.float32)")
+case("finfo_float", "torch.finfo(torch.float)", "torch.finfo(torch.float)")
+case("finfo_double", "torch.finfo(torch.double)", "torch.finfo(torch.double)")
+case("iinfo_long", "torch.iinfo(torch.long)", "torch.iinfo(torch.long)")
+case("finfo_of_tensor", "torch.finfo(torch.ones(1, {device=D}).dtype).eps", "torch.finfo(torch.ones(1, device=D).dtype).eps")
+case("finfo_int", "torch.finfo(torch.int32)", "torch.finfo(torch.int32)")
+case("finfo_bool", "torch.finfo(torch.bool)", "torch.finfo(torch.bool)")
+case("iinfo_float", "torch.iinfo(torch.float32)", "torch.iinfo(torch.float32)")
+case("iinfo_bool", "torch.iinfo(torch.bool)", "torch.iinfo(torch.bool)")
+case("iinfo_none", "torch.iinfo()", "torch.iinfo()")
+case("finfo_str", "torch.finfo('float32')", "torch.finfo('float32')")
+case("finfo_unknown_field", "torch.finfo().xyz", "torch.finfo().xyz")
+case("iinfo_tiny", "torch.iinfo(torch.int8).tiny", "torch.iinfo(torch.int8).tiny")
+case("finfo_class", "torch.finfo", "torch.finfo")
+case("finfo_masking", "torch.tensor({1., 2.}, {device=D}):masked_fill(torch.tensor({true, false}, {device=D}), torch.finfo(torch.float32).min)",
+     "torch.tensor([1., 2.], device=D).masked_fill(torch.tensor([True, False], device=D), torch.finfo(torch.float32).min)")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu"})
