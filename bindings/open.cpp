@@ -122,6 +122,7 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kMatrixFunctions, "");
   lt::set_functions(L, lt::kEinsum, "");
   lt::set_functions(L, lt::kThreadFunctions, "");
+  lt::set_functions(L, lt::kMomentFunctions, "");
   lt::open_objects(L);
   lt::open_tensor_type(L);
   lt::set_functions(L, lt::kRandomMethods, "", true);

@@ -30,6 +30,7 @@ extern const Reg kMatrixFunctions[];    // linalg_extra.cpp: inverse, det (metho
 extern const Reg kFunctionalExtra[];    // linalg_extra.cpp: F.one_hot
 extern const Reg kNnActivation[];       // nn_activation.cpp: F.gelu, F.silu
 extern const Reg kNnPad[];              // nn_pad.cpp: F.pad
+extern const Reg kMomentFunctions[];    // tensor_reduce_ops.cpp: var_mean, std_mean (torch functions only)
 extern const Reg kAutograd[];           // autograd_lib.cpp: torch.autograd (C half)
 void open_method_functions(lua_State* L);  // shape_ops.cpp: torch.transpose & co. into the torch table on the stack
 void open_tensor_type(lua_State* L);       // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack

@@ -79,6 +79,8 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"norm", "norm(input, p=2, dim=None, keepdim=False)"},
       {"var", "var(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
       {"std", "std(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
+      {"var_mean", "var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
+      {"std_mean", "std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
       {"cumsum", "cumsum(input, dim, *, dtype=None)"},
       {"cumprod", "cumprod(input, dim, *, dtype=None)"},
       {"index_select", "index_select(input, dim, index)"},

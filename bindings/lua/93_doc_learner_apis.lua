@@ -83,3 +83,13 @@ functions({
 -- ---- torch.finfo, torch.iinfo (their docs: 17_type_info.lua) ----
 U.examples[torch.finfo] = 'torch.finfo(torch.float16)'
 U.examples[torch.iinfo] = 'torch.iinfo(torch.int32).max'
+
+-- ---- torch.var_mean, torch.std_mean ----
+functions({
+  {'torch.var_mean', 'input, dim=nil, unbiased=true, keepdim=false, {correction=nil}',
+   '-> (var, mean) over dim (every dim when nil); unbiased=false or correction=0: divide by N, not N - 1',
+   'torch.var_mean(torch.tensor({{1., 2.}, {3., 5.}}), 1)'},
+  {'torch.std_mean', 'input, dim=nil, unbiased=true, keepdim=false, {correction=nil}',
+   '-> (std, mean) over dim (every dim when nil); unbiased=false or correction=0: divide by N, not N - 1',
+   'torch.std_mean(torch.tensor({{1., 2.}, {3., 5.}}), 1)'},
+})

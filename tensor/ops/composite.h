@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #include "tensor/ops/ops.h"
 
@@ -55,6 +56,10 @@ void clamp_tensor_(Tensor& t, std::optional<Other> lo, std::optional<Other> hi);
 // ---- composite.cpp ----
 // torch.std: sqrt(var), its own grad_fn (StdBackward0); correction as var's.
 Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction);
+// torch.var_mean and torch.std_mean: (var or std, mean) over dims, both
+// results named as PyTorch's one node (VarMeanBackward0, StdMeanBackward0).
+std::pair<Tensor, Tensor> var_mean(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction,
+                                   bool take_std);
 // torch.round(x, decimals=d), PyTorch's round_decimals kernel: nearbyint(x * 10^d) / 10^d
 // (for d < 0, nearbyint(x / 10^-d) * 10^-d), in float for float32, float16 and
 // bfloat16 (10^d rounded to float first) and in double for float64. Integer and

@@ -278,6 +278,31 @@ case("finfo_class", "torch.finfo", "torch.finfo")
 case("finfo_masking", "torch.tensor({1., 2.}, {device=D}):masked_fill(torch.tensor({true, false}, {device=D}), torch.finfo(torch.float32).min)",
      "torch.tensor([1., 2.], device=D).masked_fill(torch.tensor([True, False], device=D), torch.finfo(torch.float32).min)")
 
+# ---- torch.var_mean, torch.std_mean ----
+V = "torch.tensor({{1., 2., 3.}, {4., 5., 7.}}, {device=D})"
+VP = "torch.tensor([[1., 2., 3.], [4., 5., 7.]], device=D)"
+for fn in ("var_mean", "std_mean"):
+    for nm, lua, py in (("all", "", ""), ("dim0", ", 0", ", 0"), ("dim1_keepdim", ", 1, {keepdim=true}", ", 1, keepdim=True"),
+                        ("dims", ", {0, 1}", ", (0, 1)"), ("biased", ", 1, false", ", 1, False"),
+                        ("unbiased_kw", ", {dim=1, unbiased=false}", ", dim=1, unbiased=False"),
+                        ("unbiased_alone", ", false", ", False"), ("correction", ", 1, {correction=2}", ", 1, correction=2"),
+                        ("correction_none", ", {correction=0}", ", correction=0"), ("neg_dim", ", -1", ", -1"),
+                        ("dim_out", ", 2", ", 2"), ("both", ", 1, true, {correction=1}", ", 1, True, correction=1")):
+        case(f"{fn}_{nm}", f"torch.{fn}({V}{lua})", f"torch.{fn}({VP}{py})")
+    case(f"{fn}_int", f"torch.{fn}(torch.tensor({{1, 2}}, {{device=D}}))", f"torch.{fn}(torch.tensor([1, 2], device=D))")
+    case(f"{fn}_float16", f"torch.{fn}(torch.tensor({{1., 2., 4.}}, {{dtype=torch.float16, device=D}}))",
+         f"torch.{fn}(torch.tensor([1., 2., 4.], dtype=torch.float16, device=D))")
+    case(f"{fn}_float64", f"torch.{fn}(torch.tensor({{1., 2., 4.}}, {{dtype=torch.float64, device=D}}), 0)",
+         f"torch.{fn}(torch.tensor([1., 2., 4.], dtype=torch.float64, device=D), 0)")
+    case(f"{fn}_one", f"torch.{fn}(torch.tensor({{1.}}, {{device=D}}))", f"torch.{fn}(torch.tensor([1.], device=D))")
+    case(f"{fn}_grad_fn", f"torch.{fn}({V}:requires_grad_(), 1)", f"torch.{fn}({VP}.requires_grad_(), 1)")
+    case(f"{fn}_grad", lua_fn(f"local x = {V}:requires_grad_(); local v, m = torch.{fn}(x, 1); (v * 2 + m * 3):sum():backward(); return x.grad"),
+         f"(lambda x: (lambda r: ((r[0] * 2 + r[1] * 3).sum().backward(), x.grad)[1])(torch.{fn}(x, 1)))({VP}.requires_grad_())")
+    case(f"{fn}_grad_all", lua_fn(f"local x = {V}:requires_grad_(); local v, m = torch.{fn}(x); (v * 2 + m * 3):backward(); return x.grad"),
+         f"(lambda x: (lambda r: ((r[0] * 2 + r[1] * 3).backward(), x.grad)[1])(torch.{fn}(x)))({VP}.requires_grad_())")
+case("var_unbiased_alone", f"torch.var({V}, false)", f"torch.var({VP}, False)")
+case("std_unbiased_alone", f"{V}:std(false)", f"{VP}.std(False)")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu"})
