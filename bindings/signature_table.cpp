@@ -191,6 +191,7 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"set_printoptions",
        "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, *, profile=None, sci_mode=None)"},
       {"get_default_dtype", "get_default_dtype()"},
+      {"set_default_dtype", "set_default_dtype(d)"},
       {"promote_types", "promote_types(type1, type2)"},
       {"device", "device(type, index=None)"},
       {"Size", "Size(sizes=())"},

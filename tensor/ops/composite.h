@@ -18,8 +18,9 @@ struct Other {
   static Other of(Scalar v) { return {nullptr, v}; }
 };
 
-// The dtype a number becomes as a tensor of its own: float32 (PyTorch's
-// default dtype) for floats, int64 for integers, bool for booleans.
+// The dtype a number becomes as a tensor of its own: the default dtype
+// (float32 unless torch.set_default_dtype) for floats, int64 for integers,
+// bool for booleans.
 DType scalar_default_dtype(Scalar s);
 
 // The one check before an in-place op: a leaf that requires grad (PyTorch's words).

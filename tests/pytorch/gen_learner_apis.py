@@ -303,9 +303,66 @@ for fn in ("var_mean", "std_mean"):
 case("var_unbiased_alone", f"torch.var({V}, false)", f"torch.var({VP}, False)")
 case("std_unbiased_alone", f"{V}:std(false)", f"{VP}.std(False)")
 
+# ---- torch.set_default_dtype, torch.get_default_dtype ----
+# Each case sets the default, runs, and sets float32 back (an error too);
+# repr(x) inside shows the print under that default (on the CPU: the
+# device's suffix would change the quotes Python's repr of the text takes).
+def under(dt, lua, py):
+    return (f"(function() torch.set_default_dtype(torch.{dt}); local ok, r = pcall(function() return {lua} end); "
+            f"torch.set_default_dtype(torch.float32); if not ok then error(r, 0) end; return r end)()",
+            f"with_default(torch.{dt}, lambda: {py})")
+
+
+case("default_dtype", "torch.get_default_dtype()", "torch.get_default_dtype()")
+for nm, dt, lua, py in (
+        ("get", "float64", "torch.get_default_dtype()", "torch.get_default_dtype()"),
+        ("zeros", "float64", "repr(torch.zeros(2))", "repr(torch.zeros(2))"),
+        ("zeros_float32", "float64", "repr(torch.zeros(2, {dtype=torch.float32}))",
+         "repr(torch.zeros(2, dtype=torch.float32))"),
+        ("empty_print", "float64", "repr(torch.tensor({}))", "repr(torch.tensor([]))"),
+        ("empty_float32_print", "float64", "repr(torch.ones(0, {dtype=torch.float32}))",
+         "repr(torch.ones(0, dtype=torch.float32))"),
+        ("tensor_float", "float64", "torch.tensor({1.5, 2}, {device=D}).dtype", "torch.tensor([1.5, 2], device=D).dtype"),
+        ("tensor_int", "float64", "torch.tensor({1, 2}, {device=D}).dtype", "torch.tensor([1, 2], device=D).dtype"),
+        ("int_div", "float64", "(torch.tensor({1, 2}, {device=D}) / 2).dtype", "(torch.tensor([1, 2], device=D) / 2).dtype"),
+        ("int_times_float", "float64", "(torch.tensor({1, 2}, {device=D}) * 1.5).dtype", "(torch.tensor([1, 2], device=D) * 1.5).dtype"),
+        ("int_sqrt", "float64", "torch.tensor({1, 2}, {device=D}):sqrt().dtype", "torch.tensor([1, 2], device=D).sqrt().dtype"),
+        ("float32_plus_0d", "float64", "(torch.ones(2, {dtype=torch.float32, device=D}) + torch.tensor(1.5, {device=D})).dtype",
+         "(torch.ones(2, dtype=torch.float32, device=D) + torch.tensor(1.5, device=D)).dtype"),
+        ("float32_times_number", "float64", "(torch.ones(2, {dtype=torch.float32, device=D}) * 2.5).dtype",
+         "(torch.ones(2, dtype=torch.float32, device=D) * 2.5).dtype"),
+        ("arange", "float64", "torch.arange(0, 1, 0.25, {device=D}).dtype", "torch.arange(0, 1, 0.25, device=D).dtype"),
+        ("arange_int", "float64", "torch.arange(3, {device=D}).dtype", "torch.arange(3, device=D).dtype"),
+        ("linspace", "float64", "torch.linspace(0, 1, 3, {device=D}).dtype", "torch.linspace(0, 1, 3, device=D).dtype"),
+        ("full", "float64", "torch.full({2}, 1.5, {device=D}).dtype", "torch.full((2,), 1.5, device=D).dtype"),
+        ("rand", "float64", "torch.rand(2, {device=D}).dtype", "torch.rand(2, device=D).dtype"),
+        ("randn", "float64", "torch.randn(2, {device=D}).dtype", "torch.randn(2, device=D).dtype"),
+        ("eye", "float64", "torch.eye(2, {device=D}).dtype", "torch.eye(2, device=D).dtype"),
+        ("linear", "float64", "nn.Linear(2, 1).weight.dtype", "nn.Linear(2, 1).weight.dtype"),
+        ("where", "float64", "torch.where(torch.tensor({true, false}, {device=D}), torch.tensor({1, 2}, {device=D}), 1.5).dtype",
+         "torch.where(torch.tensor([True, False], device=D), torch.tensor([1, 2], device=D), 1.5).dtype"),
+        ("finfo", "float64", "torch.finfo()", "torch.finfo()"),
+        ("value", "float64", "torch.tensor(0.1, {device=D}):item()", "torch.tensor(0.1, device=D).item()"),
+        ("float16_zeros", "float16", "repr(torch.zeros(1))", "repr(torch.zeros(1))"),
+        ("float16_div", "float16", "repr(torch.tensor({1, 2}) / 3)", "repr(torch.tensor([1, 2]) / 3)"),
+        ("bfloat16_tensor", "bfloat16", "repr(torch.tensor({0.1, 2}))", "repr(torch.tensor([0.1, 2]))"),
+        ("int", "float64", "torch.set_default_dtype(torch.int64)", "torch.set_default_dtype(torch.int64)"),
+        ("str", "float64", "torch.set_default_dtype('float64')", "torch.set_default_dtype('float64')")):
+    case(f"default_{nm}", *under(dt, lua, py))
+case("default_restored", "torch.zeros(2, {device=D})", "torch.zeros(2, device=D)")
+
+
+def with_default(dtype, f):
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        return f()
+    finally:
+        torch.set_default_dtype(old)
+
 
 def run_py(code):
-    return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu"})
+    return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu", "with_default": with_default})
 
 
 def main():
