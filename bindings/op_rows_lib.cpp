@@ -19,6 +19,7 @@ struct LuaRow {
 
 constexpr LuaRow kRows[] = {
 // clang-format off
+#define GL_NN_UNARY(...)  // F.gelu, F.silu: bindings/nn_activation.cpp
 #define GL_UNARY(E, name, policy, inplace, ...) {#name, "unary", #policy, "Plain", inplace != 0},
 #define GL_BINARY(E, name, policy, bind, inplace, ...) {#name, "binary", #policy, #bind, inplace != 0},
 #include "tensor/ops/op_rows.def"

@@ -128,6 +128,7 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kMatrixFunctions, "");
   lt::set_functions(L, lt::kEinsum, "");
   lt::set_functions(L, lt::kThreadFunctions, "");
+  lt::set_functions(L, lt::kMomentFunctions, "");
   lt::open_objects(L);
   lt::open_tensor_type(L);
   lt::set_functions(L, lt::kRandomMethods, "", true);
@@ -154,6 +155,9 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kLinalg, "linalg.");
   lt::set_functions(L, lt::kLinalgExtra, "linalg.");
   lua_setfield(L, -2, "linalg");
+  lua_newtable(L);
+  lt::set_functions(L, lt::kAutograd, "autograd.");
+  lua_setfield(L, -2, "autograd");
   lt::push_function(L, doc, "internal: the doc string of a bound function");
   lua_setfield(L, -2, "_doc");
   lt::push_function(L, signature,
@@ -193,6 +197,8 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kFunctional, "F.");
   lt::set_functions(L, lt::kNnConv, "F.");
   lt::set_functions(L, lt::kFunctionalExtra, "F.");
+  lt::set_functions(L, lt::kNnActivation, "F.");
+  lt::set_functions(L, lt::kNnPad, "F.");
   lua_setfield(L, -2, "functional");
   lua_pushvalue(L, -1);
   lua_setglobal(L, "nn");

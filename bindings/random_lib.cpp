@@ -140,7 +140,7 @@ template <bool Normal> int rand_fn(lua_State* L) {
   Args a(L, 1, Normal ? "randn" : "rand");
   Shape s = a.shape_from(0, "size");
   Generator* g = gen_arg(a);
-  TensorOptions o = a.tensor_options(DType::Float32);
+  TensorOptions o = a.tensor_options(default_dtype());
   a.finish(a.n());
   push_tensor(L, a.created(Normal ? randn(s, o, g) : rand(s, o, g)));
   return 1;
@@ -202,7 +202,7 @@ int normal_fn(lua_State* L) {
     if (!im || !is || !a.has(2, "size")) normal_overloads(L, a);
     const double m = a.number(0, "mean"), s = a.number(1, "std");
     Shape size = a.shape_from(2, "size");
-    push_tensor(L, a.created(normal(m, s, size, a.tensor_options(DType::Float32), g)));
+    push_tensor(L, a.created(normal(m, s, size, a.tensor_options(default_dtype()), g)));
   }
   return 1;
 }

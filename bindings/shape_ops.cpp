@@ -83,7 +83,7 @@ int l_amin(lua_State* L) { return extreme(L, false); }
 int l_logspace(lua_State* L) {
   Args a(L, 1, "logspace");
   TensorOptions o;
-  o.dtype = a.dtype(-1, "dtype").value_or(DType::Float32);
+  o.dtype = a.dtype(-1, "dtype").value_or(default_dtype());
   o.device = a.device(-1, "device").value_or(Device(Device::CPU));
   o.requires_grad = a.boolean(-1, "requires_grad", false);
   const double base = a.has(3, "base") ? a.number(3, "base") : 10.0;

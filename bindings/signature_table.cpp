@@ -49,6 +49,7 @@ const std::unordered_map<std::string, const char*>& signature_table() {
   // `exponent` and round's `decimals` above come first: a map keeps the
   // first of equal keys)
 // clang-format off
+#define GL_NN_UNARY(...)  // F.gelu, F.silu: bindings/nn_activation.cpp
 #define GL_UNARY(E, name, ...) UNARY(name),
 #define GL_BINARY(E, name, policy, bind, ...) GL_SIG_##bind(name)
 #define GL_SIG_Plain(name) BINARY(name),
@@ -78,6 +79,8 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"norm", "norm(input, p=2, dim=None, keepdim=False)"},
       {"var", "var(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
       {"std", "std(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
+      {"var_mean", "var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
+      {"std_mean", "std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None)"},
       {"cumsum", "cumsum(input, dim, *, dtype=None)"},
       {"cumprod", "cumprod(input, dim, *, dtype=None)"},
       {"index_select", "index_select(input, dim, index)"},
@@ -188,6 +191,7 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"set_printoptions",
        "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, *, profile=None, sci_mode=None)"},
       {"get_default_dtype", "get_default_dtype()"},
+      {"set_default_dtype", "set_default_dtype(d)"},
       {"promote_types", "promote_types(type1, type2)"},
       {"device", "device(type, index=None)"},
       {"Size", "Size(sizes=())"},
@@ -206,6 +210,12 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"F.batch_norm",
        "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05)"},
       {"F.layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)"},
+      {"F.gelu", "gelu(input, *, approximate='none')"},
+      {"F.silu", "silu(input, inplace=False)"},
+      {"F.pad", "pad(input, pad, mode='constant', value=None)"},
+      {"autograd._grad",
+       "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, "
+       "allow_unused=None, is_grads_batched=False, materialize_grads=False)"},
       {"linalg.qr", "linalg_qr(A, mode='reduced')"},
       {"linalg.svdvals", "linalg_svdvals(A)"},
       // ---- torch.cuda (cuda_lib.cpp) ----

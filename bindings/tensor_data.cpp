@@ -115,7 +115,7 @@ Tensor tensor_from_lua(lua_State* L, int idx, std::optional<DType> dtype, Device
   if (Tensor* t = to_tensor(L, idx)) return to(detach(*t), device, dtype ? *dtype : t->dtype(), true);
   Walk w(L);
   w.walk(idx, 0);
-  DType dt = dtype ? *dtype : w.category == 0 ? DType::Bool : w.category == 1 ? DType::Int64 : DType::Float32;
+  DType dt = dtype ? *dtype : w.category == 0 ? DType::Bool : w.category == 1 ? DType::Int64 : default_dtype();
   const int64_t n = int64_t(w.f.size());
   Tensor host = empty_on(w.shape, dt, Device(Device::CPU));
   dispatch_dtype(dt, [&](auto z) {

@@ -259,6 +259,7 @@ int index_select(lua_State* L) {
 #define GL_IF_Plain(...) __VA_ARGS__
 const Reg kTensorOps[] = {
 // clang-format off
+#define GL_NN_UNARY(...)  // F.gelu, F.silu: bindings/nn_activation.cpp
 #define GL_UNARY(E, name, policy, inplace, node, doc, ...)      \
   {#name, unop_row<UnaryOp::E>, doc},                           \
   GL_IF_##inplace({#name "_", unop_row_<UnaryOp::E>, "x:" #name "_(): in place; returns x."},)

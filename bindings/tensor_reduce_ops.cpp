@@ -75,10 +75,13 @@ int norm(lua_State* L) {
   push_tensor(L, gl::norm(a.tensor(0, "input"), p, dims_arg(a, 2), a.boolean(3, "keepdim", false)));
   return 1;
 }
-// var/std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
-// unbiased is correction 1 (true) or 0 (false). PyTorch has them in separate
-// overloads, so both in one call is its "invalid combination" TypeError.
-[[noreturn]] void var_overloads(Args& a) {
+// var/std(input, dim=None, unbiased=True, keepdim=False, *, correction=None),
+// and var_mean/std_mean: unbiased is correction 1 (true) or 0 (false), also
+// given alone in dim's place (PyTorch's overload (input, unbiased)). PyTorch
+// has them in separate overloads, so both in one call is its "invalid
+// combination" TypeError (var and std list an `out` keyword; the _mean forms
+// have none).
+[[noreturn]] void var_overloads(Args& a, bool with_out) {
   auto py_type = [&](int idx) {
     const std::string t = type_name(a.L, idx);
     if (t == "boolean") return std::string("bool");
@@ -92,27 +95,57 @@ int norm(lua_State* L) {
   for (const char* k : {"unbiased", "keepdim", "input", "dim", "correction"}) {
     if (int idx = a.at(-1, k)) got += cat(got.empty() ? "" : ", ", k, "=", py_type(idx));
   }
-  throw TypeError(
-      cat(a.fname, "() received an invalid combination of arguments - got (", got, "), but expected one of:\n",
-          " * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, Tensor out = None)\n",
-          " * (Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False, "
-          "Tensor out = None)\n",
-          " * (Tensor input, bool unbiased = True)\n"));
+  const char* out = with_out ? ", *, Tensor out = None" : "";
+  const char* out_kw = with_out ? ", Tensor out = None" : "";
+  throw TypeError(cat(a.fname, "() received an invalid combination of arguments - got (", got,
+                      "), but expected one of:\n",
+                      " * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False", out, ")\n",
+                      " * (Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
+                      out_kw, ")\n", " * (Tensor input, bool unbiased = True)\n"));
 }
-double correction_arg(Args& a) {
-  if (a.has(2, "unbiased") && a.has(-1, "correction")) var_overloads(a);
-  if (auto c = a.opt_number(-1, "correction")) return *c;
-  return a.boolean(2, "unbiased", true) ? 1 : 0;
+struct Moments {
+  std::vector<int64_t> dims;
+  bool keepdim = false;
+  double correction = 1;
+};
+Moments moments_args(Args& a, bool with_out) {
+  Moments m;
+  if (const int idx = a.at(1, "dim"); idx && lua_type(a.L, idx) == LUA_TBOOLEAN) {  // (input, unbiased)
+    if (a.n() > 2 || a.has(-1, "correction") || a.has(-1, "unbiased") || a.has(-1, "keepdim"))
+      var_overloads(a, with_out);
+    m.correction = lua_toboolean(a.L, idx) ? 1 : 0;
+    return m;
+  }
+  if (a.has(2, "unbiased") && a.has(-1, "correction")) var_overloads(a, with_out);
+  m.dims = dims_arg(a, 1);
+  m.keepdim = a.boolean(3, "keepdim", false);
+  if (auto c = a.opt_number(-1, "correction")) m.correction = *c;
+  else m.correction = a.boolean(2, "unbiased", true) ? 1 : 0;
+  return m;
 }
 int var(lua_State* L) {
   Args a(L, 1, "var");
-  push_tensor(L, gl::var(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), correction_arg(a)));
+  Tensor& x = a.tensor(0, "input");
+  const Moments m = moments_args(a, true);
+  push_tensor(L, gl::var(x, m.dims, m.keepdim, m.correction));
   return 1;
 }
 int l_std(lua_State* L) {
   Args a(L, 1, "std");
-  push_tensor(L, gl::stddev(a.tensor(0, "input"), dims_arg(a, 1), a.boolean(3, "keepdim", false), correction_arg(a)));
+  Tensor& x = a.tensor(0, "input");
+  const Moments m = moments_args(a, true);
+  push_tensor(L, gl::stddev(x, m.dims, m.keepdim, m.correction));
   return 1;
+}
+// torch.var_mean / torch.std_mean -> (var or std, mean), two results.
+template <bool Std> int var_mean(lua_State* L) {
+  Args a(L, 1, Std ? "std_mean" : "var_mean");
+  Tensor& x = a.tensor(0, "input");
+  const Moments m = moments_args(a, false);
+  auto [v, mean] = gl::var_mean(x, m.dims, m.keepdim, m.correction, Std);
+  push_tensor(L, v);
+  push_tensor(L, mean);
+  return 2;
 }
 
 // cumsum(input, dim, {dtype=}) and cumprod: dim is required, dtype keyword-only.
@@ -156,5 +189,9 @@ const Reg kTensorReduceOps[] = {
     {"cumprod", cumprod,
      "cumprod(input, dim, {dtype=}) -> Tensor: running products along dim (integer and bool inputs give int64)."},
     {nullptr, nullptr, nullptr}};
+
+const Reg kMomentFunctions[] = {{"var_mean", var_mean<false>, nullptr},  // docs: 93_doc_learner_apis.lua
+                                {"std_mean", var_mean<true>, nullptr},
+                                {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

@@ -45,7 +45,7 @@ int creator(lua_State* L) {
   static const char* names[] = {"empty", "zeros", "ones", "rand", "randn"};
   Args a(L, 1, names[Kind]);
   Shape s = a.shape_from(0, "size");
-  TensorOptions o = a.tensor_options(DType::Float32);
+  TensorOptions o = a.tensor_options(default_dtype());
   a.finish(a.n());
   Tensor t;
   switch (Kind) {
@@ -108,21 +108,21 @@ int arange(lua_State* L) {
   } else {
     end = a.scalar(0, "end");
   }
-  TensorOptions o = a.tensor_options(DType::Float32);
+  TensorOptions o = a.tensor_options(default_dtype());
   push_tensor(L, a.created(gl::arange(start, end, step, a.dtype(-1, "dtype"), o)));
   return 1;
 }
 int linspace(lua_State* L) {
   Args a(L, 1, "linspace");
   push_tensor(L, a.created(gl::linspace(a.number(0, "start"), a.number(1, "end"), a.integer(2, "steps"),
-                                        a.tensor_options(DType::Float32))));
+                                        a.tensor_options(default_dtype()))));
   return 1;
 }
 int eye(lua_State* L) {
   Args a(L, 1, "eye");
   int64_t n = a.integer(0, "n");
   int64_t m = a.opt_integer(1, "m").value_or(n);
-  push_tensor(L, a.created(gl::eye(n, m, a.tensor_options(DType::Float32))));
+  push_tensor(L, a.created(gl::eye(n, m, a.tensor_options(default_dtype()))));
   return 1;
 }
 int randint_like(lua_State* L) {
@@ -202,8 +202,18 @@ int set_printoptions(lua_State* L) {
 }
 
 int get_default_dtype(lua_State* L) {
-  push_dtype(L, DType::Float32);
+  push_dtype(L, default_dtype());
   return 1;
+}
+int set_default_dtype(lua_State* L) {
+  Args a(L, 1, "set_default_dtype");
+  const int idx = a.at(0, "d");
+  // a dtype object only (to_dtype would also read "float64")
+  const std::optional<DType> d = idx && lua_type(L, idx) == LUA_TUSERDATA ? to_dtype_or_null(L, idx) : std::nullopt;
+  GL_CHECK_T(TypeError, d, "invalid dtype object: only floating-point types are supported as the default type");
+  GL_CHECK_T(TypeError, is_floating(*d), "only floating-point types are supported as the default type");
+  gl::set_default_dtype(*d);
+  return 0;
 }
 
 int promote_types(lua_State* L) {
@@ -293,7 +303,12 @@ const Reg kTorchFunctions[] = {
     {"set_grad_enabled", set_grad_enabled, "torch.set_grad_enabled(bool)."},
     {"set_printoptions", set_printoptions,
      "torch.set_printoptions{precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=nil, profile='default'|'short'|'full'}."},
-    {"get_default_dtype", get_default_dtype, "torch.get_default_dtype() -> torch.float32."},
+    {"get_default_dtype", get_default_dtype,
+     "torch.get_default_dtype() -> the floating dtype of factories and of tensors made from Lua floats (torch.float32 "
+     "unless torch.set_default_dtype changed it)."},
+    {"set_default_dtype", set_default_dtype,
+     "torch.set_default_dtype(d): the floating dtype (torch.float32, float64, float16 or bfloat16) that factories, "
+     "tensors made from Lua floats and integers promoted to float take from now on, as PyTorch's."},
     {"promote_types", promote_types, "torch.promote_types(a, b) -> dtype."},
     {nullptr, nullptr, nullptr}};
 

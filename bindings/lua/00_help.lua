@@ -57,6 +57,7 @@ local function list(t, title)
     if type(k) == 'string' and not k:match('^_') then names[#names + 1] = k end
   end
   table.sort(names)
+  if #names == 0 then return '' end  -- a class without members of its own (torch.finfo)
   local out = {title}
   for _, k in ipairs(names) do
     local v = t[k]
@@ -241,7 +242,8 @@ function help(...)
   elseif type(x) == 'table' then
     local mt = getmetatable(x)
     local text = mt and mt.__doc and (mt.__doc .. '\n') or ''
-    show(text .. list(x, 'Contents:') .. example_of(x))
+    local contents = list(x, 'Contents:')
+    show((contents == '' and text:gsub('\n$', '') or text .. contents) .. example_of(x))
   else
     print('help: no documentation for a ' .. type(x))
   end

@@ -88,7 +88,13 @@ local function setattr(self, k, v)
 end
 
 local function make_meta(cls)
-  local meta = {__is_module = true, __name = cls.__name, __newindex = setattr}
+  local meta = {__is_module = true, __name = cls.__name}
+  -- net[i] = m goes to the class's __setitem (ModuleList), as Python's item assignment
+  meta.__newindex = function(self, k, v)
+    local set = math.type(k) == 'integer' and cls.__setitem
+    if set then return set(self, k, v) end
+    return setattr(self, k, v)
+  end
   meta.__index = function(self, k)
     local v = cls[k]
     if v ~= nil then return v end
@@ -358,6 +364,7 @@ local function addindent(s, n)
   for i = 2, #lines do lines[i] = pad .. lines[i] end
   return table.concat(lines, '\n')
 end
+U.addindent = addindent  -- for ModuleList's repr (13_nn_module_list.lua)
 
 function Module:__tostring()
   init_internals(self)

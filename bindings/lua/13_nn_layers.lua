@@ -127,6 +127,7 @@ local function slice_indices(spec, n)
   end
   return out
 end
+U.slice_indices = slice_indices  -- for ModuleList (13_nn_module_list.lua)
 
 function Sequential:__getitem(idx)
   local keys, n = rawget(self._modules, '_k'), #self._modules
@@ -168,6 +169,10 @@ simple('ReLU', function(self, x) return self.inplace and x:relu_() or torch.relu
   {'inplace:bool'}, {inplace = false}, function(self) return self.inplace and 'inplace=True' or '' end)
 simple('Sigmoid', function(_, x) return torch.sigmoid(x) end)
 simple('Tanh', function(_, x) return torch.tanh(x) end)
+simple('GELU', function(self, x) return F.gelu(x, {approximate = self.approximate}) end,
+  {'approximate:str'}, {approximate = 'none'}, function(self) return 'approximate=' .. repr(self.approximate) end)
+simple('SiLU', function(self, x) return F.silu(x, self.inplace) end,
+  {'inplace:bool'}, {inplace = false}, function(self) return self.inplace and 'inplace=True' or '' end)
 
 simple('Flatten', function(self, x) return x:flatten(self.start_dim, self.end_dim) end,
   {'start_dim:int', 'end_dim:int'}, {start_dim = 1, end_dim = -1},

@@ -40,7 +40,7 @@ end
 -- ---- ToTensor ----------------------------------------------------------------
 local ToTensor = Transform:extend('ToTensor')
 T.ToTensor = ToTensor
-U.doc(ToTensor, 'ToTensor(): an image, a uint8 (H, W) or (H, W, C) tensor, to a float32 (C, H, W) tensor\n'
+U.doc(ToTensor, 'ToTensor(): an image, a uint8 (H, W) or (H, W, C) tensor, to a float (C, H, W) tensor (the default dtype)\n'
   .. 'in [0, 1] (divided by 255). Other dtypes keep their values and dtype, as torchvision does for arrays.')
 function ToTensor:__init(...) U.parse('ToTensor', {}, nil, ...) end
 function ToTensor:__repr() return 'ToTensor()' end
@@ -54,7 +54,7 @@ local function to_tensor(x, batch)
     error(('ValueError: pic should be 2/3 dimensional. Got %d dimensions.'):format(d), 0)
   end
   x = x:contiguous()
-  if x.dtype == torch.uint8 then return x:float():div(255) end
+  if x.dtype == torch.uint8 then return x:to(torch.get_default_dtype()):div(255) end
   return x
 end
 function ToTensor:forward(pic)

@@ -166,6 +166,7 @@ local examples = {
   ['torch.var'] = 'torch.tensor({1., 2, 3, 4}):var()',
   ['torch.promote_types'] = 'torch.promote_types(torch.int64, torch.float32)',
   ['torch.get_default_dtype'] = 'torch.get_default_dtype()',
+  ['torch.set_default_dtype'] = 'torch.set_default_dtype(torch.get_default_dtype())',
   ['torch.Tensor.chunk'] = 'torch.arange(4):chunk(2)',
   ['torch.Tensor.expand'] = 'torch.tensor({{1}, {2}}):expand(2, 3)',
   ['torch.Tensor.narrow'] = 'torch.arange(6):narrow(0, 2, 3)',

@@ -155,6 +155,7 @@ local cpp = {
   ['set_grad_enabled'] = {false, 'mode'},
   ['set_printoptions'] = {false, 'precision=nil, threshold=nil, edgeitems=nil, linewidth=nil, {profile=nil, sci_mode=nil}'},
   ['get_default_dtype'] = {false, ''},
+  ['set_default_dtype'] = {false, 'd'},
   ['promote_types'] = {false, 'type1, type2'},
   ['device'] = {false, 'type, index=nil'},
   ['Size'] = {false, 'sizes={}'},

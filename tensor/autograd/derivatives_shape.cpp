@@ -3,6 +3,7 @@
 #include "tensor/autograd/backward_ops.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/shape_ops.h"
 
 namespace gl {
 
@@ -67,6 +68,12 @@ GL_DERIVATIVE(DiagonalBackward0_copy) {
 
 GL_DERIVATIVE(TraceBackward0) {  // grad (0-d) broadcast along the diagonal
   return {into_zeros(grad, self_sizes, {grad.dtype(), grad.device()}, [&](Tensor& z) { return diagonal_view(z, 0); })};
+}
+
+GL_DERIVATIVE(ConstantPadNdBackward0) {  // the padding cropped away, the crop padded back with zeros
+  std::vector<int64_t> negated(pad.size());
+  for (size_t i = 0; i < pad.size(); ++i) negated[i] = -pad[i];
+  return {constant_pad_nd(grad, negated, Scalar::from_int(0))};
 }
 
 }  // namespace gl

@@ -5,6 +5,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +68,20 @@ Tensor read_grad(const Tensor& t);
 
 // Runs backward from `root` with the given gradient (defined, same shape).
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph);
+// torch.autograd.grad: the gradients of `outputs` (seeded with grad_outputs;
+// an undefined one: ones for a one-element output) with respect to `inputs`,
+// without touching any .grad. An input the outputs do not reach is an error
+// unless allow_unused (then undefined, or zeros with materialize_grads).
+// retain_graph defaults to create_graph; create_graph records the backward
+// itself, so the gradients can be differentiated again.
+struct GradOptions {
+  std::optional<bool> retain_graph;
+  bool create_graph = false;
+  bool allow_unused = false;
+  bool materialize_grads = false;
+};
+std::vector<Tensor> autograd_grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                                  const std::vector<Tensor>& grad_outputs, const GradOptions& o);
 // Called by run_backward as soon as a leaf's .grad is final for this pass
 // (PyTorch's post-accumulate-grad hook): DistributedDataParallel starts a
 // bucket's all-reduce while backward goes on. One hook at a time; nullptr: none.

@@ -1,4 +1,5 @@
 #include "tensor/core/dtype.h"
+#include <atomic>
 #include <cstring>
 
 namespace gl {
@@ -56,5 +57,11 @@ DType promote_types(DType a, DType b) {
   if (b == DType::UInt8 && is_signed_int(a)) return a == DType::Int8 ? DType::Int16 : a;
   return a > b ? a : b;
 }
+
+namespace {
+std::atomic<DType> g_default_dtype{DType::Float32};
+}
+DType default_dtype() { return g_default_dtype.load(std::memory_order_relaxed); }
+void set_default_dtype(DType d) { g_default_dtype.store(d, std::memory_order_relaxed); }
 
 }  // namespace gl

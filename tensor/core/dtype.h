@@ -21,6 +21,11 @@ const char* dtype_legacy_name(DType t);                  // "Float", "Long" (use
 const char* dtype_cpp_name(DType t);                     // "float", "long int": some errors' C++ type names
 bool dtype_from_name(const std::string& s, DType* out);  // accepts "float32", "float", "long", ...
 DType promote_types(DType a, DType b);
+// torch.get_default_dtype / set_default_dtype: the floating dtype of the
+// factories, of tensors made from Lua floats and of integer inputs promoted
+// to float (float32 unless set; one for the process, as PyTorch's).
+DType default_dtype();
+void set_default_dtype(DType d);  // a floating dtype (the bindings check)
 
 template <DType D> struct CType;
 template <> struct CType<DType::Bool> { using type = bool; };

@@ -275,11 +275,11 @@ std::string tensor_repr(const Tensor& t) {
   std::string body;
   if (t.numel() == 0) {
     if (t.dim() != 1) suffixes.push_back("size=" + tuple_str(t.sizes()));
-    if (dt != DType::Float32) suffixes.push_back("dtype=" + dtype_repr(dt));
+    if (dt != default_dtype()) suffixes.push_back("dtype=" + dtype_repr(dt));
     body = "[]";
   } else {
     if (o.edgeitems == 0) suffixes.push_back("size=" + tuple_str(t.sizes()));
-    if (!(dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool))
+    if (!(dt == default_dtype() || dt == DType::Int64 || dt == DType::Bool))
       suffixes.push_back("dtype=" + dtype_repr(dt));
     const bool summarize = t.numel() > o.threshold;
     Values v = read_values(t, summarize, o.edgeitems);

@@ -220,6 +220,13 @@ template <UnaryOp OP> struct UnaryF {
     else if constexpr (OP == UnaryOp::Atanh) return m::atanh(x);
     else if constexpr (OP == UnaryOp::Log10) return m::log10(x);
     else if constexpr (OP == UnaryOp::Exp2) return m::exp2(x);
+    // PyTorch's GeluKernelImpl: x/2 (1 + erf(x / sqrt 2)) (erf as the Erf row's),
+    // and its tanh form x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); silu x / (1 + exp(-x)).
+    else if constexpr (OP == UnaryOp::Gelu) return x * T(0.5) * (T(1) + T(m::erf(double(x * T(0.7071067811865476)))));
+    else if constexpr (OP == UnaryOp::GeluTanh) {
+      const T inner = T(0.7978845608028654) * (x + T(0.044715) * (x * x * x));
+      return T(0.5) * x * (T(1) + m::tanh(inner));
+    } else if constexpr (OP == UnaryOp::Silu) return x / (T(1) + m::exp(-x));
   }
 };
 

@@ -1,5 +1,5 @@
-// Composite ops with a grad_fn name of their own: std, round with decimals,
-// repeat, unbind.
+// Composite ops with a grad_fn name of their own: std, var_mean and std_mean,
+// round with decimals, repeat, unbind.
 #include <algorithm>
 #include <cmath>
 #include "tensor/autograd/derivatives.h"
@@ -12,6 +12,20 @@ Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, d
   Tensor out = unary(UnaryOp::Sqrt, var(t, dims, keepdim, correction, "std"));
   rename_grad_fn(out, "StdBackward0");
   return out;
+}
+
+std::pair<Tensor, Tensor> var_mean(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction,
+                                   bool take_std) {
+  const char* name = take_std ? "std_mean" : "var_mean";
+  if (!is_floating(t.dtype())) throw NotImplementedError(cat(name, " only support floating point and complex dtypes"));
+  Tensor v = var(t, dims, keepdim, correction, name);
+  if (take_std) v = unary(UnaryOp::Sqrt, v);
+  Tensor m = mean(t, dims, keepdim);
+  // PyTorch's one node for both results; here one each, under its name
+  const char* node = take_std ? "StdMeanBackward0" : "VarMeanBackward0";
+  rename_grad_fn(v, node);
+  rename_grad_fn(m, node);
+  return {v, m};
 }
 
 Tensor round(const Tensor& t, int64_t decimals) {

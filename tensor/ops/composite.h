@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #include "tensor/ops/ops.h"
 
@@ -17,8 +18,9 @@ struct Other {
   static Other of(Scalar v) { return {nullptr, v}; }
 };
 
-// The dtype a number becomes as a tensor of its own: float32 (PyTorch's
-// default dtype) for floats, int64 for integers, bool for booleans.
+// The dtype a number becomes as a tensor of its own: the default dtype
+// (float32 unless torch.set_default_dtype) for floats, int64 for integers,
+// bool for booleans.
 DType scalar_default_dtype(Scalar s);
 
 // The one check before an in-place op: a leaf that requires grad (PyTorch's words).
@@ -55,6 +57,10 @@ void clamp_tensor_(Tensor& t, std::optional<Other> lo, std::optional<Other> hi);
 // ---- composite.cpp ----
 // torch.std: sqrt(var), its own grad_fn (StdBackward0); correction as var's.
 Tensor stddev(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction);
+// torch.var_mean and torch.std_mean: (var or std, mean) over dims, both
+// results named as PyTorch's one node (VarMeanBackward0, StdMeanBackward0).
+std::pair<Tensor, Tensor> var_mean(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, double correction,
+                                   bool take_std);
 // torch.round(x, decimals=d), PyTorch's round_decimals kernel: nearbyint(x * 10^d) / 10^d
 // (for d < 0, nearbyint(x / 10^-d) * 10^-d), in float for float32, float16 and
 // bfloat16 (10^d rounded to float first) and in double for float64. Integer and
@@ -64,5 +70,18 @@ Tensor round(const Tensor& t, int64_t decimals);
 void round_(Tensor& t, int64_t decimals);
 Tensor repeat(const Tensor& t, const Shape& repeats);
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim);
+
+// ---- activation.cpp ----
+// F.gelu (approximate "none" or "tanh") and F.silu: the rows Gelu, GeluTanh
+// and Silu of op_rows.def, with PyTorch's refusals (an unknown approximate;
+// integer and bool inputs, naming PyTorch's kernel).
+Tensor gelu(const Tensor& x, const std::string& approximate);
+Tensor silu(const Tensor& x);
+void silu_(Tensor& x);
+// The rows' derivatives: PyTorch's gelu_backward and silu_backward, step by
+// step in the kernels' precision (float for float16 and bfloat16), of
+// recorded ops, so that a gradient made with create_graph differentiates again.
+Tensor gelu_backward(const Tensor& g, const Tensor& x, bool tanh_form);
+Tensor silu_backward(const Tensor& g, const Tensor& x);
 
 }  // namespace gl

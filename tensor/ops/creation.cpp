@@ -62,7 +62,7 @@ Tensor scalar_tensor(Scalar v, DType dtype, Device d) {
 
 Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<DType> dtype, const TensorOptions& o) {
   const bool any_float = start.kind == Scalar::Float || end.kind == Scalar::Float || step.kind == Scalar::Float;
-  DType dt = dtype ? *dtype : (any_float ? DType::Float32 : DType::Int64);
+  DType dt = dtype ? *dtype : (any_float ? default_dtype() : DType::Int64);
   const double s = start.to_double(), e = end.to_double(), st = step.to_double();
   GL_CHECK(st != 0, "step must be nonzero");
   GL_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);

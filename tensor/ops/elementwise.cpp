@@ -45,7 +45,7 @@ void check_bool_sub(BinaryOp op, bool a_bool, bool b_bool) {
 }
 
 DType binary_compute_dtype(BinaryOp op, DType rt) {
-  if (binary_to_float(op) && !is_floating(rt)) return DType::Float32;
+  if (binary_to_float(op) && !is_floating(rt)) return default_dtype();
   return rt;
 }
 
@@ -137,7 +137,7 @@ Tensor grad_for(const Tensor& g, const Tensor& input) {
 
 Tensor unary(UnaryOp op, const Tensor& a0) {
   Tensor a = a0;
-  if (unary_to_float(op) && !is_floating(a.dtype())) a = to_dtype(a, DType::Float32);
+  if (unary_to_float(op) && !is_floating(a.dtype())) a = to_dtype(a, default_dtype());
   if (a.dtype() == DType::Bool) {
     if (op == UnaryOp::Relu) throw NotImplementedError("Boolean inputs not supported for relu");
     const char* k = op == UnaryOp::Abs     ? "abs"

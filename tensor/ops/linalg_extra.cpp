@@ -31,7 +31,7 @@ Tensor zero_like_scalar(const Tensor& t) { return scalar_tensor(Scalar::from_int
 
 Tensor logsumexp(const Tensor& t0, const std::vector<int64_t>& dims0, bool keepdim) {
   // Integers give the default float dtype, as PyTorch.
-  const Tensor t = is_floating(t0.dtype()) ? t0 : to_dtype(t0, DType::Float32);
+  const Tensor t = is_floating(t0.dtype()) ? t0 : to_dtype(t0, default_dtype());
   const std::vector<int64_t> dims = wrap_all(t, dims0);
   Tensor out;
   {

@@ -7,7 +7,7 @@
 namespace gl {
 
 DType scalar_default_dtype(Scalar s) {
-  return s.kind == Scalar::Float ? DType::Float32 : s.kind == Scalar::Bool ? DType::Bool : DType::Int64;
+  return s.kind == Scalar::Float ? default_dtype() : s.kind == Scalar::Bool ? DType::Bool : DType::Int64;
 }
 
 // PyTorch's derivatives: MaskedFillBackward0 (a number as the value) gives the
@@ -36,7 +36,7 @@ Tensor where(const Tensor& cond, Other x, Other y) {
   auto operand = [&](Other o) -> Tensor {
     if (o.t) return *o.t;
     DType d = like.dtype();
-    if (o.s.kind == Scalar::Float && !is_floating(d)) d = DType::Float32;
+    if (o.s.kind == Scalar::Float && !is_floating(d)) d = default_dtype();
     if (o.s.kind == Scalar::Int && d == DType::Bool) d = DType::Int64;
     return scalar_tensor(o.s, d, Device(Device::CPU));  // 0-d CPU tensors join any device
   };

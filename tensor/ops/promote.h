@@ -15,7 +15,7 @@ struct ResultType {
     slot = slot ? promote_types(*slot, t.dtype()) : t.dtype();
   }
   void add(Scalar s) {
-    DType d = s.kind == Scalar::Float ? DType::Float32 : s.kind == Scalar::Int ? DType::Int64 : DType::Bool;
+    DType d = s.kind == Scalar::Float ? default_dtype() : s.kind == Scalar::Int ? DType::Int64 : DType::Bool;
     wrapped = wrapped ? promote_types(*wrapped, d) : d;
   }
   static std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> lower) {
@@ -24,7 +24,7 @@ struct ResultType {
     if (*higher == DType::Bool || is_floating(*lower)) return promote_types(*higher, *lower);
     return higher;
   }
-  DType get() const { return combine(dim, combine(zero, wrapped)).value_or(DType::Float32); }
+  DType get() const { return combine(dim, combine(zero, wrapped)).value_or(default_dtype()); }
 };
 
 // PyTorch's canCast: no float -> integral, no non-bool -> bool.

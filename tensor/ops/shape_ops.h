@@ -9,6 +9,12 @@
 
 namespace gl {
 
+// pad.cpp: PyTorch's constant_pad_nd (pad lists (left, right) pairs from the
+// last dim backwards; negative pads crop) and F.pad (mode 'constant' only;
+// value nil is 0).
+Tensor constant_pad_nd(const Tensor& x, const std::vector<int64_t>& pad, Scalar value);
+Tensor pad(const Tensor& x, const std::vector<int64_t>& pad, const std::string& mode, std::optional<double> value);
+
 Tensor tril(const Tensor& t, int64_t diagonal);
 Tensor triu(const Tensor& t, int64_t diagonal);
 Tensor diag(const Tensor& t, int64_t diagonal);

@@ -150,6 +150,12 @@ std::map<std::string, Case> cases() {
                                  },
                                  [](const In& v) { return diag(v[0], -1); }};
   c["TraceBackward0"] = {[](Device d) { return In{leaf(k9, {3, 3}, d)}; }, [](const In& v) { return trace(v[0]); }};
+  c["ConstantPadNdBackward0"] = {[](Device d) {
+                                   return In{leaf(wave(24, 0.2), {2, 3, 4}, d)};
+                                 },
+                                 [](const In& v) {
+                                   return constant_pad_nd(v[0], {1, -2, -1, 2}, ut::sf(0.5));
+                                 }};
   // indexing
   c["CopySlices"] = {[](Device d) {
                        return In{leaf(kA, {2, 3}, d), leaf({5, 6, 7}, {3}, d)};

@@ -1,0 +1,95 @@
+-- Docs (signature, description) and help() examples of the APIs added for
+-- d2l / PyTorch learners, in the form 91_doc_signatures.lua and
+-- 92_doc_examples.lua give the others: functions as rows {path, parameters,
+-- description, example} (93_doc_b2_ops.lua's form), methods as {function,
+-- doc (nil: the one 91_doc_signatures_set.lua gave), example}.
+local U = torch._util
+
+local function lookup(path)
+  local v = _G
+  for part in path:gmatch('[^.]+') do v = type(v) == 'table' and rawget(v, part) or nil end
+  return v
+end
+local function functions(rows)
+  for _, r in ipairs(rows) do
+    local path, params, desc, example = r[1], r[2], r[3], r[4]
+    local fn = lookup(path)
+    if type(fn) == 'function' then
+      local sep = desc:sub(1, 2) == '->' and ' ' or ': '
+      torch._set_doc(fn, path:gsub('^nn%.functional%.', 'F.') .. '(' .. params .. ')' .. sep .. desc)
+      U.examples[fn] = example
+    end
+  end
+end
+local function methods(rows)
+  for _, m in ipairs(rows) do
+    if m[2] then torch._set_doc(m[1], m[2]) end
+    U.examples[m[1]] = m[3]
+  end
+end
+
+-- ---- nn.ModuleList ----
+local ML = 'nn.ModuleList({nn.Linear(2, 2), nn.ReLU()})'
+U.examples[nn.ModuleList] = ML
+methods({
+  {nn.ModuleList.append, 'ml:append(module): add a module at the end; returns ml', ML .. ':append(nn.Tanh())'},
+  {nn.ModuleList.extend, 'ml:extend(modules): add each module of a table (or ModuleList, Sequential) at the end; returns ml',
+   ML .. ':extend({nn.Tanh(), nn.Sigmoid()})'},
+  {nn.ModuleList.insert, 'ml:insert(index, module): put module at index (0-based), the later ones one further',
+   '(function() local ml = ' .. ML .. '; ml:insert(0, nn.Tanh()); return ml end)()'},
+  {nn.ModuleList.pop, 'ml:pop(key): remove the module at key (0-based) and return it', ML .. ':pop(0)'},
+  {nn.ModuleList.forward, 'ml:forward(): a ModuleList has no forward (calling it is an error); `for m in ml do` iterates it',
+   '(function() local n = 0; for m in ' .. ML .. ' do n = n + 1 end; return n end)()'},
+})
+
+-- ---- torch.autograd.grad ----
+functions({
+  {'torch.autograd.grad',
+   'outputs, inputs, grad_outputs=nil, retain_graph=nil, create_graph=false, only_inputs=true, allow_unused=nil, '
+   .. 'is_grads_batched=false, materialize_grads=false',
+   '-> tuple: the gradients of outputs (a tensor or a table) with respect to each of inputs, leaving every .grad alone; '
+   .. 'grad_outputs seeds non-scalar outputs; create_graph=true makes them differentiable again (retain_graph defaults to it); '
+   .. 'allow_unused=true gives nil (materialize_grads: zeros) for an input the outputs do not use',
+   '(function() local x = torch.tensor({1., 2.}, {requires_grad=true}); return torch.autograd.grad((x ^ 2):sum(), x) end)()'},
+})
+
+-- ---- F.gelu, F.silu, nn.GELU, nn.SiLU ----
+functions({
+  {'nn.functional.gelu', "input, {approximate='none'}",
+   "input * Phi(input), Phi the standard normal CDF; approximate='tanh': Phi through tanh, as GPT-2's",
+   'nn.functional.gelu(torch.tensor({-1., 0., 1.}))'},
+  {'nn.functional.silu', 'input, inplace=false', 'input * sigmoid(input) (swish); inplace=true overwrites input',
+   'nn.functional.silu(torch.tensor({-1., 0., 1.}))'},
+})
+U.doc(nn.GELU, "nn.GELU(approximate='none'): F.gelu as a layer (approximate='tanh' for the tanh form)")
+U.doc(nn.SiLU, 'nn.SiLU(inplace=false): F.silu as a layer, x * sigmoid(x)')
+U.examples[nn.GELU] = 'nn.GELU()(torch.tensor({-1., 0., 1.}))'
+U.examples[nn.SiLU] = 'nn.SiLU()(torch.tensor({-1., 0., 1.}))'
+methods({
+  {nn.GELU.forward, nil, 'nn.GELU():forward(torch.tensor({-1., 0., 1.}))'},
+  {nn.GELU.extra_repr, nil, "nn.GELU('tanh'):extra_repr()"},
+  {nn.SiLU.forward, nil, 'nn.SiLU():forward(torch.tensor({-1., 0., 1.}))'},
+  {nn.SiLU.extra_repr, nil, 'nn.SiLU(true):extra_repr()'},
+})
+
+-- ---- F.pad ----
+functions({
+  {'nn.functional.pad', "input, pad, mode='constant', value=nil",
+   'input padded with value (nil: 0): pad is {left, right} for the last dim, then {top, bottom} for the one before, ...; '
+   .. "negative pads crop; mode 'constant' only",
+   'nn.functional.pad(torch.ones(2, 2), {1, 0, 0, 1})'},
+})
+
+-- ---- torch.finfo, torch.iinfo (their docs: 17_type_info.lua) ----
+U.examples[torch.finfo] = 'torch.finfo(torch.float16)'
+U.examples[torch.iinfo] = 'torch.iinfo(torch.int32).max'
+
+-- ---- torch.var_mean, torch.std_mean ----
+functions({
+  {'torch.var_mean', 'input, dim=nil, unbiased=true, keepdim=false, {correction=nil}',
+   '-> (var, mean) over dim (every dim when nil); unbiased=false or correction=0: divide by N, not N - 1',
+   'torch.var_mean(torch.tensor({{1., 2.}, {3., 5.}}), 1)'},
+  {'torch.std_mean', 'input, dim=nil, unbiased=true, keepdim=false, {correction=nil}',
+   '-> (std, mean) over dim (every dim when nil); unbiased=false or correction=0: divide by N, not N - 1',
+   'torch.std_mean(torch.tensor({{1., 2.}, {3., 5.}}), 1)'},
+})
