@@ -161,7 +161,11 @@ template <class T> GL_HD inline T wmul(T a, T b) {
     return T(U(a) * U(b));
   } else return T(a * b);
 }
-template <class T> GL_HD inline T wneg(T a) { return wsub(T(0), a); }
+// -0.0 for +0.0, as PyTorch's neg (0 - a would give +0.0).
+template <class T> GL_HD inline T wneg(T a) {
+  if constexpr (std::is_integral_v<T>) return wsub(T(0), a);
+  else return T(-a);
+}
 }  // namespace m
 
 // Which dtypes an op is instantiated for (its row's policy); the op layer
@@ -183,7 +187,8 @@ template <UnaryOp OP> struct UnaryF {
       else return m::wneg(x);
     } else if constexpr (OP == UnaryOp::Abs) {
       if constexpr (std::is_same_v<T, bool>) return x;
-      else return x < T(0) ? m::wneg(x) : x;
+      else if constexpr (std::is_integral_v<T>) return x < T(0) ? m::wneg(x) : x;
+      else return x < T(0) ? T(-x) : (x == T(0) ? T(0) : x);  // abs(-0.0) is 0.0
     } else if constexpr (OP == UnaryOp::Sign) {
       if constexpr (std::is_same_v<T, bool>) return x;
       else return T((T(0) < x) - (x < T(0)));

@@ -195,6 +195,26 @@ Tensor dot(const Tensor& a, const Tensor& b) {
   return out;
 }
 
+namespace {
+
+// PyTorch's should_fold (LinearAlgebra.cpp): a tensor of 3 or more dims times
+// one of 1 or 2 folds into mm/mv when that needs no copy of the larger one
+// (its leading dims contiguous), or when the smaller one needs a gradient.
+bool should_fold(const Tensor& a, const Tensor& b) {
+  const bool a_larger = a.dim() >= b.dim();
+  const Tensor t1 = a_larger ? a : transpose(b, -2, -1);
+  const int64_t small = a_larger ? b.dim() : a.dim();
+  if (!(t1.dim() >= 3 && (small == 1 || small == 2))) return false;
+  if ((a_larger ? b : a).requires_grad()) return true;
+  if (a.dim() == 2) return false;
+  if (t1.numel() == 0) return true;
+  for (int64_t i = 0; i < t1.dim() - 2; ++i)
+    if (t1.stride(i) != t1.stride(i + 1) * t1.size(i + 1)) return false;
+  return true;
+}
+
+}  // namespace
+
 Tensor matmul(const Tensor& a, const Tensor& b) {
   GL_CHECK(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(),
            "D and ", b.dim(), "D");
@@ -222,13 +242,25 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     rename_grad_fn(r, "MvBackward0");
     return r;
   }
-  // Batched: broadcast the batch dims, fold them into one, bmm, unfold.
+  if (should_fold(a, b)) {
+    // A batch times a matrix or a vector: the batch folded into the rows of
+    // one matrix, one mm or mv (their shape errors: 56x28 and 784x10).
+    const bool transpose_ = b.dim() > a.dim();
+    const Tensor t1 = transpose_ ? transpose(b, -2, -1) : a;
+    const Tensor t2 = !transpose_ ? b : (a.dim() == 2 ? transpose(a, 0, 1) : a);
+    Shape out(t1.sizes().begin(), t1.sizes().end() - 1);
+    const int64_t folded = numel_of(out);
+    if (t2.dim() == 2) out.push_back(t2.size(1));
+    Tensor r = reshape(matmul(reshape(t1, {folded, t1.size(-1)}), t2), out);
+    rename_grad_fn(r, "UnsafeViewBackward0");
+    return transpose_ ? contiguous(transpose(r, -2, -1)) : r;
+  }
+  // Batched: broadcast the batch dims, fold them into one, bmm (its check
+  // names the batch: [2, 4] but got: [2, 5]), unfold.
   Tensor A = a.dim() == 1 ? unsqueeze(a, 0) : a;
   Tensor B = b.dim() == 1 ? unsqueeze(b, 1) : b;
-  GL_CHECK(A.size(-1) == B.size(-2), "Expected size for first two dimensions of batch2 tensor to be: [", A.size(-1),
-           "] but got: [", B.size(-2), "].");
-  if (b.dim() == 1) check_mv_dtype();
-  if (b.dim() == 2) check_mm_dtype(a, b);
+  if (b.dim() == 1 && A.size(-1) == B.size(-2)) check_mv_dtype();
+  if (b.dim() == 2 && A.size(-1) == B.size(-2)) check_mm_dtype(a, b);
   Shape ba(A.sizes().begin(), A.sizes().end() - 2), bb(B.sizes().begin(), B.sizes().end() - 2);
   Shape batch = broadcast_shapes(ba, bb);
   const int64_t nb = numel_of(batch);

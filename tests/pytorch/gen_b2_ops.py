@@ -481,6 +481,28 @@ case("rdiv_int", "2 / torch.tensor({1, 2, 4}, {device=D})", "2 / torch.tensor([1
 case("rdiv_grad", f"(function() local a = {GA}; local y = 3 / a; y:sum():backward(); return y, a.grad end)()",
      f"(lambda a: (lambda y: (y.sum().backward(), (y, a.grad))[1])(3 / a))({GAP})")
 
+# -0.0: neg of +0 is -0, abs of -0 is +0
+case("neg_zero", "-torch.zeros(2, {device=D})", "-torch.zeros(2, device=D)")
+case("neg_method_zero", "torch.zeros(2, {dtype=torch.float64, device=D}):neg()", "torch.zeros(2, dtype=torch.float64, device=D).neg()")
+case("abs_neg_zero", "torch.tensor({-0.0, -1.5}, {device=D}):abs()", "torch.tensor([-0.0, -1.5], device=D).abs()")
+# matmul folds a batch times a matrix into mm (PyTorch's should_fold), else broadcasts into bmm
+case("matmul_fold_mm_shape", "torch.matmul(torch.ones(2, 1, 28, 28, {device=D}), torch.ones(784, 10, {device=D}))",
+     "torch.matmul(torch.ones(2, 1, 28, 28, device=D), torch.ones(784, 10, device=D))")
+case("matmul_fold_mv_shape", "torch.matmul(torch.ones(2, 4, 5, {device=D}), torch.ones(4, {device=D}))",
+     "torch.matmul(torch.ones(2, 4, 5, device=D), torch.ones(4, device=D))")
+case("matmul_bmm_shape", "torch.matmul(torch.ones(2, 3, 4, {device=D}), torch.ones(2, 5, 6, {device=D}))",
+     "torch.matmul(torch.ones(2, 3, 4, device=D), torch.ones(2, 5, 6, device=D))")
+case("matmul_bmm_broadcast_shape", "torch.matmul(torch.ones(4, 2, 3, {device=D}), torch.ones(4, 4, 2, {device=D}))",
+     "torch.matmul(torch.ones(4, 2, 3, device=D), torch.ones(4, 4, 2, device=D))")
+case("matmul_vec_batch_shape", "torch.matmul(torch.ones(3, {device=D}), torch.ones(2, 4, 5, {device=D}))",
+     "torch.matmul(torch.ones(3, device=D), torch.ones(2, 4, 5, device=D))")
+case("matmul_fold_values", "torch.matmul(torch.arange(24., {device=D}):reshape(2, 3, 4), torch.arange(8., {device=D}):reshape(4, 2))",
+     "torch.matmul(torch.arange(24., device=D).reshape(2, 3, 4), torch.arange(8., device=D).reshape(4, 2))")
+case("matmul_fold_grad", "(function() local w = torch.ones(4, 2, {device=D, requires_grad=true}); local y = torch.matmul(torch.arange(24., {device=D}):reshape(2, 3, 4), w); y:sum():backward(); return y.grad_fn:name(), w.grad end)()",
+     "(lambda w: (lambda y: (y.sum().backward(), y.grad_fn.name(), w.grad)[1:])(torch.matmul(torch.arange(24., device=D).reshape(2, 3, 4), w)))(torch.ones(4, 2, device=D, requires_grad=True))")
+case("matmul_vec_fold_values", "torch.matmul(torch.arange(3., {device=D}), torch.arange(24., {device=D}):reshape(2, 3, 4))",
+     "torch.matmul(torch.arange(3., device=D), torch.arange(24., device=D).reshape(2, 3, 4))")
+
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nan": nan, "inf": inf, "D": "cpu"})
