@@ -255,7 +255,8 @@ std::vector<int64_t> Args::int_list(int i, const char* name) {
 
 std::vector<Tensor> Args::tensor_list(int i, const char* name) {
   int idx = at(i, name);
-  if (!idx || lua_type(L, idx) != LUA_TTABLE) type_error(fname, name, "a table of Tensors", type_name(L, idx));
+  if (!idx || lua_type(L, idx) != LUA_TTABLE)
+    type_error(fname, name, "tuple of Tensors", type_name(L, idx));  // PyTorch's words for a table
   std::vector<Tensor> out;
   const int n = int(lua_rawlen(L, idx));
   for (int k = 1; k <= n; ++k) {

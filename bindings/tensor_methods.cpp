@@ -147,18 +147,14 @@ template <DType D> int cast(lua_State* L) {
   return 1;
 }
 
-// The legacy type names, in DType order: torch.FloatTensor, torch.cuda.LongTensor.
-constexpr const char* kLegacyNames[] = {"Bool", "Byte", "Char",     "Short", "Int",
-                                        "Long", "Half", "BFloat16", "Float", "Double"};
-
 // x:type('torch.IntTensor') as PyTorch's options_from_string reads it: the
 // dtype, and the device type (a CUDA tensor stays on its device; a CPU one
 // goes to the current CUDA device).
 int type_from_name(lua_State* L, Tensor& t, const std::string& name) {
   const bool cuda = name.rfind("torch.cuda.", 0) == 0;
   const std::string base = name.rfind("torch.", 0) == 0 ? name.substr(cuda ? 11 : 6) : "";
-  for (int i = 0; i < int(std::size(kLegacyNames)); ++i) {
-    if (base != std::string(kLegacyNames[i]) + "Tensor") continue;
+  for (int i = 0; i < kNumDTypes; ++i) {  // torch.FloatTensor, torch.cuda.LongTensor
+    if (base != std::string(dtype_legacy_name(DType(i))) + "Tensor") continue;
     std::optional<Device> dev;
     if (cuda != t.device().is_cuda()) dev = cuda ? Device(Device::CUDA) : Device(Device::CPU);
     push_tensor(L, to(t, dev, DType(i)));
@@ -177,7 +173,7 @@ int l_type(lua_State* L) {
     return 1;
   }
   std::string s =
-      std::string(t.device().is_cuda() ? "torch.cuda." : "torch.") + kLegacyNames[int(t.dtype())] + "Tensor";
+      std::string(t.device().is_cuda() ? "torch.cuda." : "torch.") + dtype_legacy_name(t.dtype()) + "Tensor";
   lua_pushstring(L, s.c_str());
   return 1;
 }
@@ -230,7 +226,10 @@ int l_zero_(lua_State* L) {
 }
 int requires_grad_(lua_State* L) {
   Tensor& t = self(L);
-  t.set_requires_grad(lua_isnone(L, 2) ? true : lua_toboolean(L, 2));
+  Args a(L, 2, "requires_grad_");
+  const bool rg = a.boolean(0, "requires_grad", true);  // nil is the default, as an absent argument
+  a.finish(1);
+  t.set_requires_grad(rg);
   lua_settop(L, 1);
   return 1;
 }

@@ -135,8 +135,11 @@ int tensor_index(lua_State* L) {
 void check_assigned_grad(const Tensor& t, const Tensor& g) {
   GL_CHECK(!t.is_same(g), "can't assign Variable as its own grad");
   GL_CHECK(g.dtype() == t.dtype(), "attempting to assign a gradient with dtype '", dtype_cpp_name(g.dtype()),
-           "' to a tensor with dtype '", dtype_cpp_name(t.dtype()),
-           "'. Please ensure that the gradient and the tensor have the same dtype");
+           "' to a tensor with grad_dtype '", dtype_legacy_name(t.dtype()),
+           "'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+           "tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+           "caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they "
+           "match.");
   auto type = [](Device d) { return d.is_cpu() ? "cpu" : "cuda"; };
   GL_CHECK(g.device().is_cpu() == t.device().is_cpu(), "attempting to assign a gradient with device type '",
            type(g.device()), "' to a tensor with device type '", type(t.device()),

@@ -138,14 +138,17 @@ int randint_like(lua_State* L) {
 }
 
 std::vector<Tensor> list_arg(Args& a) { return a.tensor_list(0, "tensors"); }
+// The tensors are read first, so that torch.cat(x, y) is about argument 1, as in PyTorch.
 int cat(lua_State* L) {
   Args a(L, 1, "cat");
-  push_tensor(L, gl::cat(list_arg(a), a.opt_integer(1, "dim").value_or(0)));
+  const std::vector<Tensor> ts = list_arg(a);
+  push_tensor(L, gl::cat(ts, a.opt_integer(1, "dim").value_or(0)));
   return 1;
 }
 int stack(lua_State* L) {
   Args a(L, 1, "stack");
-  push_tensor(L, gl::stack(list_arg(a), a.opt_integer(1, "dim").value_or(0)));
+  const std::vector<Tensor> ts = list_arg(a);
+  push_tensor(L, gl::stack(ts, a.opt_integer(1, "dim").value_or(0)));
   return 1;
 }
 

@@ -261,6 +261,18 @@ bool run_cell(lua_State* L, const std::string& input, const char* chunkname, boo
   return ok;
 }
 
+// `x:shape` alone on its line: Lua waits for the call's arguments, which a
+// Python habit (x.shape) will never type. The error now, with its hint (06_repl_hints.lua).
+static bool field_read_as_method(lua_State* L, const std::string& input) {
+  const char* msg = lua_tostring(L, -1);
+  if (msg == nullptr || std::strstr(msg, "function arguments expected near <eof>") == nullptr) return false;
+  size_t end = input.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return false;
+  size_t start = end + 1;
+  while (start > 0 && (std::isalnum(static_cast<unsigned char>(input[start - 1])) || input[start - 1] == '_')) --start;
+  return start <= end && start > 0 && input[start - 1] == ':' && input.find('\n', start) == std::string::npos;
+}
+
 Compilation compile_input(lua_State* L, const std::string& input, const char* chunkname, int first_line) {
   const std::string padding(first_line > 1 ? first_line - 1 : 0, '\n');
   Compilation result;
@@ -284,7 +296,7 @@ Compilation compile_input(lua_State* L, const std::string& input, const char* ch
     result.status = Compiled::Ok;
     return result;
   }
-  if (is_incomplete(L, status) || incomplete_expression) {
+  if ((is_incomplete(L, status) || incomplete_expression) && !field_read_as_method(L, input)) {
     result.status = Compiled::Incomplete;
     lua_pop(L, 1);  // the statement form's message: a continuation will follow
     return result;

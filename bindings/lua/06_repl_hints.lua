@@ -96,6 +96,17 @@ R.hints = {
    'Lua writes long strings as [[ ... ]] and comments as -- or --[[ ... ]]'},
   {'matmul @', syntax = true, function(c) return S(c):find('@', 1, true) end,
    'Lua has no @ operator: use torch.matmul(a, b) or a:matmul(b)'},
+  {'x:field', syntax = true, function(c)
+     local obj, name = S(c):match('([%a_][%w_%.%]%)]*):([%a_][%w_]*)%s*$')
+     if obj and c.msg:find('function arguments expected', 1, true) then
+       return ('%s:%s calls a method; read a field with a dot: %s.%s'):format(obj, name, obj, name)
+     end
+   end},
+  {'[0] on a table', function(c)
+     if c.msg:find('attempt to index a nil value', 1, true) and strip_strings(c.line):find('[0]', 1, true) then
+       return "Lua tables count from 1: t[1] is Python's t[0] (tensors, dims and nn.Sequential count from 0)"
+     end
+   end},
   {'elif', syntax = true, function(c) return S(c):match('%f[%w_]elif%f[^%w_]') end, 'Lua writes elseif'},
   {'else if', syntax = true, function(c) return S(c):match('%f[%w_]else%s+if%f[^%w_]') and c.msg:find("'end' expected") end,
    'Lua writes elseif as one word (else if opens a second if that needs its own end)'},

@@ -33,9 +33,18 @@ function Optimizer:__init(params, defaults, ...)
     end
     params, defaults = params.params, params.defaults
   end
+  if type(params) == 'function' then  -- net.parameters without the call
+    error("TypeError: 'method' object is not iterable", 0)
+  end
   if type(params) ~= 'table' then
     error(('TypeError: params argument given to the optimizer should be an iterable of Tensors or dicts, but got %s')
       :format(U.kind(params)), 0)
+  end
+  local mt = getmetatable(params)
+  if type(mt) == 'table' and mt.__is_module then  -- the model itself, not net:parameters()
+    local iterable, n = pcall(function() return #params end)  -- a Sequential, a ModuleList
+    if not iterable or n == 0 then error(("TypeError: '%s' object is not iterable"):format(params:_get_name()), 0) end
+    error('TypeError: optimizer can only optimize Tensors, but one of the params is ' .. U.module_qualname(params[0]), 0)
   end
   self.defaults, self.state, self.param_groups = defaults, {}, {}
   if #params == 0 then error('ValueError: optimizer got an empty parameter list', 0) end

@@ -180,7 +180,14 @@ T.test('a wrongly typed argument given positionally is named with its position, 
   T.eq(err(torch.transpose, x, 'a', 1), "TypeError: transpose(): argument 'dim0' (position 2) must be int, not str")
   T.eq(err(x.transpose, x, 'a', 1), "TypeError: transpose(): argument 'dim0' (position 1) must be int, not str")
   T.eq(err(torch.zeros, 'a'), "TypeError: zeros(): argument 'size' (position 1) must be tuple of ints, not str")
-  T.eq(err(torch.cat, 3), "TypeError: cat(): argument 'tensors' (position 1) must be a table of Tensors, not int")
+  T.eq(err(torch.cat, 3), "TypeError: cat(): argument 'tensors' (position 1) must be tuple of Tensors, not int")
+  T.eq(torch.ones(2):requires_grad_(nil).requires_grad, true, 'requires_grad_(nil) is the default, True')
+  T.eq(err(function() return torch.ones(2):requires_grad_(3) end),
+       "TypeError: requires_grad_(): argument 'requires_grad' (position 1) must be bool, not int")
+  T.eq(err(torch.cat, torch.ones(2), torch.ones(2)),
+       "TypeError: cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+  T.eq(err(torch.stack, torch.ones(2), torch.ones(2)),
+       "TypeError: stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
   -- the operands of a binary op may be named, as in PyTorch's torch.add(x, other=y)
   T.eq(repr(torch.add(x, {other = x})), "tensor([2., 2.])")
   T.eq(repr(x:mul{other = 3}), "tensor([3., 3.])")

@@ -148,8 +148,11 @@ T.test('.data = and .grad = check what PyTorch checks', function()
   T.eq(v.dtype, torch.int8)
   local p = torch.zeros(2, 3, {requires_grad = true})
   T.raises(function() p.grad = torch.zeros(2, 3, {dtype = torch.int64}) end,
-           "RuntimeError: attempting to assign a gradient with dtype 'long int' to a tensor with dtype 'float'. " ..
-           'Please ensure that the gradient and the tensor have the same dtype')
+           "RuntimeError: attempting to assign a gradient with dtype 'long int' to a tensor with grad_dtype 'Float'. " ..
+           "The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the " ..
+           "tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with " ..
+           'caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume ' ..
+           'they match.')
   T.raises(function() p.grad = torch.zeros(3) end,
            "RuntimeError: attempting to assign a gradient of size '[3]' to a tensor of size '[2, 3]'. " ..
            'Please ensure that the gradient and the tensor are the same size')
