@@ -325,3 +325,9 @@ function Multinomial:entropy()
   local extra = torch.tensor(out, {dtype = torch.float64}):reshape(shape_list(self.batch_shape)):to(probs.device, probs.dtype)
   return cat * n + extra
 end
+
+-- PyTorch's submodules, as d2l 2.6 imports it: from torch.distributions.multinomial
+-- import Multinomial is torch.distributions.multinomial.Multinomial here.
+D.normal = {Normal = Normal}
+D.categorical = {Categorical = Categorical}
+D.multinomial = {Multinomial = Multinomial}

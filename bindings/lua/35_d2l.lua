@@ -72,12 +72,12 @@ function Accumulator:reset()
 end
 
 -- ---- accuracy ------------------------------------------------------------------
--- The number of correct predictions (a Lua number): y_hat holds one row of
--- scores per example, or the predicted classes already.
+-- The number of correct predictions, a float as d2l's float(...): y_hat holds
+-- one row of scores per example, or the predicted classes already.
 function d2l.accuracy(y_hat, y)
   if y_hat:dim() > 1 and y_hat:size(1) > 1 then y_hat = y_hat:argmax(1) end
   local cmp = y_hat:to(y.dtype):eq(y)
-  return cmp:to(y.dtype):sum():item()
+  return cmp:to(y.dtype):sum():item() + 0.0
 end
 
 local function is_module(net) return type(net) == 'table' and type(net.parameters) == 'function' end

@@ -201,4 +201,31 @@ T.test('optimizer printing: a blank line between parameter groups', function()
            "ValueError: Mode fan not supported, please use one of ['fan_in', 'fan_out']")
 end)
 
+T.test('the model itself, or parameters without the call: PyTorch\'s TypeErrors', function()
+  local net = nn.Linear(2, 2)
+  T.raises(function() torch.optim.SGD(net, {lr = 0.1}) end, "TypeError: 'Linear' object is not iterable")
+  T.raises(function() torch.optim.SGD(net.parameters, {lr = 0.1}) end, "TypeError: 'method' object is not iterable")
+  T.raises(function() torch.optim.SGD(nn.Sequential(nn.Linear(2, 2)), {lr = 0.1}) end,
+           'TypeError: optimizer can only optimize Tensors, but one of the params is torch.nn.modules.linear.Linear')
+end)
+
+T.test('d2l 3.2/3.3 helpers, as the book defines them', function()
+  torch.manual_seed(0)
+  local X, y = d2l.synthetic_data(torch.tensor({2, -3.4}), 4.2, 10)
+  T.eq(tostring(X.shape) .. ' ' .. tostring(y.shape), 'torch.Size([10, 2]) torch.Size([10, 1])')
+  local w, b = torch.zeros(2, 1, {requires_grad = true}), torch.zeros(1, {requires_grad = true})
+  local l = d2l.squared_loss(d2l.linreg(X, w, b), y)
+  T.eq(tostring(l.shape), 'torch.Size([10, 1])')
+  l:sum():backward()
+  local g = w.grad:clone()
+  d2l.sgd({w, b}, 0.03, 10)
+  T.near(w[{0, 0}]:item(), (-0.03 * g[{0, 0}] / 10):item(), 1e-7, 'p -= lr * grad / batch_size')
+  T.eq(w.grad:abs():sum():item(), 0.0, 'grads zeroed')
+  local n = 0
+  for batch in d2l.load_array({X, y}, 4) do n = n + batch[1]:size(0) end
+  T.eq(n, 10)
+  T.eq(math.type(d2l.accuracy(torch.tensor({{0.1, 0.9}}), torch.tensor({1}))), 'float', 'a float, as float(...)')
+  T.eq(torch.distributions.multinomial.Multinomial, torch.distributions.Multinomial, 'd2l 2.6 spelling')
+end)
+
 T.finish()
