@@ -13,6 +13,8 @@
 --   gpulab.value.<name>   numbers, strings, booleans: 'i:5', 'f:0.1', 's:text', 'b:true';
 --                         a list of n Nones (LambdaLR's lr_lambdas): 'n:<n>'
 --   gpulab.device.<name>  each tensor's device (written by the C half)
+--   gpulab.grad.<name>    'r' for a tensor that requires grad, 'p' for an nn.Parameter that
+--                         does not, 'pr' for one that does (PyTorch keeps both in its pickle)
 -- Note [Checkpoint tables]: a table's code is 't' (a plain table), 'd' (an
 -- OrderedDict), 'y' (a dict, such as an optimizer's state_dict), 'c' (a
 -- Counter: MultiStepLR's milestones) or 'u' (a tuple), with '#' after it when its keys are integers (a Lua array, the
@@ -96,6 +98,19 @@ local function decode(s)
   return nil
 end
 
+-- requires_grad and nn.Parameter, kept as PyTorch's pickle keeps them.
+local function mark_grad(acc, name, t)
+  local param = nn._is_param[t] == true
+  if param or t.requires_grad then acc.meta['gpulab.grad.' .. name] = (param and 'p' or '') .. (t.requires_grad and 'r' or '') end
+end
+local function restore_grad(meta, name, t)
+  local g = meta['gpulab.grad.' .. name]
+  if g == nil then return t end
+  if g:find('p', 1, true) then return nn.Parameter(t, g:find('r', 1, true) ~= nil) end
+  if g:find('r', 1, true) and t.dtype.is_floating_point then t:requires_grad_(true) end
+  return t
+end
+
 local function flatten(obj, prefix, acc, active)
   local where = prefix == '' and '' or (' (at %q)'):format(prefix:sub(1, -2))
   if active[obj] then fail('RuntimeError', 'torch.save: the object contains a reference cycle%s', where) end
@@ -115,6 +130,7 @@ local function flatten(obj, prefix, acc, active)
     if U.is_tensor(v) then
       acc.names[#acc.names + 1] = name
       acc.tensors[#acc.tensors + 1] = v
+      mark_grad(acc, name, v)
     elseif type(v) == 'table' and not U.is_nones(v) then
       if name:find('\n', 1, true) then fail('ValueError', 'torch.save: table names cannot contain newlines: %q', name) end
       local slot = #acc.tables + 1
@@ -159,6 +175,7 @@ function torch.save(obj, f, ...)
   if U.is_tensor(obj) then
     kind = 'tensor'
     acc.names[1], acc.tensors[1] = 'tensor', obj
+    mark_grad(acc, 'tensor', obj)
   elseif type(obj) == 'table' then
     local code = flatten(obj, '', acc, {})
     kind = code == 'd' and 'dict' or code == 't' and 'table' or code
@@ -256,6 +273,7 @@ local function new_node(code, order)
 end
 
 local function rebuild(names, tensors, meta)
+  for i, name in ipairs(names) do tensors[i] = restore_grad(meta, name, tensors[i]) end
   local kind = meta['gpulab.kind']
   if kind == 'tensor' and #names == 1 then return tensors[1] end
   local code = kind == 'table' and 't' or (kind == 'dict' or kind == nil) and 'd' or kind

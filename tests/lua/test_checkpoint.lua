@@ -230,5 +230,19 @@ with safe_open(src, 'np' if torch is None else 'pt') as f:
   eq(tostring(torch.load(path('from_py.st'), 'cuda:1').n.device), 'cuda:1')
 end)
 
+test('requires_grad and nn.Parameter come back as PyTorch keeps them', function()
+  -- python: torch.save(torch.ones(2, requires_grad=True)) loads as tensor([1., 1.], requires_grad=True);
+  -- a dict of Parameters loads as Parameters, requires_grad as saved
+  torch.save(torch.ones(2, {requires_grad = true}), path('rg.pt'))
+  eq(tostring(torch.load(path('rg.pt'))), 'tensor([1., 1.], requires_grad=True)')
+  torch.save({p = nn.Parameter(torch.ones(2)), q = nn.Parameter(torch.zeros(1), false), r = torch.ones(1)}, path('p.pt'))
+  local d = torch.load(path('p.pt'))
+  eq(tostring(d.p), 'Parameter containing:\ntensor([1., 1.], requires_grad=True)')
+  eq(tostring(d.q), 'Parameter containing:\ntensor([0.])')
+  eq(tostring(d.r), 'tensor([1.])')
+  torch.save(nn.Linear(2, 1):state_dict(), path('sd.pt'))
+  eq(torch.load(path('sd.pt')).weight.requires_grad, false, "a state_dict's tensors stay plain")
+end)
+
 os.execute('rm -rf ' .. q(dir))
 T.finish()
