@@ -6,14 +6,10 @@ local U = torch._util
 local c_grad = torch.autograd._grad
 
 -- An unused input's gradient is None: a Lua array with a hole does not keep
--- its length, so such a tuple carries it.
+-- its length, so such a tuple carries it in n (as table.pack does; the echo reads it).
 local function tuple_n(t, n)
-  local tup = U.tuple(t)
-  if #tup == n then return tup end
-  local mt = {}
-  for k, v in pairs(getmetatable(tup)) do mt[k] = v end
-  mt.__len = function() return n end
-  return setmetatable(t, mt)
+  if n ~= #t then t.n = n end
+  return torch._tuple(t)
 end
 
 function torch.autograd.grad(...)

@@ -7,22 +7,10 @@ local dir = arg[0]:match('^(.*)[/\\]') or '.'
 local T = dofile(dir .. '/testlib.lua')
 local cases = dofile(dir .. '/learner_apis_expected.lua')
 
--- Cases where gpulab's echo still differs from PyTorch's, with the reason:
--- they must still differ, so a fix shows up as a failure here until its
--- entry is removed.
-local tuple_echo = "autograd.grad's tuple (torch._util.tuple) echoes as Python's repr, not as IPython shows a "
-  .. 'tuple: the continuation lines of a multi-line tensor in it are not indented by one more'
-local KNOWN = {grad_linear = tuple_echo, pad_second_order = tuple_echo}
 local checked = {}
 for _, c in ipairs(cases) do
-  if KNOWN[c[1]] then
-    T.test(c[1] .. ' (known difference)', function()
-      T.truthy(T.echo_code(c[2], 'cpu') ~= c[3], c[1] .. ' now matches PyTorch: remove it from KNOWN')
-    end)
-  else
-    checked[#checked + 1] = c
-    checked[c[1]] = c
-  end
+  checked[#checked + 1] = c
+  checked[c[1]] = c
 end
 
 -- errors name the device's kernel as PyTorch's CUDA build would; the
