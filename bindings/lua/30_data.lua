@@ -81,10 +81,11 @@ function TensorDataset:__init(...)
     if t:size(0) ~= n then error('AssertionError: Size mismatch between tensors', 0) end
   end
 end
+-- A tuple, as PyTorch's (dataset[0] echoes (tensor(..), tensor(..))).
 function TensorDataset:__getitem(i)
   local out = {}
   for k, t in ipairs(self.tensors) do out[k] = t[i] end
-  return out
+  return torch._tuple(out)
 end
 function TensorDataset:__len() return self.tensors[1]:size(0) end
 
@@ -161,7 +162,7 @@ function data.default_collate(...)
     return torch.tensor(batch)
   elseif t == 'boolean' then
     return torch.tensor(batch)
-  elseif U.is_plain_table(first) then
+  elseif U.is_plain_table(first) or U.is_tuple(first) then  -- a list of tuples collates into a list, as PyTorch's
     local out = {}
     if #first > 0 then
       for j = 1, #first do

@@ -37,13 +37,14 @@ T.test('Dataset subclass: 0-based items and #', function()
   T.raises(function() return data.Dataset()[0] end, 'Subclasses of Dataset should implement __getitem', true)
 end)
 
-T.test('TensorDataset items are tables of rows', function()
+T.test('TensorDataset items are tuples of rows', function()
   local x, y = torch.arange(10):view(5, 2), torch.arange(5)
   local ds = data.TensorDataset(x, y)
   T.eq(#ds, 5)
   local item = ds[2]
   T.close(item[1], {4, 5})
   T.eq(item[2]:item(), 2)
+  T.eq(torch._echo(item), '(tensor([4, 5]), tensor(2))', "a tuple, as PyTorch's dataset[2]")
   T.raises(function() data.TensorDataset(x, torch.arange(4)) end, 'AssertionError: Size mismatch between tensors')
 end)
 
