@@ -5,6 +5,7 @@
 #include <string>
 #include <iterator>
 #include "bindings/luaT.h"
+#include "tensor/core/warning.h"
 #include "bindings/registry.h"
 #include "bindings/tensor_data.h"
 #include "bindings/udata.h"
@@ -84,6 +85,11 @@ bool push_field(lua_State* L, const Tensor& t, const char* k) {
       break;
     case 'T':
       if (!k[1]) {
+        if (t.dim() != 0 && t.dim() != 2)
+          warn(
+              "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
+              "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+              "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.");
         Shape dims;
         for (int64_t i = t.dim() - 1; i >= 0; --i) dims.push_back(i);
         push_tensor(L, permute(t, dims));

@@ -1,6 +1,7 @@
 // torch.* functions that are not tensor methods: creation, joins, seeding,
 // grad mode, printing options.
 #include "bindings/luaT.h"
+#include "tensor/core/warning.h"
 #include "bindings/registry.h"
 #include "bindings/tensor_data.h"
 #include "tensor/autograd/node.h"
@@ -24,6 +25,10 @@ int tensor(lua_State* L) {
   if (a.n() == 1) {
     const int data = a.at(0);  // 0 for torch.tensor(nil, {...}): lua_type(L, 0) is undefined
     GL_CHECK_T(TypeError, data != 0, "tensor(): argument 'data' must be a number, boolean, table or Tensor, not nil");
+    if (to_tensor(L, data))
+      warn(
+          "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+          "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).");
     t = tensor_from_lua(L, data, dt, dev);
   } else {  // torch.tensor{1, 2, 3, device=...}: the positionals are the data
     lua_createtable(L, a.n(), 0);

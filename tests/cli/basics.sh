@@ -115,6 +115,17 @@ expect "op warnings: std/var degrees of freedom once per site, scatter reduce= o
   $'tensor(nan)\ntensor(nan)\ntensor(nan)\ntensor([nan, nan])\ntensor([6., 7., 1.])\ntensor([5., 6., 1.])\ntensor([3., 3., 1.])\ntensor([0.5000, 0.5000])\ntensor([0.5000, 0.5000])' \
   $'UserWarning: std(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel).\nUserWarning: var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel).\nUserWarning: The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.\nUserWarning: Implicit dimension choice for softmax has been deprecated. Change the call to include dim=X as an argument.'
 
+# torch.tensor(a tensor) and x.T on other than 2 dims warn as PyTorch does, once per call site
+cat >"$WORK/copy_warnings.lua" <<'EOF'
+local x = torch.ones(2)
+for _ = 1, 2 do print(torch.tensor(x)) end
+print(x.T, torch.ones(1, 2).T.shape)
+EOF
+run copy_warnings.lua
+expect "torch.tensor(tensor) and x.T warnings" 0 \
+  $'tensor([1., 1.])\ntensor([1., 1.])\ntensor([1., 1.])\ttorch.Size([2, 1])' \
+  $'UserWarning: To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).\nUserWarning: The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.'
+
 # ---- failing scripts ----
 cat >"$WORK/fails.lua" <<'EOF'
 print('started')
