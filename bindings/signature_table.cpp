@@ -152,7 +152,7 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       {"normal_", "normal_(self, mean=0, std=1, *, generator=None)"},
       {"requires_grad_", "requires_grad_(self, requires_grad=True)"},
       {"retain_grad", "retain_grad(self)"},
-      {"backward", "backward(self, gradient=None, retain_graph=None)"},
+      {"backward", "backward(self, gradient=None, retain_graph=None, create_graph=False)"},
       {"equal", "equal(self, other)"},
       {"allclose", "allclose(self, other, rtol=1e-05, atol=1e-08)"},
       {"new_zeros", "new_zeros(self, *size, dtype=None, device=None)"},

@@ -250,7 +250,8 @@ int backward(lua_State* L) {
     GL_CHECK(t.numel() == 1, "grad can be implicitly created only for scalar outputs");
     g = ones(t.sizes(), {t.dtype(), t.device()});
   }
-  run_backward(t, g, a.boolean(1, "retain_graph", false));
+  const bool create_graph = a.boolean(2, "create_graph", false);
+  run_backward(t, g, a.boolean(1, "retain_graph", create_graph), create_graph);  // retain_graph=None: create_graph
   return 0;
 }
 int equal(lua_State* L) {

@@ -131,7 +131,13 @@ void accumulate(Node& n, const Tensor& g, bool create_graph) {
   Tensor lt(leaf);
   if (create_graph) {  // the gradient keeps its graph: no in-place sum into it
     Tensor fresh = to(sum_to(g, lt.sizes()), lt.device(), lt.dtype());
-    leaf->grad = leaf->grad ? add(Tensor(leaf->grad), fresh).impl : fresh.impl;
+    if (leaf->grad) {
+      leaf->grad = add(Tensor(leaf->grad), fresh).impl;
+    } else {  // PyTorch's clone_obey_contract: a new tensor copy_'d from it (CopyBackwards)
+      Tensor out = empty(lt.sizes(), {lt.dtype(), lt.device()});
+      copy_recorded_(out, fresh);
+      leaf->grad = out.impl;
+    }
   } else if (!leaf->grad) {
     leaf->grad = (g.impl.use_count() == 1 && g.storage().use_count() == 1 && g.is_contiguous() &&
                   g.dtype() == lt.dtype() && g.sizes() == lt.sizes())
@@ -265,10 +271,17 @@ std::vector<Tensor> root_grads(const std::vector<Tensor>& outputs, const std::ve
 }
 }  // namespace
 
-void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph) {
+void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph, bool create_graph) {
   GL_CHECK(root.requires_grad(), "element 0 of tensors does not require grad and does not have a grad_fn");
   Pass pass;
   pass.retain_graph = retain_graph;
+  pass.create_graph = create_graph;
+  if (create_graph)
+    warn(
+        "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+        "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid "
+        "this. If you have to use this function, make sure to reset the .grad fields of your parameters to None "
+        "after use to break the cycle and avoid the leak.");
   execute({edge_of(root)}, {grad}, pass);
 }
 

@@ -66,8 +66,9 @@ void retain_grad(const Tensor& t);
 // that does not retain its gradient (it stays None through backward).
 Tensor read_grad(const Tensor& t);
 
-// Runs backward from `root` with the given gradient (defined, same shape).
-void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph);
+// Runs backward from `root` with the given gradient (defined, same shape);
+// create_graph records the backward itself, so .grad can be differentiated again.
+void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph, bool create_graph = false);
 // torch.autograd.grad: the gradients of `outputs` (seeded with grad_outputs;
 // an undefined one: ones for a one-element output) with respect to `inputs`,
 // without touching any .grad. An input the outputs do not reach is an error

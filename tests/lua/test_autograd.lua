@@ -203,4 +203,23 @@ T.test('zero_, fill_ and copy_ in a graph are recorded (values from PyTorch 2.15
   T.raises(function() x:zero_() end, 'RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.')
 end)
 
+T.test('backward{create_graph=true}: a gradient that can be differentiated again, as PyTorch', function()
+  -- python: x = torch.tensor(2., requires_grad=True); (x ** 3).backward(create_graph=True)
+  -- x.grad is tensor(12., grad_fn=<CopyBackwards>); its own backward gives 6x = 12
+  local x = torch.tensor(2., {requires_grad = true})
+  local y = x ^ 3
+  y:backward{create_graph = true}
+  T.eq(tostring(x.grad), 'tensor(12., grad_fn=<CopyBackwards>)')
+  local g = x.grad
+  x.grad = nil
+  g:backward()
+  T.eq(tostring(x.grad), 'tensor(12.)')
+  -- retain_graph defaults to create_graph: a second backward works
+  local z = torch.tensor(1., {requires_grad = true})
+  local w = z * z
+  w:backward{create_graph = true}
+  w:backward()
+  T.eq(z.grad:item(), 4.0)
+end)
+
 T.finish()
