@@ -33,31 +33,6 @@ function nn.Parameter(...)
   return p
 end
 
--- A module's Python type name, as PyTorch's messages give it:
--- torch.nn.modules.linear.Linear, or __main__.Net for a learner's own class.
-local MODULE_FILES = {
-  linear = {'Linear', 'Identity', 'Bilinear', 'LazyLinear'},
-  container = {'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict'},
-  activation = {'ReLU', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax', 'GELU', 'SiLU', 'LeakyReLU', 'ELU', 'Softplus'},
-  conv = {'Conv1d', 'Conv2d', 'LazyConv2d'},
-  pooling = {'MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d'},
-  batchnorm = {'BatchNorm1d', 'BatchNorm2d', 'LazyBatchNorm2d'},
-  normalization = {'LayerNorm'},
-  dropout = {'Dropout'},
-  flatten = {'Flatten', 'Unflatten'},
-  loss = {'MSELoss', 'L1Loss', 'CrossEntropyLoss', 'NLLLoss', 'BCELoss', 'BCEWithLogitsLoss', 'SmoothL1Loss', 'HuberLoss'},
-}
-local module_file = {}
-for file, names in pairs(MODULE_FILES) do
-  for _, name in ipairs(names) do module_file[name] = file end
-end
-function U.module_qualname(m)
-  local name = U.type_name(m)
-  local file = module_file[name]
-  if file and m._get_name then return 'torch.nn.modules.' .. file .. '.' .. name end
-  return m._get_name and ('__main__.' .. name) or name
-end
-
 local function is_module(v)
   local mt = type(v) == 'table' and getmetatable(v)
   return mt and mt.__is_module == true or false
