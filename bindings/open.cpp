@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include "bindings/bindings.h"
+#include "bindings/for_arity.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/autograd/node.h"
@@ -104,6 +105,13 @@ int set_parameter(lua_State* L) {
   t.impl->is_parameter = lua_isnoneornil(L, 2) ? true : lua_toboolean(L, 2);
   return 0;
 }
+// torch._for_arity([level]): the variables of the generic for that called the
+// iterator calling this (level 1), or of one further out (Note [for X, y in loader]).
+int for_arity(lua_State* L) {
+  lua_pushinteger(L, for_loop_arity(L, static_cast<int>(luaL_optinteger(L, 1, 1)) + 1));
+  return 1;
+}
+
 int rename_grad_fn(lua_State* L) {
   Tensor& t = lt::check_tensor(L, 1, "tensor");
   const char* name = lua_tostring(L, 2);
@@ -172,6 +180,8 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "_set_parameter");
   lt::push_function(L, rename_grad_fn, "internal: rename a tensor's grad_fn (DataParallel's GatherBackward)");
   lua_setfield(L, -2, "_rename_grad_fn");
+  lt::push_function(L, for_arity, "internal: torch._for_arity() in an iterator: how many variables its for loop has");
+  lua_setfield(L, -2, "_for_arity");
   // torch.backends.cuda.matmul.allow_tf32
   lua_newtable(L);
   lua_newtable(L);

@@ -168,7 +168,10 @@ local function steps(x)
   end
   if type(x) == 'function' then return x, nil end
   if type(x) == 'table' then
-    if type(x.iter) == 'function' then return x:iter(), #x end  -- a DataLoader: one epoch
+    if type(x.iter) == 'function' then  -- a DataLoader: one epoch, unpacked for the loop's names
+      local it
+      return function(names) it = it or x:iter(names); return it() end, #x, true
+    end
     local i = 0
     return function() i = i + 1; if x[i] ~= nil then return i, x[i] end end, #x
   end
@@ -193,7 +196,7 @@ local function progress(iterable, opts)
   local p = setmetatable({n = 0, desc = '', postfix = '', leave = opts.leave ~= false, last_draw = -math.huge,
                           mode = env.notebook() and 'notebook' or env.tty() and 'tty' or 'quiet'}, Progress)
   if iterable ~= nil then
-    p.next, p.total = steps(iterable)
+    p.next, p.total, p.takes_names = steps(iterable)
   end
   if opts.total then p.total = opts.total end
   if opts.desc ~= nil then p:set_description(opts.desc) end
@@ -209,7 +212,9 @@ Progress.__call = function(self)
   if self.closed then return nil end
   if not self.next then error('TypeError: this progress bar counts with :update(), it has nothing to iterate', 0) end
   if self.pending then self.pending = false; self:update(1) end
-  local r = table.pack(self.next())
+  -- Note [for X, y in loader]: a loader unpacks for as many names as the loop has
+  if self.takes_names and self.names == nil then self.names = torch._for_arity() end
+  local r = table.pack(self.next(self.names))
   if r[1] == nil then self:close(); return nil end
   self.pending = true
   return table.unpack(r, 1, r.n)

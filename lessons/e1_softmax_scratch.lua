@@ -26,13 +26,13 @@ print(string.format("read %d images in %.2f s", #again, time.perf_counter() - t0
 -- %% Mini-batches
 -- `d2l.load_data_fashion_mnist` wraps both sets in DataLoaders: shuffled
 -- batches of 256 for training, batches in order for testing. A batch is
--- {X, y}: 256 images stacked along a new dimension 0, and their labels.
+-- {X, y}: 256 images stacked along a new dimension 0, and their labels;
+-- `for X, y in train_iter do` unpacks it, as Python's for does.
 -- (The course's own tests run a quick version, on a slice of the data: the
 -- line saying so appears only there.)
 batch_size = 256
 train_iter, test_iter = d2l.load_data_fashion_mnist(batch_size)
-for batch in train_iter do
-  X, y = batch[1], batch[2]
+for X, y in train_iter do
   print(X.shape, X.dtype, y.shape, y.dtype)
   break
 end
@@ -104,8 +104,8 @@ num_epochs = d2l.quick() and 2 or 10
 d2l.train_ch3(net, train_iter, test_iter, cross_entropy, num_epochs, updater, device)
 -- %% Predictions
 -- The first six test images: their true labels and the model's guesses.
-for batch in test_iter do
-  X, y = batch[1], batch[2]
+for Xb, yb in test_iter do
+  X, y = Xb, yb
   break
 end
 preds = net(X:to(device)):argmax(1)

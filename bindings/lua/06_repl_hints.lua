@@ -153,11 +153,8 @@ R.hints = {
      return c.msg:find("attempt to add a 'string'", 1, true) or c.msg:find('arithmetic on a string', 1, true)
    end, 'Lua joins strings with ..: "a" .. "b"'},
   {'append', function(c) return c.msg:find("'append'", 1, true) and S(c):match('[%.:]append%s*%(') end, 'Lua appends with table.insert(t, v) or t[#t + 1] = v'},
-  {'for X, y in loader', function(c)
+  {'table for tensor', function(c)
      if not c.msg:find('must be Tensor, not list', 1, true) then return nil end
-     if S(c):match('for%s+[%w_]+%s*,%s*[%w_]+%s+in%s+[%w_.]+%s+do') then
-       return 'a DataLoader gives each batch as one table: for batch in loader do local X, y = batch[1], batch[2] ... end'
-     end
      return 'a Lua table is not a tensor: torch.tensor({...}) makes one (and a batch {X, y} is read as batch[1], batch[2])'
    end},
   {'numpy()', function(c) return c.msg:find("object has no attribute 'numpy'", 1, true) end,

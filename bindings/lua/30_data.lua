@@ -186,16 +186,32 @@ end
 -- `for batch in loader do` starts a new epoch (a new shuffle) each time the
 -- loop starts; loader:iter() returns an independent iterator function and
 -- loader:enumerate() yields (i, batch) with i from 0. #loader = batches.
+-- A loop with more names than one unpacks the batch as Python's for does:
+-- `for X, y in loader do` (Note [for X, y in loader]).
+
+-- The batch as the loop wants it: whole for one name, its items for several
+-- (a list or a tuple, with Python's errors when the counts differ).
+local function unpacked(b, names)
+  if names < 2 or not (U.is_plain_table(b) or U.is_tuple(b)) or next(b) == nil then return b end
+  local n = U.is_tuple(b) and (b.n or #b) or #b
+  if n > names then error(('ValueError: too many values to unpack (expected %d)'):format(names), 0) end
+  if n < names then error(('ValueError: not enough values to unpack (expected %d, got %d)'):format(names, n), 0) end
+  return table.unpack(b, 1, n)
+end
+
+local function passed_on(self, b, ...)
+  if b == nil then self._it = nil end
+  return b, ...
+end
+
 local function loader_meta(cls)
   return {
     __name = cls.__name,
     __index = cls,
     __len = function(self) return self:__len() end,
     __call = function(self, _, ctrl)
-      if ctrl == nil then self._it = self:iter() end
-      local b = self._it()
-      if b == nil then self._it = nil end
-      return b
+      if ctrl == nil then self._it = self:iter(torch._for_arity()) end
+      return passed_on(self, self._it())
     end,
     __tostring = function(self) return object_repr(self, cls) end,
   }
@@ -204,7 +220,9 @@ local DataLoader = U.class('DataLoader', nil, loader_meta)
 data.DataLoader = DataLoader
 U.doc(DataLoader, 'DataLoader(dataset, {batch_size=1, shuffle=false, drop_last=false, collate_fn=, generator=}):\n'
   .. '  (batch_size=false is PyTorch\'s None: items one by one, not collated)\n'
-  .. '  for batch in loader do ... end   -- #loader batches; loader:enumerate() gives (i, batch), i from 0')
+  .. '  for X, y in loader do ... end    -- each batch unpacked, as Python\'s for; #loader batches\n'
+  .. '  for batch in loader do ... end   -- the whole batch, {X, y}\n'
+  .. '  for i, X, y in loader:enumerate() do ... end   -- i from 0')
 
 function DataLoader.new(cls, ...)
   local a = U.parse('DataLoader', {'dataset', 'batch_size', 'shuffle', 'sampler', 'batch_sampler', 'num_workers',
@@ -261,9 +279,9 @@ local function epoch_order(self, n)
   return order
 end
 
--- A plain Lua array works as a dataset too (its item 0 is t[1]).
+-- A plain Lua array or a tuple works as a dataset too (its item 0 is t[1]).
 local function get_item(ds, j)
-  if U.is_plain_table(ds) then return ds[j + 1] end
+  if U.is_plain_table(ds) or U.is_tuple(ds) then return ds[j + 1] end
   return ds[j]
 end
 
@@ -296,7 +314,13 @@ end
 -- for its workers) and the shuffle order on the first batch, so the default
 -- generator advances exactly as in PyTorch. RandomSampler, reaching the end
 -- of an epoch, draws one more (unused) permutation from a loader generator.
-function DataLoader:iter()
+function DataLoader:iter(names)
+  local it = self:_batches()
+  if names == nil or names < 2 then return it end
+  return function() return unpacked(it(), names) end
+end
+
+function DataLoader:_batches()
   local n = self.sampler and #self.sampler or #self.dataset
   U.draw_seed(self.generator)
   local order, pos, bs, done
@@ -322,10 +346,18 @@ function DataLoader:iter()
   end
 end
 
+-- `for i, X, y in loader:enumerate()` unpacks the batch too (Python's
+-- `for i, (X, y) in enumerate(loader)`).
 function DataLoader:enumerate()
-  local it, i = self:iter(), -1
+  local it, i = nil, -1
+  local function numbered(b, ...)
+    if b ~= nil then
+      i = i + 1
+      return i, b, ...
+    end
+  end
   return function()
-    local b = it()
-    if b ~= nil then i = i + 1; return i, b end
+    it = it or self:iter(torch._for_arity() - 1)
+    return numbered(it())
   end
 end

@@ -87,8 +87,7 @@ function d2l.evaluate_accuracy(net, data_iter)
   if is_module(net) then net:eval() end
   local metric = Accumulator(2)
   torch.no_grad(function()
-    for batch in data_iter do
-      local X, y = batch[1], batch[2]
+    for X, y in data_iter do
       metric:add(d2l.accuracy(net(X), y), y:numel())
     end
   end)
@@ -103,8 +102,7 @@ function d2l.evaluate_accuracy_gpu(net, data_iter, device)
   end
   local metric = Accumulator(2)
   torch.no_grad(function()
-    for batch in data_iter do
-      local X, y = batch[1], batch[2]
+    for X, y in data_iter do
       if device ~= nil then X, y = X:to(device), y:to(device) end
       metric:add(d2l.accuracy(net(X), y), y:numel())
     end
@@ -123,9 +121,8 @@ function d2l.train_epoch_ch3(net, train_iter, loss, updater, device)
   local metric, timer = Accumulator(3), Timer()
   local optimizer = type(updater) == 'table' and type(updater.step) == 'function'
   local seconds = 0.0
-  for batch in train_iter do
+  for X, y in train_iter do
     timer:start()
-    local X, y = batch[1], batch[2]
     if device ~= nil then X, y = X:to(device), y:to(device) end
     local y_hat = net(X)
     local l = loss(y_hat, y)

@@ -235,7 +235,8 @@ local lua = {
   ['torch.optim.lr_scheduler.LRScheduler.get_last_lr'] = 'sched:get_last_lr(): the lr of each parameter group after the last step, as a list',
   ['torch.optim.lr_scheduler.LRScheduler.extend'] = 'torch.optim.lr_scheduler.LRScheduler:extend(name): a subclass (define _lrs())',
   ['torch.optim.lr_scheduler.LRScheduler.new'] = 'cls:new(...): make an instance (what calling the class does)',
-  ['torch.utils.data.DataLoader.iter'] = 'loader:iter(): an iterator over the batches (what `for batch in loader` uses)',
+  ['torch.utils.data.DataLoader.iter'] = 'loader:iter(names=1): an iterator over the batches (what `for batch in loader` uses);\n'
+    .. '  with names > 1 each batch comes unpacked into that many values (what `for X, y in loader` uses)',
   ['torch.utils.data.DataLoader.enumerate'] = 'loader:enumerate(): an iterator of (i, batch), i from 0',
   ['torch.utils.data.DataLoader.extend'] = 'DataLoader:extend(name): a subclass',
   ['torch.utils.data.DataLoader.new'] = 'cls:new(...): make an instance (what calling the class does)',

@@ -14,8 +14,7 @@
 function evaluate_accuracy_gpu(net, data_iter, device)
   net:eval()
   local correct, total = 0, 0
-  for batch in data_iter do
-    local X, y = batch[1], batch[2]
+  for X, y in data_iter do
     -- TODO: on `device`, without autograd, and no :item() in the loop
     correct = correct + net(X):argmax(1):eq(y):sum():item()
     total = total + y:numel()

@@ -17,8 +17,7 @@
 function train_epoch(net, train_iter, loss, updater, device)
   net:train()
   local total, n = 0, 0
-  for batch in train_iter do
-    local X, y = batch[1], batch[2]
+  for X, y in train_iter do
     -- TODO: on `device`, and no :item() in the loop
     updater:zero_grad()
     local l = loss(net(X), y)

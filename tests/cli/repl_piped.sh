@@ -38,6 +38,23 @@ loop	1
 2
 from the shell"
 expect_grep "REPL piped: the error that stopped it" 1 "$ERR" 'boom'
+
+# d2l's loop as a learner types it at the prompt (Note [for X, y in loader]).
+cat >"$WORK/repl_in" <<'EOF'
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.ones(5, 2), torch.arange(5)), {batch_size = 2})
+for X, y in loader do
+  print(X.shape, y)
+end
+for i, batch in loader:enumerate() do print(i, #batch) end
+EOF
+STDIN=$WORK/repl_in run
+expect "REPL piped: for X, y in loader unpacks each batch, for i, batch keeps it whole" 0 \
+"torch.Size([2, 2])	tensor([0, 1])
+torch.Size([2, 2])	tensor([2, 3])
+torch.Size([1, 2])	tensor([4])
+0	2
+1	2
+2	2"
 printf 'x = (\n1 +\n= 2\nprint("not reached")\n' >"$WORK/repl_syntax"
 STDIN=$WORK/repl_syntax run
 expect_grep "REPL piped: a syntax error stops it too" 1 "$ERR" "unexpected symbol near '='"

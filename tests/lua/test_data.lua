@@ -193,4 +193,51 @@ T.test("datasets and loaders print as Python's default repr", function()
   T.truthy(tostring(D()):match('^<__main__%.MyData object at 0x%x+>$'), tostring(D()))
 end)
 
+-- Note [for X, y in loader]: the loop's names decide, as Python's unpacking.
+T.test('for X, y in loader unpacks each batch; for batch in loader keeps it whole', function()
+  local X, y = torch.arange(20.):reshape(10, 2), torch.arange(10)
+  local loader = data.DataLoader(data.TensorDataset(X, y), {batch_size = 4})
+  local seen = {}
+  for Xb, yb in loader do seen[#seen + 1] = {Xb:size(0), yb:sum():item(), Xb[0][1]:item()} end
+  T.eq(#seen, 3)
+  T.eq(seen[1][1], 4); T.eq(seen[1][2], 6); T.eq(seen[3][1], 2); T.eq(seen[3][3], 17)
+  local wholes = 0
+  for batch in loader do
+    T.eq(#batch, 2); T.truthy(torch.is_tensor(batch[2]))
+    wholes = wholes + 1
+  end
+  T.eq(wholes, 3)
+  -- a loop started again starts a new epoch in either form, nested in another loop too
+  local sums = {}
+  for _ = 1, 2 do for _, yb in loader do sums[#sums + 1] = yb:sum():item() end end
+  T.eq(table.concat(sums, ' '), '6 22 17 6 22 17')
+  -- enumerate: (i, batch) or (i, X, y), i from 0
+  local got = {}
+  for i, Xb, yb in loader:enumerate() do got[#got + 1] = i .. ':' .. Xb:size(0) .. ':' .. yb[0]:item() end
+  T.eq(table.concat(got, ' '), '0:4:0 1:4:4 2:2:8')
+  for i, b in loader:enumerate() do T.eq(#b, 2, 'enumerate with two names keeps the batch') end
+  -- two loops on one line: the same count is known; different counts cannot
+  -- be told apart, and the batch comes whole, as Lua's rule has it
+  local a, b = 0, 0
+  for Xb, yb in loader do a = a + yb:size(0) end for Xb, yb in loader do b = b + Xb:size(0) end
+  T.eq(a, 10); T.eq(b, 10)
+  for Xb, yb in loader do a = yb end for batch in loader do b = batch end
+  T.eq(a, nil); T.eq(#b, 2)
+  -- batch_size=false (None): each item is a tuple, unpacked the same way
+  for Xi, yi in data.DataLoader(data.TensorDataset(X, y), {batch_size = false}) do
+    T.eq(Xi:dim(), 1); T.eq(yi:item(), 0)
+    break
+  end
+end)
+
+T.test("unpacking a batch into the wrong number of names is Python's ValueError", function()
+  local loader = data.DataLoader(data.TensorDataset(torch.ones(4, 2), torch.zeros(4)), {batch_size = 2})
+  T.raises(function() for a, b, c in loader do end end, 'ValueError: not enough values to unpack (expected 3, got 2)')
+  local three = data.DataLoader(data.TensorDataset(torch.ones(4, 2), torch.zeros(4), torch.zeros(4)), {batch_size = 2})
+  T.raises(function() for a, b in three do end end, 'ValueError: too many values to unpack (expected 2)')
+  -- a dataset of single tensors yields tensors, whatever the names
+  local rows = data.DataLoader(torch.ones(4, 3):unbind(), {batch_size = 2})
+  for a, b in rows do T.eq(a:size(0), 2); T.eq(b, nil) end
+end)
+
 T.finish()

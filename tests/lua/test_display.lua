@@ -95,6 +95,18 @@ T.test('progress over a DataLoader passes its batches through; quiet off a termi
   T.eq(err, 'train: 100%|' .. ('█'):rep(40) .. '| 3/3\n')
 end)
 
+T.test('progress over a DataLoader unpacks each batch for a loop of several names', function()
+  local _, _, seen = captured(function()
+    local seen = {}
+    local D = torch.utils.data.TensorDataset(torch.arange(10):float(), torch.arange(10))
+    for X, y in torch.utils.progress(torch.utils.data.DataLoader(D, {batch_size = 4})) do
+      seen[#seen + 1] = X:numel() .. ':' .. y:sum():item()
+    end
+    return seen
+  end)
+  T.eq(table.concat(seen, ','), '4:6,4:22,2:17')
+end)
+
 T.test('progress: lists, ints, iterator functions with total, postfix, break', function()
   local _, err, got = captured(function()
     local got = {}

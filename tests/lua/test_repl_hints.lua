@@ -68,8 +68,6 @@ local habits = {
   {'s = x.shape()', 'hint: x.shape is a field, not a method: x.shape (or x:size())'},
   {'c = x:is_cuda()', 'hint: x.is_cuda is a field (a property in PyTorch), not a method: write x.is_cuda'},
   {'before = id(x)', "hint: Lua has no id(): rawequal(a, b) tells whether a and b are one object; for tensors, x:data_ptr() is where its memory starts"},
-  {'ds = torch.utils.data.TensorDataset(torch.ones(4, 2), torch.arange(4))\nloader = torch.utils.data.DataLoader(ds, {batch_size = 2})\nfor X, y in loader do print(nn.Linear(2, 1)(X)) end',
-   'hint: a DataLoader gives each batch as one table: for batch in loader do local X, y = batch[1], batch[2] ... end'},
   {'y = nn.Linear(2, 1)({1, 2})',
    'hint: a Lua table is not a tensor: torch.tensor({...}) makes one (and a batch {X, y} is read as batch[1], batch[2])'},
   {'a = x:numpy()', 'hint: there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},

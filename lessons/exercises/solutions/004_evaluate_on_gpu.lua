@@ -5,8 +5,8 @@ function evaluate_accuracy_gpu(net, data_iter, device)
   local correct = torch.zeros({}, {dtype = torch.int64, device = device})
   local total = 0
   torch.no_grad(function()
-    for batch in data_iter do
-      local X, y = batch[1]:to(device), batch[2]:to(device)
+    for X, y in data_iter do
+      X, y = X:to(device), y:to(device)
       correct = correct + net(X):argmax(1):eq(y):sum()
       total = total + y:numel()
     end

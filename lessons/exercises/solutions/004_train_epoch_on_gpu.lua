@@ -3,8 +3,8 @@ function train_epoch(net, train_iter, loss, updater, device)
   net:train()
   local total = torch.tensor(0.0, {device = device})
   local n = 0
-  for batch in train_iter do
-    local X, y = batch[1]:to(device), batch[2]:to(device)
+  for X, y in train_iter do
+    X, y = X:to(device), y:to(device)
     updater:zero_grad()
     local l = loss(net(X), y)
     l:backward()
