@@ -21,8 +21,16 @@ const char* error_text(lua_State* L) {
   return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
 }
 
+// The error of a script, as lua.c prints it, with the REPL's hint for a
+// Python habit (registry['gpulab.repl'].script_hint) under the message.
 int traceback_handler(lua_State* L) {
   const char* msg = error_text(L);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.repl") == LUA_TTABLE &&
+      lua_getfield(L, -1, "script_hint") == LUA_TFUNCTION) {
+    lua_pushstring(L, msg);
+    if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
+      msg = lua_pushfstring(L, "%s\nhint: %s", msg, lua_tostring(L, -1));
+  }
   luaL_traceback(L, L, msg, 1);
   return 1;
 }

@@ -194,6 +194,23 @@ function R.handler(msg)
   return msg
 end
 
+-- The hint for an error of a script (`gpulab FILE`), whose traceback stays
+-- lua.c's: the innermost frame of a learner's file gives the line and the
+-- names in scope; the REPL's hint table does the rest. Runs in the message
+-- handler, while the failing frames still exist.
+function R.script_hint(msg)
+  if type(msg) ~= 'string' then return nil end
+  for level = 2, 80 do
+    local info = debug.getinfo(level, 'Sl')
+    if not info then return nil end
+    if info.source:sub(1, 1) == '@' and info.currentline > 0 then
+      local line = cell_line(info.source, info.currentline)
+      if not line then return nil end
+      return R.hint{msg = msg, line = line, cell = line, vars = visible(level + 1)}
+    end
+  end
+end
+
 -- A syntax error of a cell: the line and a caret under the token, and a hint.
 function R.syntax(msg, src)
   local n = tonumber(msg:match('^[^\n]-:(%d+):')) or 1

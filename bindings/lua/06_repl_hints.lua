@@ -70,6 +70,57 @@ end
 
 local S = function(ctx) return strip_strings(ctx.cell) end
 
+-- The operands of the first == or ~= in `line` (brackets balanced), or nil.
+local function compared(line)
+  local at, op = nil, nil
+  for i = 1, #line - 1 do
+    local two = line:sub(i, i + 1)
+    if (two == '==' or two == '~=') and line:sub(i - 1, i - 1) ~= '=' and line:sub(i + 2, i + 2) ~= '=' then
+      at, op = i, two
+      break
+    end
+  end
+  if not at then return nil end
+  local function scan(from, to, step, open, close)
+    local depth, i = 0, from
+    while i ~= to + step do
+      local ch = line:sub(i, i)
+      if ch == open then depth = depth + 1
+      elseif ch == close then
+        if depth == 0 then break end
+        depth = depth - 1
+      elseif depth == 0 and (ch == ',' or ch == '=' or ch == ';' or ch == '{' or ch == '}') then break end
+      i = i + step
+    end
+    return i
+  end
+  local l = scan(at - 1, 1, -1, ')', '(')
+  local r = scan(at + 2, #line, 1, '(', ')')
+  local a, b = line:sub(l + 1, at - 1), line:sub(at + 2, r - 1)
+  a, b = a:match('^%s*(.-)%s*$'), b:match('^%s*(.-)%s*$')
+  a = a:gsub('^return%s+', ''):gsub('^local%s+', '')
+  b = b:gsub('%s+then$', ''):gsub('%s+do$', ''):gsub('%s+and%s.*$', ''):gsub('%s+or%s.*$', '')
+  if a == '' or b == '' then return nil end
+  return a, op, b
+end
+
+-- Note [Tensor ==]: pred:argmax(1) == y is true or false in Lua, and the
+-- learner meets it one step later, as a boolean that cannot be indexed, added
+-- or passed as a tensor.
+local function tensor_eq_hint(c)
+  local m = c.msg
+  if not (m:find('attempt to index a boolean value', 1, true) or m:find('arithmetic on a boolean value', 1, true)
+          or m:find('must be Tensor, not bool', 1, true) or m:find('attempt to call a boolean value', 1, true)) then
+    return nil
+  end
+  local a, op, b = compared(strip_strings(c.line))
+  if not a then return nil end
+  local self = a:match('^[%w_%.:%[%]%(%)]+$') and a or '(' .. a .. ')'
+  local asks = op == '==' and 'whether both sides are the same object' or 'whether the two sides are different objects'
+  return ("Lua's %s gives true or false (%s), never a tensor: PyTorch's %s %s %s is %s:%s(%s) here"):format(op, asks, a,
+    op == '==' and '==' or '!=', b, self, op == '==' and 'eq' or 'ne', b)
+end
+
 -- {what, test(ctx) -> true or a hint string, hint}; `syntax = true`: only for a
 -- syntax error (the habit cannot compile). The order matters.
 R.hints = {
@@ -153,6 +204,7 @@ R.hints = {
      return c.msg:find("attempt to add a 'string'", 1, true) or c.msg:find('arithmetic on a string', 1, true)
    end, 'Lua joins strings with ..: "a" .. "b"'},
   {'append', function(c) return c.msg:find("'append'", 1, true) and S(c):match('[%.:]append%s*%(') end, 'Lua appends with table.insert(t, v) or t[#t + 1] = v'},
+  {'tensor ==', tensor_eq_hint},
   {'table for tensor', function(c)
      if not c.msg:find('must be Tensor, not list', 1, true) then return nil end
      return 'a Lua table is not a tensor: torch.tensor({...}) makes one (and a batch {X, y} is read as batch[1], batch[2])'

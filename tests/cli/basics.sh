@@ -136,6 +136,17 @@ run fails.lua
 expect_grep "failing script: status 1, message and traceback" 1 "$ERR" \
   '^gpulab: fails.lua:2: something broke$' '^stack traceback:' 'fails.lua:3: in main chunk'
 grep -q '^started$' "$OUT" || fail "failing script still printed before the error"
+# A Python habit in a script gets the REPL's hint under the message, lua.c's traceback kept.
+cat >"$WORK/habit.lua" <<'EOF'
+local function accuracy(pred, y)
+  return (pred:argmax(1) == y):float():mean()
+end
+print(accuracy(torch.ones(4, 3), torch.zeros(4)))
+EOF
+run habit.lua
+expect_grep "a script's Python habit gets its hint" 1 "$ERR" '^gpulab: habit.lua:2: attempt to index a boolean value$' \
+  "^hint: Lua's == gives true or false \(whether both sides are the same object\), never a tensor: PyTorch's pred:argmax\(1\) == y is pred:argmax\(1\):eq\(y\) here$" \
+  '^stack traceback:' 'habit.lua:4: in main chunk'
 run -e 'error(setmetatable({}, {__tostring = function() return "custom error object" end}))'
 expect_grep "error object with __tostring" 1 "$ERR" '^gpulab: custom error object$'
 run -e 'error({})'
