@@ -25,6 +25,10 @@ int is_available(lua_State* L) {
   lua_pushboolean(L, cuda_available());
   return 1;
 }
+int is_initialized(lua_State* L) {
+  lua_pushboolean(L, cuda_initialized());
+  return 1;
+}
 int device_count(lua_State* L) {
   lua_pushinteger(L, cuda_device_count());
   return 1;
@@ -165,6 +169,8 @@ void open_cuda(lua_State* L) {
   static const Reg fns[] = {
       {"is_available", is_available, "torch.cuda.is_available(): is there at least one CUDA device (real or virtual)?"},
       {"device_count", device_count, "torch.cuda.device_count()."},
+      {"is_initialized", is_initialized,
+       "torch.cuda.is_initialized(): has CUDA started (a first tensor or query on a device)?"},
       {"current_device", current_device, "torch.cuda.current_device(): what 'cuda' means."},
       {"set_device", set_device, "torch.cuda.set_device(i): change what 'cuda' means."},
       {"get_device_name", get_device_name, "torch.cuda.get_device_name(i): the GPU's name (virtual devices say so)."},

@@ -221,6 +221,7 @@ const std::unordered_map<std::string, const char*>& signature_table() {
       // ---- torch.cuda (cuda_lib.cpp) ----
       {"cuda.is_available", "is_available()"},
       {"cuda.device_count", "device_count()"},
+      {"cuda.is_initialized", "is_initialized()"},
       {"cuda.current_device", "current_device()"},
       {"cuda.set_device", "set_device(device)"},
       {"cuda.get_device_name", "get_device_name(device=None)"},

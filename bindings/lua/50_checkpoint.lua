@@ -314,7 +314,7 @@ function torch.load(f, ...)
     kw, n = pos[n], n - 1
   end
   if n > 1 then fail('TypeError', 'load() takes from 1 to 2 positional arguments but %d were given', n + 1) end
-  local map = pos[1]
+  local map = n >= 1 and pos[1] or nil  -- not the options table itself
   if kw then
     for k in pairs(kw) do
       if type(k) == 'string' and not load_keywords[k] and k ~= 'f' then

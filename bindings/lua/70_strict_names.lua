@@ -51,6 +51,6 @@ local function strict_namespace(t)
   end})
 end
 for _, t in ipairs({torch, torch.nn, torch.nn.functional, torch.nn.init, torch.optim, torch.optim.lr_scheduler,
-                    torch.cuda, torch.linalg, torch.utils, torch.utils.data, torch.distributions, torch.backends}) do
+                    torch.cuda, torch.linalg, torch.utils, torch.utils.data, torch.distributions, torch.backends, torch.accelerator}) do
   strict_namespace(t)
 end

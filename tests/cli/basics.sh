@@ -126,6 +126,11 @@ expect "torch.tensor(tensor) and x.T warnings" 0 \
   $'tensor([1., 1.])\ntensor([1., 1.])\ntensor([1., 1.])\ttorch.Size([2, 1])' \
   $'UserWarning: To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).\nUserWarning: The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.'
 
+# torch.accelerator on a machine without a GPU answers as PyTorch's there
+# (tests/pytorch/gen_accelerator.py wrote the expected lines).
+run "$FIX/accelerator/no_gpu.lua"
+expect "torch.accelerator without a GPU, as PyTorch's" 0 "$(cat "$FIX/accelerator/no_gpu.txt")"
+
 # ---- failing scripts ----
 cat >"$WORK/fails.lua" <<'EOF'
 print('started')

@@ -121,6 +121,9 @@ test('map_location forms', function()
   eq(devs(torch.load(path('ml.st'), {map_location = {['cuda:1'] = torch.device('cpu'), cpu = 'cuda:2'}})), 'cpu cuda:2',
      'mapping table of devices')
   eq(devs(torch.load(path('ml.st'), {map_location = 'cuda', weights_only = true})), 'cuda:0 cuda:0', "'cuda' is the current device")
+  -- PyTorch's quickstart: torch.load("model.pth", weights_only=True), no map_location
+  eq(devs(torch.load(path('ml.st'), {weights_only = true})), 'cuda:1 cpu', 'weights_only alone keeps the devices')
+  eq(devs(torch.load(path('ml.st'), {mmap = false})), 'cuda:1 cpu', 'mmap alone')
   err(function() torch.load(path('ml.st'), 'cuda:7') end,
       'RuntimeError: Attempting to deserialize object on CUDA device 7 but torch.cuda.device_count() is 4. Please use torch.load with map_location to map your storages to an existing device.')
   err(function() torch.load(path('ml.st'), 'gpu') end, 'invalid device string "gpu"')
