@@ -48,7 +48,7 @@ int checked_trampoline(lua_State* L) {
   int given = 0;
   try {
     given = check_call(L, *sig);
-    return fn(L);
+    return sig->accepts_out ? call_with_out(L, fn, *sig) : fn(L);
   } catch (const TypeError& e) {
     push_error(L, std::make_exception_ptr(TypeError(with_position(e.what(), *sig, given), e.hint())));
   } catch (...) { push_error(L, std::current_exception()); }

@@ -81,8 +81,17 @@ const Signature* signature_for(const std::string& key, bool method) {
       if (key == r[0][0]) text = r[0][1];
   const Signature* s = nullptr;
   if (text) {
-    parsed.push_back(parse(text, method));
+    std::string full = text;
+    const bool out = !method && takes_out(key);
+    if (out) {  // PyTorch's notation: "add(input, other, *, alpha=1, out=None)"
+      const char* add = full.find('*') != std::string::npos ? ", out=None"
+                        : full[full.size() - 2] == '('      ? "*, out=None"
+                                                            : ", *, out=None";
+      full.insert(full.size() - 1, add);
+    }
+    parsed.push_back(parse(full.c_str(), method));
     parsed.back().tensor_method = method && key.find('.') == std::string::npos;  // others: "Event.record"
+    parsed.back().accepts_out = out;
     s = &parsed.back();
   }
   cache[method][key] = s;

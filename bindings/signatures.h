@@ -26,6 +26,7 @@ struct Signature {
   std::string varargs_name;             // its name: "size" for view(*size)
   bool method = false;                  // called as x:f(...): argument 1 is self
   bool no_keywords = false;             // every argument is positional: is_tensor(obj, /)
+  bool accepts_out = false;             // torch.f(..., {out=t}) (Note [out=], out_arg.cpp)
 };
 
 // Every signature's text by key (signature_table.cpp).
@@ -39,5 +40,11 @@ const Signature* signature_for(const std::string& key, bool method);
 // unknown keyword. Leaves the stack as it was. Returns how many positionals
 // the call gave (trailing nils not counted).
 int check_call(lua_State* L, const Signature& sig);
+
+// Whether torch.<key> has PyTorch's out= keyword (out_arg.cpp).
+bool takes_out(const std::string& key);
+// Calls fn with the call's out= taken out of its keywords and its results
+// written into that tensor (or tuple of tensors), which it returns.
+int call_with_out(lua_State* L, Fn fn, const Signature& sig);
 
 }  // namespace gl::lt

@@ -98,6 +98,12 @@ expect "uint8 mask: deprecation UserWarning on stderr, once per site" 0 \
   $'tensor([0., 2.])\ntensor([0., 2.])\ntensor([0., 2.])\ntensor([7., 1., 8.])' \
   $'UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.\nUserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.'
 
+# out= of another shape is resized, with PyTorch's deprecation warning when it had elements.
+run -e 'local o = torch.empty(3); torch.add(torch.ones(2, 2), 1, {out = o}); print(o.shape)' \
+    -e 'local e = torch.empty(0); torch.add(torch.ones(2), 1, {out = e}); print(e.shape)'
+expect "out= resized: PyTorch's UserWarning, none for an empty out" 0 $'torch.Size([2, 2])\ntorch.Size([2])' \
+  'UserWarning: An output with one or more elements was resized since it had shape [3], which does not match the required output shape [2, 2]. This behavior is deprecated, and in a future PyTorch release outputs will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).'
+
 # Ops that PyTorch warns from (Note [Warnings]): std/var with no degrees of freedom once per
 # call site, scatter's deprecated reduce= once per process (PyTorch's TORCH_WARN_ONCE), F.softmax
 # without dim once per call site (torch._warn from the Lua library).

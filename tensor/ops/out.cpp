@@ -1,0 +1,59 @@
+// Note [out=]: PyTorch's torch.f(..., out=t) runs f's out variant, which
+// writes into t and returns it. gpulab computes f as usual and writes the
+// result into t, with the out variants' rules: no autograd through it, a
+// dtype t can hold (the same one for the matrix products), t's device, and
+// t resized to the result's shape (PyTorch warns when t had elements). What
+// differs is only where the values are computed: the result is a temporary
+// before it is copied, as a TensorIterator op's would be for a strided t.
+#include "tensor/ops/out.h"
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/core/warning.h"
+#include "tensor/ops/inplace.h"
+#include "tensor/ops/promote.h"
+
+namespace gl {
+
+Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname, bool exact_dtype) {
+  if (GradMode::enabled() && result.requires_grad())
+    throw RuntimeError(cat(fname,
+                           "(): functions with out=... arguments don't support automatic differentiation, but one of "
+                           "the arguments requires grad."));
+  if (GradMode::enabled() && out.requires_grad() && out.is_leaf())
+    throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
+  if (exact_dtype && out.dtype() != result.dtype())
+    throw RuntimeError(cat("Expected out tensor to have dtype ", dtype_cpp_name(result.dtype()), ", but got ",
+                           dtype_cpp_name(out.dtype()), " instead"));
+  if (!can_cast(result.dtype(), out.dtype()))
+    throw RuntimeError(cat("result type ", dtype_legacy_name(result.dtype()),
+                           " can't be cast to the desired output type ", dtype_legacy_name(out.dtype())));
+  if (out.device() != result.device()) {
+    // TensorIterator's order: the outputs first, the first non-CPU device is the common one
+    const Device common = out.device().is_cpu() ? result.device() : out.device();
+    const Device other = common == out.device() ? result.device() : out.device();
+    throw RuntimeError(cat("Expected all tensors to be on the same device, but found at least two devices, ",
+                           common.str(), " and ", other.str(), "!"),
+                       "make out on the inputs' device");
+  }
+  if (out.sizes() != result.sizes()) {
+    if (out.numel() != 0)
+      warn(cat("An output with one or more elements was resized since it had shape ", shape_str(out.sizes()),
+               ", which does not match the required output shape ", shape_str(result.sizes()),
+               ". This behavior is deprecated, and in a future PyTorch release outputs will not be resized unless they "
+               "have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+               "with t.resize_(0)."));
+    // out takes fresh memory of the new shape; views of its old memory keep it
+    Tensor fresh = empty(result.sizes(), {out.dtype(), out.device()});
+    TensorImpl& o = *out.impl;
+    o.storage = fresh.impl->storage;
+    o.sizes = fresh.impl->sizes;
+    o.strides = fresh.impl->strides;
+    o.offset = fresh.impl->offset;
+    o.numel = fresh.impl->numel;
+  }
+  NoGradGuard ng;
+  copy_(out, result);
+  return out;
+}
+
+}  // namespace gl
