@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include "bindings/bindings.h"
-#include "bindings/for_arity.h"
+#include "bindings/call_site.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/autograd/node.h"
@@ -112,6 +112,13 @@ int for_arity(lua_State* L) {
   return 1;
 }
 
+// torch._results_wanted([level]): how many results the call of the function
+// calling this keeps (-1: all, -2: unknown; Note [for X, y in loader]).
+int results_wanted_fn(lua_State* L) {
+  lua_pushinteger(L, results_wanted(L, static_cast<int>(luaL_optinteger(L, 1, 1)) + 1));
+  return 1;
+}
+
 int rename_grad_fn(lua_State* L) {
   Tensor& t = lt::check_tensor(L, 1, "tensor");
   const char* name = lua_tostring(L, 2);
@@ -182,6 +189,9 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "_rename_grad_fn");
   lt::push_function(L, for_arity, "internal: torch._for_arity() in an iterator: how many variables its for loop has");
   lua_setfield(L, -2, "_for_arity");
+  lt::push_function(L, results_wanted_fn,
+                    "internal: torch._results_wanted() in a function: how many results its caller keeps");
+  lua_setfield(L, -2, "_results_wanted");
   // torch.backends.cuda.matmul.allow_tf32
   lua_newtable(L);
   lua_newtable(L);

@@ -211,6 +211,17 @@ function Tuple.__index(_, k)
 end
 function U.is_tuple(v) return getmetatable(v) == Tuple end
 
+-- Python's unpacking of an item into `names` values (Note [for X, y in
+-- loader]): whole for one name (or an unknown count), a list's or tuple's
+-- entries for several, with Python's ValueError when the counts differ.
+function U.unpack_item(item, names)
+  if item == nil or names == nil or names < 2 or not (U.is_plain_table(item) or U.is_tuple(item)) then return item end
+  local n = U.is_tuple(item) and (item.n or #item) or #item
+  if n > names then error(('ValueError: too many values to unpack (expected %d)'):format(names), 0) end
+  if n < names then error(('ValueError: not enough values to unpack (expected %d, got %d)'):format(names, n), 0) end
+  return table.unpack(item, 1, n)
+end
+
 -- Ordered (key, value) pairs of an OrderedDict or of a plain table (sorted keys,
 -- since a plain Lua table has no order).
 function U.ordered_items(t)

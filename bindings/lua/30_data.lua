@@ -189,16 +189,6 @@ end
 -- A loop with more names than one unpacks the batch as Python's for does:
 -- `for X, y in loader do` (Note [for X, y in loader]).
 
--- The batch as the loop wants it: whole for one name, its items for several
--- (a list or a tuple, with Python's errors when the counts differ).
-local function unpacked(b, names)
-  if names < 2 or not (U.is_plain_table(b) or U.is_tuple(b)) or next(b) == nil then return b end
-  local n = U.is_tuple(b) and (b.n or #b) or #b
-  if n > names then error(('ValueError: too many values to unpack (expected %d)'):format(names), 0) end
-  if n < names then error(('ValueError: not enough values to unpack (expected %d, got %d)'):format(names, n), 0) end
-  return table.unpack(b, 1, n)
-end
-
 local function passed_on(self, b, ...)
   if b == nil then self._it = nil end
   return b, ...
@@ -317,7 +307,7 @@ end
 function DataLoader:iter(names)
   local it = self:_batches()
   if names == nil or names < 2 then return it end
-  return function() return unpacked(it(), names) end
+  return function() return U.unpack_item(it(), names) end
 end
 
 function DataLoader:_batches()

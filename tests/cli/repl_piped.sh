@@ -46,15 +46,22 @@ for X, y in loader do
   print(X.shape, y)
 end
 for i, batch in loader:enumerate() do print(i, #batch) end
+X, y = next(iter(loader))
+y
+next(iter(loader))
 EOF
 STDIN=$WORK/repl_in run
-expect "REPL piped: for X, y in loader unpacks each batch, for i, batch keeps it whole" 0 \
+expect "REPL piped: for X, y in loader and X, y = next(iter(loader)) unpack each batch, one name keeps it whole" 0 \
 "torch.Size([2, 2])	tensor([0, 1])
 torch.Size([2, 2])	tensor([2, 3])
 torch.Size([1, 2])	tensor([4])
 0	2
 1	2
-2	2"
+2	2
+tensor([0, 1])
+[tensor([[1., 1.],
+         [1., 1.]]),
+ tensor([0, 1])]"
 printf 'x = (\n1 +\n= 2\nprint("not reached")\n' >"$WORK/repl_syntax"
 STDIN=$WORK/repl_syntax run
 expect_grep "REPL piped: a syntax error stops it too" 1 "$ERR" "unexpected symbol near '='"

@@ -240,4 +240,43 @@ T.test("unpacking a batch into the wrong number of names is Python's ValueError"
   for a, b in rows do T.eq(a:size(0), 2); T.eq(b, nil) end
 end)
 
+T.test("iter() and next(), as Python's: X, y = next(iter(loader))", function()
+  local ds = data.TensorDataset(torch.arange(8.):reshape(4, 2), torch.arange(4))
+  local loader = data.DataLoader(ds, {batch_size = 2})
+  local X, y = next(iter(loader))
+  T.eq(tostring(X.shape), 'torch.Size([2, 2])')
+  T.eq(tostring(y), 'tensor([0, 1])')
+  local batch = next(iter(loader))
+  T.eq(#batch, 2, 'one name keeps the batch whole')
+  local it = iter(loader)
+  T.eq(rawequal(iter(it), it), true, 'iter of an iterator is itself')
+  local _, y2 = next(it)
+  local _, y3 = next(it)
+  T.eq(y2[0]:item() .. y3[0]:item(), '02')
+  T.eq(next(it, 'done'), 'done')
+  T.eq(next(it, nil), nil, 'an explicit nil default')
+  T.raises(function() next(it) end, 'StopIteration')
+  T.raises(function() local a, b, c = next(iter(loader)) end, 'ValueError: not enough values to unpack (expected 3, got 2)')
+  T.raises(function() next(loader) end,
+           "TypeError: 'DataLoader' object is not an iterator\nhint: iter(loader) makes one: X, y = next(iter(loader))")
+  T.raises(function() iter(3) end, "TypeError: 'int' object is not iterable")
+  -- lists, tuples, tensors, datasets, functions
+  T.eq(next(iter({'a', 'b'})), 'a')
+  T.eq(next(iter(torch.arange(5):split(2)))[0]:item(), 0)
+  T.eq(tostring(next(iter(torch.arange(6):reshape(3, 2)))), 'tensor([0, 1])')
+  local Xi, yi = next(iter(ds))
+  T.eq(yi:item(), 0)
+  local n = 0
+  T.eq(next(iter(function() n = n + 1; return n end)), 1)
+  -- a loop over an iterator unpacks as a loop over the loader
+  local seen = {}
+  for Xb, yb in iter(loader) do seen[#seen + 1] = yb:sum():item() end
+  T.eq(table.concat(seen, ' '), '1 5')
+  -- Lua's next on tables is Lua's
+  local k, v = next({x = 1})
+  T.eq(k .. v, 'x1')
+  T.eq(next({}), nil)
+  T.eq(tostring(iter(loader)):match('^<torch%.utils%.data%.dataloader%._SingleProcessDataLoaderIter object at 0x%x+>$') ~= nil, true)
+end)
+
 T.finish()

@@ -1,6 +1,7 @@
-// How many variables the generic `for` calling an iterator declares, read
-// from the calling function's bytecode (Note [for X, y in loader]).
-#include "bindings/for_arity.h"
+// What the instruction calling a function wants back, read from the calling
+// function's bytecode: the names of a generic `for`, the values of an
+// assignment (Note [for X, y in loader]).
+#include "bindings/call_site.h"
 
 #include <lua.hpp>
 
@@ -15,16 +16,21 @@ namespace {
 
 // Note [for X, y in loader]. Python unpacks what an iterator yields to the
 // loop's names: `for X, y in loader:` gets the batch's two tensors, and
-// `for batch in loader:` the whole batch. A Lua iterator returns values and
-// the loop keeps as many as it declares, so the iterator must know the count
-// to give both forms their Python meaning. Lua does not pass it, but the
-// count is in the loop's own bytecode: OP_TFORCALL's C operand is the number
-// of declared variables, and the instruction carries the `for` line, which
-// is the caller's current line while the iterator runs. The function's dump
-// (lua_dump, Lua 5.4's format: ldump.c) gives both. Which opcode is
-// TFORCALL is learnt from probe loops, not assumed. Anything unexpected (a C
-// caller, a stripped chunk, another Lua version, two loops on one line with
-// different counts) answers 0: unknown, and the iterator keeps Lua's rule.
+// `for batch in loader:` the whole batch; `X, y = next(it)` and
+// `batch = next(it)` likewise. A Lua function returns values and the caller
+// keeps as many as it asked for, so the function must know that count to
+// give both forms their Python meaning. Lua does not pass it, but it is in
+// the caller's bytecode: OP_TFORCALL's C operand is the number of loop
+// names, OP_CALL's C is the number of results plus one (0: all of them).
+// The instruction is the one on the caller's current line (a `for` carries
+// its own line) whose A operand is the caller's register the called function
+// sits in (A + 4 for TFORCALL, which calls a copy of the iterator); that
+// register is one past the caller's last slot debug's getlocal can reach,
+// as its stack ends where the callee's begins. The function's dump (lua_dump,
+// Lua 5.4's format: ldump.c) gives the instructions and their lines. Which
+// opcodes are TFORCALL and CALL is learnt from probe chunks, not assumed.
+// Anything unexpected (a C caller, a tail call, a stripped chunk, another
+// Lua version) answers "unknown", and the function keeps Lua's rule.
 
 struct Reader {
   const std::string& s;
@@ -147,13 +153,11 @@ std::string dump_top(lua_State* L) {
 }
 
 int opcode(uint32_t i) { return static_cast<int>(i & 0x7f); }
+int operand_a(uint32_t i) { return static_cast<int>((i >> 7) & 0xff); }
 int operand_c(uint32_t i) { return static_cast<int>((i >> 24) & 0xff); }
 
-// The opcodes whose C operand equals `n` in a probe loop of n variables.
-std::vector<int> probe_opcodes(lua_State* L, int n) {
-  std::string src = "local f for v1";
-  for (int i = 2; i <= n; ++i) src += ", v" + std::to_string(i);
-  src += " in f do end";
+// The opcodes of `src`'s main function whose C operand is `c`.
+std::vector<int> opcodes_with_c(lua_State* L, const std::string& src, int c) {
   std::vector<int> ops;
   if (luaL_loadstring(L, src.c_str()) != LUA_OK) {
     lua_pop(L, 1);
@@ -162,57 +166,112 @@ std::vector<int> probe_opcodes(lua_State* L, int n) {
   Function f;
   if (read_dump(dump_top(L), &f))
     for (uint32_t ins : f.code)
-      if (operand_c(ins) == n) ops.push_back(opcode(ins));
+      if (operand_c(ins) == c) ops.push_back(opcode(ins));
   lua_pop(L, 1);
   return ops;
 }
 
-// OP_TFORCALL's number: the one opcode with the loop's count in C in probes
-// of 3 and 5 variables; -1 if that does not single one out.
-int tforcall_opcode(lua_State* L) {
-  static int op = -2;
-  if (op != -2) return op;
-  op = -1;
-  for (int a : probe_opcodes(L, 3))
-    for (int b : probe_opcodes(L, 5))
+// The one opcode whose C operand is 3 in probe(3) and 5 in probe(5); -1 if
+// that does not single one out.
+int learn_opcode(lua_State* L, std::string (*probe)(int)) {
+  int op = -1;
+  for (int a : opcodes_with_c(L, probe(3), 3))
+    for (int b : opcodes_with_c(L, probe(5), 5))
       if (a == b) {
-        if (op != -1 && op != a) {
-          op = -1;
-          return op;
-        }
+        if (op != -1 && op != a) return -1;
         op = a;
       }
   return op;
 }
 
+std::string names(int n) {
+  std::string s = "v1";
+  for (int i = 2; i <= n; ++i) s += ", v" + std::to_string(i);
+  return s;
+}
+// a loop of n names (TFORCALL's C = n); n - 1 results of a call (CALL's C = n)
+std::string loop_probe(int n) { return "local f for " + names(n) + " in f do end"; }
+std::string call_probe(int n) { return "local f local " + names(n - 1) + " = f()"; }
+
+int tforcall_opcode(lua_State* L) {
+  static int op = learn_opcode(L, loop_probe);
+  return op;
+}
+int call_opcode(lua_State* L) {
+  static int op = learn_opcode(L, call_probe);
+  return op;
+}
+
+// The registers of the frame at `level` that getlocal reaches: its stack up
+// to the function it is calling, so the register that function sits in.
+int reachable_slots(lua_State* L, lua_Debug* ar) {
+  int n = 0;
+  while (n < 256 && lua_getlocal(L, ar, n + 1)) {
+    lua_pop(L, 1);
+    ++n;
+  }
+  return n;
+}
+
+// How far above its register the function at `level` has moved: a vararg
+// Lua function copies itself and its fixed parameters above its arguments
+// (ltm.c's luaT_adjustvarargs), by one more than the arguments it got.
+int moved_by(lua_State* L, int level) {
+  lua_Debug ar;
+  if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Su", &ar)) return -1;
+  if (std::strcmp(ar.what, "C") == 0 || !ar.isvararg) return 0;
+  int extra = 0;
+  while (extra < 256 && lua_getlocal(L, &ar, -(extra + 1))) {
+    lua_pop(L, 1);
+    ++extra;
+  }
+  return 1 + ar.nparams + extra;
+}
+
+// The C operand of the instruction calling from the frame at `level`, or -1.
+int calling_c(lua_State* L, int level, int op, int a_offset) {
+  lua_Debug ar;
+  if (op < 0 || level < 1 || !lua_getstack(L, level, &ar) || !lua_getinfo(L, "Slt", &ar)) return -1;
+  if (std::strcmp(ar.what, "C") == 0 || ar.currentline <= 0) return -1;
+  lua_Debug callee;
+  if (!lua_getstack(L, level - 1, &callee) || !lua_getinfo(L, "t", &callee) || callee.istailcall) return -1;
+  const int moved = moved_by(L, level - 1);
+  if (moved < 0) return -1;
+  const int a = reachable_slots(L, &ar) - moved - a_offset;
+  if (!lua_getinfo(L, "f", &ar)) return -1;
+  const int c = call_operand_c(dump_top(L), op, ar.currentline, a);
+  lua_pop(L, 1);
+  return c;
+}
+
 }  // namespace
 
-int tforcall_arity(const std::string& dump, int tforcall, int line) {
+int call_operand_c(const std::string& dump, int op, int line, int a) {
   Function f;
-  if (tforcall < 0 || !read_dump(dump, &f)) return 0;
+  if (op < 0 || !read_dump(dump, &f)) return -1;
   int64_t cur = f.linedefined;
   size_t abs = 0;
-  int found = 0;
+  int found = -1;
   for (size_t pc = 0; pc < f.code.size(); ++pc) {
     if (abs < f.abslineinfo.size() && f.abslineinfo[abs].first == static_cast<int64_t>(pc))
       cur = f.abslineinfo[abs++].second;
     else cur += f.lineinfo[pc];
-    if (cur != line || opcode(f.code[pc]) != tforcall) continue;
-    const int c = operand_c(f.code[pc]);
-    if (found != 0 && found != c) return 0;  // two loops on the line disagree
-    found = c;
+    const uint32_t ins = f.code[pc];
+    if (cur != line || opcode(ins) != op || (a >= 0 && operand_a(ins) != a)) continue;
+    if (found != -1 && found != operand_c(ins)) return -1;  // two such calls on the line disagree
+    found = operand_c(ins);
   }
   return found;
 }
 
 int for_loop_arity(lua_State* L, int level) {
-  lua_Debug ar;
-  if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Slf", &ar)) return 0;
-  int n = 0;
-  if (std::strcmp(ar.what, "C") != 0 && ar.currentline > 0)
-    n = tforcall_arity(dump_top(L), tforcall_opcode(L), ar.currentline);
-  lua_pop(L, 1);
-  return n;
+  const int c = calling_c(L, level, tforcall_opcode(L), 4);
+  return c < 0 ? 0 : c;
+}
+
+int results_wanted(lua_State* L, int level) {
+  const int c = calling_c(L, level, call_opcode(L), 0);
+  return c < 0 ? -2 : c - 1;
 }
 
 }  // namespace gl::bindings
