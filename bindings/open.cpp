@@ -138,6 +138,7 @@ void open_torch(lua_State* L) {
   lt::set_functions(L, lt::kTernaryOps, "");
   lt::set_functions(L, lt::kShapeOps, "");
   lt::set_functions(L, lt::kShapeFunctions, "");
+  lt::set_functions(L, lt::kShapeExtraFunctions, "");
   lt::open_method_functions(L);
   lt::set_functions(L, lt::kReduceExtra, "");
   lt::set_functions(L, lt::kMatrixFunctions, "");

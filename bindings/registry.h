@@ -34,6 +34,10 @@ extern const Reg kNnActivation[];       // nn_activation.cpp: F.gelu, F.silu
 extern const Reg kNnPad[];              // nn_pad.cpp: F.pad
 extern const Reg kMomentFunctions[];    // tensor_reduce_ops.cpp: var_mean, std_mean (torch functions only)
 extern const Reg kAutograd[];           // autograd_lib.cpp: torch.autograd (C half)
+// shape_extras.cpp: the methods flip, fliplr, flipud, roll, tile, unfold, and
+// the torch functions flip, fliplr, flipud, roll, tile, embedding.
+extern const Reg kShapeExtraMethods[];
+extern const Reg kShapeExtraFunctions[];
 void open_method_functions(lua_State* L);  // shape_ops.cpp: torch.transpose & co. into the torch table on the stack
 void open_tensor_type(lua_State* L);       // tensor_object.cpp: the metatable; leaves torch.Tensor class table on stack
 void open_grad_fn_type(lua_State* L);      // grad_fn_object.cpp: the grad_fn metatables (called by open_tensor_type)

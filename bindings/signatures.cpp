@@ -66,8 +66,9 @@ Signature parse(const char* text, bool method) {
 extern const char* const kSortOpSignatures[][2];       // sort_ops.cpp
 extern const char* const kShapeOpSignatures[][2];      // shape_ops.cpp
 extern const char* const kLinalgExtraSignatures[][2];  // linalg_extra.cpp
-static const char* const (*const kMoreSignatures[])[2] = {kSortOpSignatures, kShapeOpSignatures,
-                                                          kLinalgExtraSignatures};
+extern const char* const kShapeExtraSignatures[][2];   // shape_extras.cpp
+static const char* const (*const kMoreSignatures[])[2] = {kSortOpSignatures, kShapeOpSignatures, kLinalgExtraSignatures,
+                                                          kShapeExtraSignatures};
 
 const Signature* signature_for(const std::string& key, bool method) {
   static std::deque<Signature> parsed;  // stable addresses, kept for the process

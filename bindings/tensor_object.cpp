@@ -245,6 +245,7 @@ void open_tensor_type(lua_State* L) {
   set_functions(L, kTernaryOps, "", true);
   set_functions(L, kTernaryInplace, "", true);
   set_functions(L, kShapeOps, "", true);
+  set_functions(L, kShapeExtraMethods, "", true);
   set_functions(L, kReduceExtra, "", true);
   set_functions(L, kMatrixFunctions, "", true);
   luaL_getmetatable(L, "torch.Tensor");

@@ -5,6 +5,7 @@ local U = torch._util
 
 local MODULE_FILES = {
   linear = {'Linear', 'Identity', 'Bilinear', 'LazyLinear'},
+  sparse = {'Embedding'},
   container = {'Sequential', 'ModuleList', 'ModuleDict', 'ParameterList', 'ParameterDict'},
   activation = {'ReLU', 'Sigmoid', 'Tanh', 'Softmax', 'LogSoftmax', 'GELU', 'SiLU', 'LeakyReLU', 'ELU', 'Softplus'},
   conv = {'Conv1d', 'Conv2d', 'LazyConv2d'},

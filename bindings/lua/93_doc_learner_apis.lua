@@ -72,13 +72,7 @@ methods({
   {nn.SiLU.extra_repr, nil, 'nn.SiLU(true):extra_repr()'},
 })
 
--- ---- F.pad ----
-functions({
-  {'nn.functional.pad', "input, pad, mode='constant', value=nil",
-   'input padded with value (nil: 0): pad is {left, right} for the last dim, then {top, bottom} for the one before, ...; '
-   .. "negative pads crop; mode 'constant' only",
-   'nn.functional.pad(torch.ones(2, 2), {1, 0, 0, 1})'},
-})
+-- F.pad: 93_doc_shape_extras.lua (all its modes)
 
 -- ---- torch.finfo, torch.iinfo (their docs: 17_type_info.lua) ----
 U.examples[torch.finfo] = 'torch.finfo(torch.float16)'

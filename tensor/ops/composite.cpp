@@ -68,11 +68,13 @@ Tensor repeat(const Tensor& t0, const Shape& reps) {
   // The result's shape is checked before any copy is planned (a count of
   // copies past what memory could hold is an error, not a vector's length_error).
   Shape out_shape = t.sizes();
-  for (size_t d = 0; d < reps.size(); ++d) {
-    GL_CHECK(reps[d] >= 0, "Trying to create tensor with negative dimension ", reps[d], ": ", shape_str(reps));
+  for (size_t d = 0; d < reps.size(); ++d)
     GL_CHECK(!__builtin_mul_overflow(out_shape[d], reps[d], &out_shape[d]), "repeat: repeating a tensor of size ",
              shape_str(t.sizes()), " by ", shape_str(reps), " gives a size past int64");
-  }
+  // PyTorch checks the sizes it is asked for, not the repeats: a negative
+  // repeat of an empty dim is an empty dim
+  for (int64_t s : out_shape)
+    GL_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(out_shape));
   check_new_shape(out_shape, t.dtype());
   // Along each repeated dim d: t viewed as (..., 1, s_d, ...), expanded to
   // (..., r_d, s_d, ...) and laid out as (..., r_d * s_d, ...), so entry i reads
@@ -80,9 +82,10 @@ Tensor repeat(const Tensor& t0, const Shape& reps) {
   bool copied = false;
   for (size_t d = 0; d < reps.size(); ++d) {
     if (reps[d] == 1) continue;
+    const int64_t r = out_shape[d] == 0 ? 0 : reps[d];  // an empty dim's repeat may be negative
     Shape big = t.sizes(), merged = t.sizes();
-    big.insert(big.begin() + int64_t(d), reps[d]);
-    merged[d] *= reps[d];  // no overflow: out_shape's product was checked
+    big.insert(big.begin() + int64_t(d), r);
+    merged[d] *= r;  // no overflow: out_shape's product was checked
     t = reshape(contiguous(expand(unsqueeze(t, int64_t(d)), big)), merged);
     copied = true;
   }

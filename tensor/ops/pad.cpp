@@ -6,6 +6,7 @@
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/shape_extras.h"
 #include "tensor/ops/shape_ops.h"
 
 namespace gl {
@@ -38,8 +39,7 @@ Tensor constant_pad_nd(const Tensor& x, const std::vector<int64_t>& pad, Scalar 
 }
 
 Tensor pad(const Tensor& x, const std::vector<int64_t>& pad, const std::string& mode, std::optional<double> value) {
-  if (mode == "reflect" || mode == "replicate" || mode == "circular")
-    throw NotImplementedError(cat("gpulab: F.pad supports mode='constant' only, not '", mode, "'"));
+  if (mode == "reflect" || mode == "replicate" || mode == "circular") return pad_by_mode(x, pad, mode, value);
   if (mode != "constant") throw NotImplementedError(cat("Unrecognised padding mode ", mode));
   return constant_pad_nd(x, pad, Scalar::from_double(value.value_or(0.0)));
 }

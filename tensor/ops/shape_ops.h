@@ -10,8 +10,8 @@
 namespace gl {
 
 // pad.cpp: PyTorch's constant_pad_nd (pad lists (left, right) pairs from the
-// last dim backwards; negative pads crop) and F.pad (mode 'constant' only;
-// value nil is 0).
+// last dim backwards; negative pads crop) and F.pad (value nil is 0; the
+// modes other than 'constant': pad_by_mode, shape_extras.h).
 Tensor constant_pad_nd(const Tensor& x, const std::vector<int64_t>& pad, Scalar value);
 Tensor pad(const Tensor& x, const std::vector<int64_t>& pad, const std::string& mode, std::optional<double> value);
 

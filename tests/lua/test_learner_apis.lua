@@ -46,10 +46,4 @@ T.test('autograd.grad: gradients stay on the input\'s device and leave .grad alo
   T.eq(x.grad, nil)
 end)
 
-T.test('F.pad: modes other than constant say so', function()
-  local ok, err = pcall(nn.functional.pad, torch.ones(1, 3), {1, 1}, {mode = 'reflect'})
-  T.eq(ok, false)
-  T.truthy(tostring(err):find("mode='constant' only", 1, true), tostring(err))
-end)
-
 T.finish()

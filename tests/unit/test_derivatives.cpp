@@ -16,6 +16,7 @@
 #include "tensor/ops/linalg_extra.h"
 #include "tensor/ops/nn_conv.h"
 #include "tensor/ops/random_ops.h"
+#include "tensor/ops/shape_extras.h"
 #include "tensor/ops/shape_ops.h"
 #include "tensor/ops/sort_ops.h"
 #include "tensor/runtime/registry.h"
@@ -156,6 +157,40 @@ std::map<std::string, Case> cases() {
                                  [](const In& v) {
                                    return constant_pad_nd(v[0], {1, -2, -1, 2}, ut::sf(0.5));
                                  }};
+  // flip, roll, unfold, F.pad's index modes, embedding
+  c["FlipBackward0"] = {[](Device d) {
+                          return In{leaf(wave(24, 0.4), {2, 3, 4}, d)};
+                        },
+                        [](const In& v) {
+                          return flip(v[0], {0, -1});
+                        }};
+  c["RollBackward0"] = {[](Device d) {
+                          return In{leaf(wave(24, 0.5), {2, 3, 4}, d)};
+                        },
+                        [](const In& v) {
+                          return roll(v[0], {1, -5}, {1, 2});
+                        }};
+  c["UnfoldBackward0"] = {[](Device d) {
+                            return In{leaf(wave(14, 0.6), {2, 7}, d)};
+                          },
+                          [](const In& v) { return unfold(v[0], 1, 3, 2); }};
+  c["PadIndexBackward"] = {
+      [](Device d) {
+        return In{leaf(wave(24, 0.7), {1, 2, 3, 4}, d)};
+      },
+      [](const In& v) {
+        Tensor twice = pad_by_mode(pad_by_mode(v[0], {2, -1, 1, 1}, "reflect", std::nullopt), {1, 2, 0, 1}, "replicate",
+                                   std::nullopt);
+        return add(twice, sum(pad_by_mode(v[0], {1, 2, 1, 0}, "circular", std::nullopt), {}, false));
+      }};
+  c["EmbeddingBackward0"] = {[](Device d) {
+                               return In{leaf(wave(8, 0.8), {4, 2}, d)};
+                             },
+                             [](const In& v) {
+                               // (padding_idx's row gets no gradient by design, which finite
+                               // differences would see: test_shape_extras.lua checks it against PyTorch)
+                               return embedding(ints({3, 0, 3, 1, 0, 2}, {2, 3}, v[0].device()), v[0], std::nullopt);
+                             }};
   // indexing
   c["CopySlices"] = {[](Device d) {
                        return In{leaf(kA, {2, 3}, d), leaf({5, 6, 7}, {3}, d)};
