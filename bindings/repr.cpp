@@ -88,9 +88,13 @@ std::string tostring_of(lua_State* L, int idx) {
 
 // An object's text through tostring. Python's default repr, <NAME object at
 // 0x...>, is shown by IPython as <NAME at 0x...> (its _default_pprint): so a
-// grad_fn echoes <MulBackward0 at 0x...>, as in a notebook.
+// grad_fn echoes <MulBackward0 at 0x...>, as in a notebook;
 std::string object_text(lua_State* L, int idx, const ReprCtx& ctx) {
   std::string s = tostring_of(L, idx);
+  // and a class, <class 'torch.nn.modules.linear.Linear'>, by its name (_type_pprint)
+  if (!ctx.p.plain() && s.size() > 10 && s.compare(0, 8, "<class '") == 0 && s.compare(s.size() - 2, 2, "'>") == 0 &&
+      s.find('\'', 8) == s.size() - 2)
+    return s.substr(8, s.size() - 10);
   const size_t at = s.find(" object at 0x");
   if (!ctx.p.plain() && s.size() > 2 && s.front() == '<' && s.back() == '>' && at != std::string::npos &&
       s.find_first_of(" \n", 1) == at && s.find(' ', at + 11) == std::string::npos)

@@ -190,12 +190,21 @@ end
 -- built by make_meta(cls) (inherited from the parent when nil), so each family
 -- (modules, datasets, optimizers) decides its metamethods once. Calling the
 -- class makes an instance through cls:new(...). Subclass with Base:extend(name).
+-- A class prints as Python's, <class 'torch.nn.modules.linear.Linear'>: the
+-- library's classes name their PyTorch module (U.class_modules, filled by
+-- the files that define them), a learner's class is __main__'s.
+U.class_modules = {}
+U.loading_library = true  -- until the library has loaded (70_strict_names.lua)
+function U.class_qualname(c)
+  local mod = rawget(c, '__module') or U.class_modules[c.__name]
+  return mod and (mod .. '.' .. c.__name) or c.__name
+end
 function U.class(name, parent, make_meta)
-  local cls = {__name = name, super = parent}
+  local cls = {__name = name, super = parent, __module = not U.loading_library and '__main__' or nil}
   setmetatable(cls, {
     __index = parent,
     __call = function(c, ...) return c:new(...) end,
-    __tostring = function(c) return "<class '" .. c.__name .. "'>" end,
+    __tostring = function(c) return "<class '" .. U.class_qualname(c) .. "'>" end,
   })
   make_meta = make_meta or parent.__make_meta
   cls.__make_meta = make_meta

@@ -18,8 +18,26 @@ local MODULE_FILES = {
 }
 local module_file = {}
 for file, names in pairs(MODULE_FILES) do
-  for _, name in ipairs(names) do module_file[name] = file end
+  for _, name in ipairs(names) do
+    module_file[name] = file
+    U.class_modules[name] = 'torch.nn.modules.' .. file
+  end
 end
+U.class_modules.Module = 'torch.nn.modules.module'
+U.class_modules.DataParallel = 'torch.nn.parallel.data_parallel'
+U.class_modules.DistributedDataParallel = 'torch.nn.parallel.distributed'
+for name, mod in pairs({Optimizer = 'optimizer', SGD = 'sgd', Adam = 'adam', AdamW = 'adamw', Adagrad = 'adagrad',
+                        RMSprop = 'rmsprop'}) do
+  U.class_modules[name] = 'torch.optim.' .. mod
+end
+for _, name in ipairs({'LRScheduler', 'StepLR', 'MultiStepLR', 'ExponentialLR', 'CosineAnnealingLR', 'LambdaLR'}) do
+  U.class_modules[name] = 'torch.optim.lr_scheduler'
+end
+for _, name in ipairs({'Transform', 'Compose', 'ToTensor', 'Normalize', 'Resize'}) do
+  U.class_modules[name] = 'torchvision.transforms.transforms'
+end
+U.class_modules.FashionMNIST = 'torchvision.datasets.mnist'
+for _, name in ipairs({'Timer', 'Accumulator', 'Animator'}) do U.class_modules[name] = 'd2l.torch' end
 function U.module_qualname(m)
   local name = U.type_name(m)
   local file = module_file[name]

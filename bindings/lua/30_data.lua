@@ -57,6 +57,8 @@ function Dataset:__init(...) U.parse('Dataset.__init__', {}, nil, ...) end
 -- classes name their PyTorch module, a learner's class is __main__'s.
 local MODULES = {Dataset = 'torch.utils.data.dataset', TensorDataset = 'torch.utils.data.dataset',
                  Subset = 'torch.utils.data.dataset', DataLoader = 'torch.utils.data.dataloader'}
+for name, mod in pairs(MODULES) do U.class_modules[name] = mod end
+U.class_modules.DistributedSampler = 'torch.utils.data.distributed'
 local function object_repr(self, cls)
   return ('<%s.%s object at %s>'):format(MODULES[cls.__name] or '__main__', cls.__name, ('%p'):format(self))
 end

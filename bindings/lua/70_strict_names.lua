@@ -54,3 +54,7 @@ for _, t in ipairs({torch, torch.nn, torch.nn.functional, torch.nn.init, torch.o
                     torch.cuda, torch.linalg, torch.utils, torch.utils.data, torch.distributions, torch.backends, torch.accelerator}) do
   strict_namespace(t)
 end
+
+-- The last chunk of the library proper: classes made from here on are a
+-- learner's (__main__'s, U.class in 05_base.lua).
+torch._util.loading_library = false
