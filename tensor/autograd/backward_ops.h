@@ -29,6 +29,19 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& x, const Tensor& out, 
 // The k-th diagonal of a matrix as a strided view, recording nothing (shape_ops.cpp).
 Tensor diagonal_view(const Tensor& m, int64_t k);
 
+// The gradient of slice(self, dim, start, end, step) and select(self, dim,
+// index): grad in zeros of self's shape, recorded as PyTorch's
+// SliceBackwardBackward0 / SelectBackwardBackward0 when grad needs a
+// gradient itself (create_graph) (view_backward.cpp).
+Tensor slice_backward(const Tensor& grad, const Shape& self_sizes, const TensorOptions& o, int64_t dim, int64_t start,
+                      int64_t end, int64_t step);
+Tensor select_backward(const Tensor& grad, const Shape& self_sizes, const TensorOptions& o, int64_t dim, int64_t index);
+
+// grad on the offset-th diagonal of zeros of self_sizes (diagonal's and,
+// grad expanded along it, trace's gradient), recorded as
+// DiagonalBackwardBackward0 under create_graph (view_backward.cpp).
+Tensor diagonal_backward(const Tensor& grad, const Shape& self_sizes, int64_t offset);
+
 // x[items] for integers, slices, '...' and None: a view (indexing.cpp).
 Tensor basic_index(const Tensor& t, const std::vector<IndexItem>& items);
 

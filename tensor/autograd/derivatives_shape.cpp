@@ -7,17 +7,6 @@
 
 namespace gl {
 
-namespace {
-// Zeros of the input's shape with grad written (broadcast) where `region` of them was.
-template <class Region>
-Tensor into_zeros(const Tensor& grad, const Shape& sizes, const TensorOptions& o, Region region) {
-  Tensor z = zeros(sizes, o);
-  Tensor r = region(z);
-  copy_(r, grad);
-  return z;
-}
-}  // namespace
-
 GL_DERIVATIVE(ViewBackward0) { return {reshape(grad, self_sizes)}; }
 GL_DERIVATIVE(UnsafeViewBackward0) { return {reshape(grad, self_sizes)}; }
 GL_DERIVATIVE(TransposeBackward0) { return {grad.dim() == 0 ? grad : transpose(grad, dim0, dim1)}; }
@@ -27,15 +16,13 @@ GL_DERIVATIVE(UnsqueezeBackward0) { return {squeeze(grad, dim)}; }
 GL_DERIVATIVE(SqueezeBackward) { return {reshape(grad, self_sizes)}; }
 GL_DERIVATIVE(ExpandBackward0) { return {sum_to(grad, self_sizes)}; }
 
-GL_DERIVATIVE(SliceBackward0) {
-  return {into_zeros(grad, self_sizes, self_options, [&](Tensor& z) { return slice(z, dim, start, end, step); })};
-}
-GL_DERIVATIVE(SelectBackward0) {
-  return {into_zeros(grad, self_sizes, self_options, [&](Tensor& z) { return select(z, dim, index); })};
-}
+GL_DERIVATIVE(SliceBackward0) { return {slice_backward(grad, self_sizes, self_options, dim, start, end, step)}; }
+GL_DERIVATIVE(SelectBackward0) { return {select_backward(grad, self_sizes, self_options, dim, index)}; }
 GL_DERIVATIVE(SplitPieceBackward) {
-  return {into_zeros(grad, self_sizes, self_options, [&](Tensor& z) { return narrow(z, dim, start, length); })};
+  return {slice_backward(grad, self_sizes, self_options, dim, start, start + length, 1)};
 }
+GL_DERIVATIVE(SliceBackwardBackward0) { return {slice(grad, dim, start, end, step)}; }
+GL_DERIVATIVE(SelectBackwardBackward0) { return {select(grad, dim, index)}; }
 
 GL_DERIVATIVE(CatBackward0) {
   Grads r;
@@ -61,13 +48,12 @@ GL_DERIVATIVE(TriangleBackward) {
 
 GL_DERIVATIVE(DiagEmbedBackward0) { return {clone(diagonal_view(grad, offset))}; }
 
-GL_DERIVATIVE(DiagonalBackward0_copy) {
-  return {
-      into_zeros(grad, self_sizes, {grad.dtype(), grad.device()}, [&](Tensor& z) { return diagonal_view(z, offset); })};
-}
+GL_DERIVATIVE(DiagonalBackward0_copy) { return {diagonal_backward(grad, self_sizes, offset)}; }
+GL_DERIVATIVE(DiagonalBackwardBackward0) { return {clone(diagonal_view(grad, offset))}; }
 
 GL_DERIVATIVE(TraceBackward0) {  // grad (0-d) broadcast along the diagonal
-  return {into_zeros(grad, self_sizes, {grad.dtype(), grad.device()}, [&](Tensor& z) { return diagonal_view(z, 0); })};
+  const int64_t n = std::min(self_sizes[0], self_sizes[1]);
+  return {diagonal_backward(expand(grad, {n}), self_sizes, 0)};
 }
 
 GL_DERIVATIVE(ConstantPadNdBackward0) {  // the padding cropped away, the crop padded back with zeros

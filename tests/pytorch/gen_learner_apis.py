@@ -143,6 +143,24 @@ grad_case("grad_create_graph", "return torch.autograd.grad((x ^ 3):sum(), x, {cr
           "torch.autograd.grad((x ** 3).sum(), x, create_graph=True)")
 grad_case("grad_second_order", "local g = torch.autograd.grad((x ^ 3):sum(), x, {create_graph=true})[1]; return torch.autograd.grad(g:sum(), x)",
           "torch.autograd.grad(torch.autograd.grad((x ** 3).sum(), x, create_graph=True)[0].sum(), x)")
+# second order through views: their derivatives differentiate again
+M = "torch.arange(9., {device=D}):reshape(3, 3):requires_grad_()"
+MP = "torch.arange(9., device=D).reshape(3, 3).requires_grad_()"
+# (split, unbind and trace: values only; gpulab's first gradient prints
+# SliceBackwardBackward0, SelectBackwardBackward0 and DiagonalBackwardBackward0
+# where PyTorch's prints CatBackward0, StackBackward0 and ViewBackward0)
+for name, lua_view, py_view, names in [("slice", "m['1:3']", "m[1:3]", True), ("select", "m[1]", "m[1]", True),
+                                       ("narrow", "m:narrow(1, 1, 2)", "m.narrow(1, 1, 2)", True),
+                                       ("split", "m:split(2)[2]", "m.split(2)[1]", False),
+                                       ("unbind", "m:unbind(1)[3]", "m.unbind(1)[2]", False),
+                                       ("diag", "torch.diag(m)", "torch.diag(m)", True),
+                                       ("trace", "torch.trace(m)", "torch.trace(m)", False)]:
+    shown, shown_py = ("g", "g") if names else ("g:detach(), g.requires_grad", "g.detach(), g.requires_grad")
+    case(f"second_order_{name}",
+         lua_fn(f"local m = {M}; local g = torch.autograd.grad(({lua_view} ^ 3):sum(), m, {{create_graph=true}})[1]; "
+                f"return {shown}, torch.autograd.grad(g:sum(), m)"),
+         f"(lambda m: (lambda g: ({shown_py}, torch.autograd.grad(g.sum(), m)))"
+         f"(torch.autograd.grad(({py_view} ** 3).sum(), m, create_graph=True)[0]))({MP})")
 grad_case("grad_second_order_sin", "local g = torch.autograd.grad(x:sin():sum(), x, {create_graph=true})[1]; return torch.autograd.grad(g:sum(), x)",
           "torch.autograd.grad(torch.autograd.grad(x.sin().sum(), x, create_graph=True)[0].sum(), x)")
 grad_case("grad_no_grad_result", "local g = torch.autograd.grad((x ^ 3):sum(), x)[1]; return g.requires_grad",

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include "gradcheck.h"
+#include "tensor/autograd/backward_ops.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/index_ops.h"
@@ -138,6 +139,24 @@ std::map<std::string, Case> cases() {
                           }};
   c["SliceBackward0"] = {A(), [](const In& v) { return slice(v[0], 1, 0, 3, 2); }};
   c["SelectBackward0"] = {A(), [](const In& v) { return select(v[0], 1, 1); }};
+  c["SliceBackwardBackward0"] = {[](Device d) {
+                                   return In{leaf(wave(6, 0.3), {2, 3}, d)};
+                                 },
+                                 [](const In& v) {
+                                   return slice_backward(v[0], {2, 7}, {v[0].dtype(), v[0].device()}, 1, 1, 6, 2);
+                                 }};
+  c["SelectBackwardBackward0"] = {[](Device d) {
+                                    return In{leaf(wave(6, 0.3), {2, 3}, d)};
+                                  },
+                                  [](const In& v) {
+                                    return select_backward(v[0], {2, 4, 3}, {v[0].dtype(), v[0].device()}, 1, 2);
+                                  }};
+  c["DiagonalBackwardBackward0"] = {[](Device d) {
+                                      return In{leaf({1.5, -2, 0.5}, {3}, d)};
+                                    },
+                                    [](const In& v) {
+                                      return diagonal_backward(v[0], {3, 4}, 1);
+                                    }};
   c["SplitPieceBackward"] = {A(), [](const In& v) { return split_sizes(v[0], {1, 2}, 1)[1]; }};
   c["CatBackward0"] = {AB(), [](const In& v) { return cat({v[0], v[1]}, 0); }};
   c["StackBackward0"] = {AB(), [](const In& v) { return stack({v[0], v[1]}, 1); }};
