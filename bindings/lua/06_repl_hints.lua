@@ -129,7 +129,7 @@ R.hints = {
   {'lambda', syntax = true, function(c) return S(c):match('%f[%w_]lambda%f[^%w_]') end,
    'Lua writes an anonymous function as function(x) return x * 2 end'},
   {'import', syntax = true, function(c) return S(c):match('^%s*import%s') or S(c):match('^%s*from%s+[%w_.]+%s+import') end,
-   'torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
+   'torch, nn, F (nn.functional) and optim are already loaded: no import needed (require loads Lua modules)'},
   {'class', syntax = true, function(c) return S(c):match('^%s*class%s') end,
    "subclass with local Net = nn.Module:extend('Net') and define function Net:forward(x) ... end"},
   {'with', syntax = true, function(c) return S(c):match('^%s*with%s') end,

@@ -37,8 +37,8 @@ local habits = {
   {'ok = 1 != 2', "hint: Lua writes 'not equal' as ~="},
   {'n = 1\nn += 1', 'hint: Lua has no +=: write x = x + 1 (a tensor in place: x:add_(1))'},
   {'ok = true && false', 'hint: Lua writes and, or, not'},
-  {'import torch', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
-  {'from torch import nn', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
+  {'import torch', 'hint: torch, nn, F (nn.functional) and optim are already loaded: no import needed (require loads Lua modules)'},
+  {'from torch import nn', 'hint: torch, nn, F (nn.functional) and optim are already loaded: no import needed (require loads Lua modules)'},
   {'sq = [i * i for i in range(3)]',
    'hint: Lua has no comprehensions: local out = {} for i, v in ipairs(t) do out[#out + 1] = v * 2 end'},
   {'for i in range(3) do print(i) end', 'hint: Lua counts with `for i = 0, n - 1 do ... end` (both ends included)'},
@@ -78,7 +78,7 @@ local habits = {
    'hint: a Lua table is not a tensor: torch.tensor({...}) makes one (and a batch {X, y} is read as batch[1], batch[2])'},
   {'a = x:numpy()', 'hint: there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},
   {'n = range(3)', 'hint: Lua counts with `for i = 0, n - 1 do ... end`; torch.arange(n) makes a tensor'},
-  {'import numpy as np', 'hint: torch, nn and optim are already loaded: no import needed (require loads Lua modules)'},
+  {'import numpy as np', 'hint: torch, nn, F (nn.functional) and optim are already loaded: no import needed (require loads Lua modules)'},
 }
 
 local inputs = {}
