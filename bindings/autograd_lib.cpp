@@ -58,6 +58,7 @@ int grad(lua_State* L) {
       ValueError, !(o.materialize_grads && unused_given && !o.allow_unused),
       "Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.");
   if (!unused_given) o.allow_unused = o.materialize_grads;
+  HookScope hooks(L);  // gradient hooks run in this state (Note [Tensor hooks])
   std::vector<Tensor> grads = autograd_grad(outputs, inputs, grad_outputs, o);
   lua_createtable(L, int(grads.size()), 0);
   for (size_t k = 0; k < grads.size(); ++k) {

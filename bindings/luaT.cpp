@@ -13,7 +13,7 @@ namespace gl::lt {
 void push_error(lua_State* L, std::exception_ptr ep) {
   try {
     std::rethrow_exception(ep);
-  } catch (const gl::Error& e) {
+  } catch (const LuaCallbackError& e) { lua_pushstring(L, e.what()); } catch (const gl::Error& e) {
     std::string m = std::string(e.kind()) + ": " + e.what();
     if (!e.hint().empty()) m += "\nhint: " + e.hint();
     lua_pushlstring(L, m.data(), m.size());

@@ -11,6 +11,7 @@
 #pragma once
 #include <lua.hpp>
 #include <exception>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,11 @@ const char* signature_of(lua_State* L, int idx);
 [[noreturn]] void throw_too_many(const char* fname, int max_positional, int given, int min_positional = -1);
 // Pushes the text of a C++ exception as a Lua error value ("TypeError: ...\nhint: ...").
 void push_error(lua_State* L, std::exception_ptr ep);
+// An error raised by Lua code the C++ side called back (a gradient hook), on
+// its way out through C++ frames: push_error raises its message unchanged.
+struct LuaCallbackError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 // The doc string of a function value at idx, or nullptr.
 const char* doc_of(lua_State* L, int idx);
 // Attaches a doc string to the function at idx (for functions written in Lua).

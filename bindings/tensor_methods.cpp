@@ -251,6 +251,7 @@ int backward(lua_State* L) {
     g = ones(t.sizes(), {t.dtype(), t.device()});
   }
   const bool create_graph = a.boolean(2, "create_graph", false);
+  HookScope hooks(L);  // gradient hooks run in this state (Note [Tensor hooks])
   run_backward(t, g, a.boolean(1, "retain_graph", create_graph), create_graph);  // retain_graph=None: create_graph
   return 0;
 }

@@ -110,7 +110,10 @@ local function make_meta(cls)
     if get then return get(self, k) end
     return nil
   end
-  meta.__call = function(self, ...) return self:forward(...) end
+  meta.__call = function(self, ...)
+    if rawget(self, '_hooks') then return U.call_with_hooks(self, ...) end  -- 11_nn_hooks.lua
+    return self:forward(...)
+  end
   meta.__tostring = function(self) return self:__tostring() end
   meta.__len = function(self)
     local f = cls.__len

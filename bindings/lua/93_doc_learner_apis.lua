@@ -42,6 +42,23 @@ methods({
    '(function() local n = 0; for m in ' .. ML .. ' do n = n + 1 end; return n end)()'},
 })
 
+-- ---- hooks (11_nn_hooks.lua) ----
+methods({
+  {torch.Tensor.register_hook, 'x:register_hook(hook) -> RemovableHandle: hook(grad) runs during backward when '
+     .. "x's gradient is computed; a tensor it returns replaces that gradient",
+   '(function() local x = torch.ones(2, {requires_grad=true}); x:register_hook(function(g) return g * 10 end); '
+     .. 'x:sum():backward(); return x.grad end)()'},
+  {nn.Module.register_forward_pre_hook, 'm:register_forward_pre_hook(hook) -> RemovableHandle: hook(module, args) runs '
+     .. 'before forward; a value it returns replaces the args (a tuple, or one value)',
+   '(function() local m = nn.Linear(2, 1); m:register_forward_pre_hook(function(mod, args) return args[1] * 0 end); '
+     .. 'return m(torch.ones(1, 2)) - m.bias end)()'},
+  {nn.Module.register_forward_hook, 'm:register_forward_hook(hook) -> RemovableHandle: hook(module, args, output) runs '
+     .. 'after forward; a value it returns replaces the output',
+   '(function() local acts = {}; local m = nn.Sequential(nn.Linear(2, 3), nn.ReLU()); '
+     .. 'm[1]:register_forward_hook(function(mod, args, out) acts[#acts + 1] = out.shape end); m(torch.ones(1, 2)); '
+     .. 'return acts[1] end)()'},
+})
+
 -- ---- torch.autograd.grad ----
 functions({
   {'torch.autograd.grad',

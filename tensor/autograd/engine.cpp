@@ -64,6 +64,30 @@ void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
   out.impl->requires_grad = true;
 }
 
+int add_grad_hook(const Tensor& t, GradHook hook) {
+  GL_CHECK(t.requires_grad(), "cannot register a hook on a tensor that doesn't require gradient");
+  static int next_id = 0;
+  std::shared_ptr<Node> n = t.grad_fn();
+  if (!n) {
+    n = accumulate_node(t);
+    t.impl->hooked_accumulator = n;
+  }
+  n->hooks.emplace_back(++next_id, std::move(hook));
+  return next_id;
+}
+
+bool remove_grad_hook(const Tensor& t, int id) {
+  std::shared_ptr<Node> n = t.grad_fn() ? t.grad_fn() : t.impl->hooked_accumulator;
+  if (!n) return false;
+  for (auto it = n->hooks.begin(); it != n->hooks.end(); ++it)
+    if (it->first == id) {
+      n->hooks.erase(it);
+      if (n->hooks.empty() && !t.grad_fn()) t.impl->hooked_accumulator = nullptr;
+      return true;
+    }
+  return false;
+}
+
 void rename_grad_fn(const Tensor& t, const char* name) {
   if (t.defined() && t.grad_fn()) t.grad_fn()->name = name;
 }
@@ -150,6 +174,19 @@ void accumulate(Node& n, const Tensor& g, bool create_graph) {
   if (g_grad_hook) g_grad_hook(lt, g_grad_hook_ctx);
 }
 
+// Note [Tensor hooks]: each hook in turn; a defined result replaces the
+// gradient (PyTorch's check: same shape).
+Tensor run_hooks(Node& n, Tensor g) {
+  const auto hooks = n.hooks;  // a hook may remove itself
+  for (const auto& [id, hook] : hooks) {
+    Tensor r = hook(g);
+    if (!r.defined()) continue;
+    GL_CHECK(r.sizes() == g.sizes(), "hook 'hook' has changed the size of value");
+    g = r;
+  }
+  return g;
+}
+
 void execute(const std::vector<std::shared_ptr<Node>>& roots, const std::vector<Tensor>& grads, Pass& pass) {
   GradModeScope grad_mode(pass.create_graph);
   // The reachable graph, and who points at whom.
@@ -207,6 +244,7 @@ void execute(const std::vector<std::shared_ptr<Node>>& roots, const std::vector<
     ready.pop_back();
     Tensor g = pending[n.get()];
     pending.erase(n.get());
+    if (!n->hooks.empty() && g.defined()) g = run_hooks(*n, g);
     if (pass.capturing) {
       auto it = pass.capture.find(n.get());
       if (it != pass.capture.end())

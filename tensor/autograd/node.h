@@ -27,6 +27,8 @@ struct Node {
   // The backward reads the output tensor itself (not a copy): an in-place op
   // on that output would change it (Note [In-place autograd] in elementwise.cpp).
   bool saves_output = false;
+  // x.register_hook(fn) on the tensor this node stands for (Note [Tensor hooks]).
+  std::vector<std::pair<int, std::function<Tensor(const Tensor&)>>> hooks;
   virtual ~Node() = default;
 };
 
@@ -83,6 +85,17 @@ struct GradOptions {
 };
 std::vector<Tensor> autograd_grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
                                   const std::vector<Tensor>& grad_outputs, const GradOptions& o);
+// Note [Tensor hooks]: x.register_hook(fn): during a backward pass, fn(grad)
+// runs on the gradient with respect to x when it is complete, before it
+// reaches anything else (x's .grad, retain_grad's copy, autograd.grad's
+// result, the nodes below); a defined result replaces the gradient. The hooks
+// live on x's node: its grad_fn, or for a leaf its AccumulateGrad node, which
+// the leaf then holds. Returns the hook's id for remove_grad_hook.
+using GradHook = std::function<Tensor(const Tensor&)>;
+int add_grad_hook(const Tensor& t, GradHook hook);
+// Removes the hook `id` from t's node; false if it was not there.
+bool remove_grad_hook(const Tensor& t, int id);
+
 // Called by run_backward as soon as a leaf's .grad is final for this pass
 // (PyTorch's post-accumulate-grad hook): DistributedDataParallel starts a
 // bucket's all-reduce while backward goes on. One hook at a time; nullptr: none.

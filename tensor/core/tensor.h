@@ -61,6 +61,8 @@ struct TensorImpl {
   // A leaf's AccumulateGrad node while some graph holds it: every op on the
   // leaf links to the same node, as PyTorch's grad_accumulator.
   std::weak_ptr<Node> grad_accumulator;
+  // That node, held while hooks are registered on the leaf (Note [Tensor hooks]).
+  std::shared_ptr<Node> hooked_accumulator;
   int output_nr = 0;
 };
 

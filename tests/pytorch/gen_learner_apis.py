@@ -84,6 +84,61 @@ case("ml_del", lua_fn(f"local ml = {ML3}; ml[0] = nil; return ml, ml:state_dict(
 case("ml_pop", lua_fn(f"local ml = {ML3}; return ml:pop(1), #ml"),
      f"(lambda ml: (ml.pop(1), len(ml)))({ML3P})")
 
+# ---- hooks: x.register_hook, m.register_forward_pre_hook / register_forward_hook ----
+LEAF = "torch.tensor({1., 2., 3.}, {requires_grad=true, device=D})"
+LEAFP = "torch.tensor([1., 2., 3.], requires_grad=True, device=D)"
+case("hook_scales_grad",
+     lua_fn(f"local x = {LEAF}; local y = x * 2; y:register_hook(function(g) return g * 10 end); "
+            "(y ^ 2):sum():backward(); return x.grad"),
+     f"(lambda x: (lambda y: (y.register_hook(lambda g: g * 10), (y ** 2).sum().backward(), x.grad)[2])(x * 2))({LEAFP})")
+case("hook_sees_grads",
+     lua_fn(f"local x = {LEAF}; local seen = {{}}; local y = x * 2; "
+            "y:register_hook(function(g) seen[#seen + 1] = g * 1 end); x:register_hook(function(g) seen[#seen + 1] = g * 1 end); "
+            "(y ^ 2):sum():backward(); return seen"),
+     f"(lambda x, seen: (lambda y: (y.register_hook(lambda g: seen.append(g * 1)), x.register_hook(lambda g: seen.append(g * 1)), "
+     f"(y ** 2).sum().backward(), seen)[3])(x * 2))({LEAFP}, [])")
+case("hook_removed",
+     lua_fn(f"local x = {LEAF}; local h = x:register_hook(function(g) return g * 0 end); h:remove(); "
+            "x:sum():backward(); return x.grad"),
+     f"(lambda x: (lambda h: (h.remove(), x.sum().backward(), x.grad)[2])(x.register_hook(lambda g: g * 0)))({LEAFP})")
+case("hook_no_grad", "torch.ones(2, {device=D}):register_hook(function(g) return g end)",
+     "torch.ones(2, device=D).register_hook(lambda g: g)")
+case("hook_autograd_grad",
+     lua_fn(f"local v = {LEAF}; v:register_hook(function(g) return g + 1 end); return torch.autograd.grad(v:sum(), v)"),
+     f"(lambda v: (v.register_hook(lambda g: g + 1), torch.autograd.grad(v.sum(), v))[1])({LEAFP})")
+case("hook_retain_grad",
+     lua_fn(f"local a = {LEAF}; local b = a * 3; b:retain_grad(); b:register_hook(function(g) return g * 2 end); "
+            "b:sum():backward(); return b.grad, a.grad"),
+     f"(lambda a: (lambda b: (b.retain_grad(), b.register_hook(lambda g: g * 2), b.sum().backward(), (b.grad, a.grad))[3])"
+     f"(a * 3))({LEAFP})")
+case("hook_changes_size",
+     lua_fn(f"local w = {LEAF}; w:register_hook(function(g) return torch.ones(4, {{device=D}}) end); return w:sum():backward()"),
+     f"(lambda w: (w.register_hook(hook), w.sum().backward()))({LEAFP})")
+case("hook_returns_int",
+     lua_fn(f"local w = {LEAF}; w:register_hook(function(g) return 5 end); return w:sum():backward()"),
+     f"(lambda w: (w.register_hook(lambda g: 5), w.sum().backward()))({LEAFP})")
+NET = "(function() torch.manual_seed(0); return nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)):to(D) end)()"
+NETP = "(torch.manual_seed(0), nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)).to(D))[1]"
+case("forward_hook_records",
+     lua_fn(f"local net = {NET}; local acts = {{}}; net[1]:register_forward_hook(function(m, args, out) acts[#acts + 1] = out end); "
+            "net(torch.ones(2, 2, {device=D})); return acts"),
+     f"(lambda net, acts: (net[1].register_forward_hook(lambda m, args, out: acts.append(out)), "
+     f"net(torch.ones(2, 2, device=D)), acts)[2])({NETP}, [])")
+case("forward_hook_replaces_output",
+     lua_fn(f"local net = {NET}; net[2]:register_forward_hook(function(m, args, out) return out * 0 end); "
+            "return net(torch.ones(1, 2, {device=D}))"),
+     f"(lambda net: (net[2].register_forward_hook(lambda m, args, out: out * 0), net(torch.ones(1, 2, device=D)))[1])({NETP})")
+case("forward_pre_hook_replaces_args",
+     lua_fn(f"local net = {NET}; local shapes = {{}}; net[0]:register_forward_pre_hook(function(m, args) "
+            "shapes[#shapes + 1] = #args; return args[1] * 2 end); return net(torch.ones(1, 2, {device=D})), shapes"),
+     f"(lambda net, shapes: (net[0].register_forward_pre_hook(lambda m, args: (shapes.append(len(args)), args[0] * 2)[1]), "
+     f"(net(torch.ones(1, 2, device=D)), shapes))[1])({NETP}, [])")
+case("forward_hook_removed",
+     lua_fn(f"local net = {NET}; local h = net:register_forward_hook(function(m, args, out) return out * 0 end); h:remove(); "
+            "return net(torch.ones(1, 2, {device=D}))"),
+     f"(lambda net: (lambda h: (h.remove(), net(torch.ones(1, 2, device=D)))[1])"
+     f"(net.register_forward_hook(lambda m, args, out: out * 0)))({NETP})")
+
 # ---- torch.autograd.grad ----
 X = "torch.tensor({1., 2., 3.}, {requires_grad=true, device=D})"
 XP = "torch.tensor([1., 2., 3.], requires_grad=True, device=D)"
@@ -379,8 +434,13 @@ def with_default(dtype, f):
         torch.set_default_dtype(old)
 
 
+def hook(g):  # named: PyTorch's size error names the hook's function
+    return torch.ones(4)
+
+
 def run_py(code):
-    return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu", "with_default": with_default})
+    return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu", "with_default": with_default,
+                          "hook": hook})
 
 
 def main():
