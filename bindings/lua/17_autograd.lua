@@ -15,3 +15,48 @@ end
 function torch.autograd.grad(...)
   return tuple_n(c_grad(...))
 end
+
+-- torch.inference_mode, as torch.no_grad is written here: inference_mode(fn,
+-- ...) runs fn without autograd, inference_mode() returns a to-be-closed
+-- guard, inference_mode(false, ...) leaves inference mode (grad mode as it
+-- is). gpulab has no inference tensors: what is made inside is an ordinary
+-- tensor without a graph, as under no_grad (PyTorch would refuse to save it
+-- for a later backward); torch.is_inference_mode_enabled() says whether the
+-- mode is on.
+local inference = false
+local with_grad_mode, grad_guard = torch._with_grad_mode, torch._grad_guard
+function torch.is_inference_mode_enabled(...)
+  U.parse('is_inference_mode_enabled', {}, nil, ...)
+  return inference
+end
+
+local function restore(prev, ok, ...)
+  inference = prev
+  if not ok then error((...), 0) end
+  return ...
+end
+
+local Guard = {__name = 'torch.inference_mode'}
+Guard.__close = function(g)
+  inference = g.prev
+  if g.grad then getmetatable(g.grad).__close(g.grad) end
+end
+
+local function enter(on, fn, ...)
+  U.check_callable('inference_mode', fn)
+  local prev = inference
+  if fn == nil then  -- the guard form: local _ <close> = torch.inference_mode()
+    local g = setmetatable({prev = prev}, Guard)
+    if on then g.grad = grad_guard(false, 'inference_mode') end
+    inference = on
+    return g
+  end
+  inference = on
+  if on then return restore(prev, pcall(with_grad_mode, false, fn, ...)) end
+  return restore(prev, pcall(fn, ...))
+end
+
+function torch.inference_mode(...)
+  if type((...)) == 'boolean' then return enter(...) end
+  return enter(true, ...)
+end

@@ -59,6 +59,16 @@ methods({
      .. 'return acts[1] end)()'},
 })
 
+-- ---- torch.inference_mode (17_autograd.lua) ----
+functions({
+  {'torch.inference_mode', 'mode=true, fn=nil, ...',
+   "fn(...) in inference mode: no autograd, as torch.no_grad (gpulab makes ordinary tensors there, not PyTorch's "
+     .. 'inference tensors); without fn a guard: local _ <close> = torch.inference_mode()',
+   '(function() local w = torch.ones(2, {requires_grad=true}); '
+     .. 'return torch.inference_mode(function() return (w * 2).requires_grad, torch.is_inference_mode_enabled() end) end)()'},
+  {'torch.is_inference_mode_enabled', '', '-> bool: whether torch.inference_mode is on', 'torch.is_inference_mode_enabled()'},
+})
+
 -- ---- torch.autograd.grad ----
 functions({
   {'torch.autograd.grad',

@@ -46,4 +46,22 @@ T.test('autograd.grad: gradients stay on the input\'s device and leave .grad alo
   T.eq(x.grad, nil)
 end)
 
+T.test('torch.inference_mode: no autograd inside, the modes restored after, also after an error', function()
+  local w = torch.ones(2, {requires_grad = true})
+  local rg, on, grad = torch.inference_mode(function()
+    return (w * 2).requires_grad, torch.is_inference_mode_enabled(), torch.is_grad_enabled()
+  end)
+  T.eq(rg, false); T.eq(on, true); T.eq(grad, false)
+  T.eq(torch.is_inference_mode_enabled(), false); T.eq(torch.is_grad_enabled(), true)
+  do
+    local _ <close> = torch.inference_mode()
+    T.eq((w * 2).requires_grad, false)
+    T.eq(torch.is_inference_mode_enabled(), true)
+  end
+  T.eq((w * 2).requires_grad, true, 'the guard restores grad mode')
+  T.eq(torch.inference_mode(false, function() return torch.is_inference_mode_enabled() end), false)
+  T.raises(function() torch.inference_mode(function() error('inside', 0) end) end, 'inside')
+  T.eq(torch.is_inference_mode_enabled(), false); T.eq(torch.is_grad_enabled(), true)
+end)
+
 T.finish()
