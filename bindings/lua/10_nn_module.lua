@@ -112,6 +112,8 @@ local function make_meta(cls)
   end
   meta.__call = function(self, ...)
     if rawget(self, '_hooks') then return U.call_with_hooks(self, ...) end  -- 11_nn_hooks.lua
+    -- `for layer in net do`: a generic for calls its iterator with (nil, control)
+    if select('#', ...) == 2 and (...) == nil and torch._for_arity() > 0 then return U.module_step(self, select(2, ...)) end
     return self:forward(...)
   end
   meta.__tostring = function(self) return self:__tostring() end

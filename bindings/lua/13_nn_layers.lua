@@ -77,6 +77,20 @@ end
 -- first module (0-based, negative counts from the end), #net their number.
 local Sequential = Module:extend('Sequential')
 nn.Sequential = Sequential
+-- One step of `for layer in net do` (a module's __call in a generic for,
+-- Note [for X, y in loader]): a Sequential's modules in order, a shared one
+-- as often as it is there; a ModuleList's forward iterates itself; any other
+-- module is Python's "'Linear' object is not iterable".
+Sequential.__iterable = true
+local cursor = setmetatable({}, {__mode = 'k'})
+function U.module_step(self, previous, ...)
+  local how = U.class_of(self).__iterable
+  if how == 'forward' then return self:forward(nil, previous, ...) end
+  if not how then error(("TypeError: '%s' object is not iterable"):format(self:_get_name()), 0) end
+  local i = previous == nil and 0 or (cursor[self] or -1) + 1
+  cursor[self] = i
+  if i < #self then return self[i] end
+end
 U.doc(Sequential, 'nn.Sequential(m1, m2, ...): applies the modules in order. net[0] is the first (0-based), #net their number.')
 
 function Sequential:__init(...)

@@ -118,6 +118,7 @@ end
 -- `for m in ml do`: Lua's generic for calls ml(nil, previous), two arguments.
 -- Any other call is PyTorch's error for a module without forward.
 local cursor = setmetatable({}, {__mode = 'k'})
+ModuleList.__iterable = 'forward'  -- the iteration is forward's (U.module_step)
 function ModuleList:forward(...)
   if select('#', ...) == 2 and (...) == nil then
     local i = select(2, ...) == nil and 0 or cursor[self] + 1

@@ -14,6 +14,9 @@ local Conv2d, BatchNorm1d, BatchNorm2d = nn.Conv2d, nn.BatchNorm1d, nn.BatchNorm
 -- ---- uninitialised parameters of the lazy layers ---------------------------
 -- Placeholders until the first call (not yet in parameters(), as they have no shape).
 local Uninit = {}
+-- Its .data is an empty tensor, as PyTorch's: d2l's
+-- net.weight.data:normal_(0, 0.01) before the first call changes nothing.
+Uninit.data = torch.empty(0)
 local function uninit(kind)
   return setmetatable({kind = kind}, {__tostring = function() return '<' .. kind .. '>' end, __name = kind, __index = Uninit})
 end
@@ -26,6 +29,16 @@ function nn.UninitializedBuffer(...)
   return uninit('UninitializedBuffer')
 end
 local function is_uninit(v) return type(v) == 'table' and getmetatable(v) and getmetatable(v).__index == Uninit end
+-- Whether some module of m still waits for its first call (d2l's Trainer
+-- makes the optimizer after it then: 39_d2l_core.lua).
+function U.has_uninitialized(m)
+  for _, sub in ipairs(m:modules()) do
+    for _, k in ipairs({'weight', 'bias'}) do
+      if is_uninit(rawget(sub, k)) then return true end
+    end
+  end
+  return false
+end
 -- Replaces the placeholder fields by real ones (registering them) and turns
 -- the module into its eager class, as PyTorch's cls_to_become.
 local function materialize(self, eager)
