@@ -85,8 +85,11 @@ end
 d2l_class('HyperParameters')
 
 -- ---- ProgressBoard ----------------------------------------------------------------
--- Points drawn by label; every every_n points of a label become their mean,
--- and the figure is redrawn (in a notebook in place, in a terminal its PNG).
+-- Points drawn by label; every every_n points of a label become their mean.
+-- In a notebook the figure is drawn and redrawn in place, as the book's; in
+-- a terminal (as d2l.train_ch3's plot here) nothing is drawn while training:
+-- the Trainer prints a line an epoch, and board:show() writes the figure
+-- (figure-N.png) and prints its curves as bars.
 local ProgressBoard = d2l_class('ProgressBoard')
 function ProgressBoard:__init(xlabel, ylabel, xlim, ylim, xscale, yscale, ls, colors, fig, axes, figsize, display)
   xscale, yscale = xscale or 'linear', yscale or 'linear'
@@ -97,6 +100,20 @@ function ProgressBoard:__init(xlabel, ylabel, xlim, ylim, xscale, yscale, ls, co
 end
 
 local LINE_FMTS = {'-', 'm--', 'g-.', 'r:'}
+-- The figure of the curves so far.
+function ProgressBoard:figure()
+  self.fig = self.fig or P.figure{figsize = self.figsize}
+  local axes = self.axes or self.fig:gca()
+  axes:cla()
+  for i, l in ipairs(self.labels or {}) do
+    local xs, ys = {}, {}
+    for j, p in ipairs(self.data[l]) do xs[j], ys[j] = p[1], p[2] end
+    if #xs > 0 then axes:plot(xs, ys, LINE_FMTS[(i - 1) % #LINE_FMTS + 1]) end
+  end
+  d2l.set_axes(axes, self.xlabel, self.ylabel, self.xlim, self.ylim, self.xscale, self.yscale, self.labels)
+  return self.fig
+end
+
 function ProgressBoard:draw(x, y, label, every_n)
   every_n = every_n or 1
   if U.is_tensor(y) then y = y:item() end
@@ -113,23 +130,27 @@ function ProgressBoard:draw(x, y, label, every_n)
   for _, p in ipairs(points) do sx, sy = sx + p[1], sy + p[2] end
   line[#line + 1] = {sx / #points, sy / #points}
   self.raw_points[label] = {}
-  if not self.display then return end
-  self.fig = self.fig or P.figure{figsize = self.figsize}
-  local axes = self.axes or self.fig:gca()
-  axes:cla()
-  for i, l in ipairs(self.labels) do
-    local xs, ys = {}, {}
-    for j, p in ipairs(self.data[l]) do xs[j], ys[j] = p[1], p[2] end
-    if #xs > 0 then axes:plot(xs, ys, LINE_FMTS[(i - 1) % #LINE_FMTS + 1]) end
+  if not (self.display and P._in_notebook() and torch._have_cairo()) then return end
+  local fig = self:figure()
+  local upd = rawget(_G, 'update_display')
+  if self.display_id ~= nil and type(upd) == 'function' then upd(fig, {display_id = self.display_id})
+  else self.display_id = display(fig, {display_id = true}) end
+end
+
+-- The board's figure: displayed in a notebook, elsewhere written to a PNG
+-- with the curves printed as bars.
+function ProgressBoard:show()
+  local fig = self:figure()
+  if P._in_notebook() then return display(fig) end
+  P._show_in_terminal(fig)
+end
+
+-- "epoch 3: train_loss 0.08386, val_loss 0.05105": each curve's last point.
+function ProgressBoard:epoch_line(epoch)
+  local parts = {}
+  for _, l in ipairs(self.labels or {}) do
+    local line = self.data[l]
+    if #line > 0 then parts[#parts + 1] = ('%s %.4g'):format(l, line[#line][2]) end
   end
-  d2l.set_axes(axes, self.xlabel, self.ylabel, self.xlim, self.ylim, self.xscale, self.yscale, self.labels)
-  if P._in_notebook() then
-    local upd = rawget(_G, 'update_display')
-    if self.display_id ~= nil and type(upd) == 'function' then upd(self.fig, {display_id = self.display_id})
-    else self.display_id = display(self.fig, {display_id = true}) end
-  else
-    P._show_in_terminal(self.fig, self.shown)
-    if not self.shown then print('(the board rewrites ' .. P._figure_path(self.fig) .. ' as training goes)') end
-    self.shown = true
-  end
+  return ('epoch %d: %s'):format(epoch, table.concat(parts, ', '))
 end

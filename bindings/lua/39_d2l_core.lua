@@ -134,11 +134,10 @@ function Trainer:fit(model, data)
   for epoch = 0, self.max_epochs - 1 do
     self.epoch = epoch
     self:fit_epoch()
-  end
-  -- in a terminal, the board's final figure once (a notebook shows it live)
-  local board = model.board
-  if board and board.fig and board.display and not torch.utils.plot._in_notebook() then
-    torch.utils.plot._show_in_terminal(board.fig)
+    -- the board's curves in words, a line an epoch (gpulab's: the book's
+    -- only output is the board's figure, which a terminal does not show)
+    local board = model.board
+    if board and board.display and board.labels then print(board:epoch_line(epoch + 1)) end
   end
 end
 

@@ -154,7 +154,8 @@ local docs = {
   HyperParameters = 'd2l.HyperParameters: self:save_hyperparameters(ignore) in an __init makes its arguments fields\n'
     .. '  (and self.hparams), after the defaults were applied',
   ProgressBoard = 'd2l.ProgressBoard(xlabel, ylabel, xlim, ylim, ...): board:draw(x, y, label, every_n) plots the mean\n'
-    .. '  of every every_n points of each label (a notebook redraws in place, a terminal rewrites a PNG)',
+    .. '  of every every_n points of each label, redrawn in place in a notebook; board:show() writes the\n'
+    .. '  figure (a PNG and its curves as bars in a terminal)',
   Module = 'd2l.Module(plot_train_per_epoch=2, plot_valid_per_epoch=1): an nn.Module with hyperparameters and a\n'
     .. '  board; a model defines loss, forward (or self.net) and configure_optimizers; training_step and\n'
     .. '  validation_step plot the loss',
