@@ -129,12 +129,12 @@ end
 function SoftmaxRegression:forward(X) return self.net(X) end
 
 -- ---- CNNs --------------------------------------------------------------------------
--- Xavier-uniform weights for every Linear and Conv2d (d2l's init_cnn).
+-- Xavier-uniform weights for every Linear and Conv2d (d2l's init_cnn). A
+-- lazy layer before its first call is not one yet (Python's type() is
+-- LazyLinear), so it is left alone, as in the book's ResNet __init.
 function d2l.init_cnn(module)
-  local name = module:_get_name()
-  if name == 'Linear' or name == 'Conv2d' or name == 'LazyLinear' or name == 'LazyConv2d' then
-    nn.init.xavier_uniform_(module.weight)
-  end
+  local cls = U.class_of(module)
+  if cls == nn.Linear or cls == nn.Conv2d then nn.init.xavier_uniform_(module.weight) end
 end
 
 -- 2-D cross-correlation written out (d2l's corr2d).

@@ -102,6 +102,10 @@ T.test("corr2d and init_cnn as d2l's", function()
   net:apply(d2l.init_cnn)
   local bound = math.sqrt(6 / (4 + 2))
   T.eq(net[2].weight:abs():max():item() <= bound, true)
+  -- a lazy layer is not a Linear yet: left alone, as the book's ResNet __init relies on
+  local lazy = nn.Sequential(nn.LazyLinear(3))
+  lazy:apply(d2l.init_cnn)
+  T.eq(tostring(lazy[0].weight), '<UninitializedParameter>')
 end)
 
 T.test('for layer in net do: a Sequential\'s modules, a shared one each time it is there', function()
