@@ -82,6 +82,8 @@ void open_warnings(lua_State* L);
 // and the scope of a backward pass started from Lua, whose state the hooks
 // are called in (Note [Tensor hooks]).
 void open_grad_hooks(lua_State* L);
+// cudnn_info.cpp: torch._cudnn_version, for torch.backends.cudnn.
+void open_cudnn_info(lua_State* L);
 struct HookScope {
   explicit HookScope(lua_State* L);
   ~HookScope();

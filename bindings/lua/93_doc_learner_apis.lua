@@ -69,6 +69,19 @@ functions({
   {'torch.is_inference_mode_enabled', '', '-> bool: whether torch.inference_mode is on', 'torch.is_inference_mode_enabled()'},
 })
 
+-- ---- the switches of 18_backends.lua ----
+functions({
+  {'torch.compile', 'model=nil, {fullgraph=false, dynamic=nil, backend=nil, mode=nil, options=nil, disable=false}',
+   "model wrapped as PyTorch's OptimizedModule (its printout, '_orig_mod.' keys), or a function as it is: gpulab runs "
+     .. 'eagerly, so nothing is compiled; without a model, a function that wraps one',
+   'torch.compile(nn.Linear(2, 1))'},
+  {'torch.set_float32_matmul_precision', 'precision',
+   "'highest' (float32 products), 'high' or 'medium' (TF32 on a GPU that has it): torch.backends.cuda.matmul.allow_tf32",
+   "(function() torch.set_float32_matmul_precision('high'); local p = torch.get_float32_matmul_precision(); "
+     .. "torch.set_float32_matmul_precision('highest'); return p end)()"},
+  {'torch.get_float32_matmul_precision', '', "-> str: 'highest', 'high' or 'medium'", 'torch.get_float32_matmul_precision()'},
+})
+
 -- ---- torch.autograd.grad ----
 functions({
   {'torch.autograd.grad',

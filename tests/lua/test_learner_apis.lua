@@ -64,4 +64,27 @@ T.test('torch.inference_mode: no autograd inside, the modes restored after, also
   T.eq(torch.is_inference_mode_enabled(), false); T.eq(torch.is_grad_enabled(), true)
 end)
 
+T.test('torch.backends.cudnn, the float32 matmul precision and torch.compile, as tutorials set them', function()
+  local cudnn = torch.backends.cudnn
+  T.eq(cudnn.enabled, true); T.eq(cudnn.benchmark, false); T.eq(cudnn.deterministic, false)
+  cudnn.benchmark = true
+  T.eq(torch.backends.cudnn.benchmark, true)
+  cudnn.benchmark = false
+  T.eq(cudnn.is_available(), cudnn.version() ~= nil)
+  T.eq(torch.get_float32_matmul_precision(), 'highest')
+  torch.set_float32_matmul_precision('high')
+  T.eq(torch.backends.cuda.matmul.allow_tf32, true)
+  torch.set_float32_matmul_precision('highest')
+  T.eq(torch.backends.cuda.matmul.allow_tf32, false)
+  local m = nn.Linear(2, 1)
+  local c = torch.compile(m)
+  T.eq(tostring(c), 'OptimizedModule(\n  (_orig_mod): Linear(in_features=2, out_features=1, bias=True)\n)')
+  T.eq(table.concat(c:state_dict():keys(), ' '), '_orig_mod.weight _orig_mod.bias')
+  T.eq(c(torch.ones(3, 2)):equal(m(torch.ones(3, 2))), true)
+  T.eq(rawequal(c._orig_mod, m), true)
+  local f = function(x) return x + 1 end
+  T.eq(rawequal(torch.compile(f), f), true)
+  T.eq(tostring(torch.compile{mode = 'max-autotune'}(m)):match('^OptimizedModule') ~= nil, true)
+end)
+
 T.finish()

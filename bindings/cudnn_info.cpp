@@ -1,0 +1,33 @@
+// torch._cudnn_version(): cuDNN's version as PyTorch's integer (9.19.0 ->
+// 91900), or nil when the library cannot be loaded; for
+// torch.backends.cudnn (bindings/lua/18_backends.lua).
+#include <cstdio>
+#include "bindings/luaT.h"
+#include "bindings/registry.h"
+#include "tensor/runtime/build_info.h"
+
+namespace gl::lt {
+
+namespace {
+
+int cudnn_version(lua_State* L) {
+  for (const auto& l : gl::runtime::cuda_libraries()) {
+    if (l.purpose != "cuDNN" || !l.found) continue;
+    int major = 0, minor = 0, patch = 0;
+    if (std::sscanf(l.version.c_str(), "%d.%d.%d", &major, &minor, &patch) >= 2) {
+      lua_pushinteger(L, lua_Integer(major) * 10000 + minor * 100 + patch);
+      return 1;
+    }
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+}  // namespace
+
+void open_cudnn_info(lua_State* L) {
+  push_function(L, cudnn_version, "internal: cuDNN's version as PyTorch's integer, nil without the library");
+  lua_setfield(L, -2, "_cudnn_version");
+}
+
+}  // namespace gl::lt
