@@ -7,7 +7,8 @@
 -- at the end, where next(it) raises StopIteration. Lua's next(t, k) is
 -- unchanged for every table that is not such an iterator.
 local U = torch._util
-local rawnext, select, type, getmetatable, setmetatable, error = next, select, type, getmetatable, setmetatable, error
+local select, type, getmetatable, setmetatable, error = select, type, getmetatable, setmetatable, error
+local lua = {next = next}  -- called as lua.next: its errors name 'next
 
 local Iterator = {__name = 'iterator'}
 Iterator.__index = Iterator
@@ -53,17 +54,21 @@ function iter(x, ...)
   error(("TypeError: '%s' object is not iterable"):format(U.type_name(x)), 0)
 end
 
-function next(t, ...)
+function next(...)
+  local t = ...
   if getmetatable(t) ~= Iterator then
     if type(t) == 'table' and U.class_of(t) and type(t._batches) == 'function' then
       error(("TypeError: '%s' object is not an iterator\nhint: iter(loader) makes one: X, y = next(iter(loader))"):format(
         U.type_name(t)), 0)
     end
-    return rawnext(t, ...)
+    if type(t) ~= 'table' then  -- Lua's own message, at the caller's line
+      error(("bad argument #1 to 'next' (table expected, got %s)"):format(select('#', ...) == 0 and 'no value' or type(t)), 2)
+    end
+    return lua.next(...)
   end
   local item = t.step()
   if item == nil then
-    if select('#', ...) > 0 then return (...) end
+    if select('#', ...) > 1 then return (select(2, ...)) end
     error('StopIteration', 0)
   end
   return U.unpack_item(item, torch._results_wanted())
