@@ -3,6 +3,7 @@
 // grad_outputs likewise (nil entries: implicit ones). It returns the
 // gradients as one table and their count (an unused input's is nil); the Lua
 // half (17_autograd.lua) makes that table Python's tuple.
+#include "bindings/lua_callback.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "tensor/autograd/node.h"

@@ -77,18 +77,15 @@ std::string py_str_repr(const char* s, size_t n);
 void open_args(lua_State* L);        // args_lua.cpp: torch._parse_args, torch._too_many
 void open_grad_scope(lua_State* L);  // grad_scope.cpp: torch._with_grad_mode, torch._grad_guard
 void open_op_rows(lua_State* L);     // op_rows_lib.cpp: torch._op_rows
-void open_warnings(lua_State* L);
-// grad_hooks.cpp: torch._register_hook / _remove_grad_hook (x:register_hook),
-// and the scope of a backward pass started from Lua, whose state the hooks
-// are called in (Note [Tensor hooks]).
+void open_warnings(lua_State* L);    // warnings_lib.cpp: gl::warn once per Lua call site; torch._warn
+// grad_hooks.cpp: torch._register_hook / _remove_grad_hook (x:register_hook;
+// Note [Tensor hooks]); autograd_function.cpp: torch._record_function
+// (torch.autograd.Function). Both call Lua back from the engine
+// (lua_callback.h: HookScope sets the state a pass calls back into).
 void open_grad_hooks(lua_State* L);
+void open_autograd_function(lua_State* L);
 // cudnn_info.cpp: torch._cudnn_version, for torch.backends.cudnn.
 void open_cudnn_info(lua_State* L);
-struct HookScope {
-  explicit HookScope(lua_State* L);
-  ~HookScope();
-  lua_State* prev;
-};  // warnings_lib.cpp: gl::warn once per Lua call site; torch._warn
 // random_lib.cpp: rand & co. with generator= (replacing kTorchFunctions' rand,
 // randn, randint, randperm), the samplers, and the torch.Generator metatable.
 extern const Reg kRandomFunctions[];

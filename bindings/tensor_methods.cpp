@@ -2,6 +2,7 @@
 // conversions (to/cuda/cpu/float...), value access, fills, comparisons, new_*
 // and autograd entry points. Views and reshapes: tensor_view_methods.cpp.
 #include <cmath>
+#include "bindings/lua_callback.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "bindings/tensor_data.h"

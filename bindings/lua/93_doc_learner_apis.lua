@@ -69,6 +69,28 @@ functions({
   {'torch.is_inference_mode_enabled', '', '-> bool: whether torch.inference_mode is on', 'torch.is_inference_mode_enabled()'},
 })
 
+-- ---- torch.autograd.Function (17_autograd_function.lua) ----
+local CUBE = "local Cube = torch.autograd.Function:extend('Cube'); "
+  .. 'function Cube.forward(ctx, x) ctx:save_for_backward(x); return x ^ 3 end; '
+  .. 'function Cube.backward(ctx, g) return g * 3 * ctx.saved_tensors[1] ^ 2 end; '
+local Function = torch.autograd.Function
+U.examples[Function] = '(function() ' .. CUBE .. 'local x = torch.tensor({1., 2.}, {requires_grad=true}); '
+  .. 'Cube.apply(x):sum():backward(); return x.grad end)()'
+methods({
+  {Function.extend, "torch.autograd.Function:extend(name) -> a Function class: define its forward(ctx, ...) and "
+     .. 'backward(ctx, grad) (one gradient or nil per input of forward), then call Cls.apply(...)',
+   '(function() ' .. CUBE .. 'return Cube.apply(torch.tensor({1., 2.}, {requires_grad=true})) end)()'},
+  {Function.forward, 'Cls.forward(ctx, ...): the result, computed without autograd; ctx:save_for_backward(t, ...) keeps '
+     .. 'tensors for backward, ctx.needs_input_grad says which inputs want a gradient',
+   '(function() ' .. CUBE .. 'return Cube.forward(setmetatable({}, {__index = {save_for_backward = function() end}}), '
+     .. 'torch.tensor(2.)) end)()'},
+  {Function.backward, 'Cls.backward(ctx, grad): one gradient (or nil) per input of forward; ctx.saved_tensors holds '
+     .. 'what forward saved',
+   '(function() ' .. CUBE .. 'return Cube.backward({saved_tensors = {torch.tensor(2.)}}, torch.tensor(1.)) end)()'},
+  {Function.new, "Cls(): PyTorch's deprecation warning: a Function's methods are static, call Cls.apply(...)",
+   "'(not run: it only warns)'"},
+})
+
 -- ---- the switches of 18_backends.lua ----
 functions({
   {'torch.compile', 'model=nil, {fullgraph=false, dynamic=nil, backend=nil, mode=nil, options=nil, disable=false}',

@@ -139,6 +139,60 @@ case("forward_hook_removed",
      f"(lambda net: (lambda h: (h.remove(), net(torch.ones(1, 2, device=D)))[1])"
      f"(net.register_forward_hook(lambda m, args, out: out * 0)))({NETP})")
 
+# ---- torch.autograd.Function ----
+P3_LUA = ("local P3 = torch.autograd.Function:extend('P3'); "
+          "function P3.forward(ctx, input, k) ctx:save_for_backward(input); ctx.k = k; return 0.5 * (5 * input ^ 3 - 3 * input) * k end; "
+          "function P3.backward(ctx, g) local input = ctx.saved_tensors[1]; return g * 1.5 * (5 * input ^ 2 - 1) * ctx.k, nil end; ")
+
+
+class P3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input, k):
+        ctx.save_for_backward(input)
+        ctx.k = k
+        return 0.5 * (5 * input ** 3 - 3 * input) * k
+
+    @staticmethod
+    def backward(ctx, g):
+        input, = ctx.saved_tensors
+        return g * 1.5 * (5 * input ** 2 - 1) * ctx.k, None
+
+
+def custom_fn(name, backward, forward="input * 2"):
+    """A Function whose backward returns `backward` (Lua / Python text)."""
+    lua_b, py_b = backward
+    lua_f, py_f = (forward, forward) if isinstance(forward, str) else forward
+    lua = (f"local C = torch.autograd.Function:extend('{name}'); function C.forward(ctx, input) return {lua_f} end; "
+           f"function C.backward(ctx, g) return {lua_b} end; ")
+    C = type(name, (torch.autograd.Function,), {
+        "forward": staticmethod(eval(f"lambda ctx, input: {py_f}")),
+        "backward": staticmethod(eval(f"lambda ctx, g: ({py_b})", {"torch": torch, "D": "cpu"}))})
+    return lua, C
+
+
+CUSTOM = {}
+case("function_forward", lua_fn(f"{P3_LUA} local x = torch.tensor({{0.5, 1.}}, {{requires_grad=true, device=D}}); return P3.apply(x, 2.)"),
+     "P3.apply(torch.tensor([0.5, 1.], requires_grad=True, device=D), 2.)")
+case("function_backward",
+     lua_fn(f"{P3_LUA} local x = torch.tensor({{0.5, 1.}}, {{requires_grad=true, device=D}}); P3.apply(x, 2.):sum():backward(); return x.grad"),
+     "(lambda x: (P3.apply(x, 2.).sum().backward(), x.grad)[1])(torch.tensor([0.5, 1.], requires_grad=True, device=D))")
+case("function_second_use",
+     lua_fn(f"{P3_LUA} local x = torch.tensor({{0.5, 1.}}, {{requires_grad=true, device=D}}); local y = P3.apply(P3.apply(x, 1.), 1.); "
+            "y:sum():backward(); return x.grad"),
+     "(lambda x: (P3.apply(P3.apply(x, 1.), 1.).sum().backward(), x.grad)[1])(torch.tensor([0.5, 1.], requires_grad=True, device=D))")
+case("function_no_grad_input", lua_fn(f"{P3_LUA} return P3.apply(torch.ones(2, {{device=D}}), 1.).requires_grad"),
+     "P3.apply(torch.ones(2, device=D), 1.).requires_grad")
+case("function_under_no_grad",
+     lua_fn(f"{P3_LUA} local x = torch.ones(2, {{requires_grad=true, device=D}}); return torch.no_grad(P3.apply, x, 1.)"),
+     "(lambda x: (torch.set_grad_enabled(False), P3.apply(x, 1.), torch.set_grad_enabled(True))[1])(torch.ones(2, requires_grad=True, device=D))")
+for name, back in [("TooMany", ("g, g", "g, g")), ("WrongShape", ("torch.ones(5, {device=D})", "torch.ones(5, device=D)")),
+                   ("NotATensor", ("5", "5"))]:
+    lua, C = custom_fn(name, back)
+    CUSTOM[name] = C
+    case(f"function_error_{name}",
+         lua_fn(f"{lua} local x = torch.ones(2, {{requires_grad=true, device=D}}); return C.apply(x):sum():backward()"),
+         f"(lambda x: CUSTOM['{name}'].apply(x).sum().backward())(torch.ones(2, requires_grad=True, device=D))")
+
 # ---- torch.autograd.grad ----
 X = "torch.tensor({1., 2., 3.}, {requires_grad=true, device=D})"
 XP = "torch.tensor([1., 2., 3.], requires_grad=True, device=D)"
@@ -440,7 +494,7 @@ def hook(g):  # named: PyTorch's size error names the hook's function
 
 def run_py(code):
     return repr_of(code, {"torch": torch, "nn": nn, "F": F, "nan": nan, "inf": inf, "D": "cpu", "with_default": with_default,
-                          "hook": hook})
+                          "hook": hook, "P3": P3, "CUSTOM": CUSTOM})
 
 
 def main():
