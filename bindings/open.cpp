@@ -169,7 +169,7 @@ void open_torch(lua_State* L) {
   lt::open_warnings(L);
   lt::open_grad_hooks(L);
   lt::open_autograd_function(L);
-  lt::open_cudnn_info(L);
+  lt::open_versions(L);
   lua_newtable(L);
   lt::set_functions(L, lt::kLinalg, "linalg.");
   lt::set_functions(L, lt::kLinalgExtra, "linalg.");

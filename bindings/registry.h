@@ -84,8 +84,8 @@ void open_warnings(lua_State* L);    // warnings_lib.cpp: gl::warn once per Lua 
 // (lua_callback.h: HookScope sets the state a pass calls back into).
 void open_grad_hooks(lua_State* L);
 void open_autograd_function(lua_State* L);
-// cudnn_info.cpp: torch._cudnn_version, for torch.backends.cudnn.
-void open_cudnn_info(lua_State* L);
+// versions_lib.cpp: torch._cuda_version, torch._cudnn_version (torch.version, torch.backends.cudnn).
+void open_versions(lua_State* L);
 // random_lib.cpp: rand & co. with generator= (replacing kTorchFunctions' rand,
 // randn, randint, randperm), the samplers, and the torch.Generator metatable.
 extern const Reg kRandomFunctions[];

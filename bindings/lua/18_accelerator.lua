@@ -144,3 +144,44 @@ local docs = {
   get_memory_info = 'torch.accelerator.get_memory_info(device=nil) -> free, total: bytes on the device',
 }
 for name, text in pairs(docs) do torch._set_doc(accelerator[name], text) end
+
+-- ---- torch.cuda.device and is_bf16_supported ------------------------------------
+-- torch.cuda.device(d): PyTorch's context manager, as accelerator.device_index:
+-- torch.cuda.device(1, fn, ...) runs fn with cuda:1 current, and
+-- `local _ <close> = torch.cuda.device(1)` until the block ends. d: an int,
+-- 'cuda:1' or a torch.device; its .idx is the index.
+local CudaDevice = {__name = 'torch.cuda.device'}
+CudaDevice.__index = CudaDevice
+CudaDevice.__tostring = function(g) return ('<torch.cuda.device object at %p>'):format(g) end
+CudaDevice.__close = function(g)
+  if g.prev ~= nil then cuda.set_device(g.prev) end
+  g.prev = nil
+end
+function cuda.device(d, fn, ...)
+  if U.is_plain_table(d) then d = U.parse('device', {'device'}, nil, d).device end  -- device{device=1}
+  local idx
+  if math.type(d) == 'integer' then idx = d
+  elseif d == nil then idx = -1
+  elseif type(d) == 'string' or U.kind(d) == 'torch.device' then idx = torch.device(d).index or cuda.current_device()
+  else U.type_error('device', 'device', 'torch.device, str or int', d) end
+  U.check_callable('device', fn)
+  local g = setmetatable({idx = idx}, CudaDevice)
+  if idx >= 0 then
+    g.prev = cuda.current_device()
+    cuda.set_device(idx)
+  end
+  if fn == nil then return g end
+  local _ <close> = g
+  return fn(...)
+end
+
+-- Whether bfloat16 works on the current device: a GPU of compute capability
+-- 8.0 on, or gpulab's virtual devices (which run it); false without a device.
+function cuda.is_bf16_supported(...)
+  U.parse('is_bf16_supported', {'including_emulation:bool'}, {including_emulation = true}, ...)
+  if not cuda.is_available() then return false end
+  local i = cuda.current_device()
+  if cuda.is_virtual(i) then return true end
+  local cap = cuda.get_device_capability(i)
+  return (cap[1] or cap.major or 0) >= 8
+end

@@ -10,6 +10,9 @@
 -- or the function itself.
 local U = torch._util
 
+-- torch.version: what this build has (a CPU-only build: cuda is nil, as PyTorch's None).
+torch.version = {__version__ = torch.__version__, cuda = torch._cuda_version(), debug = false}
+
 torch.backends.cudnn = {enabled = true, benchmark = false, deterministic = false, allow_tf32 = true}
 function torch.backends.cudnn.is_available() return torch._cudnn_version() ~= nil end
 function torch.backends.cudnn.version() return torch._cudnn_version() end

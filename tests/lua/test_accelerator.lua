@@ -64,4 +64,22 @@ T.test("memory figures are torch.cuda's", function()
   T.eq(total >= free, true)
 end)
 
+T.test('torch.cuda.device switches the current device for a function or a block; is_bf16_supported; torch.version', function()
+  T.eq(torch.cuda.current_device(), 0)
+  T.eq(torch.cuda.device(2, function() return torch.ones(1, {device = 'cuda'}).device.index end), 2)
+  T.eq(torch.cuda.current_device(), 0)
+  do
+    local d <close> = torch.cuda.device('cuda:3')
+    T.eq(d.idx, 3)
+    T.eq(torch.cuda.current_device(), 3)
+  end
+  T.eq(torch.cuda.current_device(), 0)
+  T.raises(function() torch.cuda.device(1, function() error('inside', 0) end) end, 'inside')
+  T.eq(torch.cuda.current_device(), 0, 'restored after an error')
+  T.eq(tostring(torch.cuda.device(0)):match('^<torch%.cuda%.device object at 0x%x+>$') ~= nil, true)
+  T.eq(torch.cuda.is_bf16_supported(), true, 'virtual devices run bfloat16')
+  T.eq(torch.version.debug, false)
+  T.eq(torch.version.cuda == nil or torch.version.cuda:match('^%d+%.%d+$') ~= nil, true)
+end)
+
 T.finish()

@@ -12,6 +12,7 @@ local VARARGS = {
   ['torch.no_grad'] = 'no_grad(fn, *args) passes the rest to fn',
   ['torch.enable_grad'] = 'enable_grad(fn, *args) passes the rest to fn',
   ['torch.inference_mode'] = 'inference_mode(mode, fn, *args) passes the rest to fn',
+  ['torch.cuda.device'] = 'device(d, fn, *args) passes the rest to fn',
 }
 -- Functions that take anything, as in PyTorch: not checked.
 local ANYARGS = {

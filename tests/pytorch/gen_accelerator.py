@@ -43,6 +43,7 @@ CASES = [
     lambda: acc.synchronize("cpu"),
     lambda: acc.device_count(1),
     lambda: "cuda" if acc.is_available() else "cpu",
+    lambda: torch.cuda.is_bf16_supported(),
 ]
 out = pathlib.Path(__file__).resolve().parent.parent / "cli" / "fixtures" / "accelerator" / "no_gpu.txt"
 out.write_text("".join(case(c) + "\n" for c in CASES))
