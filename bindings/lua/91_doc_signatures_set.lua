@@ -4,16 +4,21 @@
 local U = torch._util
 local cpp, lua = U.doc_signatures.cpp, U.doc_signatures.lua
 
+-- The position of the `)` that closes the `(` at `open` in s, or nil.
+function U.closing_paren(s, open)
+  local depth = 0
+  for i = open, #s do
+    local c = s:sub(i, i)
+    if c == '(' then depth = depth + 1 elseif c == ')' then depth = depth - 1 end
+    if depth == 0 then return i end
+  end
+end
+
 -- The old doc's leading `name(...)` (and ` -> type`) is replaced; what follows is kept.
 local function description(doc)
   local open = doc:match('^[%w_.:]+()%(')
   if not open then return doc end
-  local depth, close = 0, nil
-  for i = open, #doc do
-    local c = doc:sub(i, i)
-    if c == '(' then depth = depth + 1 elseif c == ')' then depth = depth - 1 end
-    if depth == 0 then close = i break end
-  end
+  local close = U.closing_paren(doc, open)
   if not close then return doc end
   local rest = doc:sub(close + 1)
   local returns = rest:match('^%s*%->%s*([%w_.%[%], ]-)[:.;]') or rest:match('^%s*%->%s*([%w_.%[%], ]-)$')

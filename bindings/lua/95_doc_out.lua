@@ -3,13 +3,7 @@
 -- among the options on its doc's first line, wherever that doc was written.
 local function with_out(line)
   local open = line:find('(', 1, true)
-  if not open then return nil end
-  local depth, close = 0, nil
-  for i = open, #line do
-    local c = line:sub(i, i)
-    if c == '(' then depth = depth + 1 elseif c == ')' then depth = depth - 1 end
-    if depth == 0 then close = i break end
-  end
+  local close = open and torch._util.closing_paren(line, open)
   if not close then return nil end
   local params = line:sub(open + 1, close - 1)
   if params:find('out=', 1, true) then return nil end
