@@ -68,6 +68,7 @@ int record_function(lua_State* L) {
   lua_getfield(L, 2, "n");
   const lua_Integer n = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : lua_Integer(lua_rawlen(L, 2));
   lua_pop(L, 1);
+  GL_CHECK(n >= 0 && n <= 1000, "a custom Function takes at most 1000 inputs, got ", n);
   std::vector<Tensor> inputs(size_t(n > 0 ? n : 0));
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, 2, i);

@@ -105,17 +105,25 @@ int set_parameter(lua_State* L) {
   t.impl->is_parameter = lua_isnoneornil(L, 2) ? true : lua_toboolean(L, 2);
   return 0;
 }
+// The stack level of the frame `level` (argument 1, default 1) above a Lua
+// function calling these: one more, kept in range (lua_getstack refuses what
+// is past the stack's top).
+int call_level(lua_State* L) {
+  const lua_Integer level = luaL_optinteger(L, 1, 1);
+  return level < 0 || level > 1000 ? 1001 : static_cast<int>(level) + 1;
+}
+
 // torch._for_arity([level]): the variables of the generic for that called the
 // iterator calling this (level 1), or of one further out (Note [for X, y in loader]).
 int for_arity(lua_State* L) {
-  lua_pushinteger(L, for_loop_arity(L, static_cast<int>(luaL_optinteger(L, 1, 1)) + 1));
+  lua_pushinteger(L, for_loop_arity(L, call_level(L)));
   return 1;
 }
 
 // torch._results_wanted([level]): how many results the call of the function
 // calling this keeps (-1: all, -2: unknown; Note [for X, y in loader]).
 int results_wanted_fn(lua_State* L) {
-  lua_pushinteger(L, results_wanted(L, static_cast<int>(luaL_optinteger(L, 1, 1)) + 1));
+  lua_pushinteger(L, results_wanted(L, call_level(L)));
   return 1;
 }
 
