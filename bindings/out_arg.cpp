@@ -114,7 +114,8 @@ int call_with_out(lua_State* L, Fn fn, const Signature& sig) {
   // The keywords but out, in a new table (the caller's stays as it was); for
   // the one-table form, its items become the call's positionals.
   const lua_Integer items = one_table ? lua_Integer(lua_rawlen(L, kw)) : 0;
-  luaL_checkstack(L, int(items) + 8, "too many arguments");
+  // lua_checkstack, not luaL_checkstack: no Lua error may cross the C++ objects alive here
+  if (items > 1000000 || !lua_checkstack(L, int(items) + 8)) throw RuntimeError("too many arguments");
   lua_newtable(L);
   bool any = false;
   lua_pushnil(L);
