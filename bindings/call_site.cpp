@@ -5,6 +5,8 @@
 
 #include <lua.hpp>
 
+#include "bindings/luaT.h"
+
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -272,6 +274,40 @@ int for_loop_arity(lua_State* L, int level) {
 int results_wanted(lua_State* L, int level) {
   const int c = calling_c(L, level, call_opcode(L), 0);
   return c < 0 ? -2 : c - 1;
+}
+
+namespace {
+
+// The stack level of the frame `level` (argument 1, default 1) above a Lua
+// function calling these: one more, kept in range (lua_getstack refuses what
+// is past the stack's top).
+int call_level(lua_State* L) {
+  const lua_Integer level = luaL_optinteger(L, 1, 1);
+  return level < 0 || level > 1000 ? 1001 : static_cast<int>(level) + 1;
+}
+
+// torch._for_arity([level]): the variables of the generic for that called the
+// iterator calling this (level 1), or of one further out.
+int for_arity(lua_State* L) {
+  lua_pushinteger(L, for_loop_arity(L, call_level(L)));
+  return 1;
+}
+
+// torch._results_wanted([level]): how many results the call of the function
+// calling this keeps (-1: all, -2: unknown).
+int results_wanted_fn(lua_State* L) {
+  lua_pushinteger(L, results_wanted(L, call_level(L)));
+  return 1;
+}
+
+}  // namespace
+
+void open_call_site(lua_State* L) {
+  lt::push_function(L, for_arity, "internal: torch._for_arity() in an iterator: how many variables its for loop has");
+  lua_setfield(L, -2, "_for_arity");
+  lt::push_function(L, results_wanted_fn,
+                    "internal: torch._results_wanted() in a function: how many results its caller keeps");
+  lua_setfield(L, -2, "_results_wanted");
 }
 
 }  // namespace gl::bindings

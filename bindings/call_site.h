@@ -7,6 +7,9 @@ struct lua_State;
 
 namespace gl::bindings {
 
+// torch._for_arity and torch._results_wanted, into the table on the stack.
+void open_call_site(lua_State* L);
+
 // The names of the generic for whose iterator call is running at stack
 // `level` (lua_getstack's numbering: the function at `level` is the loop's),
 // or 0 when that cannot be known.

@@ -105,28 +105,6 @@ int set_parameter(lua_State* L) {
   t.impl->is_parameter = lua_isnoneornil(L, 2) ? true : lua_toboolean(L, 2);
   return 0;
 }
-// The stack level of the frame `level` (argument 1, default 1) above a Lua
-// function calling these: one more, kept in range (lua_getstack refuses what
-// is past the stack's top).
-int call_level(lua_State* L) {
-  const lua_Integer level = luaL_optinteger(L, 1, 1);
-  return level < 0 || level > 1000 ? 1001 : static_cast<int>(level) + 1;
-}
-
-// torch._for_arity([level]): the variables of the generic for that called the
-// iterator calling this (level 1), or of one further out (Note [for X, y in loader]).
-int for_arity(lua_State* L) {
-  lua_pushinteger(L, for_loop_arity(L, call_level(L)));
-  return 1;
-}
-
-// torch._results_wanted([level]): how many results the call of the function
-// calling this keeps (-1: all, -2: unknown; Note [for X, y in loader]).
-int results_wanted_fn(lua_State* L) {
-  lua_pushinteger(L, results_wanted(L, call_level(L)));
-  return 1;
-}
-
 int rename_grad_fn(lua_State* L) {
   Tensor& t = lt::check_tensor(L, 1, "tensor");
   const char* name = lua_tostring(L, 2);
@@ -199,11 +177,7 @@ void open_torch(lua_State* L) {
   lua_setfield(L, -2, "_set_parameter");
   lt::push_function(L, rename_grad_fn, "internal: rename a tensor's grad_fn (DataParallel's GatherBackward)");
   lua_setfield(L, -2, "_rename_grad_fn");
-  lt::push_function(L, for_arity, "internal: torch._for_arity() in an iterator: how many variables its for loop has");
-  lua_setfield(L, -2, "_for_arity");
-  lt::push_function(L, results_wanted_fn,
-                    "internal: torch._results_wanted() in a function: how many results its caller keeps");
-  lua_setfield(L, -2, "_results_wanted");
+  open_call_site(L);
   // torch.backends.cuda.matmul.allow_tf32
   lua_newtable(L);
   lua_newtable(L);
