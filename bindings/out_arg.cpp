@@ -43,28 +43,6 @@ const std::unordered_set<std::string>& out_functions() {
   return s;
 }
 
-// Out variants that want out's dtype to be the result's, with the message
-// each gives (the others cast as TensorIterator does: out must hold the result).
-std::string dtype_mismatch(const std::string& f, const Tensor& out, const Tensor& r) {
-  static const std::unordered_set<std::string> exact = {
-      "matmul", "mm",   "bmm",  "mv",        "addmm",  "softmax", "log_softmax", "gather", "tril",
-      "triu",   "diag", "norm", "index_add", "argmax", "argmin",  "argsort",     "sort",   "topk"};
-  const std::string od = dtype_legacy_name(out.dtype()), rd = dtype_legacy_name(r.dtype());
-  if (f == "dot") return cat("result dtype ", od, " does not match input dtype ", rd);
-  if (f == "index_select" || f == "masked_select") return cat(f, "(): self and result must have the same scalar type");
-  if (f == "take")
-    return cat("take(): self and out expected to have the same dtype, but got self.dtype = ", rd,
-               " and out.dtype = ", od);
-  if (f == "amax" || f == "amin")
-    return cat("Expected the dtype for input and out to match, but got ", rd, " for input's dtype and ", od,
-               " for out's dtype.");
-  if (f == "nonzero") return cat("nonzero: Expected out tensor to have scalar type Long but got scalar type", od);
-  if (exact.count(f))
-    return cat("Expected out tensor to have dtype ", dtype_cpp_name(r.dtype()), ", but got ",
-               dtype_cpp_name(out.dtype()), " instead");
-  return "";
-}
-
 // The out tensors a call gave: one tensor, or a table (tuple) of them.
 std::vector<Tensor> out_tensors(lua_State* L, int idx, const std::string& fname) {
   std::vector<Tensor> outs;
@@ -170,12 +148,7 @@ int call_with_out(lua_State* L, Fn fn, const Signature& sig) {
   if (results.size() != outs.size() || int(results.size()) != nres)
     throw TypeError(cat(sig.name, "(): out= must be ", nres == 1 ? "a Tensor" : cat("a tuple of ", nres, " Tensors"),
                         " for this call, not ", outs.size() == 1 ? "a Tensor" : cat(outs.size(), " Tensors")));
-  for (size_t i = 0; i < outs.size(); ++i) {
-    const std::string mismatch =
-        outs[i].dtype() != results[i].dtype() ? dtype_mismatch(sig.name, outs[i], results[i]) : "";
-    if (!mismatch.empty()) throw RuntimeError(mismatch);
-    assign_out(outs[i], results[i], sig.name, false);
-  }
+  for (size_t i = 0; i < outs.size(); ++i) assign_out(outs[i], results[i], sig.name);
   // The named tuple of max(x, 0) and the like labels the out pair too.
   std::string name, f1, f2;
   if (nres == 2 && push_named_tuple_record(L, first)) {

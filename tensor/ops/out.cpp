@@ -6,6 +6,8 @@
 // differs is only where the values are computed: the result is a temporary
 // before it is copied, as a TensorIterator op's would be for a strided t.
 #include "tensor/ops/out.h"
+#include <string>
+#include <unordered_set>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
@@ -14,16 +16,42 @@
 
 namespace gl {
 
-Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname, bool exact_dtype) {
+namespace {
+
+// Out variants that want out's dtype to be the result's, with the message
+// each gives (the others cast as TensorIterator does: out must hold the result).
+std::string dtype_mismatch(const std::string& f, const Tensor& out, const Tensor& r) {
+  if (out.dtype() == r.dtype()) return "";
+  static const std::unordered_set<std::string> exact = {
+      "matmul", "mm",   "bmm",  "mv",        "addmm",  "softmax", "log_softmax", "gather", "tril",
+      "triu",   "diag", "norm", "index_add", "argmax", "argmin",  "argsort",     "sort",   "topk"};
+  const std::string od = dtype_legacy_name(out.dtype()), rd = dtype_legacy_name(r.dtype());
+  if (f == "dot") return cat("result dtype ", od, " does not match input dtype ", rd);
+  if (f == "index_select" || f == "masked_select") return cat(f, "(): self and result must have the same scalar type");
+  if (f == "take")
+    return cat("take(): self and out expected to have the same dtype, but got self.dtype = ", rd,
+               " and out.dtype = ", od);
+  if (f == "amax" || f == "amin")
+    return cat("Expected the dtype for input and out to match, but got ", rd, " for input's dtype and ", od,
+               " for out's dtype.");
+  if (f == "nonzero") return cat("nonzero: Expected out tensor to have scalar type Long but got scalar type", od);
+  if (exact.count(f))
+    return cat("Expected out tensor to have dtype ", dtype_cpp_name(r.dtype()), ", but got ",
+               dtype_cpp_name(out.dtype()), " instead");
+  return "";
+}
+
+}  // namespace
+
+Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname) {
+  const std::string mismatch = dtype_mismatch(fname, out, result);
+  if (!mismatch.empty()) throw RuntimeError(mismatch);
   if (GradMode::enabled() && result.requires_grad())
     throw RuntimeError(cat(fname,
                            "(): functions with out=... arguments don't support automatic differentiation, but one of "
                            "the arguments requires grad."));
   if (GradMode::enabled() && out.requires_grad() && out.is_leaf())
     throw RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.");
-  if (exact_dtype && out.dtype() != result.dtype())
-    throw RuntimeError(cat("Expected out tensor to have dtype ", dtype_cpp_name(result.dtype()), ", but got ",
-                           dtype_cpp_name(out.dtype()), " instead"));
   if (!can_cast(result.dtype(), out.dtype()))
     throw RuntimeError(cat("result type ", dtype_legacy_name(result.dtype()),
                            " can't be cast to the desired output type ", dtype_legacy_name(out.dtype())));

@@ -8,9 +8,10 @@ namespace gl {
 
 // Writes `result`, computed by function `fname`, into `out` and returns out:
 // PyTorch's errors for a result that needs a gradient, a dtype out cannot
-// hold (`exact_dtype`: the matrix products want out's dtype to be the
-// result's) or another device; out is resized to the result's shape, with
-// PyTorch's deprecation warning when it had elements.
-Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname, bool exact_dtype);
+// hold (the matrix products and some others want out's dtype to be the
+// result's, each with its own message, by fname) or another device; out is
+// resized to the result's shape, with PyTorch's deprecation warning when it
+// had elements.
+Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname);
 
 }  // namespace gl
