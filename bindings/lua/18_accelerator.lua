@@ -73,23 +73,31 @@ end
 -- torch.accelerator.device_index(i): the current device is i until the guard
 -- closes (`local _ <close> = torch.accelerator.device_index(1)`), or while
 -- fn runs (`torch.accelerator.device_index(1, fn)`); nil switches nothing.
-local Guard = {__name = 'torch.accelerator.device_index'}
-Guard.__index = Guard
-Guard.__close = function(g)
-  if g.previous ~= nil then cuda.set_device(g.previous) end
-  g.previous = nil
-end
-function accelerator.device_index(device, fn, ...)
-  if device ~= nil and math.type(device) ~= 'integer' then U.type_error('device_index', 'device', 'int', device) end
-  U.check_callable('device_index', fn)
-  local g = setmetatable({}, Guard)
-  if device ~= nil then
+-- The current device is idx (nil or negative: unchanged) while fn(...) runs,
+-- or, without fn, until the returned guard (a `mt` object) closes; the
+-- previous device comes back however it ends. Shared by
+-- accelerator.device_index and torch.cuda.device.
+local function device_scope(mt, fields, idx, fn, ...)
+  local g = setmetatable(fields, mt)
+  if idx ~= nil and idx >= 0 then
     g.previous = cuda.current_device()
-    cuda.set_device(device)
+    cuda.set_device(idx)
   end
   if fn == nil then return g end
   local _ <close> = g
   return fn(...)
+end
+local function close_scope(g)
+  if g.previous ~= nil then cuda.set_device(g.previous) end
+  g.previous = nil
+end
+
+local Guard = {__name = 'torch.accelerator.device_index', __close = close_scope}
+Guard.__index = Guard
+function accelerator.device_index(device, fn, ...)
+  if device ~= nil and math.type(device) ~= 'integer' then U.type_error('device_index', 'device', 'int', device) end
+  U.check_callable('device_index', fn)
+  return device_scope(Guard, {}, device, fn, ...)
 end
 
 -- Memory: torch.cuda's figures; before CUDA starts (or with no device) the
@@ -150,13 +158,9 @@ for name, text in pairs(docs) do torch._set_doc(accelerator[name], text) end
 -- torch.cuda.device(1, fn, ...) runs fn with cuda:1 current, and
 -- `local _ <close> = torch.cuda.device(1)` until the block ends. d: an int,
 -- 'cuda:1' or a torch.device; its .idx is the index.
-local CudaDevice = {__name = 'torch.cuda.device'}
+local CudaDevice = {__name = 'torch.cuda.device', __close = close_scope}
 CudaDevice.__index = CudaDevice
 CudaDevice.__tostring = function(g) return ('<torch.cuda.device object at %p>'):format(g) end
-CudaDevice.__close = function(g)
-  if g.prev ~= nil then cuda.set_device(g.prev) end
-  g.prev = nil
-end
 function cuda.device(d, fn, ...)
   if U.is_plain_table(d) then d = U.parse('device', {'device'}, nil, d).device end  -- device{device=1}
   local idx
@@ -165,14 +169,7 @@ function cuda.device(d, fn, ...)
   elseif type(d) == 'string' or U.kind(d) == 'torch.device' then idx = torch.device(d).index or cuda.current_device()
   else U.type_error('device', 'device', 'torch.device, str or int', d) end
   U.check_callable('device', fn)
-  local g = setmetatable({idx = idx}, CudaDevice)
-  if idx >= 0 then
-    g.prev = cuda.current_device()
-    cuda.set_device(idx)
-  end
-  if fn == nil then return g end
-  local _ <close> = g
-  return fn(...)
+  return device_scope(CudaDevice, {idx = idx}, idx, fn, ...)
 end
 
 -- Whether bfloat16 works on the current device: a GPU of compute capability

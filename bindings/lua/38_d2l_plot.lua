@@ -75,6 +75,17 @@ function d2l.plot(...)
   if fig then fig:show() end
 end
 
+-- In a notebook: shows fig the first time, then updates that display in place
+-- (holder.display_id keeps which): d2l.Animator's and ProgressBoard's figures.
+function d2l._redisplay(holder, fig)
+  local upd = rawget(_G, 'update_display')
+  if holder.display_id ~= nil and type(upd) == 'function' then
+    upd(fig, {display_id = holder.display_id})
+  else
+    holder.display_id = display(fig, {display_id = true})
+  end
+end
+
 -- ---- Animator ----------------------------------------------------------------------
 local Animator = U.class('Animator', nil, function(cls)
   return {__index = cls, __name = 'Animator',
@@ -140,12 +151,7 @@ function Animator:add(x, y)
   for i = 1, math.min(#self.X, #self.fmts) do ax:plot(self.X[i], self.Y[i], self.fmts[i]) end
   self.config_axes()
   if P._in_notebook() then
-    local upd = rawget(_G, 'update_display')
-    if self.display_id ~= nil and type(upd) == 'function' then
-      upd(self.fig, {display_id = self.display_id})
-    else
-      self.display_id = display(self.fig, {display_id = true})
-    end
+    d2l._redisplay(self, self.fig)
   else
     P._show_in_terminal(self.fig, self.shown)
     if not self.shown then

@@ -131,10 +131,7 @@ function ProgressBoard:draw(x, y, label, every_n)
   line[#line + 1] = {sx / #points, sy / #points}
   self.raw_points[label] = {}
   if not (self.display and P._in_notebook() and torch._have_cairo()) then return end
-  local fig = self:figure()
-  local upd = rawget(_G, 'update_display')
-  if self.display_id ~= nil and type(upd) == 'function' then upd(fig, {display_id = self.display_id})
-  else self.display_id = display(fig, {display_id = true}) end
+  d2l._redisplay(self, self:figure())
 end
 
 -- The board's figure: displayed in a notebook, elsewhere written to a PNG
