@@ -47,8 +47,13 @@ int checked_trampoline(lua_State* L) {
   const auto* sig = static_cast<const Signature*>(lua_touserdata(L, lua_upvalueindex(2)));
   int given = 0;
   try {
-    given = check_call(L, *sig);
-    return sig->accepts_out ? call_with_out(L, fn, *sig) : fn(L);
+    if (!sig->accepts_out) {
+      given = check_call(L, *sig);
+      return fn(L);
+    }
+    CallShape shape;
+    given = check_call(L, *sig, &shape);
+    return call_with_out(L, fn, *sig, shape);
   } catch (const TypeError& e) {
     push_error(L, std::make_exception_ptr(TypeError(with_position(e.what(), *sig, given), e.hint())));
   } catch (...) { push_error(L, std::current_exception()); }

@@ -72,16 +72,9 @@ bool takes_out(const std::string& key) { return out_functions().count(key) != 0;
 
 // Runs fn with out= taken from its keywords (a copy of the table without it,
 // so the caller's table is untouched) and writes the results into out.
-int call_with_out(lua_State* L, Fn fn, const Signature& sig) {
-  const int top = lua_gettop(L);
-  int kw = 0;
-  bool one_table = false;  // f{x, y, out=t}: the positionals are the table's items
-  {
-    Args a(L, 1, sig.name.c_str());
-    kw = a.kw_index();
-    one_table = a.n() > 0 && a.at(0) > top;
-  }
-  lua_settop(L, top);  // the one-table form pushed its items
+int call_with_out(lua_State* L, Fn fn, const Signature& sig, const CallShape& shape) {
+  const int kw = shape.kw;
+  const bool one_table = shape.one_table;  // f{x, y, out=t}: the positionals are the table's items
   if (kw == 0) return fn(L);
   if (lua_getfield(L, kw, "out") == LUA_TNIL) {
     lua_pop(L, 1);

@@ -99,7 +99,7 @@ const Signature* signature_for(const std::string& key, bool method) {
   return s;
 }
 
-int check_call(lua_State* L, const Signature& sig) {
+int check_call(lua_State* L, const Signature& sig, CallShape* shape) {
   const int top = lua_gettop(L);
   const int first = sig.method ? 2 : 1;
   // Nothing to check: no options table possible and few enough positionals.
@@ -128,6 +128,7 @@ int check_call(lua_State* L, const Signature& sig) {
       if (!known) unknown = key;
     }
   }
+  if (shape) *shape = CallShape{a.kw_index(), a.n() > 0 && a.at(0) > top};
   int n = a.n();
   while (n > 0 && a.at(n - 1) == 0) --n;  // trailing nils do not count: f(a, nil) is f(a), as in U.parse
   lua_settop(L, top);                     // the one-table form pushed its items

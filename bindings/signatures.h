@@ -39,12 +39,18 @@ const Signature* signature_for(const std::string& key, bool method);
 // Throws TypeError when the call on L's stack has too many positionals or an
 // unknown keyword. Leaves the stack as it was. Returns how many positionals
 // the call gave (trailing nils not counted).
-int check_call(lua_State* L, const Signature& sig);
+// `shape`, when given, learns where the call's keywords table is (0: none)
+// and whether it is the one-table form f{a, b, k=v}.
+struct CallShape {
+  int kw = 0;
+  bool one_table = false;
+};
+int check_call(lua_State* L, const Signature& sig, CallShape* shape = nullptr);
 
 // Whether torch.<key> has PyTorch's out= keyword (out_arg.cpp).
 bool takes_out(const std::string& key);
 // Calls fn with the call's out= taken out of its keywords and its results
 // written into that tensor (or tuple of tensors), which it returns.
-int call_with_out(lua_State* L, Fn fn, const Signature& sig);
+int call_with_out(lua_State* L, Fn fn, const Signature& sig, const CallShape& shape);
 
 }  // namespace gl::lt
