@@ -41,5 +41,7 @@ std::vector<std::string> completions(lua_State* L, const std::string& prefix);
 // to-be-closed; clears the mark. An interrupt arriving then waits two Lua
 // instructions, so that the guard's <close> is in place and restores the mode.
 bool take_guard_window(lua_State* L);
+// Marks that window open: a guard other than grad mode's (torch.autocast) was just made.
+void open_guard_window(lua_State* L);
 
 }  // namespace gl::bindings

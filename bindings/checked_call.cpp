@@ -47,6 +47,7 @@ int checked_trampoline(lua_State* L) {
   const auto* sig = static_cast<const Signature*>(lua_touserdata(L, lua_upvalueindex(2)));
   int given = 0;
   try {
+    autocast::Entry entry(sig->autocast);  // Note [Autocast]
     if (!sig->accepts_out) {
       given = check_call(L, *sig);
       return fn(L);

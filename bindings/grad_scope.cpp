@@ -70,6 +70,11 @@ void open_grad_scope(lua_State* L) {
 
 namespace gl::bindings {
 
+void open_guard_window(lua_State* L) {
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lt::kGuardWindowKey);
+}
+
 bool take_guard_window(lua_State* L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lt::kGuardWindowKey);
   const bool open = lua_toboolean(L, -1);

@@ -150,6 +150,7 @@ void open_torch(lua_State* L) {
   lt::open_plot(L);
   lt::open_repr(L);
   lt::open_grad_scope(L);
+  lt::open_autocast(L);
   lt::open_args(L);
   lt::open_op_rows(L);
   lt::open_warnings(L);

@@ -76,6 +76,7 @@ std::string py_float_repr(double x);
 std::string py_str_repr(const char* s, size_t n);
 void open_args(lua_State* L);        // args_lua.cpp: torch._parse_args, torch._too_many
 void open_grad_scope(lua_State* L);  // grad_scope.cpp: torch._with_grad_mode, torch._grad_guard
+void open_autocast(lua_State* L);    // autocast_lib.cpp: torch.is_autocast_enabled & co., torch._autocast_guard
 void open_op_rows(lua_State* L);     // op_rows_lib.cpp: torch._op_rows
 void open_warnings(lua_State* L);    // warnings_lib.cpp: gl::warn once per Lua call site; torch._warn
 // grad_hooks.cpp: torch._register_hook / _remove_grad_hook (x:register_hook;

@@ -93,6 +93,7 @@ const Signature* signature_for(const std::string& key, bool method) {
     parsed.push_back(parse(full.c_str(), method));
     parsed.back().tensor_method = method && key.find('.') == std::string::npos;  // others: "Event.record"
     parsed.back().accepts_out = out;
+    parsed.back().autocast = autocast::op_named(key);
     s = &parsed.back();
   }
   cache[method][key] = s;

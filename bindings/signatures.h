@@ -6,6 +6,7 @@
 // happened when the error is raised. The Lua half of the library checks its
 // calls with the same rules and wording (05_base.lua, U.parse).
 #pragma once
+#include "tensor/autocast/autocast.h"
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -27,6 +28,7 @@ struct Signature {
   bool method = false;                  // called as x:f(...): argument 1 is self
   bool no_keywords = false;             // every argument is positional: is_tensor(obj, /)
   bool accepts_out = false;             // torch.f(..., {out=t}) (Note [out=], out_arg.cpp)
+  autocast::Op autocast = autocast::Op::none;  // the op a call enters (Note [Autocast])
 };
 
 // Every signature's text by key (signature_table.cpp).

@@ -19,8 +19,8 @@ struct Seen {
   std::set<std::pair<std::string, std::string>> sites;
 };
 
-// "UserWarning: text" unless this (text, site) pair has been shown.
-void warn_at(lua_State* L, const std::string& text, int level) {
+// "UserWarning: text" (or another category's) unless this (text, site) pair has been shown.
+void warn_at(lua_State* L, const std::string& text, int level, const char* category = "UserWarning") {
   luaL_where(L, level);
   std::string site = lua_tostring(L, -1);
   lua_pop(L, 1);
@@ -28,7 +28,7 @@ void warn_at(lua_State* L, const std::string& text, int level) {
   auto* seen = static_cast<Seen*>(lua_touserdata(L, -1));
   lua_pop(L, 1);
   if (seen && !seen->sites.emplace(text, site).second) return;
-  std::fprintf(stderr, "UserWarning: %s\n", text.c_str());
+  std::fprintf(stderr, "%s: %s\n", category, text.c_str());
   std::fflush(stderr);
 }
 
@@ -37,12 +37,13 @@ void lua_warn(const std::string& text, void* ctx) {
   warn_at(static_cast<lua_State*>(ctx), text, 1);
 }
 
-// torch._warn(text, level=1): the Lua library's warnings; level counts as
-// Python's stacklevel does (1: the library function's caller, 2: its caller).
+// torch._warn(text, level=1, category='UserWarning'): the Lua library's
+// warnings; level counts as Python's stacklevel does (1: the library
+// function's caller, 2: its caller).
 int l_warn(lua_State* L) {
   const char* text = luaL_checkstring(L, 1);
   const int level = int(luaL_optinteger(L, 2, 1));
-  warn_at(L, text, level + 1);
+  warn_at(L, text, level + 1, luaL_optstring(L, 3, "UserWarning"));
   return 0;
 }
 

@@ -121,6 +121,26 @@ local function tensor_eq_hint(c)
     op == '==' and '==' or '!=', b, self, op == '==' and 'eq' or 'ne', b)
 end
 
+-- Python's `with torch.autocast(device_type='cuda', dtype=torch.float16):` in
+-- Lua's two forms, its arguments where Lua takes them (keywords in a trailing
+-- table); other `with`s get torch.no_grad's.
+local function with_hint(cell)
+  local call, args = cell:match('^%s*with%s+(torch[%w_.]*)%s*(%b())')
+  if not call or call == 'torch.no_grad' then
+    return 'use torch.no_grad(function() ... end), or `local _ <close> = torch.no_grad()` inside a do ... end block'
+  end
+  local pos, kw = {}, {}
+  for a in args:sub(2, -2):gmatch('[^,]+') do  -- simple arguments: no commas inside them
+    a = a:match('^%s*(.-)%s*$'):gsub('%f[%w]True%f[^%w]', 'true'):gsub('%f[%w]False%f[^%w]', 'false')
+    local k, v = a:match('^([%a_][%w_]*)%s*=%s*(.+)$')
+    if not k or k == 'device_type' then pos[#pos + 1] = v or a else kw[#kw + 1] = k .. '=' .. v end
+  end
+  if #kw > 0 then pos[#pos + 1] = '{' .. table.concat(kw, ', ') .. '}' end
+  local a = table.concat(pos, ', ')
+  return ('use %s(%sfunction() ... end), or `local _ <close> = %s(%s)` inside a do ... end block'):format(
+    call, a ~= '' and a .. ', ' or '', call, a)
+end
+
 -- {what, test(ctx) -> true or a hint string, hint}; `syntax = true`: only for a
 -- syntax error (the habit cannot compile). The order matters.
 R.hints = {
@@ -132,8 +152,7 @@ R.hints = {
    'torch, nn, F (nn.functional) and optim are already loaded: no import needed (require loads Lua modules)'},
   {'class', syntax = true, function(c) return S(c):match('^%s*class%s') end,
    "subclass with local Net = nn.Module:extend('Net') and define function Net:forward(x) ... end"},
-  {'with', syntax = true, function(c) return S(c):match('^%s*with%s') end,
-   'use torch.no_grad(function() ... end), or `local _ <close> = torch.no_grad()` inside a do ... end block'},
+  {'with', syntax = true, function(c) return S(c):match('^%s*with%s') and with_hint(c.cell) end},
   {'try', syntax = true, function(c) return S(c):match('^%s*try%s*:') or S(c):match('%f[%w_]except%f[^%w_]') end,
    'Lua catches errors with pcall: local ok, err = pcall(f, ...)'},
   {'raise', syntax = true, function(c) return S(c):match('^%s*raise%s') end, "Lua raises errors with error('message')"},

@@ -17,6 +17,9 @@ local function named(t, node)
   return t
 end
 -- PyTorch's legacy dtype name, as its loss kernels print it: Float, Long, ...
+-- The casts of torch.autocast (Note [Autocast]) that PyTorch's C++ losses
+-- make: float32 for all of these.
+local autocast = torch._autocast
 local function legacy(t) return t:type():match('(%a+)Tensor$') end
 local function same_size(name, input, target)
   if tostring(input.shape) ~= tostring(target.shape) then
@@ -37,6 +40,7 @@ function F.binary_cross_entropy_with_logits(...)
   elseif not y:is_floating_point() then
     error(("RuntimeError: result type %s can't be cast to the desired output type %s"):format(legacy(x), legacy(y)), 0)
   end
+  x, y, a.weight, a.pos_weight = autocast('F.binary_cross_entropy_with_logits', x, y, a.weight, a.pos_weight)
   -- PyTorch's stable form: (1 - y) x + log(1 + exp(-x)), the log through softplus of -x
   local l
   if a.pos_weight ~= nil then
@@ -60,6 +64,7 @@ function F.binary_cross_entropy(...)
   if tostring(p.dtype) ~= tostring(y.dtype) then
     error(('RuntimeError: Found dtype %s but expected %s'):format(legacy(y), legacy(p)), 0)
   end
+  p, y, a.weight = autocast('F.binary_cross_entropy', p, y, a.weight)  -- an error on CUDA
   local lo, hi = p:min():item(), p:max():item()
   if p:numel() > 0 and (lo < 0 or hi > 1) then
     error('RuntimeError: all elements of input should be between 0 and 1', 0)
@@ -84,6 +89,7 @@ function F.l1_loss(...)
   local a = U.parse('l1_loss', {'input:Tensor!', 'target:Tensor!', 'size_average', 'reduce', 'reduction:str'},
     {reduction = 'mean'}, ...)
   warn_sizes(a.input, a.target)
+  a.input, a.target = autocast('F.l1_loss', a.input, a.target)
   return reduce('l1_loss', (a.input - a.target):abs(), a.reduction)
 end
 
@@ -93,6 +99,7 @@ function F.smooth_l1_loss(...)
   if a.beta ~= 0 then warn_sizes(a.input, a.target) end  -- beta 0 is l1_loss, which warns
   if a.beta < 0 then error('RuntimeError: smooth_l1_loss does not support negative values for beta.', 0) end
   if a.beta == 0 then return named(F.l1_loss(a.input, a.target, {reduction = a.reduction}), 'SmoothL1LossBackward0') end
+  a.input, a.target = autocast('F.smooth_l1_loss', a.input, a.target)
   -- 0.5 d^2 / beta where d < beta, else d - 0.5 beta
   local d = (a.input - a.target):abs()
   local l = torch.where(d:lt(a.beta), d * d * (0.5 / a.beta), d - 0.5 * a.beta)
@@ -104,6 +111,7 @@ function F.huber_loss(...)
     {reduction = 'mean', delta = 1.0}, ...)
   warn_sizes(a.input, a.target)
   if a.delta <= 0 then error('RuntimeError: huber_loss does not support non-positive values for delta.', 0) end
+  a.input, a.target, a.weight = autocast('F.huber_loss', a.input, a.target, a.weight)
   -- 0.5 d^2 where d < delta, else delta (d - 0.5 delta)
   local d = (a.input - a.target):abs()
   local l = torch.where(d:lt(a.delta), d * d * 0.5, (d - 0.5 * a.delta) * a.delta)
@@ -115,6 +123,7 @@ function F.nll_loss(...)
   local a = U.parse('nll_loss', {'input:Tensor!', 'target:Tensor!', 'weight:Tensor', 'size_average', 'ignore_index:int',
     'reduce', 'reduction:str'}, {reduction = 'mean', ignore_index = -100}, ...)
   local x, t = a.input, a.target
+  x, a.weight = autocast('F.nll_loss', x, a.weight)
   if x:dim() ~= 1 and x:dim() ~= 2 then
     error(('NotImplementedError: gpulab: nll_loss expects input of shape (C) or (N, C), got %s'):format(tostring(x.shape)), 0)
   end

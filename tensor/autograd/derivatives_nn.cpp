@@ -30,20 +30,24 @@ GL_DERIVATIVE(BatchNormLibraryBackward) {
   return batch_norm_library_backward(grad, geom, training, input, weight, mean, var, need_weight, need_bias);
 }
 
+// A mixed-precision norm computed in xhat's float32 (Note [Mixed-precision
+// norms]): the gradient goes up to it, and x's comes back in x's dtype.
 GL_DERIVATIVE(BatchNormBackward) {
-  Tensor dxhat = weight.defined() ? mul(grad, reshape(weight, bshape)) : grad;
+  const Tensor g = to_dtype(grad, xhat.dtype());
+  Tensor dxhat = weight.defined() ? mul(g, reshape(weight, bshape)) : g;
   Tensor dx = training ? norm_backward(dxhat, xhat, invstd, dims) : mul(dxhat, invstd);
-  Tensor dw = need_weight ? reshape(sum(mul(grad, xhat), dims, false), {C}) : Tensor();
-  Tensor db = need_bias ? reshape(sum(grad, dims, false), {C}) : Tensor();
-  return {dx, dw, db};
+  Tensor dw = need_weight ? reshape(sum(mul(g, xhat), dims, false), {C}) : Tensor();
+  Tensor db = need_bias ? reshape(sum(g, dims, false), {C}) : Tensor();
+  return {to_dtype(dx, grad.dtype()), dw, db};
 }
 
 GL_DERIVATIVE(NativeLayerNormBackward0) {
-  Tensor dxhat = weight.defined() ? mul(grad, weight) : grad;
+  const Tensor g = to_dtype(grad, xhat.dtype());
+  Tensor dxhat = weight.defined() ? mul(g, weight) : g;
   Tensor dx = norm_backward(dxhat, xhat, invstd, dims);
-  Tensor dw = need_weight ? sum_to(mul(grad, xhat), weight_sizes) : Tensor();
-  Tensor db = need_bias ? sum_to(grad, weight_sizes) : Tensor();
-  return {dx, dw, db};
+  Tensor dw = need_weight ? sum_to(mul(g, xhat), weight_sizes) : Tensor();
+  Tensor db = need_bias ? sum_to(g, weight_sizes) : Tensor();
+  return {to_dtype(dx, grad.dtype()), dw, db};
 }
 
 GL_DERIVATIVE(ConvolutionBackward0) {

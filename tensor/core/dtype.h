@@ -15,6 +15,7 @@ constexpr int kNumDTypes = 10;
 size_t itemsize(DType t);
 bool is_floating(DType t);
 inline bool is_integral(DType t, bool include_bool) { return !is_floating(t) && (include_bool || t != DType::Bool); }
+inline bool is_reduced_float(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 const char* dtype_name(DType t);                         // "float32"
 std::string dtype_repr(DType t);                         // "torch.float32"
 const char* dtype_legacy_name(DType t);                  // "Float", "Long" (used in error texts)

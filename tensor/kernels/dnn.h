@@ -52,6 +52,9 @@ struct DnnKernels {
   // gx (and gscale, gshift when not null); `training` as in the forward.
   void (*batch_norm_bwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
                          const void* mean, const void* var, void* gx, void* gscale, void* gshift);
+  // Convolves float16 and bfloat16 itself (cuDNN: float accumulation, tensor
+  // cores); otherwise those convolve in float32 (Note [Reduced-precision convolution]).
+  bool reduced_precision = false;
 };
 
 const DnnKernels& cpu_dnn_kernels();     // tensor/kernels/cpu/dnnl_*.cpp

@@ -2,6 +2,7 @@
 // kernels (tensor/kernels/dnn.h), and ConvolutionBackward0.
 #include <algorithm>
 #include <limits>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/backward_ops.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
@@ -56,8 +57,7 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
   GL_CHECK(w.size(2) > 0 && w.size(3) > 0,
            "kernel size should be greater than zero, but got kernel_height: ", w.size(2), " kernel_width: ", w.size(3));
   // PyTorch names the input first for a wrong dtype, the weight for a mismatch.
-  GL_CHECK(is_floating(x.dtype()) && (x.dtype() == DType::Float32 || x.dtype() == DType::Float64),
-           "gpulab: conv2d supports float32 and float64, got ", dtype_name(x.dtype()));
+  GL_CHECK(is_floating(x.dtype()), "gpulab: conv2d supports floating-point inputs, got ", dtype_name(x.dtype()));
 }
 
 std::string type_name(const Tensor& t) {
@@ -98,6 +98,10 @@ Tensor pad_right(const Tensor& x, int64_t rows, int64_t cols) {
 }  // namespace
 
 Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, const Conv2dOptions& o0) {
+  if (autocast::Scope ac{autocast::Op::conv2d, {&input0, &weight, bias}}) {  // Note [Autocast]
+    const Tensor b = ac(bias);
+    return conv2d(ac(input0), ac(weight), bias ? &b : nullptr, o0);
+  }
   GL_CHECK(
       input0.dim() == 3 || input0.dim() == 4,
       "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ", shape_str(input0.sizes()));
@@ -129,8 +133,15 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   o.dilation = pair_of(o.dilation, "dilation");
   check_conv(input, weight, b, o, o.padding[0], o.padding[1]);
 
+  // Note [Reduced-precision convolution]: cuDNN convolves float16 and
+  // bfloat16 (autocast's dtypes) itself; the host's libraries take float32 and
+  // float64 only, so there those convolve in float32 and the result is rounded
+  // to the input's dtype, as PyTorch's CPU kernels accumulate in float. The
+  // backward computes in the same dtype and rounds its gradients alike.
+  const Device dev = input.device();
+  const DnnKernels& lib = dnn_kernels_for(dev);
   ConvGeom g;
-  g.dtype = input.dtype();
+  g.dtype = is_reduced_float(input.dtype()) && !lib.reduced_precision ? DType::Float32 : input.dtype();
   g.N = input.size(0);
   g.C = input.size(1);
   g.H = input.size(2);
@@ -148,16 +159,15 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   g.P = (g.H + 2 * g.ph - g.dh * (g.R - 1) - 1) / g.sh + 1;
   g.Q = (g.W + 2 * g.pw - g.dw * (g.S - 1) - 1) / g.sw + 1;
 
-  const Device dev = input.device();
   // No input channels: PyTorch's empty convolution gives (N, 0, P, Q), whatever K
   Tensor y = empty_on({g.N, g.C == 0 ? 0 : g.K, g.P, g.Q}, g.dtype, dev);
-  Tensor xc = contiguous(detach(input)), wc = contiguous(detach(weight));
-  Tensor bc = b ? contiguous(detach(*b)) : Tensor();
+  Tensor xc = contiguous(to_dtype(detach(input), g.dtype)), wc = contiguous(to_dtype(detach(weight), g.dtype));
+  Tensor bc = b ? contiguous(to_dtype(detach(*b), g.dtype)) : Tensor();
   if (y.numel() > 0) {
     trace::op("conv2d", dev);
-    dnn_kernels_for(dev).conv_fwd(dnn_exec_for(dev), g, xc.data_ptr(), wc.data_ptr(), b ? bc.data_ptr() : nullptr,
-                                  y.data_ptr());
+    lib.conv_fwd(dnn_exec_for(dev), g, xc.data_ptr(), wc.data_ptr(), b ? bc.data_ptr() : nullptr, y.data_ptr());
   }
+  y = to_dtype(y, input.dtype());
   if (any_requires_grad(std::vector<Tensor>{input, weight, b ? *b : Tensor()})) {
     record(y, {input, weight, b ? *b : Tensor()},
            ConvolutionBackward0{g, xc, wc, input.requires_grad(), weight.requires_grad(), b && b->requires_grad()});
@@ -168,7 +178,7 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
 std::vector<Tensor> convolution_backward(const Tensor& grad, const ConvGeom& g, const Tensor& xc, const Tensor& wc,
                                          bool need_x, bool need_w, bool need_b) {
   const Device dev = xc.device();
-  Tensor gy = contiguous(grad);
+  Tensor gy = contiguous(to_dtype(grad, g.dtype));  // Note [Reduced-precision convolution]
   Tensor gx, gw, gb;
   const DnnKernels& k = dnn_kernels_for(dev);
   if (need_x) {
@@ -192,7 +202,8 @@ std::vector<Tensor> convolution_backward(const Tensor& grad, const ConvGeom& g, 
     }
     if (!need_w) gw = Tensor();
   }
-  return {gx, gw, gb};
+  auto rounded = [&](const Tensor& t) { return t.defined() ? to_dtype(t, grad.dtype()) : t; };
+  return {rounded(gx), rounded(gw), rounded(gb)};
 }
 
 }  // namespace gl

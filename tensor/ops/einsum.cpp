@@ -6,6 +6,7 @@
 // reshape); the result is permuted to the output's order.
 #include <algorithm>
 #include <map>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/linalg_extra.h"
@@ -140,6 +141,7 @@ std::string parse_side(const std::string& s, const std::string& what) {
 }  // namespace
 
 Tensor einsum(const std::string& eq0, const std::vector<Tensor>& ops) {
+  if (autocast::Scope ac{autocast::Op::einsum, ops}) return einsum(eq0, ac(ops));  // Note [Autocast]
   std::string eq;
   for (char c : eq0)
     if (c != ' ') eq += c;

@@ -1,8 +1,10 @@
 // Elementwise ops: unary, binary (tensor/tensor and tensor/scalar), where,
 // clamp, driven by the rows of op_rows.def, and their in-place forms (whose
 // rules are in inplace.cpp), with autograd.
+#include <array>
 #include <cmath>
 #include <functional>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
@@ -135,7 +137,25 @@ Tensor grad_for(const Tensor& g, const Tensor& input) {
   return to_dtype(r, input.dtype());
 }
 
+namespace {
+// The autocast op of each row (Note [Autocast]), by the row's name.
+template <class Row, size_t N> std::array<autocast::Op, N> autocast_ops(const Row (&rows)[N]) {
+  std::array<autocast::Op, N> ops;
+  for (size_t i = 0; i < N; ++i) ops[i] = autocast::op_named(rows[i].name);
+  return ops;
+}
+autocast::Op autocast_op(UnaryOp op) {
+  static const auto ops = autocast_ops(kUnaryRows);
+  return ops[size_t(op)];
+}
+autocast::Op autocast_op(BinaryOp op) {
+  static const auto ops = autocast_ops(kBinaryRows);
+  return ops[size_t(op)];
+}
+}  // namespace
+
 Tensor unary(UnaryOp op, const Tensor& a0) {
+  if (autocast::Scope ac{autocast_op(op), {&a0}}) return unary(op, ac(a0));
   Tensor a = a0;
   if (unary_to_float(op) && !is_floating(a.dtype())) a = to_dtype(a, default_dtype());
   if (a.dtype() == DType::Bool) {
@@ -240,6 +260,7 @@ Tensor binary_ts(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first, Te
 }  // namespace
 
 Tensor binary(BinaryOp op, const Tensor& a0, const Tensor& b0) {
+  if (autocast::Scope ac{autocast_op(op), {&a0, &b0}}) return binary(op, ac(a0), ac(b0));
   Tensor out = binary_tt(op, a0, b0, nullptr);
   record_binary(out, op, a0, b0);
   return out;
@@ -249,6 +270,7 @@ Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
   // Python's 2 / x is x.reciprocal() * 2 (Tensor.__rtruediv__): its values
   // and its graph (MulBackward0 over ReciprocalBackward0) are those.
   if (op == BinaryOp::Div && scalar_first) return binary(BinaryOp::Mul, unary(UnaryOp::Reciprocal, a0), sc);
+  if (autocast::Scope ac{autocast_op(op), {&a0}}) return binary(op, ac(a0), sc, scalar_first);
   Tensor out = binary_ts(op, a0, sc, scalar_first, nullptr);
   record_binary_scalar(out, op, a0, sc, scalar_first);
   return out;

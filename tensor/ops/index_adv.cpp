@@ -5,6 +5,7 @@
 // then runs over B and the dims no tensor indexes. Where the indexed dims are
 // adjacent, B takes their place in the result; otherwise B comes first.
 #include <algorithm>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/index_ops.h"
@@ -151,6 +152,8 @@ Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
 }
 
 Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+  if (autocast::Scope ac{autocast::Op::index_put, {&self, &values}})
+    return index_put(ac(self), indices, ac(values), accumulate);  // Note [Autocast]
   Tensor out;
   Plan p;
   {

@@ -6,6 +6,7 @@
 //   scatter    : grad.scatter(index, 0) and grad.gather(index) (ScatterBackward0/1)
 //   index_add  : grad and grad.index_select(index) * alpha (IndexAddBackward0)
 //   take, x[i, j] (index): a zero tensor accumulating grad at the indices.
+#include "tensor/autocast/autocast.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/index_run.h"
 
@@ -157,6 +158,8 @@ void scatter_(Tensor& self, int64_t dim, const Tensor& index_in, Scalar value, c
 }
 
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src) {
+  if (autocast::Scope ac{autocast::Op::scatter_add, {&self, &src}})
+    return scatter_add(ac(self), dim, index_in, ac(src));  // Note [Autocast]
   const Tensor index = as_long_index(index_in);
   dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   Tensor out = scattered_copy(self, dim, index, src, IndexOp::ScatterAdd);

@@ -2,6 +2,7 @@
 // splits the gradient back).
 #include <algorithm>
 #include <numeric>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
@@ -10,6 +11,7 @@
 namespace gl {
 
 Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
+  if (autocast::Scope ac{autocast::Op::cat, ts}) return cat(ac(ts), dim);  // Note [Autocast]
   GL_CHECK_T(ValueError, !ts.empty(), "torch.cat(): expected a non-empty list of Tensors");
   std::vector<const Tensor*> ptrs;
   ResultType rt;
@@ -68,6 +70,7 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
 }
 
 Tensor stack(const std::vector<Tensor>& ts, int64_t dim) {
+  if (autocast::Scope ac{autocast::Op::stack, ts}) return stack(ac(ts), dim);  // Note [Autocast]
   GL_CHECK(!ts.empty(), "stack expects a non-empty TensorList");
   dim = wrap_dim(dim, ts[0].dim() + 1);
   for (size_t i = 1; i < ts.size(); ++i)

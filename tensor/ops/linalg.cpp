@@ -6,6 +6,7 @@
 // and copied back (cuSOLVER would be the GPU's way; a small matrix, as in
 // nn.init.orthogonal_, gains nothing from it).
 #include <algorithm>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
@@ -88,6 +89,7 @@ Tensor column_major(Shape batch, int64_t rows, int64_t cols, DType dt) {
 }  // namespace
 
 std::pair<Tensor, Tensor> linalg_qr(const Tensor& A, const std::string& mode) {
+  if (autocast::Scope ac{autocast::Op::linalg_qr, {&A}}) return linalg_qr(ac(A), mode);  // Note [Autocast]
   GL_CHECK(A.dim() >= 2, "linalg.qr: The input tensor A must have at least 2 dimensions.");
   GL_CHECK_T(NotImplementedError, is_floating(A.dtype()),
              "linalg.qr: Expected a floating point or complex tensor as input. Got ", dtype_legacy_name(A.dtype()));
@@ -125,6 +127,7 @@ std::pair<Tensor, Tensor> linalg_qr(const Tensor& A, const std::string& mode) {
 }
 
 Tensor linalg_svdvals(const Tensor& A) {
+  if (autocast::Scope ac{autocast::Op::linalg_svdvals, {&A}}) return linalg_svdvals(ac(A));  // Note [Autocast]
   GL_CHECK(A.dim() >= 2, "linalg.svd: The input tensor A must have at least 2 dimensions.");
   GL_CHECK_T(NotImplementedError, is_floating(A.dtype()),
              "linalg.svd: Expected a floating point or complex tensor as input. Got ", dtype_legacy_name(A.dtype()));

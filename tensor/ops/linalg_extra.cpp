@@ -1,5 +1,6 @@
 // Norms, logsumexp and one_hot composed from reductions and elementwise ops,
 // with the gradients PyTorch records for them.
+#include "tensor/autocast/autocast.h"
 #include "tensor/ops/linalg_extra.h"
 
 #include <algorithm>
@@ -30,6 +31,7 @@ Tensor zero_like_scalar(const Tensor& t) { return scalar_tensor(Scalar::from_int
 }  // namespace
 
 Tensor logsumexp(const Tensor& t0, const std::vector<int64_t>& dims0, bool keepdim) {
+  if (autocast::Scope ac{autocast::Op::logsumexp, {&t0}}) return logsumexp(ac(t0), dims0, keepdim);  // Note [Autocast]
   // Integers give the default float dtype, as PyTorch.
   const Tensor t = is_floating(t0.dtype()) ? t0 : to_dtype(t0, default_dtype());
   const std::vector<int64_t> dims = wrap_all(t, dims0);
@@ -51,6 +53,8 @@ Tensor logsumexp(const Tensor& t0, const std::vector<int64_t>& dims0, bool keepd
 }
 
 Tensor vector_norm(const Tensor& t, double ord, const std::vector<int64_t>& dims0, bool keepdim) {
+  if (autocast::Scope ac{autocast::Op::vector_norm, {&t}})
+    return vector_norm(ac(t), ord, dims0, keepdim);  // Note [Autocast]
   GL_CHECK_T(NotImplementedError, is_floating(t.dtype()),
              "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
              dtype_legacy_name(t.dtype()));

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <vector>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/linalg_extra.h"
@@ -116,6 +117,7 @@ Tensor solve_matrices(const Tensor& A0, const Tensor& B0,
 }  // namespace
 
 Tensor linalg_solve(const Tensor& A, const Tensor& B) {
+  if (autocast::Scope ac{autocast::Op::linalg_solve, {&A, &B}}) return linalg_solve(ac(A), ac(B));  // Note [Autocast]
   check_args_device(wrapper("linalg_solve_ex", {&A, &B}), {{"A", &A}, {"B", &B}});
   check_square(A, "linalg.solve");
   GL_CHECK(B.dim() >= 1, "linalg.solve: The input tensor B must have at least 2 dimensions.");
@@ -147,6 +149,7 @@ Tensor linalg_solve(const Tensor& A, const Tensor& B) {
 }
 
 Tensor linalg_inv(const Tensor& A) {
+  if (autocast::Scope ac{autocast::Op::linalg_inv, {&A}}) return linalg_inv(ac(A));  // Note [Autocast]
   check_square(A, "linalg.inv");
   GL_CHECK_T(NotImplementedError, is_floating(A.dtype()),
              "linalg.inv: Expected a floating point or complex tensor as input. Got ", dtype_legacy_name(A.dtype()));

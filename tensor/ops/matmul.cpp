@@ -2,6 +2,7 @@
 // through the device's gemm (BLAS on the CPU, cuBLAS on CUDA). Operands are
 // passed with their strides when BLAS can read them as (transposed) row-major
 // matrices, and copied to contiguous only when it cannot.
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/backward_ops.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
@@ -130,6 +131,7 @@ void set_allow_tf32(bool on) { g_allow_tf32 = on; }
 bool allow_tf32() { return g_allow_tf32; }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
+  if (autocast::Scope ac{autocast::Op::mm, {&a, &b}}) return mm(ac(a), ac(b));  // Note [Autocast]
   check_args_device(wrapper("mm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
   GL_CHECK(a.dim() == 2, "mm: self must be a matrix, got ", a.dim(), "-D tensor");
   GL_CHECK(b.dim() == 2, "mm: mat2 must be a matrix, got ", b.dim(), "-D tensor");
@@ -143,6 +145,8 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, double alpha) {
+  if (autocast::Scope ac{autocast::Op::addmm, {&bias, &a, &b}})
+    return addmm(ac(bias), ac(a), ac(b), beta, alpha);  // Note [Autocast]
   check_args_device(wrapper("addmm", {&bias, &a, &b}), {{"self", &bias}, {"mat1", &a}, {"mat2", &b}});
   GL_CHECK(a.dim() == 2, "addmm: self must be a matrix, got ", a.dim(), "-D tensor");
   GL_CHECK(b.dim() == 2, "addmm: mat2 must be a matrix, got ", b.dim(), "-D tensor");
@@ -165,6 +169,7 @@ Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, 
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
+  if (autocast::Scope ac{autocast::Op::bmm, {&a, &b}}) return bmm(ac(a), ac(b));  // Note [Autocast]
   check_args_device(wrapper("bmm", {&a, &b}), {{"self", &a}, {"mat2", &b}});
   GL_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
   GL_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
@@ -180,6 +185,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {
+  if (autocast::Scope ac{autocast::Op::dot, {&a, &b}}) return dot(ac(a), ac(b));  // Note [Autocast]
   check_args_device(wrapper("dot", {&a, &b}), {{"self", &a}, {"tensor", &b}});
   GL_CHECK(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ", b.dim(), "D tensors");
   GL_CHECK(a.dtype() == b.dtype(), "dot : expected both vectors to have same dtype, but found ",
@@ -216,6 +222,7 @@ bool should_fold(const Tensor& a, const Tensor& b) {
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
+  if (autocast::Scope ac{autocast::Op::matmul, {&a, &b}}) return matmul(ac(a), ac(b));  // Note [Autocast]
   GL_CHECK(a.dim() > 0 && b.dim() > 0, "both arguments to matmul need to be at least 1D, but they are ", a.dim(),
            "D and ", b.dim(), "D");
   if (a.dim() == 1 && b.dim() == 1) return dot(a, b);

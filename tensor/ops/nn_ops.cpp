@@ -1,6 +1,7 @@
 // Neural-network functions built from the primitives, each recording the
 // node PyTorch records (so grad_fn prints the same name).
 #include <cmath>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
@@ -12,6 +13,10 @@
 namespace gl {
 
 Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b) {
+  if (autocast::Scope ac{autocast::Op::linear, {&x, &w, b}}) {  // Note [Autocast]
+    const Tensor bias = ac(b);
+    return linear(ac(x), ac(w), b ? &bias : nullptr);
+  }
   const bool bias = b && b->defined();
   if (x.dim() == 2 && bias) return addmm(*b, x, t(w));
   // As PyTorch: a 1-d or contiguous n-d input is folded into one addmm and
@@ -41,6 +46,7 @@ void check_softmax_dtype(const Tensor& x, int64_t dim, const char* base) {
 }  // namespace
 
 Tensor softmax(const Tensor& x0, int64_t dim) {
+  if (autocast::Scope ac{autocast::Op::softmax, {&x0}}) return softmax(ac(x0), dim);  // Note [Autocast]
   const Tensor& x = x0;
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
   if (x.dim() == 0) dim = 0;
@@ -50,15 +56,18 @@ Tensor softmax(const Tensor& x0, int64_t dim) {
     NoGradGuard ng;
     if (x.dim() == 0) return ones({}, {x.dtype(), x.device()});
     if (x.numel() == 0) return empty_on(x.sizes(), x.dtype(), x.device());  // nothing to normalise
-    Tensor m = amax(x, dim, true);
-    Tensor e = unary(UnaryOp::Exp, sub(x, m));
-    y = div(e, sum(e, {dim}, true));
+    // float16/bfloat16 accumulate in float32 and round once, as PyTorch's kernels
+    const Tensor xf = is_reduced_float(x.dtype()) ? to_dtype(x, DType::Float32) : x;
+    Tensor m = amax(xf, dim, true);
+    Tensor e = unary(UnaryOp::Exp, sub(xf, m));
+    y = to_dtype(div(e, sum(e, {dim}, true)), x.dtype());
   }
   if (any_requires_grad({&x0})) record(y, {x0}, SoftmaxBackward0{detach(y), dim});
   return y;
 }
 
 Tensor log_softmax(const Tensor& x0, int64_t dim) {
+  if (autocast::Scope ac{autocast::Op::log_softmax, {&x0}}) return log_softmax(ac(x0), dim);  // Note [Autocast]
   const Tensor& x = x0;
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1));
   check_softmax_dtype(x, dim, "log_softmax");
@@ -67,9 +76,10 @@ Tensor log_softmax(const Tensor& x0, int64_t dim) {
     NoGradGuard ng;
     if (x.dim() == 0) return zeros({}, {x.dtype(), x.device()});
     if (x.numel() == 0) return empty_on(x.sizes(), x.dtype(), x.device());
-    Tensor m = amax(x, dim, true);
-    Tensor shifted = sub(x, m);
-    y = sub(shifted, unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, shifted), {dim}, true)));
+    const Tensor xf = is_reduced_float(x.dtype()) ? to_dtype(x, DType::Float32) : x;  // as softmax
+    Tensor m = amax(xf, dim, true);
+    Tensor shifted = sub(xf, m);
+    y = to_dtype(sub(shifted, unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, shifted), {dim}, true))), x.dtype());
   }
   if (any_requires_grad({&x0})) record(y, {x0}, LogSoftmaxBackward0{detach(y), dim});
   return y;
@@ -107,6 +117,8 @@ Tensor reduce_loss(const Tensor& per_elem, const std::string& reduction) {
 }  // namespace
 
 Tensor mse_loss(const Tensor& a, const Tensor& b, const std::string& reduction) {
+  if (autocast::Scope ac{autocast::Op::mse_loss, {&a, &b}})
+    return mse_loss(ac(a), ac(b), reduction);  // Note [Autocast]
   // PyTorch's F.mse_loss warns before it broadcasts: a (n, 1) prediction
   // against an (n,) target, d2l's linear-regression slip, trains on n^2 pairs.
   if (a.sizes() != b.sizes())
@@ -168,6 +180,12 @@ Tensor cross_entropy_nd(const Tensor& logits, const Tensor& target, const CrossE
 }  // namespace
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& o) {
+  if (autocast::Scope ac{autocast::Op::cross_entropy, {&logits, &target, o.weight}}) {  // Note [Autocast]
+    const Tensor weight = ac(o.weight);
+    CrossEntropyOptions cast = o;
+    cast.weight = o.weight ? &weight : nullptr;
+    return cross_entropy(ac(logits), ac(target), cast);
+  }
   GL_CHECK(logits.dim() >= 1, "gpulab: cross_entropy expects input of shape (C), (N, C) or (N, C, d1, ...), got ",
            shape_str(logits.sizes()));
   if (logits.dim() > 2) return cross_entropy_nd(logits, target, o);

@@ -4,6 +4,7 @@
 // backward PyTorch's native kernels use: with xhat = (x - mean) * invstd over n values,
 //   dx = invstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = g * weight.
 #include <cmath>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/backward_ops.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
@@ -127,7 +128,14 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
   Shape bshape(size_t(x.dim()), 1);  // [1, C, 1, ...]
   bshape[1] = C;
   const int64_t n = x.numel() / std::max<int64_t>(C, 1);
-  Tensor xd = detach(x), mu, invstd, xhat, y;
+  // Note [Mixed-precision norms]: a float16 or bfloat16 input with float32
+  // parameters or statistics (a convolution under autocast, then BatchNorm2d)
+  // is normalised in float32 and the result rounded to the input's dtype, as
+  // PyTorch's mixed-type kernels; the backward (derivatives_nn.cpp) alike.
+  const bool mixed = is_reduced_float(x.dtype()) &&
+                     ((weight && weight->dtype() == DType::Float32) || (bias && bias->dtype() == DType::Float32) ||
+                      (running_mean.defined() && running_mean.dtype() == DType::Float32));
+  Tensor xd = mixed ? to_dtype(detach(x), DType::Float32) : detach(x), mu, invstd, xhat, y;
   {
     NoGradGuard ng;
     if (training) {
@@ -139,14 +147,15 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
       if (running_mean.defined())
         update_running(running_mean, running_var, reshape(mu, {C}), reshape(var, {C}), momentum, n);
     } else {
-      mu = reshape(to_dtype(running_mean, x.dtype()), bshape);
-      invstd = rsqrt(scalar_add(reshape(to_dtype(running_var, x.dtype()), bshape), eps));
+      mu = reshape(to_dtype(running_mean, xd.dtype()), bshape);
+      invstd = rsqrt(scalar_add(reshape(to_dtype(running_var, xd.dtype()), bshape), eps));
       xhat = mul(sub(xd, mu), invstd);
     }
     y = xhat;
     if (weight) y = mul(y, reshape(detach(*weight), bshape));
     if (bias) y = add(y, reshape(detach(*bias), bshape));
     if (!weight && !bias) y = clone(y);
+    y = to_dtype(y, x.dtype());
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
     record(y, batch_norm_node(x, weight), {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
@@ -158,6 +167,10 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
 
 Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor* weight0, const Tensor* bias0,
                   double eps) {
+  if (autocast::Scope ac{autocast::Op::layer_norm, {&x, weight0, bias0}}) {  // Note [Autocast]
+    const Tensor w = ac(weight0), b = ac(bias0);
+    return layer_norm(ac(x), ns, weight0 ? &w : nullptr, bias0 ? &b : nullptr, eps);
+  }
   const int64_t k = int64_t(ns.size());
   bool ok = k >= 1 && x.dim() >= k;
   for (int64_t i = 0; ok && i < k; ++i) ok = x.size(x.dim() - k + i) == ns[size_t(i)];
@@ -179,7 +192,9 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
   GL_CHECK(is_floating(x.dtype()), "\"LayerNormKernelImpl\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
   std::vector<int64_t> dims;
   for (int64_t d = x.dim() - k; d < x.dim(); ++d) dims.push_back(d);
-  Tensor xd = detach(x), xhat, invstd, y;
+  const bool mixed = is_reduced_float(x.dtype()) &&
+                     ((weight && weight->dtype() == DType::Float32) || (bias && bias->dtype() == DType::Float32));
+  Tensor xd = mixed ? to_dtype(detach(x), DType::Float32) : detach(x), xhat, invstd, y;  // Note [Mixed-precision norms]
   {
     NoGradGuard ng;
     Tensor centered = sub(xd, mean(xd, dims, true));
@@ -188,6 +203,7 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
     y = xhat;
     if (weight) y = mul(y, detach(*weight));
     if (bias) y = add(y, detach(*bias));
+    y = to_dtype(y, x.dtype());
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
     record(y, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},

@@ -2,6 +2,7 @@
 // norm, any/all, var.
 #include <algorithm>
 #include <cmath>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/backward_ops.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
@@ -184,6 +185,9 @@ Tensor reduce_dim_opt(ReduceOp op, const Tensor& t, std::optional<int64_t> dim, 
 }  // namespace
 
 Tensor sum(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim, std::optional<DType> dtype) {
+  // fp32_set_opt_dtype in PyTorch: a dtype given is kept
+  if (autocast::Scope ac{autocast::Op::sum, {&t}})
+    return dtype ? sum(t, dims0, keepdim, dtype) : sum(ac(t), dims0, keepdim);  // Note [Autocast]
   auto dims = normalize_dims(t, dims0);
   DType out_dt = dtype ? *dtype : reduce_result_dtype(ReduceOp::Sum, t.dtype());
   Tensor in = dtype ? to_dtype(t, *dtype) : t;
@@ -218,6 +222,7 @@ Tensor mean(const Tensor& t, const std::vector<int64_t>& dims0, bool keepdim) {
 }
 
 Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  if (autocast::Scope ac{autocast::Op::prod, {&t}}) return prod(ac(t), dim, keepdim);  // Note [Autocast]
   return reduce_dim_opt(ReduceOp::Prod, t, dim, keepdim);
 }
 Tensor amax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
@@ -269,6 +274,7 @@ std::pair<Tensor, Tensor> min_dim(const Tensor& t, int64_t dim, bool keepdim) {
 }
 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
+  if (autocast::Scope ac{autocast::Op::norm, {&t}}) return norm(ac(t), p, dims, keepdim);  // Note [Autocast]
   GL_CHECK_T(NotImplementedError, is_floating(t.dtype()),
              "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
              dtype_legacy_name(t.dtype()));

@@ -1,6 +1,7 @@
 // Scans along a dim: cumsum and cumprod, with PyTorch's dtype rules (integer
 // and bool inputs give int64; dtype= casts the input first) and gradients.
 #include <algorithm>
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/backward_ops.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
@@ -88,6 +89,7 @@ Tensor cumprod_backward(const Tensor& g, const Tensor& x, const Tensor& out, int
 }
 
 Tensor cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  if (autocast::Scope ac{autocast::Op::cumsum, {&t}}) return cumsum(dtype ? t : ac(t), dim, dtype);  // Note [Autocast]
   const int64_t d = wrap_dim(dim, std::max<int64_t>(t.dim(), 1));
   Tensor in;
   {
@@ -100,6 +102,8 @@ Tensor cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
 }
 
 Tensor cumprod(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  if (autocast::Scope ac{autocast::Op::cumprod, {&t}})
+    return cumprod(dtype ? t : ac(t), dim, dtype);  // Note [Autocast]
   const int64_t d = wrap_dim(dim, std::max<int64_t>(t.dim(), 1));
   Tensor out;
   {

@@ -1,6 +1,7 @@
 // Matrix-shape and layout ops, each composed from primitives that already
 // run on every device (views, where, matmul, reductions), with the grad_fn
 // PyTorch prints for them.
+#include "tensor/autocast/autocast.h"
 #include "tensor/ops/shape_ops.h"
 
 #include <algorithm>
@@ -84,6 +85,7 @@ Tensor diag(const Tensor& t, int64_t k) {
 }
 
 Tensor trace(const Tensor& t) {
+  if (autocast::Scope ac{autocast::Op::trace, {&t}}) return trace(ac(t));  // Note [Autocast]
   GL_CHECK(t.dim() == 2, "trace: expected a matrix, but got tensor with dim ", t.dim());
   if (t.dtype() == DType::Bool) throw NotImplementedError("\"trace\" not implemented for 'Bool'");
   Tensor out;
@@ -102,6 +104,7 @@ Tensor outer(const Tensor& a, const Tensor& b) {
 }
 
 Tensor mv(const Tensor& m, const Tensor& v) {
+  if (autocast::Scope ac{autocast::Op::mv, {&m, &v}}) return mv(ac(m), ac(v));  // Note [Autocast]
   GL_CHECK(m.dim() == 2 && v.dim() == 1, "vector + matrix @ vector expected, got 1, ", m.dim(), ", ", v.dim());
   GL_CHECK(m.size(1) == v.size(0), "size mismatch, got input (", m.size(0), "), mat (", m.size(0), "x", m.size(1),
            "), vec (", v.size(0), ")");

@@ -1,6 +1,7 @@
 // addcmul, addcdiv and lerp (Note [Ternary ops] in kernels/spec.h): one kernel
 // each, so the rounding is PyTorch's, and the derivatives of
 // derivatives.yaml's rows.
+#include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/inplace.h"
@@ -65,6 +66,8 @@ void inplace(Tensor& self, std::initializer_list<const Tensor*> others, DType dt
 }  // namespace
 
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value, Tensor* into) {
+  if (autocast::Scope ac{autocast::Op::addcmul, {&self, &t1, &t2}})
+    return addcmul(ac(self), ac(t1), ac(t2), value, into);  // Note [Autocast]
   Tensor out;
   {
     NoGradGuard ng;
@@ -77,6 +80,8 @@ Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar va
 }
 
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value, Tensor* into) {
+  if (autocast::Scope ac{autocast::Op::addcdiv, {&self, &t1, &t2}})
+    return addcdiv(ac(self), ac(t1), ac(t2), value, into);  // Note [Autocast]
   if (!is_floating(t1.dtype()) && !is_floating(t2.dtype()))
     throw RuntimeError(
         "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "

@@ -57,6 +57,12 @@ local habits = {
   {'class Net(nn.Module):', "hint: subclass with local Net = nn.Module:extend('Net') and define function Net:forward(x) ... end"},
   {'with torch.no_grad():',
    'hint: use torch.no_grad(function() ... end), or `local _ <close> = torch.no_grad()` inside a do ... end block'},
+  {"with torch.autocast(device_type='cuda', dtype=torch.float16):",
+   "hint: use torch.autocast('cuda', {dtype=torch.float16}, function() ... end), or `local _ <close> = "
+     .. "torch.autocast('cuda', {dtype=torch.float16})` inside a do ... end block"},
+  {'with torch.autocast("cpu", enabled=False):',
+   'hint: use torch.autocast("cpu", {enabled=false}, function() ... end), or `local _ <close> = '
+     .. 'torch.autocast("cpu", {enabled=false})` inside a do ... end block'},
   {'try:\n  y = 1', 'hint: Lua catches errors with pcall: local ok, err = pcall(f, ...)'},
   {'raise ValueError("bad")', "hint: Lua raises errors with error('message')"},
   {'del x2', 'hint: Lua deletes a variable by setting it to nil: x = nil'},

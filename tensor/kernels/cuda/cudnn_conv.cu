@@ -226,8 +226,8 @@ void pool_bwd(void* exec, const PoolGeom& g, const void* x, const void* y, const
 
 const DnnKernels& dnn_kernels() {
   // Batch norm on a GPU is composed from gpulab's own kernels (tensor/ops/norm.cpp), not cuDNN's yet.
-  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace,
-                            pool_fwd, pool_bwd,      nullptr,         nullptr};
+  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace, pool_fwd, pool_bwd, nullptr,
+                            nullptr,  true};
   return k;
 }
 
