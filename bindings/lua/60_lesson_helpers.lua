@@ -36,13 +36,23 @@ starts and before it stops: the time is that of the work, not of queuing it. (Py
 timeit.timeit returns the total of `number` runs; gpulab keeps the best round, as
 timeit.repeat's documentation advises.)]])
 
+-- Python's str() of the values Lua and Python share: floats in Python's
+-- shortest round-trip form (1.1754943508222875e-38, not Lua's 14 digits),
+-- True, False and None.
+local PY_WORDS = {[true] = 'True', [false] = 'False'}
+local function py_str(v)
+  if math.type(v) == 'float' then return torch._util.pyfloat(v) end
+  if v == nil then return 'None' end
+  return PY_WORDS[v] or tostring(v)
+end
 function pyprint(...)
   local parts = {}
-  for i = 1, select('#', ...) do parts[i] = tostring((select(i, ...))) end
+  for i = 1, select('#', ...) do parts[i] = py_str((select(i, ...))) end
   io.write(table.concat(parts, ' '), '\n')
 end
 torch._set_doc(pyprint, [[pyprint(...): print as Python's print does: the arguments separated by one space
-(Lua's print separates them with a tab), then a newline.]])
+(Lua's print separates them with a tab), then a newline; numbers, booleans and nil as Python writes
+them (1e-08, True, None).]])
 
 if try_gpu then
   torch._set_doc(try_gpu, [[try_gpu(i=0): torch.device('cuda:i') when that device exists, else torch.device('cpu')

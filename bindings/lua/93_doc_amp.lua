@@ -25,9 +25,9 @@ functions({
    'automatic mixed precision. Inside, matrix products and convolutions run in dtype (float16 on CUDA, bfloat16 '
      .. 'on the CPU by default) and ops that need range in float32; the rest keeps its inputs\' dtype. With fn: '
      .. 'fn(...) runs inside and its results come back; without: a guard, local _ <close> = torch.autocast(\'cuda\'), '
-     .. 'for the rest of the block (Python\'s `with torch.autocast(...):`). Backward runs outside it',
+     .. 'for the rest of the block (Python\'s `with torch.autocast(...):`). Backward runs outside it. '
+     .. 'Also torch.amp.autocast',
    "torch.autocast('cpu', function() return " .. MM .. ' end)'},
-  {'torch.amp.autocast', AUTOCAST, 'torch.autocast', "torch.amp.autocast('cpu', function() return " .. MM .. ' end)'},
   {'torch.cuda.amp.autocast', '{enabled=true, dtype=torch.float16, cache_enabled=true}, fn=nil, ...',
    "deprecated: torch.autocast('cuda', ...)", 'torch.cuda.amp.autocast(function() return 1 end)'},
   {'torch.cpu.amp.autocast', '{enabled=true, dtype=torch.bfloat16, cache_enabled=true}, fn=nil, ...',

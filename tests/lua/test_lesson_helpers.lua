@@ -31,14 +31,15 @@ T.test('time.timeit: bad arguments are clear errors', function()
   T.truthy(torch._doc(time.timeit):find('synchronised', 1, true), 'documented')
 end)
 
-T.test('pyprint joins with spaces, as Python print', function()
+T.test('pyprint joins with spaces and writes values as Python print', function()
   local write0 = io.write
   local out = {}
   io.write = function(...) for _, s in ipairs({...}) do out[#out + 1] = s end end
-  local ok, err = pcall(pyprint, 'input size', torch.Size({30, 5}), 7, nil, true)
+  local ok, err = pcall(pyprint, 'input size', torch.Size({30, 5}), 7, nil, true, 0.1, 1e-8, 2.0, 3.4028234663852886e+38)
   io.write = write0
   T.truthy(ok, tostring(err))
-  T.eq(table.concat(out), 'input size torch.Size([30, 5]) 7 nil true\n')
+  -- print('input size', torch.Size([30, 5]), 7, None, True, 0.1, 1e-8, 2.0, 3.4028234663852886e+38) in Python
+  T.eq(table.concat(out), 'input size torch.Size([30, 5]) 7 None True 0.1 1e-08 2.0 3.4028234663852886e+38\n')
   T.truthy(torch._doc(pyprint) ~= nil, 'documented')
 end)
 

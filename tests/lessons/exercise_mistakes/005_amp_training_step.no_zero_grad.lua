@@ -1,0 +1,9 @@
+-- expect: zero the gradients
+-- exercise: 005_amp_training_step
+function amp_step(net, loss_fn, opt, scaler, X, y)
+  local loss = torch.autocast('cuda', function() return loss_fn(net(X), y) end)
+  scaler:scale(loss):backward()
+  scaler:step(opt)
+  scaler:update()
+  return loss
+end
