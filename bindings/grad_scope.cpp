@@ -31,6 +31,13 @@ int with_grad_mode(lua_State* L) {
   return with_grad_mode_done(L, status, prev);
 }
 
+// Python's repr of the context manager: <torch.autograd.grad_mode.no_grad object at 0x...>.
+int guard_tostring(lua_State* L) {
+  luaL_getmetafield(L, 1, "__name");
+  lua_pushfstring(L, "<torch.autograd.grad_mode.%s object at %p>", lua_tostring(L, -1), lua_topointer(L, 1));
+  return 1;
+}
+
 int guard_close(lua_State* L) {
   lua_getfield(L, 1, "prev");
   GradMode::set(lua_toboolean(L, -1));
@@ -45,11 +52,17 @@ int grad_guard(lua_State* L) {
   lua_createtable(L, 0, 1);
   lua_pushboolean(L, GradMode::enabled());
   lua_setfield(L, -2, "prev");
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 4);
   lua_pushcfunction(L, guard_close);
   lua_setfield(L, -2, "__close");
   lua_pushstring(L, name ? name : "grad_mode");
   lua_setfield(L, -2, "__name");
+  lua_pushcfunction(L, guard_tostring);
+  lua_setfield(L, -2, "__tostring");
+  if (name) {  // Note [Guards left on the prompt] (interpreter/evaluate.cpp)
+    lua_pushfstring(L, "torch.%s", name);
+    lua_setfield(L, -2, "__scope");
+  }
   lua_setmetatable(L, -2);
   lua_pushboolean(L, 1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kGuardWindowKey);

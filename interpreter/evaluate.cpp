@@ -24,6 +24,33 @@ bool is_incomplete(lua_State* L, int status) {
 
 EchoSink g_echo_sink = nullptr;
 
+// Note [Guards left on the prompt]: torch.no_grad() or torch.autocast('cuda')
+// typed as a line of its own makes a guard that nothing will close; in
+// PyTorch the object alone does nothing (only `with` enters it). The echo
+// closes such a guard at once, so the mode is as it was, and pushes a hint
+// saying how gpulab enters one for a block (returns false, pushing nothing,
+// when no value is a guard). A guard's metatable names it in __scope.
+bool close_echoed_guards(lua_State* L, int first, int n) {
+  const char* name = nullptr;  // in the guard's metatable, which the value on the stack keeps alive
+  for (int i = first; i < first + n; ++i) {
+    const int top = lua_gettop(L);
+    if (!lua_istable(L, i) || !lua_getmetatable(L, i)) continue;
+    if (lua_getfield(L, top + 1, "__scope") == LUA_TSTRING && lua_getfield(L, top + 1, "__close") == LUA_TFUNCTION) {
+      name = lua_tostring(L, top + 2);
+      lua_pushvalue(L, i);
+      lua_call(L, 1, 0);
+    }
+    lua_settop(L, top);
+  }
+  if (name == nullptr) return false;
+  lua_pushfstring(L,
+                  "hint: %s(...) left as a line's value is closed at once: the object alone does nothing in PyTorch "
+                  "(only `with` enters it). For a block: %s(..., function() ... end), or `local _ <close> = %s(...)` "
+                  "inside a do ... end block",
+                  name, name, name);
+  return true;
+}
+
 // The echo with a sink: the same text handed over with the values still at 1..n.
 int sink_results(lua_State* L) {
   const int n = lua_gettop(L);
@@ -38,7 +65,7 @@ int sink_results(lua_State* L) {
 // as one), else with the global repr (falling back to tostring), one per line.
 // Runs under lua_pcall: repr and __tostring may raise errors, so no C++
 // objects live here.
-int print_results(lua_State* L) {
+int print_values(lua_State* L) {
   if (g_echo_sink != nullptr) return sink_results(L);
   int n = lua_gettop(L);
   if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.echo") == LUA_TFUNCTION) {
@@ -72,6 +99,21 @@ int print_results(lua_State* L) {
     lua_pop(L, 1);
   }
   std::fflush(stdout);
+  return 0;
+}
+
+// The echo of a cell's values, and Note [Guards left on the prompt]'s hint
+// after it (on stderr, as the hints under errors).
+int print_results(lua_State* L) {
+  const int n = lua_gettop(L);
+  if (!close_echoed_guards(L, 1, n)) return print_values(L);
+  lua_insert(L, 1);  // the hint below the values
+  lua_pushcfunction(L, print_values);
+  lua_insert(L, 2);
+  lua_call(L, n, 0);
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s\n", lua_tostring(L, 1));
+  std::fflush(stderr);
   return 0;
 }
 

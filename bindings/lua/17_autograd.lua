@@ -36,7 +36,8 @@ local function restore(prev, ok, ...)
   return ...
 end
 
-local Guard = {__name = 'torch.inference_mode'}
+local Guard = {__name = 'torch.inference_mode', __scope = 'torch.inference_mode'}  -- Note [Guards left on the prompt]
+Guard.__tostring = function(g) return ('<torch.autograd.grad_mode.inference_mode object at %p>'):format(g) end
 Guard.__close = function(g)
   inference = g.prev
   if g.grad then getmetatable(g.grad).__close(g.grad) end

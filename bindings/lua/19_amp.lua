@@ -12,7 +12,7 @@ local U = torch._util
 local amp = torch.amp or {}
 torch.amp = amp
 
-local Autocast = {__name = 'torch.autocast'}
+local Autocast = {__name = 'torch.autocast', __scope = 'torch.autocast'}  -- Note [Guards left on the prompt]
 Autocast.__index = Autocast
 Autocast.__close = function(self) getmetatable(self.guard).__close(self.guard) end
 Autocast.__tostring = function(self) return ('<torch.amp.autocast_mode.autocast object at %p>'):format(self) end

@@ -39,6 +39,29 @@ loop	1
 from the shell"
 expect_grep "REPL piped: the error that stopped it" 1 "$ERR" 'boom'
 
+# Note [Guards left on the prompt]: a guard typed as a line's value is closed at once, with a hint,
+# so the mode is as before (in PyTorch the object alone does nothing); a <close> local keeps it.
+cat >"$WORK/repl_in" <<'EOF'
+torch.no_grad()
+torch.is_grad_enabled()
+torch.autocast('cpu')
+torch.is_autocast_enabled('cpu')
+do local _ <close> = torch.autocast('cpu'); print(torch.is_autocast_enabled('cpu'), torch.mm(torch.ones(1, 1), torch.ones(1, 1)).dtype) end
+torch.is_autocast_enabled('cpu')
+EOF
+STDIN=$WORK/repl_in run
+hint_ng="hint: torch.no_grad(...) left as a line's value is closed at once: the object alone does nothing in PyTorch (only \`with\` enters it). For a block: torch.no_grad(..., function() ... end), or \`local _ <close> = torch.no_grad(...)\` inside a do ... end block"
+hint_ac=${hint_ng//torch.no_grad/torch.autocast}
+sed -E 's/0x[0-9a-f]+/0xADDR/' "$OUT" >"$OUT.masked" && mv "$OUT.masked" "$OUT"
+expect "REPL piped: a guard left as a line's value is closed at once, with a hint" 0 \
+"<torch.autograd.grad_mode.no_grad at 0xADDR>
+True
+<torch.amp.autocast_mode.autocast at 0xADDR>
+False
+true	torch.bfloat16
+False" "$hint_ng
+$hint_ac"
+
 # d2l's loop as a learner types it at the prompt (Note [for X, y in loader]).
 cat >"$WORK/repl_in" <<'EOF'
 loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.ones(5, 2), torch.arange(5)), {batch_size = 2})

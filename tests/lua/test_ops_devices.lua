@@ -277,6 +277,31 @@ T.test('matmul: mm, bmm, matmul, addmm, dot; transposed operands; dtypes', funct
         {torch.randn(8, 784), torch.randn(256, 784) * 0.03, torch.randn(256)}, 20)
 end)
 
+T.test('mixed precision: float16/bfloat16 convolution, norms and softmax; an autocast step', function()
+  for _, dt in ipairs({torch.float16, torch.bfloat16}) do
+    local name = tostring(dt)
+    check('conv2d ' .. name, function(a, k, c) return nn.functional.conv2d(a, k, c, {padding = 1}) end,
+          {torch.randn(2, 3, 9, 9):to(dt), (torch.randn(4, 3, 3, 3) * 0.3):to(dt), torch.randn(4):to(dt)}, 4)
+    check('softmax ' .. name, function(a) return a:softmax(1), a:log_softmax(1) end, {torch.randn(5, 33):to(dt)}, 2)
+    -- a reduced-precision input with float32 parameters and statistics (Note [Mixed-precision norms])
+    check('batch_norm mixed ' .. name, function(a, rm, rv, g, b)
+      return nn.functional.batch_norm(a, rm, rv, g, b, true), rm, rv
+    end, {torch.randn(4, 3, 5, 5):to(dt), torch.zeros(3), torch.ones(3), torch.rand(3) + 0.5, torch.randn(3)}, 4)
+    check('layer_norm mixed ' .. name, function(a, g, b) return nn.functional.layer_norm(a, {6}, g, b) end,
+          {torch.randn(4, 6):to(dt), torch.rand(6) + 0.5, torch.randn(6)}, 4)
+  end
+  -- the same autocast policy on both device types (linear low, cross_entropy float32), with gradients
+  check('autocast float16 linear, loss and gradients', function(x, w, b, y)
+    local wl, bl = w:clone():requires_grad_(), b:clone():requires_grad_()
+    local out, loss = torch.autocast(x.device.type, {dtype = torch.float16}, function()
+      local o = nn.functional.linear(x, wl, bl)
+      return o, nn.functional.cross_entropy(o, y)
+    end)
+    loss:backward()
+    return out, loss, wl.grad, bl.grad
+  end, {torch.randn(16, 32), torch.randn(10, 32) * 0.2, torch.randn(10), torch.randint(0, 10, {16})}, 4)
+end)
+
 T.test('casts between every pair of dtypes', function()
   local dts = {torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
                torch.int8, torch.uint8, torch.bool}
