@@ -89,4 +89,9 @@ void set_echo_sink(EchoSink sink);
 // else their reprs one per line, as the REPL prints them). May raise.
 void push_echo_text(lua_State* L, int first, int n);
 
+// Note [Guards left on the prompt] (left_guards.cpp): closes each value of
+// first..first+n-1 that is a guard (torch.no_grad(), torch.autocast(...)) and
+// pushes the hint to show; returns false, pushing nothing, when none is.
+bool close_echoed_guards(lua_State* L, int first, int n);
+
 }  // namespace gl::interp
