@@ -17,15 +17,15 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 echo "# machine: nproc=$(nproc), cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# torch: $("$py" -c 'import torch; print(torch.__version__)'); gpulab: $bin; rounds: $rounds; steps: ${MLP_STEPS:-200} after ${MLP_WARMUP:-20} warm-up"
 
-configs=("default|" "1 thread|OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1")
+configs=("default|" "1 thread|OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1" "autocast bfloat16|MLP_AMP=1")
 gpu_gl="$("$bin" -e 'print(torch.cuda.is_available() and torch.cuda.device_count() > 0 and not torch.cuda.is_virtual(0))' 2>/dev/null || echo false)"
 gpu_py="$("$py" -c 'import torch; print(torch.cuda.is_available())' 2>/dev/null || echo False)"
-[[ "$gpu_gl" == "true" && "$gpu_py" == "True" ]] && configs+=("cuda|DEVICE=cuda")
+[[ "$gpu_gl" == "true" && "$gpu_py" == "True" ]] && configs+=("cuda|DEVICE=cuda" "cuda autocast float16|DEVICE=cuda MLP_AMP=1")
 
 for c in "${configs[@]}"; do
   label="${c%%|*}"; envs="${c#*|}"
   dev=cpu
-  [[ "$envs" == "DEVICE=cuda" ]] && { dev=cuda; envs=""; }
+  [[ "$envs" == DEVICE=cuda* ]] && { dev=cuda; envs="${envs#DEVICE=cuda}"; }
   for r in $(seq "$rounds"); do
     env $envs "$bin" "$here/mlp_bench.lua" "$dev" | sed "s/^/gl $r /" >> "$tmp/$label.txt"
     env $envs "$py" "$here/mlp_bench.py" "$dev" | sed "s/^/py $r /" >> "$tmp/$label.txt"
