@@ -1,5 +1,6 @@
 // CPU elementwise kernels: the functors of kernels/functors.h over cpu::loop.
 #include "tensor/core/error.h"
+#include "tensor/kernels/cpu/cast_bf16.h"
 #include "tensor/kernels/cpu/fma_loop.h"
 #include "tensor/kernels/cpu/loop.h"
 #include "tensor/kernels/cpu/sigmoid_f32.h"
@@ -92,6 +93,11 @@ template <class D, class S> void copy_typed(const LoopSpec& s) {
     D* o = reinterpret_cast<D*>(p[0]);
     const S* a = reinterpret_cast<const S*>(p[1]);
     if (st[0] == 1 && st[1] == 1) {
+      if constexpr (std::is_same_v<D, BFloat16> && std::is_same_v<S, float>) {
+        if (cast_f32_to_bf16(a, o, n)) return;  // Note [Vector bfloat16 casts]
+      } else if constexpr (std::is_same_v<D, float> && std::is_same_v<S, BFloat16>) {
+        if (cast_bf16_to_f32(a, o, n)) return;
+      }
       for (int64_t i = 0; i < n; ++i) o[i] = cast_to<D>(a[i]);
     } else {
       for (int64_t i = 0; i < n; ++i) o[i * st[0]] = cast_to<D>(a[i * st[1]]);
