@@ -7,6 +7,7 @@
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 #include "bindings/signatures.h"
+#include "tensor/autocast/autocast.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/out.h"
 
@@ -82,6 +83,9 @@ int call_with_out(lua_State* L, Fn fn, const Signature& sig, const CallShape& sh
   }
   std::vector<Tensor> outs = out_tensors(L, -1, sig.name);
   lua_pop(L, 1);
+  // PyTorch's autocast kernels are its functional overloads': an out= call
+  // runs as called (Note [Autocast]); the trampoline's Entry restores the op after.
+  autocast::state().entry = autocast::Op::none;
   // The keywords but out, in a new table (the caller's stays as it was); for
   // the one-table form, its items become the call's positionals.
   const lua_Integer items = one_table ? lua_Integer(lua_rawlen(L, kw)) : 0;

@@ -81,6 +81,8 @@ cpu("cat_promotes", "return " + ac_lua("cpu", "return torch.cat({torch.mm(A, B),
     "under('cpu', lambda: torch.cat([torch.mm(A, B), torch.ones(1, 2)]))")
 cpu("stack_low", "return " + ac_lua("cpu", "return torch.stack({torch.mm(A, B), torch.mm(A, B)}).dtype"),
     "under('cpu', lambda: torch.stack([torch.mm(A, B), torch.mm(A, B)]).dtype)")
+cpu("out_call_runs_as_called", "return " + ac_lua("cpu", "return torch.mm(A, B, {out=torch.empty(2, 2)})"),
+    "under('cpu', lambda: torch.mm(A, B, out=torch.empty(2, 2)))")
 cpu("float64_untouched", "return " + ac_lua("cpu", "return torch.mm(A:double(), B:double())"),
     "under('cpu', lambda: torch.mm(A.double(), B.double()))")
 cpu("trace_float32", "return " + ac_lua("cpu", "return torch.trace(torch.mm(A, B))"),
