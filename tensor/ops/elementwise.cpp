@@ -269,7 +269,17 @@ Tensor binary(BinaryOp op, const Tensor& a0, const Tensor& b0) {
 Tensor binary(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first) {
   // Python's 2 / x is x.reciprocal() * 2 (Tensor.__rtruediv__): its values
   // and its graph (MulBackward0 over ReciprocalBackward0) are those.
-  if (op == BinaryOp::Div && scalar_first) return binary(BinaryOp::Mul, unary(UnaryOp::Reciprocal, a0), sc);
+  // Under autocast the reciprocal is an op of its own, as Python's call of it
+  // (float32 on CUDA: Note [Autocast]) when the division is what was called.
+  if (op == BinaryOp::Div && scalar_first) {
+    Tensor r;
+    {
+      autocast::Entry entered(autocast::state().entry == autocast::Op::div ? autocast::Op::reciprocal
+                                                                           : autocast::state().entry);
+      r = unary(UnaryOp::Reciprocal, a0);
+    }
+    return binary(BinaryOp::Mul, r, sc);
+  }
   if (autocast::Scope ac{autocast_op(op), {&a0}}) return binary(op, ac(a0), sc, scalar_first);
   Tensor out = binary_ts(op, a0, sc, scalar_first, nullptr);
   record_binary_scalar(out, op, a0, sc, scalar_first);

@@ -131,6 +131,8 @@ cuda("softmax_sum_float32_mean_not", "return " + ac_lua("cuda", "local y = torch
                                                          "return {torch.softmax(y, 1), y:sum(), y:mean()}"),
      "(lambda y: [torch.softmax(y.float(), 1), y.float().sum(), y.mean()])(torch.mm(A.half(), B.half()))")
 cuda("pow_float32", "return " + ac_lua("cuda", "return torch.mm(A, B) ^ 2"), "torch.mm(A.half(), B.half()).float() ** 2")
+cuda("number_over_tensor_float32", "return " + ac_lua("cuda", "return 2 / torch.mm(A, B)"),
+     "2 / torch.mm(A.half(), B.half()).float()")
 cuda("relu_stays_float16", "return " + ac_lua("cuda", "return torch.relu(torch.mm(A, B) - 10)"),
      "torch.relu(torch.mm(A.half(), B.half()) - 10)")
 cuda("cross_entropy", "return " + ac_lua("cuda", "return nn.functional.cross_entropy(torch.mm(A, B), "
