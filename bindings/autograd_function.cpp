@@ -80,6 +80,7 @@ int record_function(lua_State* L) {
   for (const Tensor& t : inputs) shapes.push_back(t.defined() ? std::optional<Shape>(t.sizes()) : std::nullopt);
   record(out, name.c_str(), inputs,
          [fn, name, shapes](const Tensor& g) { return call_backward(*fn, name, shapes, g); });
+  if (out.grad_fn()) out.grad_fn()->module = "torch.autograd.function";
   return 0;
 }
 

@@ -35,9 +35,9 @@ int grad_fn_gc(lua_State* L) {
 int grad_fn_tostring(lua_State* L) {
   auto* p = ud_test<std::shared_ptr<Node>>(L, 1, UdTag::GradFn);
   if (!p) return 0;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "<%s object at %p>", (*p)->name.c_str(), static_cast<void*>(p->get()));
-  lua_pushstring(L, buf);
+  const Node& n = **p;
+  lua_pushfstring(L, "<%s%s%s object at %p>", n.module ? n.module : "", n.module ? "." : "", n.name.c_str(),
+                  static_cast<const void*>(&n));
   return 1;
 }
 

@@ -15,6 +15,10 @@ namespace gl {
 
 struct Node {
   std::string name;
+  // The Python module of the node's class where it is not torch's own C++
+  // one ("torch.autograd.function" for a custom Function's node): its
+  // object repr names it, <torch.autograd.function.ExpBackward object at ...>.
+  const char* module = nullptr;
   // One edge per input; null where that input needs no gradient.
   std::vector<std::shared_ptr<Node>> next;
   std::function<std::vector<Tensor>(const Tensor&)> backward;

@@ -180,6 +180,10 @@ case("function_second_use",
      lua_fn(f"{P3_LUA} local x = torch.tensor({{0.5, 1.}}, {{requires_grad=true, device=D}}); local y = P3.apply(P3.apply(x, 1.), 1.); "
             "y:sum():backward(); return x.grad"),
      "(lambda x: (P3.apply(P3.apply(x, 1.), 1.).sum().backward(), x.grad)[1])(torch.tensor([0.5, 1.], requires_grad=True, device=D))")
+case("function_grad_fn_repr",
+     lua_fn(f"{P3_LUA} local y = P3.apply(torch.ones(2, {{requires_grad=true, device=D}}), 1.); "
+            "return (tostring(y.grad_fn):gsub('0x%x+', '0xADDR'))"),
+     "__import__('re').sub('0x[0-9a-f]+', '0xADDR', repr(P3.apply(torch.ones(2, requires_grad=True, device=D), 1.).grad_fn))")
 case("function_no_grad_input", lua_fn(f"{P3_LUA} return P3.apply(torch.ones(2, {{device=D}}), 1.).requires_grad"),
      "P3.apply(torch.ones(2, device=D), 1.).requires_grad")
 case("function_under_no_grad",
