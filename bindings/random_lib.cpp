@@ -88,13 +88,13 @@ int g_set_state(lua_State* L) {
 }
 // Raw 32- and 64-bit draws, for the DataLoader's shuffles written in Lua.
 int g_random(lua_State* L) {
-  CpuGenerator& c = self_gen(L).exec.gen;
+  CpuGenerator& c = self_gen(L).exec->gen;
   std::lock_guard<std::mutex> lock(c.mu);
   lua_pushinteger(L, lua_Integer(c.random()));
   return 1;
 }
 int g_random64(lua_State* L) {
-  CpuGenerator& c = self_gen(L).exec.gen;
+  CpuGenerator& c = self_gen(L).exec->gen;
   std::lock_guard<std::mutex> lock(c.mu);
   lua_pushinteger(L, lua_Integer(c.random64()));
   return 1;
@@ -292,6 +292,11 @@ const Reg kRandomMethods[] = {
     {"multinomial", multinomial_fn, "x:multinomial(num_samples, replacement=false)."},
     {nullptr, nullptr, nullptr}};
 
+// torch.default_generator: one userdata for the whole session (identity, as
+// PyTorch's), over the CPU's own stream; torch.manual_seed returns it.
+const char kDefaultGeneratorKey = 0;
+void push_default_generator(lua_State* L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &kDefaultGeneratorKey); }
+
 void open_random(lua_State* L) {
   luaL_newmetatable(L, kGeneratorMT);
   static const Reg meta[] = {
@@ -312,6 +317,11 @@ void open_random(lua_State* L) {
   set_functions(L, methods, "Generator.", true);
   lua_setfield(L, -2, "__methods");
   lua_pop(L, 1);
+  // an aliasing pointer that owns nothing: the default generator outlives every state
+  ud_push<GenPtr>(L, UdTag::Generator, kGeneratorMT, GenPtr(GenPtr(), &default_generator()));
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kDefaultGeneratorKey);
+  lua_setfield(L, -2, "default_generator");
 }
 
 }  // namespace gl::lt

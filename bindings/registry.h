@@ -90,6 +90,7 @@ void open_versions(lua_State* L);
 // random_lib.cpp: rand & co. with generator= (replacing kTorchFunctions' rand,
 // randn, randint, randperm), the samplers, and the torch.Generator metatable.
 extern const Reg kRandomFunctions[];
+void push_default_generator(lua_State* L);  // torch.default_generator
 extern const Reg kRandomMethods[];
 void open_random(lua_State* L);
 // index_lib.cpp: gather, scatter & co., nonzero, take, tobytes/frombuffer.

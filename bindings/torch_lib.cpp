@@ -161,7 +161,8 @@ int manual_seed(lua_State* L) {
   Args a(L, 1, "manual_seed");
   int64_t s = a.integer(0, "seed");
   manual_seed_all_devices(uint64_t(s));
-  return 0;
+  push_default_generator(L);  // as PyTorch's, which returns torch.default_generator
+  return 1;
 }
 
 int is_tensor(lua_State* L) {
@@ -304,7 +305,8 @@ const Reg kTorchFunctions[] = {
     {"cat", cat, "torch.cat({a, b, ...}, dim=0): join along an existing dim."},
     {"concat", cat, "alias of torch.cat."},
     {"stack", stack, "torch.stack({a, b, ...}, dim=0): join along a new dim."},
-    {"manual_seed", manual_seed, "torch.manual_seed(seed): seed the CPU and every CUDA device."},
+    {"manual_seed", manual_seed,
+     "torch.manual_seed(seed): seed the CPU and every CUDA device; returns torch.default_generator."},
     {"is_tensor", is_tensor, "torch.is_tensor(x)."},
     {"numel", numel, "torch.numel(t)."},
     {"is_grad_enabled", is_grad_enabled, "torch.is_grad_enabled()."},

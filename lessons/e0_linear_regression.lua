@@ -8,8 +8,10 @@
 -- model of our own extends one (`d2l.Module:extend('Name')`) and its __init
 -- calls the parent's first, as Python's super().__init__().
 -- save_hyperparameters() turns the __init's arguments into fields: lr below
--- is self.lr without writing `self.lr = lr`.
-torch.manual_seed(0)
+-- is self.lr without writing `self.lr = lr`. (A trailing `;` keeps a
+-- cell's last value from being shown, as in a notebook: torch.manual_seed
+-- returns the generator it seeded.)
+torch.manual_seed(0);
 -- %% The data
 -- y = X w + b + noise: 1000 examples to train on, 1000 to validate, drawn
 -- once. Python's keywords are a trailing table here: w=..., b=4.2.

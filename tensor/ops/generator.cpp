@@ -35,8 +35,8 @@ template <class T> T get(const uint8_t* b, size_t at) {
 }
 }  // namespace
 
-Tensor Generator::get_state() { return generator_state(exec.gen); }
-void Generator::set_state(const Tensor& state) { set_generator_state(exec.gen, state); }
+Tensor Generator::get_state() { return generator_state(exec->gen); }
+void Generator::set_state(const Tensor& state) { set_generator_state(exec->gen, state); }
 
 Tensor generator_state(CpuGenerator& g) {
   std::lock_guard<std::mutex> lock(g.mu);
@@ -85,6 +85,15 @@ void set_generator_state(CpuGenerator& g, const Tensor& state) {
 CpuGenerator& default_cpu_generator() {
   // The CPU's execution context is a CpuExec (kernels/cpu/generator.h).
   return static_cast<CpuExec*>(slot_for(Device(Device::CPU)).exec)->gen;
+}
+
+Generator& default_generator() {
+  static Generator* g = [] {
+    auto* d = new Generator(Device(Device::CPU));  // never freed: it lives as long as the CPU's slot
+    d->exec = static_cast<CpuExec*>(slot_for(Device(Device::CPU)).exec);
+    return d;
+  }();
+  return *g;
 }
 
 }  // namespace gl

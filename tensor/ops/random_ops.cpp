@@ -31,7 +31,7 @@ void* random_exec(const Tensor& t, Generator* gen) {
   GL_CHECK_T(NotImplementedError, sl.host_memory,
              "gpulab: a torch.Generator serves the CPU and CUDA devices emulated in host memory, not a physical GPU; "
              "use torch.cuda.manual_seed for the GPU's own generator");
-  return &gen->exec;
+  return gen->exec;
 }
 
 // ---- fills ----
@@ -142,7 +142,7 @@ Tensor randperm(int64_t n, const TensorOptions& o, Generator* gen) {
     s.out.data = draws.data_ptr();
     s.out.dtype = DType::Int64;
     s.numel = draws.numel();
-    cpu_kernels().random(&gen->exec, s);
+    cpu_kernels().random(gen->exec, s);
   } else {
     random_fill(draws, RandomKind::Bits32, 0, 0, nullptr);
   }

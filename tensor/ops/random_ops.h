@@ -18,9 +18,13 @@ namespace gl {
 struct Generator {
   explicit Generator(Device d);
   Device device;
-  CpuExec exec;
-  uint64_t initial_seed() const { return exec.gen.initial; }
-  void manual_seed(uint64_t s) { exec.gen.seed(s); }
+  CpuExec own;
+  // The stream it draws from: its own, or the CPU's (default_generator()).
+  CpuExec* exec = &own;
+  Generator(const Generator&) = delete;
+  Generator& operator=(const Generator&) = delete;
+  uint64_t initial_seed() const { return exec->gen.initial; }
+  void manual_seed(uint64_t s) { exec->gen.seed(s); }
   uint64_t seed();  // a non-deterministic seed, applied and returned
   // PyTorch's CPUGeneratorImplState bytes (5056, uint8), so states saved by
   // either program restore in the other.
@@ -29,6 +33,9 @@ struct Generator {
 };
 
 CpuGenerator& default_cpu_generator();
+// torch.default_generator: a Generator whose stream is the CPU's default one,
+// so seeding or saving it is torch.manual_seed's or torch.get_rng_state's.
+Generator& default_generator();
 // A generator's state as PyTorch's 5056 bytes, and its restore
 // (torch.get_rng_state / set_rng_state on the default one).
 Tensor generator_state(CpuGenerator& g);

@@ -20,6 +20,7 @@ T.device_cases(checked, T.echo_code, function(want)
   return (want:gsub('"GeluKernelImpl"', '"GeluCUDAKernelImpl"'):gsub('_cpu"', '_cuda"'))
 end, function(name)
   local c = checked[name]
+  if name:find('generator', 1, true) then return 'the default generator is the CPU\'s' end
   return c and c[2]:find('repr(torch.', 1, true) and 'prints a CPU tensor under the default dtype' or nil
 end)
 

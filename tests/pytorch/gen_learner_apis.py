@@ -139,6 +139,16 @@ case("forward_hook_removed",
      f"(lambda net: (lambda h: (h.remove(), net(torch.ones(1, 2, device=D)))[1])"
      f"(net.register_forward_hook(lambda m, args, out: out * 0)))({NETP})")
 
+# ---- torch.manual_seed returns torch.default_generator ----
+case("manual_seed_returns_default_generator",
+     lua_fn("local g = torch.manual_seed(3); return {(tostring(g):gsub('0x%x+', '0xADDR')), "
+            "rawequal(g, torch.default_generator), g:initial_seed(), torch.randn(2, {generator=g})}"),
+     "(lambda g: [__import__('re').sub('0x[0-9a-f]+', '0xADDR', repr(g)), g is torch.default_generator, "
+     "g.initial_seed(), torch.randn(2, generator=g)])(torch.manual_seed(3))")
+case("default_generator_seeds_the_cpu",
+     lua_fn("torch.default_generator:manual_seed(5); return {torch.initial_seed(), torch.rand(2)}"),
+     "(torch.default_generator.manual_seed(5), [torch.initial_seed(), torch.rand(2)])[1]")
+
 # ---- torch.autograd.Function ----
 P3_LUA = ("local P3 = torch.autograd.Function:extend('P3'); "
           "function P3.forward(ctx, input, k) ctx:save_for_backward(input); ctx.k = k; return 0.5 * (5 * input ^ 3 - 3 * input) * k end; "
