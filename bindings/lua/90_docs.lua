@@ -70,6 +70,22 @@ local function lookup(path)
   return v
 end
 torch._util.lookup_path = lookup
+
+-- The doc files' rows {path, parameters, description, example} (93_doc_*.lua):
+-- each function's help line "path(parameters): description" (a description
+-- that opens with '->' follows with a space: "f(x) -> int: ..."), F. for
+-- nn.functional, and its example. Returns the function (nil if the path names none).
+function torch._util.doc_function(path, params, desc, example)
+  local fn = lookup(path)
+  if type(fn) ~= 'function' then return nil end
+  local sep = desc:sub(1, 2) == '->' and ' ' or ': '
+  torch._set_doc(fn, path:gsub('^nn%.functional%.', 'F.') .. '(' .. params .. ')' .. sep .. desc)
+  torch._util.examples[fn] = example
+  return fn
+end
+function torch._util.doc_functions(rows)
+  for _, r in ipairs(rows) do torch._util.doc_function(r[1], r[2], r[3], r[4]) end
+end
 for name, text in torch._util.sorted_pairs(docs) do
   local fn = lookup(name)
   if type(fn) == 'function' then torch._set_doc(fn, text) end

@@ -3,20 +3,8 @@
 -- form. The examples run on the CPU, where autocast's dtype is bfloat16.
 local U = torch._util
 
-local function lookup(path)
-  local v = _G
-  for part in path:gmatch('[^.]+') do v = type(v) == 'table' and rawget(v, part) or nil end
-  return v
-end
-local function functions(rows)
-  for _, r in ipairs(rows) do
-    local path, params, desc, example = r[1], r[2], r[3], r[4]
-    local fn = lookup(path)
-    local sep = desc:sub(1, 2) == '->' and ' ' or ': '
-    torch._set_doc(fn, path .. '(' .. params .. ')' .. sep .. desc)
-    U.examples[fn] = example
-  end
-end
+local functions = U.doc_functions
+local lookup = U.lookup_path
 
 local AUTOCAST = 'device_type, {dtype=nil, enabled=true, cache_enabled=nil}, fn=nil, ...'
 local MM = 'torch.mm(torch.ones(2, 2), torch.ones(2, 2)).dtype'

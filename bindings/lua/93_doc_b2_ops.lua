@@ -73,20 +73,10 @@ local rows = {
 }
 U.doc_b2_rows = rows
 
-local function lookup(path)
-  local v = _G
-  for part in path:gmatch('[^.]+') do v = type(v) == 'table' and rawget(v, part) or nil end
-  return v
-end
-
 for _, r in ipairs(rows) do
   local path, params, desc, example = r[1], r[2], r[3], r[4]
   local sep = desc:sub(1, 2) == '->' and ' ' or ': '
-  local fn = lookup(path)
-  if type(fn) == 'function' then
-    torch._set_doc(fn, path:gsub('^nn%.functional%.', 'F.') .. '(' .. params .. ')' .. sep .. desc)
-    U.examples[fn] = example
-  end
+  local fn = U.doc_function(path, params, desc, example)
   local bare = path:match('^torch%.([%w_]+)$')
   local m = bare and rawget(torch.Tensor, bare)
   if type(m) == 'function' and m ~= fn then

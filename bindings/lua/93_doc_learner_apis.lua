@@ -5,22 +5,7 @@
 -- doc (nil: the one 91_doc_signatures_set.lua gave), example}.
 local U = torch._util
 
-local function lookup(path)
-  local v = _G
-  for part in path:gmatch('[^.]+') do v = type(v) == 'table' and rawget(v, part) or nil end
-  return v
-end
-local function functions(rows)
-  for _, r in ipairs(rows) do
-    local path, params, desc, example = r[1], r[2], r[3], r[4]
-    local fn = lookup(path)
-    if type(fn) == 'function' then
-      local sep = desc:sub(1, 2) == '->' and ' ' or ': '
-      torch._set_doc(fn, path:gsub('^nn%.functional%.', 'F.') .. '(' .. params .. ')' .. sep .. desc)
-      U.examples[fn] = example
-    end
-  end
-end
+local functions = U.doc_functions
 local function methods(rows)
   for _, m in ipairs(rows) do
     if m[2] then torch._set_doc(m[1], m[2]) end

@@ -4,21 +4,7 @@
 -- {function, doc, example}.
 local U = torch._util
 
-local function lookup(path)
-  local v = _G
-  for part in path:gmatch('[^.]+') do v = type(v) == 'table' and rawget(v, part) or nil end
-  return v
-end
-local function functions(rows)
-  for _, r in ipairs(rows) do
-    local path, params, desc, example = r[1], r[2], r[3], r[4]
-    local fn = lookup(path)
-    if type(fn) == 'function' then
-      torch._set_doc(fn, path:gsub('^nn%.functional%.', 'F.') .. '(' .. params .. '): ' .. desc)
-      U.examples[fn] = example
-    end
-  end
-end
+local functions = U.doc_functions
 local function methods(rows)
   for _, m in ipairs(rows) do
     torch._set_doc(m[1], m[2])
