@@ -73,28 +73,26 @@ local function enter(fname, device_type, dtype, enabled, cache_enabled)
 end
 
 local NAMES = {'device_type!', 'dtype', 'enabled', 'cache_enabled'}
-local function autocast(fname, names, fixed_device, ...)
+-- fixed_device: the device type of torch.cuda.amp's and torch.cpu.amp's
+-- spellings, which take none; defaults: theirs for dtype and cache_enabled.
+local function autocast(fname, names, defaults, fixed_device, ...)
   local at = split_call(...)
-  local a = U.parse(fname, names, nil, table.unpack({...}, 1, at - 1))
+  local a = U.parse(fname, names, defaults, table.unpack({...}, 1, at - 1))
   local region = enter(fname, fixed_device or a.device_type, a.dtype, a.enabled, a.cache_enabled)
   if at > select('#', ...) then return region end
   return leave(region, pcall(select(at, ...)))
 end
 
-function torch.autocast(...) return autocast('autocast', NAMES, nil, ...) end
+function torch.autocast(...) return autocast('autocast', NAMES, nil, nil, ...) end
 amp.autocast = torch.autocast
 
 -- torch.cuda.amp.autocast(enabled=True, dtype=torch.float16, cache_enabled=True) and the CPU's: deprecated.
 local function deprecated(device, dflt)
-  local names = {'enabled', 'dtype', 'cache_enabled'}
+  local names, defaults = {'enabled', 'dtype', 'cache_enabled'}, {dtype = dflt, cache_enabled = true}
   return function(...)
     torch._warn(("`torch.%s.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('%s', args...)` "
       .. 'instead.'):format(device, device), 2, 'FutureWarning')
-    local at = split_call(...)
-    local a = U.parse('autocast', names, nil, table.unpack({...}, 1, at - 1))
-    local region = enter('autocast', device, a.dtype or dflt, a.enabled, a.cache_enabled == nil or a.cache_enabled)
-    if at > select('#', ...) then return region end
-    return leave(region, pcall(select(at, ...)))
+    return autocast('autocast', names, defaults, device, ...)
   end
 end
 torch.cuda.amp = torch.cuda.amp or {}
