@@ -91,7 +91,7 @@ local function deprecated(device, dflt)
   local names, defaults = {'enabled', 'dtype', 'cache_enabled'}, {dtype = dflt, cache_enabled = true}
   return function(...)
     torch._warn(("`torch.%s.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('%s', args...)` "
-      .. 'instead.'):format(device, device), 2, 'FutureWarning')
+      .. 'instead.'):format(device, device), 1, 'FutureWarning')
     return autocast('autocast', names, defaults, device, ...)
   end
 end

@@ -26,7 +26,8 @@ local function fresh_states() return setmetatable({}, {__mode = 'k'}) end
 local function init(self, a)
   self._device, self._enabled = a.device, a.enabled
   if self._device == 'cuda' and self._enabled and not torch.cuda.is_available() then
-    torch._warn('torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.', 3)
+    -- init is tail-called (by new, and by the deprecated spellings): level 1 is their caller
+    torch._warn('torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.', 1)
     self._enabled = false
   end
   if self._enabled then
@@ -221,7 +222,7 @@ end
 local function deprecated(device)
   return function(...)
     torch._warn(("`torch.%s.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('%s', "
-      .. 'args...)` instead.'):format(device, device), 2, 'FutureWarning')
+      .. 'args...)` instead.'):format(device, device), 1, 'FutureWarning')
     local a = U.parse('GradScaler', {'init_scale:float', 'growth_factor:float', 'backoff_factor:float',
       'growth_interval:int', 'enabled:bool'}, DEFAULTS, ...)
     a.device = device

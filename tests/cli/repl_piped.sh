@@ -164,3 +164,19 @@ printf '%%bogus 1\n' >"$WORK/repl_magic_err"
 STDIN=$WORK/repl_magic_err run
 expect_grep "unknown magic" 1 "$ERR" "^UsageError: unknown magic '%bogus 1'"
 
+
+# Python shows a warning once per line that caused it: two lines, two warnings (the library's
+# tail calls must not hide the site), whether or not a GPU is there for the CUDA ones.
+cat >"$WORK/warn_sites.lua" <<'EOF'
+torch.cpu.amp.autocast(function() end)
+torch.cpu.amp.autocast(function() end)
+torch.autocast('cpu', {dtype=torch.float64}, function() end)
+torch.autocast('cpu', {dtype=torch.float64}, function() end)
+EOF
+run "$WORK/warn_sites.lua"
+if [[ $RC == 0 && $(grep -c "FutureWarning: \`torch.cpu.amp.autocast" "$ERR") == 2 &&
+      $(grep -c "In CPU autocast, but the target dtype is not supported" "$ERR") == 2 ]]; then
+  pass "warnings: one per line that caused it, through the amp library's calls"
+else
+  fail "warnings: one per line that caused it, through the amp library's calls" "stderr: $(cat "$ERR")"
+fi
