@@ -157,9 +157,9 @@ struct GemmSpec {
 };
 
 // Bits32: the generator's raw 32-bit draws (randperm's Fisher-Yates; CPU only).
-// Uniform4 (real GPUs only): raw float32 uniforms in (0, 1], four consecutive
-// elements from each Philox draw, as PyTorch's CUDA dropout and bernoulli with
-// a tensor p take them (Note [PyTorch's CUDA draws]).
+// Uniform4 (real GPUs only): raw float32 uniforms in (0, 1], grouped as PyTorch's
+// CUDA dropout (its vector width: `group` consecutive elements per thread and
+// round) and bernoulli with a tensor p (four) take them (Note [PyTorch's CUDA draws]).
 enum class RandomKind : uint8_t { Uniform, Normal, IntRange, Bits32, Uniform4 };
 struct RandomSpec {
   RandomKind kind;
@@ -168,6 +168,7 @@ struct RandomSpec {
   double a = 0, b = 1;     // uniform [a, b), normal (mean a, std b)
   int64_t lo = 0, hi = 1;  // ints [lo, hi), exact (a double cannot hold every int64)
   bool one_round = false;  // Uniform4: every element in one round (bernoulli), else dropout's launch
+  int group = 4;           // Uniform4: 1, 2, 4 or 8 (dropout's vector width)
 };
 
 }  // namespace gl

@@ -297,7 +297,13 @@ Tensor dropout(const Tensor& x, double p, bool training) {
     NoGradGuard ng;
     if (on_real_gpu(x) && x.is_contiguous()) {
       const float keep = float(1 - p), s = float(1.0 / double(keep));
-      Tensor u = gpu_uniforms4(x.sizes(), x.device(), false);
+      // PyTorch's vector width: 16 bytes, halved until the address and the
+      // element count are multiples of it (Note [PyTorch's CUDA draws]).
+      const int64_t item = int64_t(itemsize(x.dtype()));
+      int group = int(16 / item);
+      const auto address = reinterpret_cast<uintptr_t>(x.data_ptr());
+      while (group > 1 && (address % uintptr_t(group * item) != 0 || x.numel() % group != 0)) group /= 2;
+      Tensor u = gpu_uniforms4(x.sizes(), x.device(), false, group);
       scale = binary(BinaryOp::Mul, to_dtype(binary(BinaryOp::Lt, u, Scalar::from_double(keep)), x.dtype()),
                      Scalar::from_double(s));
     } else {

@@ -75,7 +75,7 @@ Tensor uniforms(const Shape& size, DType dtype, Device d, Generator* gen) {
 bool on_real_gpu(Device d) { return d.is_cuda() && !slot_for(d).host_memory; }
 bool on_real_gpu(const Tensor& t) { return on_real_gpu(t.device()); }
 
-Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round) {
+Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round, int group) {
   Tensor u = empty_on(size, DType::Float32, d);
   if (u.numel() == 0) return u;
   RandomSpec s;
@@ -84,6 +84,7 @@ Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round) {
   s.out.dtype = DType::Float32;
   s.numel = u.numel();
   s.one_round = one_round;
+  s.group = group;
   trace::op("random", d);
   slot_of(u).kernels->random(slot_of(u).exec, s);
   return u;

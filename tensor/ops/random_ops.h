@@ -67,7 +67,7 @@ bool on_real_gpu(const Tensor& t);
 // Raw float32 uniforms in (0, 1] drawn on a real GPU as PyTorch's CUDA
 // bernoulli with a tensor p (one_round) or its dropout kernel draws them
 // (Note [PyTorch's CUDA draws]).
-Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round);
+Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round, int group = 4);
 void exponential_(Tensor& self, double lambd, Generator* gen);
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, Generator* gen);
 

@@ -111,6 +111,38 @@ TEST_CASE("cuda kernels on the host: PyTorch's randperm, bernoulli and dropout a
   CHECK(drop == std::vector<double>{2, 2, 0, 0, 2, 0, 2, 2});
 }
 
+TEST_CASE("cuda kernels on the host: PyTorch's dropout draws at each vector width") {
+  auto mask = [](int64_t m, int group, uint64_t seed, uint64_t offset, float keep) {
+    Buf<float> out(m, 0);
+    RandArgs<float> p;
+    p.out = out.p;
+    p.n = m;
+    p.seed = seed;
+    p.offset = offset;
+    p.threads = random_launch(m, 4, 132, 2048).threads;
+    p.group = group;
+    emulate(3, [&](Grid g) { random_body<float, RandomKind::Uniform4>(g, p); });
+    std::vector<int> v;
+    for (int64_t i = 0; i < m; ++i) v.push_back(out.p[i] < keep);
+    return v;
+  };
+  // PyTorch 2.11 on an H200 (tests/gpu/oracle.py, case bernoulli_dropout):
+  // after torch.cuda.manual_seed(2) and draws up to offset 20,
+  // dropout(ones(3, 5), 0.5) runs its unvectorised kernel (15 is odd).
+  CHECK(mask(15, 1, 2, 20, 0.5f) == std::vector<int>{0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1});
+  // Width 8: thread t's eight elements from 8t take two draws (rounds 0
+  // and 1); width 2: its two from 2t take the first two words of round 0.
+  const int64_t m = 32;
+  const uint64_t seed = 5, offset = 8;
+  const std::vector<int> w8 = mask(m, 8, seed, offset, 0.5f), w2 = mask(m, 2, seed, offset, 0.5f);
+  for (int64_t t = 0; t < 4; ++t)
+    for (int j = 0; j < 8; ++j) {
+      const Philox4 w = philox4x32_10(offset / 4 + j / 4, uint64_t(t), seed);
+      CHECK(w8[size_t(8 * t + j)] == int(curand_uniform_f(w.x[j % 4]) < 0.5f));
+      if (j < 2) CHECK(w2[size_t(2 * t + j)] == int(curand_uniform_f(w.x[j]) < 0.5f));
+    }
+}
+
 TEST_CASE("cuda kernels on the host: PyTorch's launch and offsets") {
   // 132 SMs x 2048 threads: at most 1056 blocks of 256.
   CHECK(random_launch(8, 4, 132, 2048).threads == 256);

@@ -19,6 +19,7 @@ template <class T, RandomKind K> void run_random(Exec* ex, const RandomSpec& s) 
   p.n = s.numel;
   p.a = s.a;
   p.b = s.b;
+  p.group = s.group;
   if constexpr (K == RandomKind::IntRange) {
     p.base = s.lo;
     p.range = uint64_t(s.hi) - uint64_t(s.lo);  // unsigned: the span may exceed int64_t

@@ -15,6 +15,7 @@ template <class T> struct RandArgs {
   int64_t base = 0;    // int range: low end
   uint64_t range = 0;  // int range: b - a
   bool wide = false;   // int range takes 64-bit draws
+  int group = 4;       // Uniform4: elements per thread and round
 };
 
 // Note [PyTorch's CUDA draws]
@@ -34,7 +35,12 @@ template <class T> struct RandArgs {
 // four words to four consecutive elements (thread t, round j: from
 // 4 * (t + threads * j)), as PyTorch's dropout does with this launch and its
 // bernoulli with a tensor p with one round and the offset moved on by 12;
-// their comparisons with p run as tensor ops. Only integer work and the
+// their comparisons with p run as tensor ops. Dropout's width follows the
+// tensor (get_vector_size in PyTorch's Dropout.cu: 16 bytes, less where the
+// address or the element count is not a multiple): 8 consecutive elements
+// take two draws, 2 the first two words of one (the other two are dropped),
+// and 1 is its unvectorised kernel: element t + threads * (4j + i) takes word
+// i of round j. Only integer work and the
 // transforms' last rounding differ between this body on the host (its unit
 // tests) and on the GPU.
 template <class T, RandomKind K> GL_HD constexpr int random_unroll(bool wide) {
@@ -90,12 +96,24 @@ template <class T, RandomKind K> GL_HD void random_body(Grid g, const RandArgs<T
   const int U = random_unroll<T, K>(p.wide);
   const int64_t step = p.threads * U;
   if constexpr (K == RandomKind::Uniform4) {
-    // Thread t's round j covers the four elements from 4 * (t + threads * j).
+    // Thread t's round covers the `group` elements from group * (t + threads * j).
+    const int G = p.group;
     for (int64_t t = g.tid; t < p.threads; t += g.nthreads) {
       uint64_t round = p.offset / 4;
-      for (int64_t first = 4 * t; first < p.n; first += step, ++round) {
-        const Philox4 w = philox4x32_10(round, uint64_t(t), p.seed);
-        for (int j = 0; j < 4 && first + j < p.n; ++j) p.out[first + j] = T(curand_uniform_f(w.x[j]));
+      if (G == 1) {
+        for (int64_t first = t; first < p.n; first += step, ++round) {
+          const Philox4 w = philox4x32_10(round, uint64_t(t), p.seed);
+          for (int j = 0; j < 4 && first + p.threads * j < p.n; ++j)
+            p.out[first + p.threads * j] = T(curand_uniform_f(w.x[j]));
+        }
+        continue;
+      }
+      for (int64_t first = G * t; first < p.n; first += G * p.threads) {
+        for (int d = 0; d < G; d += 4, ++round) {
+          const Philox4 w = philox4x32_10(round, uint64_t(t), p.seed);
+          for (int j = 0; j < 4 && j < G && first + d + j < p.n; ++j)
+            p.out[first + d + j] = T(curand_uniform_f(w.x[j]));
+        }
       }
     }
     return;
