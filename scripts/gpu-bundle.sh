@@ -26,12 +26,12 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/build/tests" "$stage/lib"
 cp "$build/gpulab" "$build"/*.so "$build/CTestTestfile.cmake" "$stage/build/"
-cp "$build/tests/unit_tests" "$build/tests/CTestTestfile.cmake" "$stage/build/tests/"
+cp "$build/tests/unit_tests" "$build/tests/repl_tests" "$build/tests/CTestTestfile.cmake" "$stage/build/tests/"
 # ctest's files name the build and source directories of this machine.
 echo "$build" >"$stage/build/bundled_from"
 sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" >"$stage/build/source_dir"
 skip='libc\.so|libm\.so|libdl\.so|libpthread|librt\.so|ld-linux|libstdc\+\+|libgcc_s|libgomp|libz\.so|libgpulab|libcuda\.so|libcudart'
-for f in "$stage"/build/gpulab "$stage"/build/*.so "$stage"/build/tests/unit_tests; do ldd "$f"; done |
+for f in "$stage"/build/gpulab "$stage"/build/*.so "$stage"/build/tests/unit_tests "$stage"/build/tests/repl_tests; do ldd "$f"; done |
   awk '/=> \//{print $3}' | sort -u | grep -Ev "$skip" | xargs -r -I{} cp -L {} "$stage/lib/"
 # OpenBLAS is opened at run time (Note [One thread pool] in CMakeLists.txt).
 blas=$(ls /usr/lib/*/openblas-openmp/libopenblas.so.0 2>/dev/null | head -n 1 || true)

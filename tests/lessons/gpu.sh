@@ -18,7 +18,7 @@ if [ "$real" != yes ]; then
   echo "lessons on a GPU: SKIPPED: no real GPU here"
   exit 77
 fi
-gpu_mask() { mask | sed -E -e '/^\|/s/[0-9]+(\.[0-9]+)?/N/g' -e 's/has [0-9.]+ [KMG]iB memory in use/has N memory in use/g'; }
+gpu_mask() { mask | sed -E -e '/^\|/s/[0-9]+(\.[0-9]+)?/N/g' -e '/^\|/s/ +/ /g' -e 's/has [0-9.]+ [KMG]iB memory in use/has N memory in use/g'; }
 mkdir -p "$kept"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
