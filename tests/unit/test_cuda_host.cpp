@@ -97,7 +97,7 @@ TEST_CASE("cuda kernels on the host: strided offsets match a naive walk, in 32 a
 TEST_CASE("cuda kernels on the host: contiguous loops cover every element once, vector or not") {
   const BinaryF<BinaryOp::Add> add;
   const BinaryF<BinaryOp::Gt> gt;
-  for (int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 1023, 1025}) {
+  for (int64_t n : {0, 1, 3, 4, 5, 7, 8, 9, 1023, 1025, 2052, 6157}) {  // past a tile: Note [Elementwise tiles]
     for (int shift : {0, 1}) {
       for (int64_t threads : {1, 3, 256}) {
         CAPTURE(n);
