@@ -20,28 +20,37 @@
 #             benchmark's CUDA row, cuDNN convolutions (bench/conv.sh cuda) and
 #             LeNet's examples/sec on cuda:0 (bench/lenet.lua and .py)
 #   all       all five, in that order (build is skipped with --bundle)
+#   quick     what one call of a 15-minute lease holds (about 4 minutes on an
+#             H200): doctor, ctest and memcheck of the CUDA unit tests side by
+#             side, then the benchmark table, bench/gpu_probe and the MLP's CUDA
+#             rows (float32 and autocast), three rounds
 #
 # --out DIR: where the logs go (default build-gpu/logs). --deps DIR: .deb files
 # from scripts/offline-deps.sh fetch, for a machine that cannot install packages.
 # --bundle DIR: a build made elsewhere by scripts/gpu-bundle.sh (for a lent GPU
 # whose minutes should not go to compiling): unpacked where its ctest files
 # expect it, with its libraries and, if bundled, the Fashion-MNIST data.
+# --tar FILE: at the end, the logs, tests/lessons/gpu/ and the oracle's
+# expected output (rewritten there by UPDATE=1) in one file, for a machine
+# that gives back only a few files.
 # A stage that fails is reported and the next one still runs; the exit status
-# is the number of failed stages.
+# is the number of failed steps.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=build-gpu/logs
 deps=""
 bundle=""
+tarball=""
 stages=()
-usage="usage: $0 build|test|sanitize|lessons|bench|all... [--out DIR] [--deps DIR | --bundle DIR]"
+usage="usage: $0 build|test|sanitize|lessons|bench|all|quick... [--out DIR] [--deps DIR | --bundle DIR] [--tar FILE]"
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --deps) deps=$2; shift 2 ;;
     --bundle) bundle=$(cd "$2" && pwd); shift 2 ;;
-    build|test|sanitize|lessons|bench) stages+=("$1"); shift ;;
+    --tar) tarball=$2; shift 2 ;;
+    build|test|sanitize|lessons|bench|quick) stages+=("$1"); shift ;;
     all) stages+=(build test sanitize lessons bench); shift ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -79,8 +88,9 @@ out=$(cd "$out" && pwd)
 if [ -n "$deps" ]; then eval "$(scripts/offline-deps.sh env "$deps")"; fi
 export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer"
 jobs=$(nproc)
-failed=0
-summary=()
+# Each step's line goes to a file: steps run in subshells (cd, &) too.
+summary_file=$out/summary.txt
+: > "$summary_file"
 
 # step NAME TIMEOUT CMD...: runs CMD with its output in $out/NAME.log.
 step() {
@@ -90,8 +100,8 @@ step() {
   timeout "$limit" "$@" > "$out/$name.log" 2>&1
   rc=$?
   tail -n 15 "$out/$name.log"
-  summary+=("$(printf '%-22s %s (%ds)' "$name" "$([ $rc = 0 ] && echo ok || echo "FAILED, status $rc")" $((SECONDS - t0)))")
-  [ $rc = 0 ] || failed=$((failed + 1))
+  printf '%-22s %s (%ds)\n' "$name" "$([ $rc = 0 ] && echo ok || echo "FAILED, status $rc")" $((SECONDS - t0)) \
+    >> "$summary_file"
   return $rc
 }
 
@@ -112,7 +122,7 @@ test_stage() {
   # against the CPU, and cuBLAS (loaded at run time) found and used.
   step doctor 300 "$B/gpulab" doctor
   step unit 600 "$B/tests/unit_tests"
-  (cd "$B" && step ctest 900 ctest --output-on-failure -j"$jobs" --timeout 300)
+  gpu_ctest 900
   # NCCL (libnccl.so.2 opened at run time) at world size 1 on cuda:0: the
   # collectives and a DDP step. Two ranks wait for a machine with two GPUs:
   # NCCL refuses two ranks on one GPU.
@@ -147,8 +157,44 @@ bench() {
   step lenet_pytorch 600 env EPOCHS=2 DEVICE=cuda "${PYTHON:-python3}" bench/lenet.py
 }
 
+# The ctest suite where the machine lacks the tools of some tests: the style
+# check (clang-format), the Jupyter kernel's clients, the fuzzers' corpus run
+# and the no-CUDA link check say nothing about the GPU.
+gpu_ctest() {
+  (cd "$B" && step ctest "$1" ctest --output-on-failure -j"$jobs" --timeout 150 \
+    -E '^(format|kernel_.*|fuzz_.*|no_cuda_linked)$')
+}
+
+quick() {
+  nvidia-smi -L > "$out/devices.log" 2>&1 || true
+  cat "$out/devices.log"
+  step doctor 60 "$B/gpulab" doctor &
+  gpu_ctest 200 &
+  step memcheck 200 compute-sanitizer --tool memcheck --error-exitcode 1 --leak-check full \
+    "$B/tests/unit_tests" -tc='cuda:*' -tce='*2^31*' &
+  wait
+  step gpu_bench 120 bench/gpu.sh "$B/gpulab"
+  step probe_gpulab 60 "$B/gpulab" bench/gpu_probe.lua
+  step probe_pytorch 60 "${PYTHON:-python3}" bench/gpu_probe.py
+  paste "$out/probe_gpulab.log" "$out/probe_pytorch.log"
+  local r a
+  for r in 1 2 3; do
+    for a in 0 1; do
+      MLP_AMP=$a timeout 60 "$B/gpulab" bench/mlp_bench.lua cuda | sed "s/^/gpulab amp=$a /"
+      MLP_AMP=$a timeout 60 "${PYTHON:-python3}" bench/mlp_bench.py cuda | sed "s/^/pytorch amp=$a /"
+    done
+  done 2>&1 | grep -v mean | tee "$out/mlp.log"
+}
+
+pack() {
+  [ -n "$tarball" ] || return 0
+  tar -czf "$tarball" -C "$out" . -C "$root" tests/lessons/gpu tests/gpu/oracle_expected.txt
+}
+trap pack EXIT
+
 for s in "${stages[@]}"; do
   case $s in
+    quick) quick ;;
     build) build ;;
     test) test_stage ;;
     sanitize) sanitize ;;
@@ -157,5 +203,5 @@ for s in "${stages[@]}"; do
   esac
 done
 echo "== summary (logs in $out)"
-printf '%s\n' "${summary[@]}"
-exit $failed
+cat "$summary_file"
+exit "$(grep -c FAILED "$summary_file")"
