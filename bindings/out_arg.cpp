@@ -1,6 +1,7 @@
 // The out= keyword of torch functions (Note [out=] in tensor/ops/out.cpp):
 // which functions take it, and the call that writes their result into it.
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -137,7 +138,16 @@ int call_with_out(lua_State* L, Fn fn, const Signature& sig, const CallShape& sh
   } else {
     lua_replace(L, kw);
   }
-  const int nres = fn(L);
+  int nres;
+  {
+    // Note [out= written in place]: the call's tensor arguments, in order
+    std::vector<Tensor> args;
+    for (int i = 1; i <= lua_gettop(L); ++i)
+      if (Tensor* t = to_tensor(L, i)) args.push_back(*t);
+    std::optional<OutScope> in_place;
+    if (outs.size() == 1) in_place.emplace(sig.name, outs[0], std::move(args));
+    nres = fn(L);
+  }
   const int first = lua_gettop(L) - nres + 1;
   std::vector<Tensor> results;
   for (int i = 0; i < nres; ++i)

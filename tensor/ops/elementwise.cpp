@@ -10,6 +10,7 @@
 #include "tensor/ops/composite.h"
 #include "tensor/ops/inplace.h"
 #include "tensor/ops/op_table.h"
+#include "tensor/ops/out.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
 #include "tensor/runtime/trace.h"
@@ -177,7 +178,9 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
   if (op == UnaryOp::Neg && a.dtype() == DType::Bool)
     throw NotImplementedError(
         "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-  Tensor out = empty_on(a.sizes(), unary_returns_bool(op) ? DType::Bool : a.dtype(), a.device());
+  const DType out_dt = unary_returns_bool(op) ? DType::Bool : a.dtype();
+  const Tensor* given = claim_out(trace::op_name(op), a.sizes(), out_dt, a.device(), {&a0});
+  Tensor out = given ? *given : empty_on(a.sizes(), out_dt, a.device());
   const DeviceSlot& sl = slot_of(a);
   trace::op(trace::op_name(op), a.device());
   sl.kernels->unary(sl.exec, op, make_loop(a.sizes(), {&out, &a}));
@@ -200,7 +203,9 @@ namespace {
 // The kernel call shared by the out-of-place ops and the in-place fast path:
 // writes a op b into `into` when given (right shape, dtype and device), else
 // into a new tensor.
-Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into, double alpha = 1) {
+// `name`: the function this op is (Note [out= written in place]).
+Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into, double alpha = 1,
+                 const char* name = nullptr) {
   check_bool_sub(op, a0.dtype() == DType::Bool, b0.dtype() == DType::Bool);
   const Shape shape = broadcast_shapes(a0.sizes(), b0.sizes());  // Note [Shapes before devices]
   Device dev = common_device({&a0, &b0});
@@ -217,8 +222,9 @@ Tensor binary_tt(BinaryOp op, const Tensor& a0, const Tensor& b0, Tensor* into, 
   a = to_dtype(a, compute);
   b = to_dtype(b, compute);
   const DType out_dt = is_comparison(op) ? DType::Bool : compute;
-  Tensor out = into && into->sizes() == shape && into->dtype() == out_dt && into->device() == dev
-                   ? *into
+  const Tensor* given = into ? into : claim_out(name ? name : trace::op_name(op), shape, out_dt, dev, {&a0, &b0});
+  Tensor out = given && given->sizes() == shape && given->dtype() == out_dt && given->device() == dev
+                   ? *given
                    : empty_on(shape, out_dt, dev);
   BinarySpec s;
   s.op = op;
@@ -243,7 +249,8 @@ Tensor binary_ts(BinaryOp op, const Tensor& a0, Scalar sc, bool scalar_first, Te
     throw RuntimeError("Integers to negative integer powers are not allowed.");
   Tensor a = to_dtype(a0, compute);
   const DType out_dt = is_comparison(op) ? DType::Bool : compute;
-  Tensor out = into && into->dtype() == out_dt ? *into : empty_on(a.sizes(), out_dt, a.device());
+  const Tensor* given = into ? into : claim_out(trace::op_name(op), a.sizes(), out_dt, a.device(), {&a0});
+  Tensor out = given && given->dtype() == out_dt ? *given : empty_on(a.sizes(), out_dt, a.device());
   BinarySpec s;
   s.op = op;
   s.compute = compute;
@@ -321,7 +328,7 @@ void binary_(BinaryOp op, Tensor& self, Scalar b) {
 // Note [Add with alpha]: op Add or Sub, the kernel's Add with alpha or -alpha.
 Tensor add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha) {
   const double al = op == BinaryOp::Sub ? -alpha : alpha;
-  Tensor out = binary_tt(BinaryOp::Add, a, b, nullptr, al);
+  Tensor out = binary_tt(BinaryOp::Add, a, b, nullptr, al, trace::op_name(op));
   if (any_requires_grad({&a, &b})) {
     record(out, row(op).node, {a, b}, AddAlphaBackward{a.sizes(), b.sizes(), a.dtype(), b.dtype(), al});
   }

@@ -2,9 +2,10 @@
 // writes into t and returns it. gpulab computes f as usual and writes the
 // result into t, with the out variants' rules: no autograd through it, a
 // dtype t can hold (the same one for the matrix products), t's device, and
-// t resized to the result's shape (PyTorch warns when t had elements). What
-// differs is only where the values are computed: the result is a temporary
-// before it is copied, as a TensorIterator op's would be for a strided t.
+// t resized to the result's shape (PyTorch warns when t had elements). The
+// elementwise ops write into t itself (Note [out= written in place], out.h);
+// the others compute a temporary that is copied, as a TensorIterator op's
+// would be for a strided t.
 #include "tensor/ops/out.h"
 #include <string>
 #include <unordered_set>
@@ -43,7 +44,46 @@ std::string dtype_mismatch(const std::string& f, const Tensor& out, const Tensor
 
 }  // namespace
 
+struct OutCall {
+  const std::string* fname;
+  const Tensor* out;
+  std::vector<Tensor> args;
+  bool claimed = false;
+};
+
+namespace {
+thread_local OutCall* t_call = nullptr;  // the innermost bound call with out=
+}  // namespace
+
+OutScope::OutScope(const std::string& fname, const Tensor& out, std::vector<Tensor> args) : previous_(t_call) {
+  t_call = new OutCall{&fname, &out, std::move(args)};
+}
+
+OutScope::~OutScope() {
+  delete t_call;
+  t_call = previous_;
+}
+
+const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device device,
+                        std::initializer_list<const Tensor*> inputs) {
+  OutCall* c = t_call;
+  if (!c || c->claimed || *c->fname != op) return nullptr;
+  const Tensor& out = *c->out;
+  if (out.sizes() != shape || out.dtype() != dtype || out.device() != device) return nullptr;
+  if (GradMode::enabled() && (out.requires_grad() || any_requires_grad(inputs))) return nullptr;
+  // The entered op: its tensor inputs are the call's tensor arguments, in order.
+  if (inputs.size() != c->args.size()) return nullptr;
+  size_t i = 0;
+  for (const Tensor* t : inputs)
+    if (!t->is_same(c->args[i++])) return nullptr;
+  for (const Tensor& a : c->args)
+    if (a.impl->storage == out.impl->storage) return nullptr;
+  c->claimed = true;
+  return &out;
+}
+
 Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname) {
+  if (result.is_same(out)) return out;  // Note [out= written in place]
   const std::string mismatch = dtype_mismatch(fname, out, result);
   if (!mismatch.empty()) throw RuntimeError(mismatch);
   if (GradMode::enabled() && result.requires_grad())

@@ -2,6 +2,7 @@
 // caller gave, as PyTorch's out variants write it.
 #pragma once
 #include <string>
+#include <vector>
 #include "tensor/ops/ops.h"
 
 namespace gl {
@@ -13,5 +14,28 @@ namespace gl {
 // resized to the result's shape, with PyTorch's deprecation warning when it
 // had elements.
 Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname);
+
+// Note [out= written in place]: while a bound call with one out= tensor runs
+// (an OutScope, opened by the bindings around the call), the op the call
+// entered may write its result straight into out, as PyTorch's out variants
+// do, instead of into a temporary that assign_out then copies. An op claims
+// out (claim_out) when it is the function called (same name, and its inputs
+// are the call's tensor arguments), its result has out's shape, dtype and
+// device, out shares memory with none of the call's tensors, and no gradient
+// is wanted (so assign_out's errors come before any write and out keeps its
+// values). Otherwise the result is a temporary that assign_out copies into out.
+struct OutCall;
+class OutScope {
+ public:
+  OutScope(const std::string& fname, const Tensor& out, std::vector<Tensor> args);
+  ~OutScope();
+  OutScope(const OutScope&) = delete;
+  OutScope& operator=(const OutScope&) = delete;
+
+ private:
+  OutCall* previous_;
+};
+const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device device,
+                        std::initializer_list<const Tensor*> inputs);
 
 }  // namespace gl

@@ -40,4 +40,41 @@ T.test("out on another device is PyTorch's same-device error, the CUDA device na
   T.check_err(function() torch.add(torch.ones(2, {device = 'cuda:1'}), 1, {out = torch.empty(2)}) end, want)
 end)
 
+T.test('an elementwise out= writes into out itself, with no temporary (Note [out= written in place])', function()
+  local dev = 'cuda:1'
+  local n = 1 << 16
+  local a, b = torch.rand(n, {device = dev}), torch.rand(n, {device = dev})
+  local r = torch.empty(n, {device = dev})
+  local want = a + b
+  collectgarbage()
+  for _, call in ipairs({
+    function() torch.add(a, b, {out = r}) end,
+    function() torch.mul(a, 2, {out = r}) end,
+    function() torch.sub(a, b, {alpha = 2, out = r}) end,
+    function() torch.exp(a, {out = r}) end,
+  }) do
+    torch.cuda.reset_peak_memory_stats(dev)
+    local before = torch.cuda.memory_allocated(dev)
+    call()
+    T.eq(torch.cuda.max_memory_allocated(dev), before, 'no temporary the size of the result')
+  end
+  torch.add(a, b, {out = r})
+  T.eq(torch.equal(r, want), true)
+  -- out among the inputs (the in-place form), a non-contiguous out, an integer op
+  local x, y = torch.tensor({1., 2., 3.}), torch.tensor({10., 20., 30.})
+  T.eq(tostring(torch.add(x, y, {out = x})), 'tensor([11., 22., 33.])')
+  local t = torch.zeros(3, 2):t()
+  torch.mul(torch.ones(2, 3), 3, {out = t})
+  T.eq(tostring(t), 'tensor([[3., 3., 3.],\n        [3., 3., 3.]])')
+  T.eq(tostring(torch.neg(torch.tensor({1, 2}), {out = torch.empty(2, {dtype = torch.int64})})), 'tensor([-1, -2])')
+  -- a gradient wanted: the error comes before any write, out keeps its values
+  local o = torch.full({3}, 7.)
+  T.raises(function() torch.add(torch.ones(3, {requires_grad = true}), y, {out = o}) end,
+           "RuntimeError: add(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.")
+  T.eq(tostring(o), 'tensor([7., 7., 7.])')
+  -- a function whose first op is not the one called still computes the whole call
+  local z = torch.empty(3)
+  T.eq(tostring(torch.addcmul(torch.ones(3), y, y, {value = 0.5, out = z})), 'tensor([ 51., 201., 451.])')
+end)
+
 T.finish()
