@@ -22,7 +22,8 @@
 #   all       all five, in that order (build is skipped with --bundle)
 #   quick     what one call of a 15-minute lease holds (about 4 minutes on an
 #             H200): doctor, ctest and memcheck of the CUDA unit tests side by
-#             side, then the benchmark table, bench/gpu_probe and the MLP's CUDA
+#             side, then bench/launch_cost.cu and elementwise_shapes.cu (built
+#             there), the benchmark table, bench/gpu_probe and the MLP's CUDA
 #             rows (float32 and autocast), three rounds
 #
 # --out DIR: where the logs go (default build-gpu/logs). --deps DIR: .deb files
@@ -173,6 +174,13 @@ quick() {
   step memcheck 200 compute-sanitizer --tool memcheck --error-exitcode 1 --leak-check full \
     "$B/tests/unit_tests" -tc='cuda:*' -tce='*2^31*' &
   wait
+  # the runtime's own launch cost and the elementwise launch shapes, built there (seconds)
+  local tool
+  for tool in launch_cost elementwise_shapes; do
+    nvcc -O3 -std=c++17 -arch=sm_90 -o "$out/$tool" "bench/$tool.cu" > "$out/${tool}_build.log" 2>&1 &&
+      step "$tool" 60 "$out/$tool" && cat "$out/$tool.log"
+    rm -f "$out/$tool"
+  done
   step gpu_bench 120 bench/gpu.sh "$B/gpulab"
   step probe_gpulab 60 "$B/gpulab" bench/gpu_probe.lua
   step probe_pytorch 60 "${PYTHON:-python3}" bench/gpu_probe.py
