@@ -30,6 +30,7 @@ void copy_(Tensor& dst, const Tensor& src0) {
              shape_str(b));
   }
   if (dst.numel() == 0) return;
+  assert_no_internal_overlap(dst);
   assert_no_partial_overlap(dst, src);
   if (src.device() == dst.device()) return copy_same_device(dst, src);
   // Across devices: make the source dense in the destination's dtype on its own

@@ -34,6 +34,9 @@ void write_back(Tensor& self, const Tensor& result, DType rt) {
 
 void write_in_place(Tensor& self, std::initializer_list<const Tensor*> inputs, DType rt,
                     const std::function<Tensor(Tensor* into)>& compute) {
+  // PyTorch's TensorIterator refuses these before computing (Note [Memory overlap])
+  assert_no_internal_overlap(self);
+  for (const Tensor* t : inputs) assert_no_partial_overlap(self, *t);
   bool direct = rt == self.dtype() && self.is_contiguous();
   for (const Tensor* t : inputs)
     direct =

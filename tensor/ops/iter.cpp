@@ -126,6 +126,17 @@ bool non_overlapping_and_dense(const Tensor& t) {
 }
 }  // namespace
 
+void assert_no_internal_overlap(const Tensor& out) {
+  // PyTorch's has_internal_overlap: only a stride 0 over more than one element
+  // is known to write one place twice (an expanded tensor); other layouts pass.
+  if (non_overlapping_and_dense(out)) return;
+  for (int64_t d = 0; d < out.dim(); ++d)
+    if (out.strides()[size_t(d)] == 0 && out.sizes()[size_t(d)] > 1)
+      throw RuntimeError(
+          "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+          "location. Please clone() the tensor before performing the operation.");
+}
+
 void assert_no_partial_overlap(const Tensor& out, const Tensor& in) {
   // Note [Memory overlap]: as PyTorch's get_overlap_status, only dense views of
   // one storage are compared; identical views are a full overlap (allowed), and

@@ -197,5 +197,7 @@ Tensor to_dtype(const Tensor& t, DType d);  // no-op when equal
 LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts);
 // PyTorch's check before writing `out` from `in` (Note [Memory overlap]).
 void assert_no_partial_overlap(const Tensor& out, const Tensor& in);
+// PyTorch's check of a written-to tensor that holds one element in several places (an expanded one).
+void assert_no_internal_overlap(const Tensor& out);
 
 }  // namespace gl

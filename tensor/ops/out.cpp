@@ -68,14 +68,20 @@ const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device 
                         std::initializer_list<const Tensor*> inputs) {
   OutCall* c = t_call;
   if (!c || c->claimed || *c->fname != op) return nullptr;
-  const Tensor& out = *c->out;
-  if (out.sizes() != shape || out.dtype() != dtype || out.device() != device) return nullptr;
-  if (GradMode::enabled() && (out.requires_grad() || any_requires_grad(inputs))) return nullptr;
   // The entered op: its tensor inputs are the call's tensor arguments, in order.
   if (inputs.size() != c->args.size()) return nullptr;
   size_t i = 0;
   for (const Tensor* t : inputs)
     if (!t->is_same(c->args[i++])) return nullptr;
+  const Tensor& out = *c->out;
+  // It checks out against its inputs as PyTorch's TensorIterator does (Note
+  // [Memory overlap]); an out of another shape is resized into fresh memory.
+  if (out.sizes() == shape) {
+    assert_no_internal_overlap(out);
+    for (const Tensor* t : inputs) assert_no_partial_overlap(out, *t);
+  }
+  if (out.sizes() != shape || out.dtype() != dtype || out.device() != device) return nullptr;
+  if (GradMode::enabled() && (out.requires_grad() || any_requires_grad(inputs))) return nullptr;
   for (const Tensor& a : c->args)
     if (a.impl->storage == out.impl->storage) return nullptr;
   c->claimed = true;

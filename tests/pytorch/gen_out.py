@@ -85,5 +85,28 @@ case("ones_one_table", "torch.ones{2, 2, out=torch.empty(0, {dtype=torch.int32, 
      "torch.ones(2, 2, out=torch.empty(0, dtype=torch.int32, device=D))")
 case("rand_float64_out", lua_fn("torch.manual_seed(0); return torch.rand(3, {out=torch.empty(3, {dtype=torch.float64})})"),
      "(torch.manual_seed(0), torch.rand(3, out=torch.empty(3, dtype=torch.float64)))[1]")
+# memory overlap, as PyTorch's TensorIterator checks it (Note [Memory overlap]):
+# out= and the in-place forms refuse a written-to tensor that partly overlaps an
+# input or holds one element in several places; the very same view is allowed
+case("out_partial_overlap", lua_fn("local b = torch.arange(6., {device=D}); "
+                                   "return torch.exp(b:narrow(0, 0, 5), {out=b:narrow(0, 1, 5)})"),
+     "(lambda b: torch.exp(b[0:5], out=b[1:6]))(torch.arange(6., device=D))")
+case("out_transposed_self", lua_fn("local d = torch.arange(4., {device=D}):reshape(2, 2); "
+                                   "return torch.add(d, 1, {out=d:t()})"),
+     "(lambda d: torch.add(d, 1, out=d.t()))(torch.arange(4., device=D).reshape(2, 2))")
+case("out_expanded", "torch.add(torch.ones(2, 3, {device=D}), 1, {out=torch.zeros(3, {device=D}):expand(2, 3)})",
+     "torch.add(torch.ones(2, 3, device=D), 1, out=torch.zeros(3, device=D).expand(2, 3))")
+case("out_is_input", lua_fn("local c = torch.arange(6., {device=D}); torch.add(c, 1, {out=c}); return c"),
+     "(lambda c: (torch.add(c, 1, out=c), c)[1])(torch.arange(6., device=D))")
+case("inplace_partial_overlap", lua_fn("local a = torch.arange(6., {device=D}); "
+                                       "return a:narrow(0, 1, 5):add_(a:narrow(0, 0, 5))"),
+     "(lambda a: a[1:].add_(a[:5]))(torch.arange(6., device=D))")
+case("inplace_expanded", "torch.zeros(3, {device=D}):expand(2, 3):exp_()",
+     "torch.zeros(3, device=D).expand(2, 3).exp_()")
+case("inplace_disjoint_views", lua_fn("local g = torch.arange(6., {device=D}); "
+                                      "g:narrow(0, 0, 3):add_(g:narrow(0, 3, 3)); return g"),
+     "(lambda g: (g[0:3].add_(g[3:6]), g)[1])(torch.arange(6., device=D))")
+case("copy_into_expanded", "torch.zeros(3, {device=D}):expand(2, 3):copy_(torch.ones(2, 3, {device=D}))",
+     "torch.zeros(3, device=D).expand(2, 3).copy_(torch.ones(2, 3, device=D))")
 
 write_expected("gen_out.py", "out_expected.lua", CASES, lambda py: repr_of(py, {"torch": torch, "D": "cpu"}))
