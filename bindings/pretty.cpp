@@ -30,11 +30,19 @@ void Pretty::newline() {
   buffer_width_ = 0;
 }
 
+namespace {
+// IPython's widths are Python ints; this column grows fast (flush adds each
+// item's end column), so it stops at a width no line reaches: past it, only
+// "wider than max_width" matters.
+constexpr int64_t kFar = int64_t(1) << 28;
+int capped(int64_t column) { return int(std::min(column, kFar)); }
+}  // namespace
+
 // Text.output / Breakable.output: writes the item, returns the new column.
 int Pretty::emit(Item& item, int output_width) {
   if (item.is_text) {
     out_ += item.s;
-    return output_width + item.width;
+    return capped(int64_t(output_width) + item.width);
   }
   Group* g = item.group;
   --g->breakables;
@@ -45,7 +53,7 @@ int Pretty::emit(Item& item, int output_width) {
   }
   if (g->breakables == 0) remove(g);
   out_ += item.s;
-  return output_width + item.width;
+  return capped(int64_t(output_width) + item.width);
 }
 
 // _break_one_group: writes the buffer up to the group's last separator (now
@@ -62,7 +70,7 @@ void Pretty::break_one_group(Group* g) {
 }
 
 void Pretty::break_outer_groups() {
-  while (max_width_ < output_width_ + buffer_width_) {
+  while (max_width_ < int64_t(output_width_) + buffer_width_) {
     Group* g = dequeue();
     if (g == nullptr) return;
     break_one_group(g);
@@ -99,7 +107,7 @@ void Pretty::remove(Group* g) {
 // flush: IPython adds each item's end column to the width (not the item's
 // width); kept, since later breaks depend on it.
 void Pretty::flush() {
-  for (Item& item : buffer_) output_width_ += emit(item, output_width_);
+  for (Item& item : buffer_) output_width_ = capped(int64_t(output_width_) + emit(item, output_width_));
   buffer_.clear();
   buffer_width_ = 0;
 }
@@ -112,7 +120,7 @@ void Pretty::text(std::string_view s) {
   const int width = width_of(s);
   if (buffer_.empty()) {
     out_ += s;
-    output_width_ += width;
+    output_width_ = capped(int64_t(output_width_) + width);
     return;
   }
   if (!buffer_.back().is_text) buffer_.push_back({true, "", 0, 0, nullptr});
