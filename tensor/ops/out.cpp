@@ -44,36 +44,27 @@ std::string dtype_mismatch(const std::string& f, const Tensor& out, const Tensor
 
 }  // namespace
 
-struct OutCall {
-  const std::string* fname;
-  const Tensor* out;
-  std::vector<Tensor> args;
-  bool claimed = false;
-};
-
 namespace {
-thread_local OutCall* t_call = nullptr;  // the innermost bound call with out=
+thread_local OutScope* t_call = nullptr;  // the innermost bound call with out=
 }  // namespace
 
-OutScope::OutScope(const std::string& fname, const Tensor& out, std::vector<Tensor> args) : previous_(t_call) {
-  t_call = new OutCall{&fname, &out, std::move(args)};
+OutScope::OutScope(const std::string& fname, const Tensor& out, std::vector<Tensor> args)
+    : fname_(fname), out_(out), args_(std::move(args)), previous_(t_call) {
+  t_call = this;
 }
 
-OutScope::~OutScope() {
-  delete t_call;
-  t_call = previous_;
-}
+OutScope::~OutScope() { t_call = previous_; }
 
 const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device device,
                         std::initializer_list<const Tensor*> inputs) {
-  OutCall* c = t_call;
-  if (!c || c->claimed || *c->fname != op) return nullptr;
+  OutScope* c = t_call;
+  if (!c || c->claimed_ || c->fname_ != op) return nullptr;
   // The entered op: its tensor inputs are the call's tensor arguments, in order.
-  if (inputs.size() != c->args.size()) return nullptr;
+  if (inputs.size() != c->args_.size()) return nullptr;
   size_t i = 0;
   for (const Tensor* t : inputs)
-    if (!t->is_same(c->args[i++])) return nullptr;
-  const Tensor& out = *c->out;
+    if (!t->is_same(c->args_[i++])) return nullptr;
+  const Tensor& out = c->out_;
   // It checks out against its inputs as PyTorch's TensorIterator does (Note
   // [Memory overlap]); an out of another shape is resized into fresh memory.
   if (out.sizes() == shape) {
@@ -82,9 +73,9 @@ const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device 
   }
   if (out.sizes() != shape || out.dtype() != dtype || out.device() != device) return nullptr;
   if (GradMode::enabled() && (out.requires_grad() || any_requires_grad(inputs))) return nullptr;
-  for (const Tensor& a : c->args)
+  for (const Tensor& a : c->args_)
     if (a.impl->storage == out.impl->storage) return nullptr;
-  c->claimed = true;
+  c->claimed_ = true;
   return &out;
 }
 

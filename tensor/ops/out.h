@@ -24,7 +24,8 @@ Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname);
 // device, out shares memory with none of the call's tensors, and no gradient
 // is wanted (so assign_out's errors come before any write and out keeps its
 // values). Otherwise the result is a temporary that assign_out copies into out.
-struct OutCall;
+const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device device,
+                        std::initializer_list<const Tensor*> inputs);
 class OutScope {
  public:
   OutScope(const std::string& fname, const Tensor& out, std::vector<Tensor> args);
@@ -33,9 +34,12 @@ class OutScope {
   OutScope& operator=(const OutScope&) = delete;
 
  private:
-  OutCall* previous_;
+  friend const Tensor* claim_out(const char*, const Shape&, DType, Device, std::initializer_list<const Tensor*>);
+  const std::string& fname_;
+  const Tensor& out_;
+  std::vector<Tensor> args_;
+  bool claimed_ = false;
+  OutScope* previous_;  // the enclosing bound call's
 };
-const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device device,
-                        std::initializer_list<const Tensor*> inputs);
 
 }  // namespace gl
