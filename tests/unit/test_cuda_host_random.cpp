@@ -38,9 +38,11 @@ TEST_CASE("cuda kernels on the host: Philox4x32-10 gives Random123's known answe
 
 namespace {
 // n values of kind K drawn by PyTorch's launch on a GPU with `sms`
-// multiprocessors, emulated with `workers` host threads.
+// multiprocessors, emulated with `workers` host threads (Uniform4: `group`
+// elements per thread and round).
 template <class T, RandomKind K> std::vector<double> draw(int64_t n, double a, double b, int64_t workers,
-                                                          uint64_t offset = 0, uint64_t seed = 42, int sms = 132) {
+                                                          uint64_t offset = 0, uint64_t seed = 42, int sms = 132,
+                                                          int group = 4) {
   Buf<T> out(n, 0);
   RandArgs<T> p;
   p.out = out.p;
@@ -49,6 +51,7 @@ template <class T, RandomKind K> std::vector<double> draw(int64_t n, double a, d
   p.offset = offset;
   p.a = a;
   p.b = b;
+  p.group = group;
   if constexpr (K == RandomKind::IntRange) {
     p.base = int64_t(a);
     p.range = uint64_t(int64_t(b) - int64_t(a));
@@ -113,17 +116,8 @@ TEST_CASE("cuda kernels on the host: PyTorch's randperm, bernoulli and dropout a
 
 TEST_CASE("cuda kernels on the host: PyTorch's dropout draws at each vector width") {
   auto mask = [](int64_t m, int group, uint64_t seed, uint64_t offset, float keep) {
-    Buf<float> out(m, 0);
-    RandArgs<float> p;
-    p.out = out.p;
-    p.n = m;
-    p.seed = seed;
-    p.offset = offset;
-    p.threads = random_launch(m, 4, 132, 2048).threads;
-    p.group = group;
-    emulate(3, [&](Grid g) { random_body<float, RandomKind::Uniform4>(g, p); });
     std::vector<int> v;
-    for (int64_t i = 0; i < m; ++i) v.push_back(out.p[i] < keep);
+    for (double u : draw<float, RandomKind::Uniform4>(m, 0, 1, 3, offset, seed, 132, group)) v.push_back(u < keep);
     return v;
   };
   // PyTorch 2.11 on an H200 (tests/gpu/oracle.py, case bernoulli_dropout):
