@@ -6,19 +6,8 @@
 local REPEATS = tonumber(os.getenv("BENCH_REPEATS") or "5")
 local small = os.getenv("BENCH_SCALE") == "small"
 local dev = "cuda:0"
-local sync = torch.cuda.synchronize
-local clock = time.perf_counter
-
-local function best(fn)
-  fn(); sync()
-  local b = math.huge
-  for _ = 1, REPEATS do
-    sync()
-    local t0 = clock(); fn(); sync()
-    b = math.min(b, clock() - t0)
-  end
-  return b
-end
+local timing = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/gpu_timing.lua')
+local function best(fn) return timing.best(fn, REPEATS) end
 local function report(name, v) print(string.format("%s %.9g", name, v)) end
 
 torch.manual_seed(0)

@@ -3,26 +3,20 @@ Prints "name value" per line (seconds, or GB/s for names ending in _gbps).
 BENCH_SCALE=small shrinks every size; BENCH_DEVICE=cpu runs it without a GPU
 (a smoke run of the script itself, not a measurement)."""
 import os
-import time
 
 import torch
+
+import gpu_timing
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 small = os.environ.get("BENCH_SCALE") == "small"
 dev = os.environ.get("BENCH_DEVICE", "cuda:0")
 on_gpu = dev.startswith("cuda")
 sync = torch.cuda.synchronize if on_gpu else (lambda: None)
-clock = time.perf_counter
 
 
 def best(fn):
-    fn(); sync()
-    b = float("inf")
-    for _ in range(REPEATS):
-        sync()
-        t0 = clock(); fn(); sync()
-        b = min(b, clock() - t0)
-    return b
+    return gpu_timing.best(fn, REPEATS, sync)
 
 
 def report(name, v):

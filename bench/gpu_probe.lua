@@ -6,17 +6,8 @@
 -- events > PyTorch's points at the kernel. Prints "name seconds" per line.
 local dev = "cuda:0"
 local sync = torch.cuda.synchronize
-local clock = time.perf_counter
-local function best(fn)
-  fn(); sync()
-  local b = math.huge
-  for _ = 1, 5 do
-    sync()
-    local t0 = clock(); fn(); sync()
-    b = math.min(b, clock() - t0)
-  end
-  return b
-end
+local timing = dofile((arg[0]:match('^(.*)[/\\]') or '.') .. '/gpu_timing.lua')
+local function best(fn) return timing.best(fn, 5) end
 local function events(fn)
   fn(); sync()
   local s, e = torch.cuda.Event({enable_timing = true}), torch.cuda.Event({enable_timing = true})

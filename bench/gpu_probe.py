@@ -1,22 +1,16 @@
 """PyTorch's side of gpu_probe.lua: the same workloads, timed the same three ways."""
 import os
-import time
 
 import torch
 
+import gpu_timing
+
 dev = "cuda:0"
 sync = torch.cuda.synchronize
-clock = time.perf_counter
 
 
 def best(fn):
-    fn(); sync()
-    b = float("inf")
-    for _ in range(5):
-        sync()
-        t0 = clock(); fn(); sync()
-        b = min(b, clock() - t0)
-    return b
+    return gpu_timing.best(fn, 5, sync)
 
 
 def events(fn):
