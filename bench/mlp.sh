@@ -6,7 +6,7 @@
 # Configurations: the default thread counts, and one thread everywhere
 # (OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1); plus CUDA when both sides see
 # a real GPU.
-# Usage: bench/mlp.sh [GPULAB_BINARY]      ROUNDS=N, MLP_STEPS=N, MLP_WARMUP=N
+# Usage: bench/mlp.sh [GPULAB_BINARY]      ROUNDS=N, MLP_STEPS=N, MLP_WARMUP=N, MLP_ONLY=PREFIX
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/gpulab_binary.sh" "${1:-}"
@@ -21,6 +21,12 @@ configs=("default|" "1 thread|OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1" "autocas
 gpu_gl="$("$bin" -e 'print(torch.cuda.is_available() and torch.cuda.device_count() > 0 and not torch.cuda.is_virtual(0))' 2>/dev/null || echo false)"
 gpu_py="$("$py" -c 'import torch; print(torch.cuda.is_available())' 2>/dev/null || echo False)"
 [[ "$gpu_gl" == "true" && "$gpu_py" == "True" ]] && configs+=("cuda|DEVICE=cuda" "cuda autocast float16|DEVICE=cuda MLP_AMP=1")
+# MLP_ONLY=PREFIX keeps the configurations whose label starts with it (cuda: the GPU rows)
+if [ -n "${MLP_ONLY:-}" ]; then
+  kept=()
+  for c in "${configs[@]}"; do [[ "$c" == "$MLP_ONLY"* ]] && kept+=("$c"); done
+  configs=("${kept[@]}")
+fi
 
 for c in "${configs[@]}"; do
   label="${c%%|*}"; envs="${c#*|}"

@@ -178,20 +178,14 @@ quick() {
   local tool
   for tool in launch_cost elementwise_shapes; do
     nvcc -O3 -std=c++17 -arch=sm_90 -o "$out/$tool" "bench/$tool.cu" > "$out/${tool}_build.log" 2>&1 &&
-      step "$tool" 60 "$out/$tool" && cat "$out/$tool.log"
+      step "$tool" 60 "$out/$tool"
     rm -f "$out/$tool"
   done
   step gpu_bench 120 bench/gpu.sh "$B/gpulab"
   step probe_gpulab 60 "$B/gpulab" bench/gpu_probe.lua
   step probe_pytorch 60 "${PYTHON:-python3}" bench/gpu_probe.py
   paste "$out/probe_gpulab.log" "$out/probe_pytorch.log"
-  local r a
-  for r in 1 2 3; do
-    for a in 0 1; do
-      MLP_AMP=$a timeout 60 "$B/gpulab" bench/mlp_bench.lua cuda | sed "s/^/gpulab amp=$a /"
-      MLP_AMP=$a timeout 60 "${PYTHON:-python3}" bench/mlp_bench.py cuda | sed "s/^/pytorch amp=$a /"
-    done
-  done 2>&1 | grep -v mean | tee "$out/mlp.log"
+  step mlp_cuda 300 env MLP_ONLY=cuda ROUNDS=3 bench/mlp.sh "$B/gpulab"
 }
 
 pack() {
