@@ -21,10 +21,11 @@
 #             LeNet's examples/sec on cuda:0 (bench/lenet.lua and .py)
 #   all       all five, in that order (build is skipped with --bundle)
 #   quick     what one call of a 15-minute lease holds (about 4 minutes on an
-#             H200): doctor, ctest and memcheck of the CUDA unit tests side by
-#             side, then bench/launch_cost.cu and elementwise_shapes.cu (built
-#             there), the benchmark table, bench/gpu_probe and the MLP's CUDA
-#             rows (float32 and autocast), three rounds
+#             H200): doctor, ctest, memcheck of the CUDA unit tests and NCCL
+#             at world size 1 side by side, then bench/launch_cost.cu and
+#             elementwise_shapes.cu (built there), the benchmark table,
+#             bench/gpu_probe, the MLP's CUDA rows (float32 and autocast, three
+#             rounds), cuDNN's convolutions and two LeNet epochs a side
 #
 # --out DIR: where the logs go (default build-gpu/logs). --deps DIR: .deb files
 # from scripts/offline-deps.sh fetch, for a machine that cannot install packages.
@@ -173,6 +174,7 @@ quick() {
   gpu_ctest 200 &
   step memcheck 200 compute-sanitizer --tool memcheck --error-exitcode 1 --leak-check full \
     "$B/tests/unit_tests" -tc='cuda:*' -tce='*2^31*' &
+  step nccl 60 "$B/gpulab" tests/dist/nccl.lua 29631 &
   wait
   # the runtime's own launch cost and the elementwise launch shapes, built there (seconds)
   local tool
@@ -186,6 +188,10 @@ quick() {
   step probe_pytorch 60 "${PYTHON:-python3}" bench/gpu_probe.py
   paste "$out/probe_gpulab.log" "$out/probe_pytorch.log"
   step mlp_cuda 300 env MLP_ONLY=cuda ROUNDS=3 bench/mlp.sh "$B/gpulab"
+  # issue 17's GPU figures, short: cuDNN's convolutions and two LeNet epochs a side
+  step conv_bench 120 bench/conv.sh "$B/gpulab" cuda
+  step lenet_gpulab 120 env EPOCHS=2 DEVICE=cuda "$B/gpulab" bench/lenet.lua
+  step lenet_pytorch 120 env EPOCHS=2 DEVICE=cuda "${PYTHON:-python3}" bench/lenet.py
 }
 
 pack() {

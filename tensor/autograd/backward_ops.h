@@ -52,7 +52,8 @@ Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invs
 // undefined where not needed (norm.cpp, conv.cpp, pool.cpp).
 std::vector<Tensor> batch_norm_library_backward(const Tensor& grad, const NormGeom& geom, bool training,
                                                 const Tensor& input, const Tensor& weight, const Tensor& mean,
-                                                const Tensor& var, bool need_weight, bool need_bias);
+                                                const Tensor& var, const Tensor& reserve, bool need_weight,
+                                                bool need_bias);
 std::vector<Tensor> convolution_backward(const Tensor& grad, const ConvGeom& geom, const Tensor& input,
                                          const Tensor& weight, bool need_input, bool need_weight, bool need_bias);
 Tensor pool2d_backward(const Tensor& grad, const PoolGeom& geom, const Tensor& input, const Tensor& result,

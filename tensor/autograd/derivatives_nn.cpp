@@ -27,7 +27,7 @@ GL_DERIVATIVE(CrossEntropyBackward) {
 GL_DERIVATIVE(DropoutBackward) { return {mul(grad, mask)}; }
 
 GL_DERIVATIVE(BatchNormLibraryBackward) {
-  return batch_norm_library_backward(grad, geom, training, input, weight, mean, var, need_weight, need_bias);
+  return batch_norm_library_backward(grad, geom, training, input, weight, mean, var, reserve, need_weight, need_bias);
 }
 
 // A mixed-precision norm computed in xhat's float32 (Note [Mixed-precision

@@ -30,7 +30,8 @@ struct PoolGeom {
 struct NormGeom {
   DType dtype = DType::Float32;
   int64_t N = 0, C = 0, S = 1;  // input [N, C, S...], S the product of the trailing sizes
-  double eps = 1e-5;
+  int64_t dim = 2;              // the input's dimensions
+  double eps = 1e-5, momentum = 0.1;
 };
 
 struct DnnKernels {
@@ -44,14 +45,28 @@ struct DnnKernels {
   void (*pool_fwd)(void* exec, const PoolGeom& g, const void* x, void* y, void* ws);
   void (*pool_bwd)(void* exec, const PoolGeom& g, const void* x, const void* y, const void* gy, const void* ws,
                    void* gx);
-  // Batch norm (null where the library's is not used: the op composes it).
-  // Training: writes the batch's mean and biased variance; else reads them
-  // (the running stats). scale and shift may be null (no affine).
+  // Batch norm in float32, x as [N, C, S] (null where the library's is not
+  // used: the op composes it). Training normalises by the batch's statistics
+  // and writes them to save_mean and save_var in the library's own form, which
+  // only its backward reads back (oneDNN: the biased variance; cuDNN: 1/sqrt(var
+  // + eps), as PyTorch's save_invstd). Evaluation reads the running stats from
+  // save_mean and save_var instead. scale and shift may be null (no affine).
+  // `reserve` holds batch_norm_reserve bytes from the forward to the backward.
   void (*batch_norm_fwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* scale,
-                         const void* shift, void* y, void* mean, void* var);
+                         const void* shift, void* y, void* save_mean, void* save_var, void* running_mean,
+                         void* running_var, void* reserve);
   // gx (and gscale, gshift when not null); `training` as in the forward.
   void (*batch_norm_bwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
-                         const void* mean, const void* var, void* gx, void* gscale, void* gshift);
+                         const void* save_mean, const void* save_var, const void* reserve, void* gx, void* gscale,
+                         void* gshift);
+  size_t (*batch_norm_reserve)(void* exec, const NormGeom& g);
+  // Whether the library runs this batch norm (else the op composes it).
+  // `grad` says whether a backward may follow.
+  bool (*batch_norm_takes)(const NormGeom& g, bool training, bool affine, bool grad);
+  // Whether the forward also updates running_mean and running_var (given,
+  // float32, by g.momentum, as PyTorch's cudnn_batch_norm does); otherwise the
+  // op updates them from the batch's mean and biased variance.
+  bool batch_norm_updates_running;
   // Convolves float16 and bfloat16 itself (cuDNN: float accumulation, tensor
   // cores); otherwise those convolve in float32 (Note [Reduced-precision convolution]).
   bool reduced_precision = false;

@@ -1,5 +1,5 @@
-// Batch norm by the device's library where it has one (oneDNN for float32 on
-// the host); otherwise, and layer norm always, from reductions and elementwise
+// Batch norm by the device's library where it takes the call (float32: oneDNN
+// on the host, cuDNN on a GPU where PyTorch uses it); otherwise, and layer norm always, from reductions and elementwise
 // ops (so every device runs them), each one node with the closed-form
 // backward PyTorch's native kernels use: with xhat = (x - mean) * invstd over n values,
 //   dx = invstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = g * weight.
@@ -29,21 +29,28 @@ void update_running(Tensor& running_mean, Tensor& running_var, const Tensor& mea
   copy_(running_var, add(scalar_mul(running_var, 1 - momentum), to(rv, running_var.device(), running_var.dtype())));
 }
 
-const char* batch_norm_node(const Tensor& x, const Tensor* weight) {
-  // PyTorch runs an affine batch norm on CUDA by cuDNN, and names its node so.
-  return x.device().is_cuda() && weight ? "CudnnBatchNormBackward0" : "NativeBatchNormBackward0";
+// PyTorch's _select_batch_norm_backend: the CUDA batch norms it gives to
+// cuDNN, and so names CudnnBatchNormBackward0 (whichever kernels gpulab runs).
+bool pytorch_picks_cudnn(const Tensor& x, const Tensor* weight, const Tensor* bias, const Tensor& running_mean,
+                         const Tensor& running_var, bool training, double eps) {
+  if (!x.device().is_cuda() || !weight || !bias || x.dim() < 3 || eps < 0) return false;
+  const DType t = x.dtype(), w = weight->dtype();
+  if (t == DType::BFloat16 || w == DType::BFloat16 || (t == DType::Float16 && w != DType::Float32)) return false;
+  const bool stats = running_mean.defined() && running_var.defined();
+  if (!stats && !(training && !running_mean.defined() && !running_var.defined())) return false;
+  return x.size(0) <= (training ? 880801 : 65535) && x.numel() < INT32_MAX;
 }
 
-// float32 on the host: the library's kernels (oneDNN), forward and backward.
-Tensor batch_norm_library(const DnnKernels& lib, const Tensor& x, Tensor& running_mean, Tensor& running_var,
-                          const Tensor* weight, const Tensor* bias, bool training, double momentum, double eps) {
+// The library's kernels (oneDNN on the host, cuDNN on a GPU), float32,
+// forward and backward. The library either updates the running stats itself
+// (cuDNN, as PyTorch's cudnn_batch_norm) or leaves them to update_running.
+Tensor batch_norm_library(const DnnKernels& lib, const NormGeom& g, const char* node, const Tensor& x,
+                          Tensor& running_mean, Tensor& running_var, const Tensor* weight, const Tensor* bias,
+                          bool training) {
   const Device dev = x.device();
-  NormGeom g;
-  g.N = x.size(0);
-  g.C = x.size(1);
-  g.S = x.numel() / (g.N * g.C);
-  g.eps = eps;
   Tensor xc = contiguous(detach(x)), y = empty_on(x.sizes(), DType::Float32, dev), mean, var;
+  const size_t reserve_bytes = training && lib.batch_norm_reserve ? lib.batch_norm_reserve(dnn_exec_for(dev), g) : 0;
+  Tensor reserve = reserve_bytes ? empty_on({int64_t(reserve_bytes)}, DType::UInt8, dev) : Tensor();
   {
     NoGradGuard ng;
     if (training) {
@@ -53,16 +60,21 @@ Tensor batch_norm_library(const DnnKernels& lib, const Tensor& x, Tensor& runnin
       mean = contiguous(to(detach(running_mean), dev, DType::Float32));
       var = contiguous(to(detach(running_var), dev, DType::Float32));
     }
+    // The library writes the running stats in place (batch_norm_updates_running).
+    const bool lib_updates = training && lib.batch_norm_updates_running && running_mean.defined();
     Tensor sc = weight ? contiguous(detach(*weight)) : Tensor(), sh = bias ? contiguous(detach(*bias)) : Tensor();
     trace::op("batch_norm", dev);
     lib.batch_norm_fwd(dnn_exec_for(dev), g, training, xc.data_ptr(), weight ? sc.data_ptr() : nullptr,
-                       bias ? sh.data_ptr() : nullptr, y.data_ptr(), mean.data_ptr(), var.data_ptr());
-    if (training && running_mean.defined()) update_running(running_mean, running_var, mean, var, momentum, g.N * g.S);
+                       bias ? sh.data_ptr() : nullptr, y.data_ptr(), mean.data_ptr(), var.data_ptr(),
+                       lib_updates ? running_mean.data_ptr() : nullptr, lib_updates ? running_var.data_ptr() : nullptr,
+                       reserve.defined() ? reserve.data_ptr() : nullptr);
+    if (training && running_mean.defined() && !lib.batch_norm_updates_running)
+      update_running(running_mean, running_var, mean, var, g.momentum, g.N * g.S);
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
     Tensor sc = weight ? contiguous(detach(*weight)) : Tensor();
-    record(y, batch_norm_node(x, weight), {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
-           BatchNormLibraryBackward{g, xc, sc, mean, var, training, weight && weight->requires_grad(),
+    record(y, node, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+           BatchNormLibraryBackward{g, xc, sc, mean, var, reserve, training, weight && weight->requires_grad(),
                                     bias && bias->requires_grad()});
   }
   return y;
@@ -77,8 +89,8 @@ Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invs
 }
 
 std::vector<Tensor> batch_norm_library_backward(const Tensor& grad, const NormGeom& g, bool training, const Tensor& xc,
-                                                const Tensor& sc, const Tensor& mean, const Tensor& var, bool need_w,
-                                                bool need_b) {
+                                                const Tensor& sc, const Tensor& mean, const Tensor& var,
+                                                const Tensor& reserve, bool need_w, bool need_b) {
   const Device dev = xc.device();
   Tensor gy = contiguous(grad), gx = empty_on(xc.sizes(), DType::Float32, dev);
   Tensor gw = need_w ? empty_on({g.C}, DType::Float32, dev) : Tensor();
@@ -86,8 +98,8 @@ std::vector<Tensor> batch_norm_library_backward(const Tensor& grad, const NormGe
   trace::op("batch_norm_backward", dev);
   dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
                                       sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(), var.data_ptr(),
-                                      gx.data_ptr(), need_w ? gw.data_ptr() : nullptr,
-                                      need_b ? gb.data_ptr() : nullptr);
+                                      reserve.defined() ? reserve.data_ptr() : nullptr, gx.data_ptr(),
+                                      need_w ? gw.data_ptr() : nullptr, need_b ? gb.data_ptr() : nullptr);
   return {gx, gw, gb};
 }
 
@@ -117,11 +129,29 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
   GL_CHECK(training || (running_mean.defined() && running_var.defined()),
            "running_mean and running_var must be defined in evaluation mode");
 
+  const char* node = pytorch_picks_cudnn(x, weight, bias, running_mean, running_var, training, eps)
+                         ? "CudnnBatchNormBackward0"
+                         : "NativeBatchNormBackward0";
   const DnnKernels& lib = dnn_kernels_for(x.device());
   const auto f32 = [](const Tensor* t) { return !t || t->dtype() == DType::Float32; };
+  const auto f32_contiguous = [](const Tensor& t) { return t.dtype() == DType::Float32 && t.is_contiguous(); };
   if (lib.batch_norm_fwd && x.numel() > 0 && x.dtype() == DType::Float32 && !weight == !bias && f32(weight) &&
-      f32(bias) && (training || (running_mean.dtype() == DType::Float32 && running_var.dtype() == DType::Float32)))
-    return batch_norm_library(lib, x, running_mean, running_var, weight, bias, training, momentum, eps);
+      f32(bias) && (training || (running_mean.dtype() == DType::Float32 && running_var.dtype() == DType::Float32)) &&
+      // a library that writes the running stats needs them as its float32 vectors
+      (!lib.batch_norm_updates_running || !training ||
+       (running_mean.defined() ? running_var.defined() && f32_contiguous(running_mean) && f32_contiguous(running_var)
+                               : !running_var.defined()))) {
+    NormGeom g;
+    g.N = x.size(0);
+    g.C = C;
+    g.S = x.numel() / (g.N * g.C);
+    g.dim = x.dim();
+    g.eps = eps;
+    g.momentum = momentum;
+    const bool grad = any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()});
+    if (lib.batch_norm_takes(g, training, weight != nullptr, grad))
+      return batch_norm_library(lib, g, node, x, running_mean, running_var, weight, bias, training);
+  }
 
   std::vector<int64_t> dims{0};
   for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
@@ -158,7 +188,7 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     y = to_dtype(y, x.dtype());
   }
   if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
-    record(y, batch_norm_node(x, weight), {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
+    record(y, node, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
            BatchNormBackward{xhat, invstd, weight ? detach(*weight) : Tensor(), dims, bshape, training,
                              weight && weight->requires_grad(), bias && bias->requires_grad(), C});
   }

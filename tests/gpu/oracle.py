@@ -183,6 +183,25 @@ def bernoulli_dropout():
     print(torch.randn(1000, device='cuda').narrow(0, 997, 3))
 
 
+@case
+def batch_norm():
+    x = torch.arange(2 * 3 * 4 * 4, dtype=torch.float32, device='cuda').reshape(2, 3, 4, 4).sin()
+    m = torch.nn.BatchNorm2d(3).cuda()
+    xg = x.clone().requires_grad_()
+    y = m(xg)
+    print(y)
+    y.backward(x.cos())
+    print(xg.grad.select(0, 0).select(0, 1))
+    print(m.weight.grad, m.bias.grad)
+    print(m.running_mean, m.running_var)
+    m.eval()
+    with torch.no_grad():
+        print(m(x).select(0, 1).select(0, 2))
+    print(m(xg).grad_fn.name())
+    m1 = torch.nn.BatchNorm1d(3).cuda()
+    print(m1(x.reshape(8, 3, 4)).grad_fn.name(), m1(x.reshape(32, 3)).grad_fn.name())
+
+
 for c in cases:
     print('## ' + c.__name__)
     c()

@@ -42,8 +42,10 @@ local function run_case(name, c, dev, fn, as_double)
   local tol = c.double and 1e-10 or 2e-5
   check(y, c.out, tol, name .. ' output')
   local gn = y.grad_fn and y.grad_fn:name() or 'nil'
-  -- PyTorch runs an affine batch norm on CUDA by cuDNN (and names the node so).
-  local want_fn = (dev ~= 'cpu' and c.grad_fn == 'NativeBatchNormBackward0') and 'CudnnBatchNormBackward0' or c.grad_fn
+  -- PyTorch runs an affine batch norm of 3 or more dimensions on CUDA by
+  -- cuDNN (and names the node so).
+  local cudnn = dev ~= 'cpu' and c.grad_fn == 'NativeBatchNormBackward0' and #c.out_shape >= 3
+  local want_fn = cudnn and 'CudnnBatchNormBackward0' or c.grad_fn
   T.eq(gn, want_fn, name .. ' grad_fn')
   local g = torch.tensor(c.g, {dtype = y.dtype}):reshape(c.out_shape):to(dev)
   y:backward(g)
@@ -115,6 +117,26 @@ T.test('batch norm without weight and bias: the library and the composed forms a
     yd:backward(g:double())
     T.truthy((y:double() - yd):abs():max():item() < 1e-5, 'forward')
     T.truthy((x.grad:double() - xd.grad):abs():max():item() < 1e-5, 'backward')
+  end
+end)
+
+-- Without gradients an evaluation runs the library's inference kernels (on a
+-- GPU cuDNN's cudnnBatchNormalizationForwardInference), with them the
+-- composed form; both as float64 computes it.
+T.test('batch norm in evaluation mode, with and without gradients, on every device', function()
+  for _, dev in ipairs(devices) do
+    local x = torch.randn(5, 4, 3, 3)
+    local rm, rv, w, b = torch.randn(4), torch.rand(4) + 0.5, torch.randn(4), torch.randn(4)
+    local want = F.batch_norm(x:double(), rm:double(), rv:double(), w:double(), b:double(), false)
+    local function on(t) return t:to(dev) end
+    local y = torch.no_grad(function() return F.batch_norm(on(x), on(rm), on(rv), on(w), on(b), false) end)
+    T.truthy((y:cpu():double() - want):abs():max():item() < 1e-5, 'no grad on ' .. dev)
+    local wg = on(w):requires_grad_()
+    local yg = F.batch_norm(on(x), on(rm), on(rv), wg, on(b), false)
+    T.truthy((yg:detach():cpu():double() - want):abs():max():item() < 1e-5, 'with grad on ' .. dev)
+    yg:sum():backward()
+    local gw = ((x:double() - rm:double():reshape(1, 4, 1, 1)) / (rv:double() + 1e-5):sqrt():reshape(1, 4, 1, 1))
+    T.truthy((wg.grad:cpu():double() - gw:sum({0, 2, 3})):abs():max():item() < 1e-4, 'weight grad on ' .. dev)
   end
 end)
 

@@ -252,8 +252,10 @@ dnnl::normalization_flags bn_flags(bool training, bool affine) {
   return f;
 }
 
+// The running stats are the op's to update (batch_norm_updates_running is
+// false), so this forward ignores them.
 void batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
-                    void* y, void* mean, void* var) {
+                    void* y, void* mean, void* var, void*, void*, void*) {
   guarded("batch norm", [&] {
     const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
     const auto pk = training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
@@ -273,7 +275,7 @@ void batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, cons
 }
 
 void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
-                    const void* mean, const void* var, void* gx, void* gscale, void* gshift) {
+                    const void* mean, const void* var, const void*, void* gx, void* gscale, void* gshift) {
   guarded("batch norm backward", [&] {
     const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
     const auto flags = bn_flags(training, scale != nullptr);
@@ -303,11 +305,23 @@ void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, cons
   });
 }
 
+// oneDNN takes every float32 batch norm the op offers it.
+bool batch_norm_takes(const NormGeom&, bool, bool, bool) { return true; }
+
 }  // namespace
 
 const DnnKernels& cpu_dnn_kernels() {
-  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace,
-                            pool_fwd, pool_bwd,      batch_norm_fwd,  batch_norm_bwd};
+  static const DnnKernels k{conv_fwd,
+                            conv_bwd_data,
+                            conv_bwd_weight,
+                            pool_workspace,
+                            pool_fwd,
+                            pool_bwd,
+                            batch_norm_fwd,
+                            batch_norm_bwd,
+                            nullptr,
+                            batch_norm_takes,
+                            /*batch_norm_updates_running=*/false};
   return k;
 }
 

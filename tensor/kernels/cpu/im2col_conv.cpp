@@ -209,7 +209,10 @@ const DnnKernels& im2col_dnn_kernels() {
                             cpu_dnn_kernels().pool_fwd,
                             cpu_dnn_kernels().pool_bwd,
                             cpu_dnn_kernels().batch_norm_fwd,
-                            cpu_dnn_kernels().batch_norm_bwd};
+                            cpu_dnn_kernels().batch_norm_bwd,
+                            cpu_dnn_kernels().batch_norm_reserve,
+                            cpu_dnn_kernels().batch_norm_takes,
+                            cpu_dnn_kernels().batch_norm_updates_running};
   return k;
 }
 

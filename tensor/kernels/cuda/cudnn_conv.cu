@@ -1,5 +1,6 @@
 // Convolution and pooling on a GPU by cuDNN (loaded on first use:
-// runtime/cuda/cudnn_loader.h), on the slot's stream, in NCHW. Algorithms are
+// runtime/cuda/cudnn_loader.h), on the slot's stream, in NCHW; its batch norm
+// is in cudnn_norm.cu, the table of all three at the end. Algorithms are
 // cuDNN's heuristic first choice whose workspace fits; float32 runs with FMA
 // math (no TF32), so results match the CPU's within float rounding.
 // Pooling: cuDNN has no dilation and only symmetric padding, so dilated or
@@ -9,78 +10,16 @@
 #include <unordered_map>
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
-#include "tensor/runtime/cuda/cudnn_loader.h"
-#include "tensor/runtime/cuda/exec.h"
+#include "tensor/kernels/cuda/cudnn_common.h"
 
 namespace gl::cuda {
 namespace {
 
 constexpr size_t kMaxWorkspace = size_t(512) << 20;
 
-[[noreturn]] void throw_cudnn(cudnnStatus_t st, const char* call) {
-  std::string msg = cat("CUDA error: ", cudnn().cudnnGetErrorString(st), " when calling `", call, "`");
-  if (st == CUDNN_STATUS_ALLOC_FAILED) throw OutOfMemoryError(msg);
-  throw RuntimeError(msg);
-}
-#define GL_CUDNN(call) \
-  do { \
-    cudnnStatus_t st_ = (call); \
-    if (st_ != CUDNN_STATUS_SUCCESS) [[unlikely]] \
-      throw_cudnn(st_, #call); \
-  } while (0)
-
 // One handle per slot, bound to its stream, made on first use.
 std::mutex g_handles_mu;
 std::unordered_map<Exec*, cudnnHandle_t> g_handles;
-
-cudnnHandle_t handle(Exec* ex) {
-  std::mutex& mu = g_handles_mu;
-  std::unordered_map<Exec*, cudnnHandle_t>& handles = g_handles;
-  std::lock_guard<std::mutex> g(mu);
-  auto it = handles.find(ex);
-  if (it != handles.end()) return it->second;
-  DeviceGuard device_guard(ex->device);  // the handle is made on the slot's device
-  const CudnnApi& api = cudnn();
-  cudnnHandle_t h = nullptr;
-  GL_CUDNN(api.cudnnCreate(&h));
-  cudnnStatus_t st = api.cudnnSetStream(h, ex->stream);
-  if (st != CUDNN_STATUS_SUCCESS) {
-    api.cudnnDestroy(h);
-    throw_cudnn(st, "cudnnSetStream(handle, stream)");
-  }
-  handles.emplace(ex, h);
-  return h;
-}
-
-cudnnDataType_t data_type(DType d) {
-  switch (d) {
-    case DType::Float32: return CUDNN_DATA_FLOAT;
-    case DType::Float64: return CUDNN_DATA_DOUBLE;
-    case DType::Float16: return CUDNN_DATA_HALF;
-    case DType::BFloat16: return CUDNN_DATA_BFLOAT16;
-    default: throw RuntimeError(cat("gpulab: cuDNN has no ", dtype_name(d)));
-  }
-}
-
-// alpha/beta scalars: double for double data, float otherwise.
-struct Scale {
-  double d1 = 1, d0 = 0;
-  float f1 = 1, f0 = 0;
-  bool dbl;
-  explicit Scale(DType t) : dbl(t == DType::Float64) {}
-  const void* one() const { return dbl ? static_cast<const void*>(&d1) : &f1; }
-  const void* zero() const { return dbl ? static_cast<const void*>(&d0) : &f0; }
-};
-
-// RAII descriptors.
-struct TensorDesc {
-  cudnnTensorDescriptor_t d = nullptr;
-  TensorDesc(DType t, int64_t n, int64_t c, int64_t h, int64_t w) {
-    GL_CUDNN(cudnn().cudnnCreateTensorDescriptor(&d));
-    GL_CUDNN(cudnn().cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, data_type(t), int(n), int(c), int(h), int(w)));
-  }
-  ~TensorDesc() { cudnn().cudnnDestroyTensorDescriptor(d); }
-};
 
 struct ConvDescs {
   TensorDesc x, y, b;
@@ -90,8 +29,8 @@ struct ConvDescs {
       : x(g.dtype, g.N, g.C, g.H, g.W), y(g.dtype, g.N, g.K, g.P, g.Q), b(g.dtype, 1, g.K, 1, 1) {
     const CudnnApi& api = cudnn();
     GL_CUDNN(api.cudnnCreateFilterDescriptor(&w));
-    GL_CUDNN(api.cudnnSetFilter4dDescriptor(w, data_type(g.dtype), CUDNN_TENSOR_NCHW, int(g.K), int(g.C / g.groups),
-                                            int(g.R), int(g.S)));
+    GL_CUDNN(api.cudnnSetFilter4dDescriptor(w, cudnn_data_type(g.dtype), CUDNN_TENSOR_NCHW, int(g.K),
+                                            int(g.C / g.groups), int(g.R), int(g.S)));
     GL_CUDNN(api.cudnnCreateConvolutionDescriptor(&conv));
     const cudnnDataType_t compute = g.dtype == DType::Float64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
     GL_CUDNN(api.cudnnSetConvolution2dDescriptor(conv, int(g.ph), int(g.pw), int(g.sh), int(g.sw), int(g.dh), int(g.dw),
@@ -122,7 +61,8 @@ template <class Perf, class GetAlgos, class GetSize> auto pick(GetAlgos get_algo
 
 void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const void* b, void* y) {
   Exec* ex = as_exec(exec);
-  cudnnHandle_t h = handle(ex);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
   const CudnnApi& api = cudnn();
   ConvDescs d(g);
   size_t ws_bytes = 0;
@@ -143,7 +83,8 @@ void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const
 
 void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w, void* gx) {
   Exec* ex = as_exec(exec);
-  cudnnHandle_t h = handle(ex);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
   const CudnnApi& api = cudnn();
   ConvDescs d(g);
   size_t ws_bytes = 0;
@@ -164,7 +105,8 @@ void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w,
 
 void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* gy, void* gw, void* gb) {
   Exec* ex = as_exec(exec);
-  cudnnHandle_t h = handle(ex);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
   const CudnnApi& api = cudnn();
   ConvDescs d(g);
   size_t ws_bytes = 0;
@@ -207,7 +149,9 @@ struct PoolDesc {
 size_t pool_workspace(void*, const PoolGeom&) { return 0; }  // cuDNN's backward reads x and y instead
 
 void pool_fwd(void* exec, const PoolGeom& g, const void* x, void* y, void*) {
-  cudnnHandle_t h = handle(as_exec(exec));
+  Exec* ex = as_exec(exec);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
   PoolDesc p(g);
   TensorDesc xd(g.dtype, g.N, g.C, g.H, g.W), yd(g.dtype, g.N, g.C, g.P, g.Q);
   const Scale s(g.dtype);
@@ -215,7 +159,9 @@ void pool_fwd(void* exec, const PoolGeom& g, const void* x, void* y, void*) {
 }
 
 void pool_bwd(void* exec, const PoolGeom& g, const void* x, const void* y, const void* gy, const void*, void* gx) {
-  cudnnHandle_t h = handle(as_exec(exec));
+  Exec* ex = as_exec(exec);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
   PoolDesc p(g);
   TensorDesc xd(g.dtype, g.N, g.C, g.H, g.W), yd(g.dtype, g.N, g.C, g.P, g.Q);
   const Scale s(g.dtype);
@@ -224,10 +170,52 @@ void pool_bwd(void* exec, const PoolGeom& g, const void* x, const void* y, const
 
 }  // namespace
 
+[[noreturn]] void throw_cudnn(cudnnStatus_t st, const char* call) {
+  std::string msg = cat("CUDA error: ", cudnn().cudnnGetErrorString(st), " when calling `", call, "`");
+  if (st == CUDNN_STATUS_ALLOC_FAILED) throw OutOfMemoryError(msg);
+  throw RuntimeError(msg);
+}
+
+cudnnHandle_t cudnn_handle(Exec* ex) {
+  std::lock_guard<std::mutex> g(g_handles_mu);
+  auto it = g_handles.find(ex);
+  if (it != g_handles.end()) return it->second;
+  DeviceGuard device_guard(ex->device);  // the handle is made on the slot's device
+  const CudnnApi& api = cudnn();
+  cudnnHandle_t h = nullptr;
+  GL_CUDNN(api.cudnnCreate(&h));
+  cudnnStatus_t st = api.cudnnSetStream(h, ex->stream);
+  if (st != CUDNN_STATUS_SUCCESS) {
+    api.cudnnDestroy(h);
+    throw_cudnn(st, "cudnnSetStream(handle, stream)");
+  }
+  g_handles.emplace(ex, h);
+  return h;
+}
+
+cudnnDataType_t cudnn_data_type(DType d) {
+  switch (d) {
+    case DType::Float32: return CUDNN_DATA_FLOAT;
+    case DType::Float64: return CUDNN_DATA_DOUBLE;
+    case DType::Float16: return CUDNN_DATA_HALF;
+    case DType::BFloat16: return CUDNN_DATA_BFLOAT16;
+    default: throw RuntimeError(cat("gpulab: cuDNN has no ", dtype_name(d)));
+  }
+}
+
 const DnnKernels& dnn_kernels() {
-  // Batch norm on a GPU is composed from gpulab's own kernels (tensor/ops/norm.cpp), not cuDNN's yet.
-  static const DnnKernels k{conv_fwd, conv_bwd_data, conv_bwd_weight, pool_workspace, pool_fwd, pool_bwd, nullptr,
-                            nullptr,  true};
+  static const DnnKernels k{conv_fwd,
+                            conv_bwd_data,
+                            conv_bwd_weight,
+                            pool_workspace,
+                            pool_fwd,
+                            pool_bwd,
+                            batch_norm_fwd,
+                            batch_norm_bwd,
+                            batch_norm_reserve,
+                            batch_norm_takes,
+                            /*batch_norm_updates_running=*/true,
+                            /*reduced_precision=*/true};
   return k;
 }
 

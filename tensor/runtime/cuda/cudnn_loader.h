@@ -1,7 +1,7 @@
 // cuDNN, loaded at run time (dlopen) on the first convolution or pooling on a
 // GPU, as cuBLAS is (cublas_loader.h): a CUDA build starts where cuDNN is
 // absent, and the first GPU convolution says which library is missing. Only
-// the entry points cudnn_conv.cu calls; their types come from the toolkit's
+// the entry points cudnn_conv.cu and cudnn_norm.cu call; their types come from the toolkit's
 // header, so a changed signature fails to compile.
 #pragma once
 #include <cudnn.h>
@@ -24,7 +24,10 @@ struct CudnnApi {
   X(cudnnGetConvolutionBackwardFilterWorkspaceSize) X(cudnnConvolutionBackwardFilter)                              \
   X(cudnnConvolutionBackwardBias) X(cudnnAddTensor)                                                                \
   X(cudnnCreatePoolingDescriptor) X(cudnnSetPooling2dDescriptor) X(cudnnDestroyPoolingDescriptor)                  \
-  X(cudnnPoolingForward) X(cudnnPoolingBackward)
+  X(cudnnPoolingForward) X(cudnnPoolingBackward)                                                                  \
+  X(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize) X(cudnnGetBatchNormalizationTrainingExReserveSpaceSize) \
+  X(cudnnBatchNormalizationForwardTrainingEx) X(cudnnGetBatchNormalizationBackwardExWorkspaceSize)                 \
+  X(cudnnBatchNormalizationBackwardEx) X(cudnnBatchNormalizationForwardInference)
   // clang-format on
   GL_CUDNN_FUNCTIONS(GL_CUDNN_FN)
 #undef GL_CUDNN_FN

@@ -1,0 +1,111 @@
+// Batch norm on a GPU by cuDNN, called as PyTorch's cudnn_batch_norm calls it
+// (aten/src/ATen/native/cudnn/BatchNorm.cpp), so a GPU gives PyTorch's
+// numbers: training by cudnnBatchNormalizationForwardTrainingEx in
+// CUDNN_BATCHNORM_SPATIAL_PERSISTENT mode, which also updates the running
+// stats (unbiased variance) and saves the batch's mean and 1/sqrt(var + eps)
+// for cudnnBatchNormalizationBackwardEx; evaluation by
+// cudnnBatchNormalizationForwardInference in CUDNN_BATCHNORM_SPATIAL mode.
+// cuDNN has no backward for evaluation, and PyTorch gives cuDNN only inputs
+// of 3 or more dimensions with weight and bias, so batch_norm_takes leaves
+// the other calls to the op's composed form, as PyTorch leaves them to its
+// native kernels. x is [N, C, S] seen as NCHW [N, C, S, 1], float32.
+#include <cudnn.h>
+#include <mutex>
+#include <string>
+#include "tensor/core/error.h"
+#include "tensor/kernels/cuda/cudnn_common.h"
+
+namespace gl::cuda {
+namespace {
+
+constexpr cudnnBatchNormOps_t kOps = CUDNN_BATCHNORM_OPS_BN;
+
+// The input's and the per-channel vectors' descriptors.
+struct NormDescs {
+  TensorDesc x, c;
+  explicit NormDescs(const NormGeom& g) : x(DType::Float32, g.N, g.C, g.S, 1), c(DType::Float32, 1, g.C, 1, 1) {}
+};
+
+size_t aligned(size_t n) { return (n + 255) & ~size_t(255); }
+
+}  // namespace
+
+bool batch_norm_takes(const NormGeom& g, bool training, bool affine, bool grad) {
+  // Without cuDNN a GPU still normalises, by the composed form.
+  static const bool loadable = [] {
+    std::string version, error;
+    return cudnn_available(&version, &error);
+  }();
+  if (!loadable || !affine || g.dim < 3 || g.eps < CUDNN_BN_MIN_EPSILON) return false;
+  if (g.N * g.C * g.S >= int64_t(INT32_MAX)) return false;  // cuDNN's 32-bit indexing
+  return training ? g.N <= 880801 : g.N <= 65535 && !grad;
+}
+
+size_t batch_norm_reserve(void* exec, const NormGeom& g) {
+  Exec* ex = as_exec(exec);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
+  NormDescs d(g);
+  size_t bytes = 0;
+  GL_CUDNN(cudnn().cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, CUDNN_BATCHNORM_SPATIAL_PERSISTENT, kOps,
+                                                                        nullptr, d.x.d, &bytes));
+  return bytes;
+}
+
+void batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
+                    void* y, void* save_mean, void* save_var, void* running_mean, void* running_var, void* reserve) {
+  GL_CHECK(scale && shift, "gpulab: cuDNN's batch norm needs a weight and a bias (batch_norm_takes)");
+  Exec* ex = as_exec(exec);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
+  const CudnnApi& api = cudnn();
+  NormDescs d(g);
+  const Scale s(DType::Float32);
+  if (!training) {
+    GL_CUDNN(api.cudnnBatchNormalizationForwardInference(h, CUDNN_BATCHNORM_SPATIAL, s.one(), s.zero(), d.x.d, x, d.x.d,
+                                                         y, d.c.d, scale, shift, save_mean, save_var, g.eps));
+    return;
+  }
+  const cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+  size_t ws_bytes = 0, reserve_bytes = 0;
+  GL_CUDNN(api.cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(h, mode, kOps, d.x.d, d.x.d, d.x.d, d.c.d,
+                                                                        nullptr, &ws_bytes));
+  GL_CUDNN(api.cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, mode, kOps, nullptr, d.x.d, &reserve_bytes));
+  GL_CHECK(reserve_bytes == 0 || reserve, "gpulab: cuDNN's batch norm was given no reserve space");
+  std::lock_guard<std::mutex> lock(ex->mu);  // the slot's workspace
+  void* ws = ws_bytes ? exec_workspace(ex, ws_bytes) : nullptr;
+  // Both running stats or neither: cuDNN updates them by the momentum.
+  GL_CUDNN(api.cudnnBatchNormalizationForwardTrainingEx(h, mode, kOps, s.one(), s.zero(), d.x.d, x, nullptr, nullptr,
+                                                        d.x.d, y, d.c.d, scale, shift, g.momentum, running_mean,
+                                                        running_mean ? running_var : nullptr, g.eps, save_mean,
+                                                        save_var, nullptr, ws, ws_bytes, reserve, reserve_bytes));
+}
+
+void batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
+                    const void* save_mean, const void* save_var, const void* reserve, void* gx, void* gscale,
+                    void* gshift) {
+  GL_CHECK(training && scale, "gpulab: cuDNN has no batch norm backward in evaluation mode (batch_norm_takes)");
+  Exec* ex = as_exec(exec);
+  cudnnHandle_t h = cudnn_handle(ex);
+  DeviceGuard device_guard(ex->device);
+  const CudnnApi& api = cudnn();
+  NormDescs d(g);
+  const Scale s(DType::Float32);
+  const cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+  size_t ws_bytes = 0, reserve_bytes = 0;
+  GL_CUDNN(api.cudnnGetBatchNormalizationBackwardExWorkspaceSize(h, mode, kOps, d.x.d, d.x.d, d.x.d, nullptr, d.x.d,
+                                                                 d.c.d, nullptr, &ws_bytes));
+  GL_CUDNN(api.cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, mode, kOps, nullptr, d.x.d, &reserve_bytes));
+  std::lock_guard<std::mutex> lock(ex->mu);
+  // cuDNN writes both parameter gradients; those not wanted go to scratch
+  // after its workspace.
+  const size_t ws_part = aligned(ws_bytes), scratch = (gscale && gshift) ? 0 : 2 * size_t(g.C) * sizeof(float);
+  char* ws = (ws_part + scratch) ? static_cast<char*>(exec_workspace(ex, ws_part + scratch)) : nullptr;
+  float* spare = scratch ? reinterpret_cast<float*>(ws + ws_part) : nullptr;
+  GL_CUDNN(api.cudnnBatchNormalizationBackwardEx(
+      h, mode, kOps, s.one(), s.zero(), s.one(), s.zero(), d.x.d, x, nullptr, nullptr, d.x.d, gy, nullptr, nullptr,
+      d.x.d, gx, d.c.d, scale, nullptr, gscale ? gscale : spare, gshift ? gshift : spare + g.C, g.eps, save_mean,
+      save_var, nullptr, ws_bytes ? ws : nullptr, ws_bytes, const_cast<void*>(reserve), reserve_bytes));
+}
+
+}  // namespace gl::cuda
