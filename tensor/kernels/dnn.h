@@ -52,7 +52,9 @@ struct DnnKernels {
   // + eps), as PyTorch's save_invstd). Evaluation reads the running stats from
   // save_mean and save_var instead. scale and shift may be null (no affine).
   // `reserve` holds batch_norm_reserve bytes from the forward to the backward.
-  void (*batch_norm_fwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* scale,
+  // Returns false, having written nothing, where the library declines the
+  // call after all (Note [cuDNN batch norm declines]): the op composes it.
+  bool (*batch_norm_fwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* scale,
                          const void* shift, void* y, void* save_mean, void* save_var, void* running_mean,
                          void* running_var, void* reserve);
   // gx (and gscale, gshift when not null); `training` as in the forward.

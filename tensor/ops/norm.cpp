@@ -44,6 +44,7 @@ bool pytorch_picks_cudnn(const Tensor& x, const Tensor* weight, const Tensor* bi
 // The library's kernels (oneDNN on the host, cuDNN on a GPU), float32,
 // forward and backward. The library either updates the running stats itself
 // (cuDNN, as PyTorch's cudnn_batch_norm) or leaves them to update_running.
+// Undefined where the library declines the call (Note [cuDNN batch norm declines]).
 Tensor batch_norm_library(const DnnKernels& lib, const NormGeom& g, const char* node, const Tensor& x,
                           Tensor& running_mean, Tensor& running_var, const Tensor* weight, const Tensor* bias,
                           bool training) {
@@ -64,10 +65,12 @@ Tensor batch_norm_library(const DnnKernels& lib, const NormGeom& g, const char* 
     const bool lib_updates = training && lib.batch_norm_updates_running && running_mean.defined();
     Tensor sc = weight ? contiguous(detach(*weight)) : Tensor(), sh = bias ? contiguous(detach(*bias)) : Tensor();
     trace::op("batch_norm", dev);
-    lib.batch_norm_fwd(dnn_exec_for(dev), g, training, xc.data_ptr(), weight ? sc.data_ptr() : nullptr,
-                       bias ? sh.data_ptr() : nullptr, y.data_ptr(), mean.data_ptr(), var.data_ptr(),
-                       lib_updates ? running_mean.data_ptr() : nullptr, lib_updates ? running_var.data_ptr() : nullptr,
-                       reserve.defined() ? reserve.data_ptr() : nullptr);
+    if (!lib.batch_norm_fwd(dnn_exec_for(dev), g, training, xc.data_ptr(), weight ? sc.data_ptr() : nullptr,
+                            bias ? sh.data_ptr() : nullptr, y.data_ptr(), mean.data_ptr(), var.data_ptr(),
+                            lib_updates ? running_mean.data_ptr() : nullptr,
+                            lib_updates ? running_var.data_ptr() : nullptr,
+                            reserve.defined() ? reserve.data_ptr() : nullptr))
+      return Tensor();
     if (training && running_mean.defined() && !lib.batch_norm_updates_running)
       update_running(running_mean, running_var, mean, var, g.momentum, g.N * g.S);
   }
@@ -149,8 +152,10 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     g.eps = eps;
     g.momentum = momentum;
     const bool grad = any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()});
-    if (lib.batch_norm_takes(g, training, weight != nullptr, grad))
-      return batch_norm_library(lib, g, node, x, running_mean, running_var, weight, bias, training);
+    if (lib.batch_norm_takes(g, training, weight != nullptr, grad)) {
+      Tensor y = batch_norm_library(lib, g, node, x, running_mean, running_var, weight, bias, training);
+      if (y.defined()) return y;
+    }
   }
 
   std::vector<int64_t> dims{0};

@@ -254,7 +254,7 @@ dnnl::normalization_flags bn_flags(bool training, bool affine) {
 
 // The running stats are the op's to update (batch_norm_updates_running is
 // false), so this forward ignores them.
-void batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
+bool batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
                     void* y, void* mean, void* var, void*, void*, void*) {
   guarded("batch norm", [&] {
     const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
@@ -272,6 +272,7 @@ void batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, cons
     dnnl::batch_normalization_forward(pd).execute(env().strm, args);
     env().strm.wait();
   });
+  return true;
 }
 
 void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,

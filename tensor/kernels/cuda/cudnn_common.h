@@ -48,7 +48,7 @@ struct TensorDesc {
 };
 
 // Batch norm (cudnn_norm.cu), for the table in cudnn_conv.cu.
-void batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
+bool batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
                     void* y, void* save_mean, void* save_var, void* running_mean, void* running_var, void* reserve);
 void batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
                     const void* save_mean, const void* save_var, const void* reserve, void* gx, void* gscale,
