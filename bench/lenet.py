@@ -1,6 +1,6 @@
 # d2l 7.6 LeNet on Fashion-MNIST in PyTorch, as lessons/e4_lenet.lua trains it in gpulab:
 # the same IDX files (Debian's dataset-fashion-mnist), layers, init, lr 0.9, batch 256, seed 0.
-# Prints d2l's line per epoch; DEVICE (default cpu) as in lenet.lua. Needs torch and numpy. Run by bench/lenet.sh.
+# Prints d2l's line per epoch; DEVICE (default cpu) and BN=1 (d2l 8.5's BNLeNet, lr 1.0) as in lenet.lua. Needs torch and numpy. Run by bench/lenet.sh.
 import gzip, time, numpy as np, torch
 from torch import nn
 def idx(p):
@@ -18,15 +18,22 @@ yte = torch.tensor(idx(root+'t10k-labels-idx1-ubyte.gz'), dtype=torch.int64)
 torch.manual_seed(0)
 train_iter = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(Xtr, ytr), batch_size=256, shuffle=True)
 test_iter = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(Xte, yte), batch_size=256)
-net = nn.Sequential(nn.LazyConv2d(6, 5, padding=2), nn.Sigmoid(), nn.AvgPool2d(2, 2),
-                    nn.LazyConv2d(16, 5), nn.Sigmoid(), nn.AvgPool2d(2, 2), nn.Flatten(),
-                    nn.LazyLinear(120), nn.Sigmoid(), nn.LazyLinear(84), nn.Sigmoid(), nn.LazyLinear(10))
-net(torch.rand(1, 1, 28, 28))
+BN = os.environ.get("BN") == "1"
+if BN:
+    net = nn.Sequential(nn.LazyConv2d(6, 5), nn.LazyBatchNorm2d(), nn.Sigmoid(), nn.AvgPool2d(2, 2),
+                        nn.LazyConv2d(16, 5), nn.LazyBatchNorm2d(), nn.Sigmoid(), nn.AvgPool2d(2, 2), nn.Flatten(),
+                        nn.LazyLinear(120), nn.LazyBatchNorm1d(), nn.Sigmoid(), nn.LazyLinear(84), nn.LazyBatchNorm1d(),
+                        nn.Sigmoid(), nn.LazyLinear(10))
+else:
+    net = nn.Sequential(nn.LazyConv2d(6, 5, padding=2), nn.Sigmoid(), nn.AvgPool2d(2, 2),
+                        nn.LazyConv2d(16, 5), nn.Sigmoid(), nn.AvgPool2d(2, 2), nn.Flatten(),
+                        nn.LazyLinear(120), nn.Sigmoid(), nn.LazyLinear(84), nn.Sigmoid(), nn.LazyLinear(10))
+net(torch.rand(2 if BN else 1, 1, 28, 28))  # batch norm in training mode needs two pictures
 def init(m):
     if type(m) in (nn.Linear, nn.Conv2d): nn.init.xavier_uniform_(m.weight)
 net.apply(init)
 net.to(device)
-opt = torch.optim.SGD(net.parameters(), lr=0.9); loss = nn.CrossEntropyLoss()
+opt = torch.optim.SGD(net.parameters(), lr=1.0 if BN else 0.9); loss = nn.CrossEntropyLoss()
 for epoch in range(EPOCHS):
     net.train(); t0 = time.time(); L = A = N = 0
     for X, y in train_iter:
