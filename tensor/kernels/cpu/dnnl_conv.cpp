@@ -245,6 +245,12 @@ void pool_bwd(void*, const PoolGeom& g, const void*, const void*, const void* gy
 
 // ---- batch norm ----
 // [N, C, S] as NCHW with W = 1; scale and shift as oneDNN's separate vectors.
+// With S = 1 (BatchNorm1d on [N, C]) the same bytes are also NHWC, where
+// oneDNN has JIT kernels; its plain-NCHW kernels are generic C++.
+memory::desc bn_data(const NormGeom& g) {
+  if (g.S == 1) return {{g.N, g.C, 1, 1}, dt::f32, tag::nhwc};
+  return nchw(g.N, g.C, g.S, 1);
+}
 dnnl::normalization_flags bn_flags(bool training, bool affine) {
   auto f = dnnl::normalization_flags::none;
   if (!training) f |= dnnl::normalization_flags::use_global_stats;
@@ -257,7 +263,7 @@ dnnl::normalization_flags bn_flags(bool training, bool affine) {
 bool batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
                     void* y, void* mean, void* var, void*, void*, void*) {
   guarded("batch norm", [&] {
-    const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
+    const memory::desc d = bn_data(g), v({g.C}, dt::f32, tag::x);
     const auto pk = training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
     dnnl::batch_normalization_forward::desc bd(pk, d, float(g.eps), bn_flags(training, scale != nullptr));
     dnnl::batch_normalization_forward::primitive_desc pd(bd, env().eng);
@@ -278,7 +284,7 @@ bool batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, cons
 void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
                     const void* mean, const void* var, const void*, void* gx, void* gscale, void* gshift) {
   guarded("batch norm backward", [&] {
-    const memory::desc d = nchw(g.N, g.C, g.S, 1), v({g.C}, dt::f32, tag::x);
+    const memory::desc d = bn_data(g), v({g.C}, dt::f32, tag::x);
     const auto flags = bn_flags(training, scale != nullptr);
     const auto pk = training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
     dnnl::batch_normalization_forward::primitive_desc fpd({pk, d, float(g.eps), flags}, env().eng);
