@@ -37,11 +37,8 @@ void write_in_place(Tensor& self, std::initializer_list<const Tensor*> inputs, D
   // PyTorch's TensorIterator refuses these before computing (Note [Memory overlap])
   assert_no_internal_overlap(self);
   for (const Tensor* t : inputs) assert_no_partial_overlap(self, *t);
-  bool direct = rt == self.dtype() && self.is_contiguous();
-  for (const Tensor* t : inputs)
-    direct =
-        direct && (t->storage() != self.storage() ||
-                   (t->data_ptr() == self.data_ptr() && t->strides() == self.strides() && t->sizes() == self.sizes()));
+  const bool direct =
+      rt == self.dtype() && self.is_contiguous() && may_write_into(self, {inputs.begin(), inputs.end()});
   NoGradGuard ng;
   Tensor r = compute(direct ? &self : nullptr);
   if (!r.is_same(self)) write_back(self, r, rt);

@@ -137,6 +137,14 @@ void assert_no_internal_overlap(const Tensor& out) {
           "location. Please clone() the tensor before performing the operation.");
 }
 
+bool may_write_into(const Tensor& dst, const std::vector<const Tensor*>& inputs) {
+  for (const Tensor* t : inputs)
+    if (t->storage() == dst.storage() &&
+        !(t->data_ptr() == dst.data_ptr() && t->strides() == dst.strides() && t->sizes() == dst.sizes()))
+      return false;
+  return true;
+}
+
 void assert_no_partial_overlap(const Tensor& out, const Tensor& in) {
   // Note [Memory overlap]: as PyTorch's get_overlap_status, only dense views of
   // one storage are compared; identical views are a full overlap (allowed), and

@@ -199,5 +199,11 @@ LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts);
 void assert_no_partial_overlap(const Tensor& out, const Tensor& in);
 // PyTorch's check of a written-to tensor that holds one element in several places (an expanded one).
 void assert_no_internal_overlap(const Tensor& out);
+// Note [Writing into a given tensor]: an elementwise kernel may write its
+// result straight into `dst` when every input lives on another storage or is
+// dst's very view (same start, sizes and strides): each element is then read
+// before it is written, at the same place. Any other sharing goes through a
+// temporary. In-place ops (write_in_place) and out= (claim_out) both ask this.
+bool may_write_into(const Tensor& dst, const std::vector<const Tensor*>& inputs);
 
 }  // namespace gl

@@ -73,8 +73,9 @@ const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device 
   }
   if (out.sizes() != shape || out.dtype() != dtype || out.device() != device) return nullptr;
   if (GradMode::enabled() && (out.requires_grad() || any_requires_grad(inputs))) return nullptr;
-  for (const Tensor& a : c->args_)
-    if (a.impl->storage == out.impl->storage) return nullptr;
+  std::vector<const Tensor*> args;
+  for (const Tensor& a : c->args_) args.push_back(&a);
+  if (!may_write_into(out, args)) return nullptr;  // out=x for an input x is written in place
   c->claimed_ = true;
   return &out;
 }

@@ -21,7 +21,8 @@ Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname);
 // do, instead of into a temporary that assign_out then copies. An op claims
 // out (claim_out) when it is the function called (same name, and its inputs
 // are the call's tensor arguments), its result has out's shape, dtype and
-// device, out shares memory with none of the call's tensors, and no gradient
+// device, out shares memory with none of the call's tensors other than as
+// their very view (Note [Writing into a given tensor]), and no gradient
 // is wanted (so assign_out's errors come before any write and out keeps its
 // values). Otherwise the result is a temporary that assign_out copies into out.
 const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device device,

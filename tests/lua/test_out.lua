@@ -60,9 +60,23 @@ T.test('an elementwise out= writes into out itself, with no temporary (Note [out
   end
   torch.add(a, b, {out = r})
   T.eq(torch.equal(r, want), true)
-  -- out among the inputs (the in-place form), a non-contiguous out, an integer op
+  -- out among the inputs (the in-place form), also written in place, a non-contiguous out, an integer op
+  for _, call in ipairs({
+    function() torch.add(r, b, {out = r}) end,
+    function() torch.exp(r, {out = r}) end,
+    function() torch.mul(r, r, {out = r}) end,
+  }) do
+    torch.cuda.reset_peak_memory_stats(dev)
+    local before = torch.cuda.memory_allocated(dev)
+    call()
+    T.eq(torch.cuda.max_memory_allocated(dev), before, 'out=x for an input x: no temporary')
+  end
+  T.eq(torch.allclose(r, ((want + b):exp() * (want + b):exp())), true)
   local x, y = torch.tensor({1., 2., 3.}), torch.tensor({10., 20., 30.})
   T.eq(tostring(torch.add(x, y, {out = x})), 'tensor([11., 22., 33.])')
+  -- out a view of an input other than the input itself: computed apart, as PyTorch allows
+  local m = torch.arange(6.):reshape(2, 3)
+  T.eq(tostring(torch.add(m:t(), 1, {out = torch.empty(3, 2)})), 'tensor([[1., 4.],\n        [2., 5.],\n        [3., 6.]])')
   local t = torch.zeros(3, 2):t()
   torch.mul(torch.ones(2, 3), 3, {out = t})
   T.eq(tostring(t), 'tensor([[3., 3., 3.],\n        [3., 3., 3.]])')
