@@ -123,7 +123,8 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     if (t->defined()) GL_CHECK(t->numel() == C, name, " should contain ", C, " elements not ", t->numel());
   for (auto [t, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}})
     if (t) GL_CHECK(t->numel() == C, name, " should contain ", C, " elements not ", t->numel());
-  GL_CHECK(is_floating(x.dtype()), "\"batch_norm\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
+  GL_CHECK_T(NotImplementedError, is_floating(x.dtype()), "\"batch_norm\" not implemented for '",
+             dtype_legacy_name(x.dtype()), "'");
   if (training) {
     const int64_t per_channel = x.numel() / std::max<int64_t>(C, 1);
     GL_CHECK_T(ValueError, per_channel > 1, "Expected more than 1 value per channel when training, got input size ",
@@ -224,7 +225,8 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& ns, const Tensor*
                " and normalized_shape = ", shape_str(ns));
   check_args_device(wrapper("_native_layer_norm", {&x, weight, bias}),
                     {{"input", &x}, {"weight", weight}, {"bias", bias}});  // Note [Same-device rule]
-  GL_CHECK(is_floating(x.dtype()), "\"LayerNormKernelImpl\" not implemented for '", dtype_legacy_name(x.dtype()), "'");
+  GL_CHECK_T(NotImplementedError, is_floating(x.dtype()), "\"LayerNormKernelImpl\" not implemented for '",
+             dtype_legacy_name(x.dtype()), "'");
   std::vector<int64_t> dims;
   for (int64_t d = x.dim() - k; d < x.dim(); ++d) dims.push_back(d);
   const bool mixed = is_reduced_float(x.dtype()) &&

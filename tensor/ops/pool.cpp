@@ -78,8 +78,8 @@ PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   GL_CHECK(g.P > 0 && g.Q > 0, "Given input size: (", g.C, "x", g.H, "x", g.W, "). Calculated output size: (", g.C, "x",
            g.P, "x", g.Q, "). Output size is too small");
   // Integer max pooling is composed (below).
-  GL_CHECK(is_floating(g.dtype) || (is_max && g.dtype != DType::Bool), "\"", is_max ? "max_pool2d" : "avg_pool2d",
-           "\" not implemented for '", dtype_legacy_name(g.dtype), "'");
+  GL_CHECK_T(NotImplementedError, is_floating(g.dtype) || (is_max && g.dtype != DType::Bool), "\"",
+             is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '", dtype_legacy_name(g.dtype), "'");
   // divisor_override: the window's sum over divisor, from the library's
   // average over the whole kernel (padding and any overhang count as zeros).
   if (override_div) g.count_include_pad = true;
@@ -230,8 +230,8 @@ Tensor adaptive_avg_pool2d(const Tensor& input, std::vector<int64_t> os) {
         "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
         shape_str(input.sizes()), " with dimension ", input.dim() - 2 + i, " being empty");
   }
-  GL_CHECK(is_floating(input.dtype()), "\"adaptive_avg_pool2d\" not implemented for '",
-           dtype_legacy_name(input.dtype()), "'");
+  GL_CHECK_T(NotImplementedError, is_floating(input.dtype()), "\"adaptive_avg_pool2d\" not implemented for '",
+             dtype_legacy_name(input.dtype()), "'");
   // PyTorch's CPU and CUDA kernels take a global average as a mean (MeanBackward1).
   if (os[0] == 1 && os[1] == 1) return mean(input, {-2, -1}, true);
   const Device dev = input.device();

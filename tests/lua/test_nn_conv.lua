@@ -214,6 +214,13 @@ T.test("errors in PyTorch's words", function()
     'RuntimeError: Given input size: (1x2x2). Calculated output size: (1x0x0). Output size is too small')
   T.raises(function() F.batch_norm(x, torch.zeros(4), torch.ones(4)) end, 'RuntimeError: running_mean should contain 3 elements not 4')
   T.raises(function() nn.BatchNorm2d(3)(torch.randn(2, 3)) end, 'ValueError: expected 4D input (got 2D input)')
+  -- the dtypes PyTorch's kernels are not written for: its NotImplementedError
+  T.raises(function() F.batch_norm(x:long(), nil, nil, {training = true}) end,
+    "NotImplementedError: \"batch_norm\" not implemented for 'Long'")
+  T.raises(function() F.layer_norm(x:long(), {8}) end, "NotImplementedError: \"LayerNormKernelImpl\" not implemented for 'Long'")
+  T.raises(function() F.max_pool2d(x:bool(), 2) end, "NotImplementedError: \"max_pool2d\" not implemented for 'Bool'")
+  T.raises(function() F.adaptive_avg_pool2d(x:long(), 2) end,
+    "NotImplementedError: \"adaptive_avg_pool2d\" not implemented for 'Long'")
   T.raises(function() F.layer_norm(x, {7}) end,
     'RuntimeError: Given normalized_shape=[7], expected input with shape [*, 7], but got input of size[2, 3, 8, 8]')
   T.raises(function() nn.Conv2d(3, 6, 3, {groups = 2}) end, 'ValueError: in_channels must be divisible by groups')
