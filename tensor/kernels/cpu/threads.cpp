@@ -136,7 +136,16 @@ void fit_threads() {
         const double others = (busy - s.last_busy - (self - s.last_self)) / (double(now - s.last_ns) * 1e-9);
         s.threads.store(threads_left(s.ceiling, others), std::memory_order_relaxed);
       } else if (m.procs_running > 0) {  // the first decision
-        s.threads.store(threads_left(s.ceiling, double(m.procs_running - 1)), std::memory_order_relaxed);
+        // A task runnable at one instant may be a passing one: at start-up the
+        // first read said 2 or 3 where the next reads said 1, and the script's
+        // first 200 ms ran on one thread. A busy neighbour is runnable in every
+        // read, so the fewest of three is kept.
+        int running = m.procs_running;
+        for (int k = 0; k < 2 && running > 1; ++k) {
+          const int again = sample_machine().procs_running;
+          if (again > 0) running = std::min(running, again);
+        }
+        s.threads.store(threads_left(s.ceiling, double(running - 1)), std::memory_order_relaxed);
       }
       s.last_ns = now;
       s.last_busy = busy;
