@@ -1,5 +1,5 @@
 -- expect: compute it inside the autocast
--- exercise: 006_amp_training_step
+-- exercise: 007_amp_training_step
 function amp_step(net, loss_fn, opt, scaler, X, y)
   opt:zero_grad()
   local out = torch.autocast('cuda', function() return net(X) end)

@@ -1,9 +1,10 @@
--- expect: call scaler:update() once
--- exercise: 006_amp_training_step
+-- expect: backward through scaler:scale(loss):backward()
+-- exercise: 007_amp_training_step
 function amp_step(net, loss_fn, opt, scaler, X, y)
   opt:zero_grad()
   local loss = torch.autocast('cuda', function() return loss_fn(net(X), y) end)
-  scaler:scale(loss):backward()
+  loss:backward()
   scaler:step(opt)
+  scaler:update()
   return loss
 end

@@ -1,5 +1,5 @@
 -- expect: zero the gradients
--- exercise: 006_amp_training_step
+-- exercise: 007_amp_training_step
 function amp_step(net, loss_fn, opt, scaler, X, y)
   local loss = torch.autocast('cuda', function() return loss_fn(net(X), y) end)
   scaler:scale(loss):backward()

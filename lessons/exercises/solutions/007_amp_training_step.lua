@@ -1,4 +1,4 @@
--- exercise: 006_amp_training_step
+-- exercise: 007_amp_training_step
 -- A reference solution: PyTorch's recipe, the `with` block as a function.
 function amp_step(net, loss_fn, opt, scaler, X, y)
   opt:zero_grad()

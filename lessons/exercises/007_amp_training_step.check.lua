@@ -1,4 +1,4 @@
--- Checker for 006_amp_training_step.lua: a net, a loss, data and a learning
+-- Checker for 007_amp_training_step.lua: a net, a loss, data and a learning
 -- rate drawn here; after each of the learner's steps the weights are compared
 -- with the recipe's step written out with explicit casts (what autocast does,
 -- so a replaced torch.autocast cannot fake it); then a batch that overflows.

@@ -1,5 +1,5 @@
--- exercise: 006_amp_training_step
--- One mixed-precision training step, as PyTorch's AMP recipe writes it (lesson e6)
+-- exercise: 007_amp_training_step
+-- One mixed-precision training step, as PyTorch's AMP recipe writes it (lesson e7)
 -- Write amp_step(net, loss_fn, opt, scaler, X, y): one training step of net
 -- on the batch (X, y) with automatic mixed precision, on X's GPU:
 --   - the gradients zeroed first;

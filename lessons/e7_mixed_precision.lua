@@ -60,7 +60,7 @@ print((g * 65536):half():float() / 65536)
 -- PyTorch's recipe, line for line: zero the gradients, forward under
 -- autocast, backward through the scaler, step and update. The printed
 -- scale stays at 65536 while no gradient overflows. Exercise
--- 006_amp_training_step asks for this step as a function of your own.
+-- 007_amp_training_step asks for this step as a function of your own.
 torch.manual_seed(0)
 net = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 4)):to(device)
 opt = torch.optim.SGD(net:parameters(), {lr = 0.5})

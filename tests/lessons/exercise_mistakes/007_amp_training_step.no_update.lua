@@ -1,9 +1,9 @@
--- expect: times too far
--- exercise: 006_amp_training_step
+-- expect: call scaler:update() once
+-- exercise: 007_amp_training_step
 function amp_step(net, loss_fn, opt, scaler, X, y)
   opt:zero_grad()
   local loss = torch.autocast('cuda', function() return loss_fn(net(X), y) end)
   scaler:scale(loss):backward()
-  opt:step()
+  scaler:step(opt)
   return loss
 end
