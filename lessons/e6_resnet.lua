@@ -54,8 +54,8 @@ function block(num_residuals, num_channels, first_block)
   return nn.Sequential(table.unpack(blk))
 end
 net = nn.Sequential(
-  nn.Sequential(nn.LazyConv2d(64, 7, {stride = 2, padding = 3}), nn.LazyBatchNorm2d(), nn.ReLU(),
-                nn.MaxPool2d(3, {stride = 2, padding = 1})),
+  nn.Sequential(nn.LazyConv2d(64, 7, {stride = 2, padding = 3}), nn.LazyBatchNorm2d(),
+                nn.ReLU(), nn.MaxPool2d(3, {stride = 2, padding = 1})),
   block(2, 64, true), block(2, 128), block(2, 256), block(2, 512),
   nn.Sequential(nn.AdaptiveAvgPool2d({1, 1}), nn.Flatten(), nn.LazyLinear(10)))
 X = torch.rand(1, 1, 96, 96)
