@@ -44,13 +44,10 @@ pyprint('batches seen:', bn.num_batches_tracked)
 -- so each picture gets one answer, alone or in any batch. Forgetting
 -- `eval()` before testing is a classic bug: the test accuracy then moves
 -- with the batch size.
-first_alone = bn(X['0:1'])
-first_in_batch = bn(X)['0:1']
-pyprint('training mode, alone vs in its batch:', (first_alone - first_in_batch):abs():max():item())
+function alone_vs_in_batch() return (bn(X['0:1']) - bn(X)['0:1']):abs():max():item() end
+pyprint('training mode, alone vs in its batch:', alone_vs_in_batch())
 bn:eval()
-first_alone = bn(X['0:1'])
-first_in_batch = bn(X)['0:1']
-pyprint('eval mode,     alone vs in its batch:', (first_alone - first_in_batch):abs():max():item())
+pyprint('eval mode,     alone vs in its batch:', alone_vs_in_batch())
 -- %% LeNet with batch normalization
 -- d2l's concise BNLeNet: lesson e4's LeNet with a batch-norm layer after
 -- each convolution and each hidden dense layer, before its sigmoid.
@@ -95,7 +92,9 @@ net:train()
 h = torch.rand(4, 1, 28, 28, {device = device})
 for i = 0, 10 do
   h = net[i](h)
-  if i == 1 or i == 10 then pyprint(net[i]:_get_name(), 'on', h.device, '->', h.grad_fn:name()) end
+  if i == 1 or i == 10 then
+    pyprint(net[i]:_get_name(), 'on', h.device, '->', h.grad_fn:name())
+  end
 end
 -- %% The full run
 -- On the whole data set (60 000 images, 10 epochs, batch 256, lr 1.0), on

@@ -87,12 +87,15 @@ d2l.train_ch6(net, train_iter, test_iter, num_epochs, lr, device)
 -- The stem's convolution computes no gradient for the pictures (19
 -- backward_data). The one read back to the host is cross-entropy's flag
 -- that every label is in range (lesson e4).
-X, y = torch.rand(8, 1, 28, 28, {device = device}), torch.randint(0, 10, {8}, {device = device})
+X = torch.rand(8, 1, 28, 28, {device = device})
+y = torch.randint(0, 10, {8}, {device = device})
 torch._trace.start()
 nn.functional.cross_entropy(net(X), y):backward()
 t = torch._trace.stop()
 for _, op in ipairs(t.ops) do
-  if op.name:find('conv') or op.name:find('batch_norm') then pyprint(op.name, op.device, op.count) end
+  if op.name:find('conv') or op.name:find('batch_norm') then
+    pyprint(op.name, op.device, op.count)
+  end
 end
 pyprint('device to host:', t.d2h.calls)
 -- %% The full run
