@@ -9,6 +9,7 @@
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
+#include "tensor/ops/composite.h"
 #include "tensor/ops/nn_conv.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"
@@ -77,9 +78,16 @@ PoolGeom pool_geom(const Tensor& input, const Pool2dOptions& o, bool is_max) {
   g.Q = out_size(g.W, g.kw, g.pw, g.sw, g.dw, o.ceil_mode);
   GL_CHECK(g.P > 0 && g.Q > 0, "Given input size: (", g.C, "x", g.H, "x", g.W, "). Calculated output size: (", g.C, "x",
            g.P, "x", g.Q, "). Output size is too small");
-  // Integer max pooling is composed (below).
-  GL_CHECK_T(NotImplementedError, is_floating(g.dtype) || (is_max && g.dtype != DType::Bool), "\"",
-             is_max ? "max_pool2d" : "avg_pool2d", "\" not implemented for '", dtype_legacy_name(g.dtype), "'");
+  // Integer pooling is composed (below): max of every integer dtype, and, as
+  // PyTorch's CPU kernel (its CUDA kernel averages floats only), the average
+  // of int64, each window's sum divided as C++ divides (truncating).
+  const bool cuda = input.device().is_cuda();
+  GL_CHECK_T(NotImplementedError,
+             is_floating(g.dtype) || (is_max ? g.dtype != DType::Bool : g.dtype == DType::Int64 && !cuda), "\"",
+             is_max ? "max_pool2d"
+             : cuda ? "avg_pool2d_out_cuda_frame"
+                    : "avg_pool2d",
+             "\" not implemented for '", dtype_legacy_name(g.dtype), "'");
   // divisor_override: the window's sum over divisor, from the library's
   // average over the whole kernel (padding and any overhang count as zeros).
   if (override_div) g.count_include_pad = true;
@@ -158,7 +166,8 @@ Tensor composed_pool(const Tensor& input, const PoolGeom& g, const Pool2dOptions
   }
   Tensor div = to(from_host(count.data(), {g.P, g.Q}, DType::Float64, {DType::Float64, Device(Device::CPU)}), dev,
                   input.dtype());
-  Tensor y = binary(BinaryOp::Div, sum(windows, {last + 2}, false), div);
+  Tensor y = is_floating(input.dtype()) ? binary(BinaryOp::Div, sum(windows, {last + 2}, false), div)
+                                        : gl::div(sum(windows, {last + 2}, false), div, std::string("trunc"));
   rename_grad_fn(y, "AvgPool2DBackward0");
   return y;
 }

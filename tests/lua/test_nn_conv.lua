@@ -140,6 +140,17 @@ T.test('batch norm in evaluation mode, with and without gradients, on every devi
   end
 end)
 
+-- PyTorch's CPU kernel averages int64 too, each sum divided as C++ divides
+-- (toward zero); the values are PyTorch 2.15's.
+T.test('avg_pool2d of int64 on the CPU, as PyTorch', function()
+  local x = torch.tensor({{{{1, 2, -7}, {3, 5, 4}, {0, -1, -3}}}})
+  T.eq(tostring(F.avg_pool2d(x, 2, {stride = 1})), 'tensor([[[[2, 1],\n          [1, 1]]]])')
+  T.eq(tostring(F.avg_pool2d(x, 2, {stride = 1, padding = 1})),
+    'tensor([[[[ 0,  0, -1, -1],\n          [ 1,  2,  1,  0],\n          [ 0,  1,  1,  0],\n          [ 0,  0, -1,  0]]]])')
+  T.eq(tostring(F.avg_pool2d(x, 2, {stride = 1, padding = 1, count_include_pad = false})),
+    'tensor([[[[ 1,  1, -2, -7],\n          [ 2,  2,  1, -1],\n          [ 1,  1,  1,  0],\n          [ 0,  0, -2, -3]]]])')
+end)
+
 T.test('default initialisation as PyTorch', function()
   torch.manual_seed(0)
   local m = nn.Conv2d(2, 3, 3)
@@ -219,6 +230,11 @@ T.test("errors in PyTorch's words", function()
     "NotImplementedError: \"batch_norm\" not implemented for 'Long'")
   T.raises(function() F.layer_norm(x:long(), {8}) end, "NotImplementedError: \"LayerNormKernelImpl\" not implemented for 'Long'")
   T.raises(function() F.max_pool2d(x:bool(), 2) end, "NotImplementedError: \"max_pool2d\" not implemented for 'Bool'")
+  T.raises(function() F.avg_pool2d(x:int(), 2) end, "NotImplementedError: \"avg_pool2d\" not implemented for 'Int'")
+  if torch.cuda.is_available() then
+    T.raises(function() F.avg_pool2d(x:long():cuda(), 2) end,
+      "NotImplementedError: \"avg_pool2d_out_cuda_frame\" not implemented for 'Long'")
+  end
   T.raises(function() F.adaptive_avg_pool2d(x:long(), 2) end,
     "NotImplementedError: \"adaptive_avg_pool2d\" not implemented for 'Long'")
   T.raises(function() F.layer_norm(x, {7}) end,
