@@ -45,9 +45,10 @@ bool pytorch_picks_cudnn(const Tensor& x, const Tensor* weight, const Tensor* bi
 // forward and backward. The library either updates the running stats itself
 // (cuDNN, as PyTorch's cudnn_batch_norm) or leaves them to update_running.
 // Undefined where the library declines the call (Note [cuDNN batch norm declines]).
+// `grad`: whether x, weight or bias wants a gradient (a node is recorded).
 Tensor batch_norm_library(const DnnKernels& lib, const NormGeom& g, const char* node, const Tensor& x,
                           Tensor& running_mean, Tensor& running_var, const Tensor* weight, const Tensor* bias,
-                          bool training) {
+                          bool training, bool grad) {
   const Device dev = x.device();
   Tensor xc = contiguous(detach(x)), y = empty_on(x.sizes(), DType::Float32, dev), mean, var;
   const size_t reserve_bytes = training && lib.batch_norm_reserve ? lib.batch_norm_reserve(dnn_exec_for(dev), g) : 0;
@@ -74,7 +75,7 @@ Tensor batch_norm_library(const DnnKernels& lib, const NormGeom& g, const char* 
     if (training && running_mean.defined() && !lib.batch_norm_updates_running)
       update_running(running_mean, running_var, mean, var, g.momentum, g.N * g.S);
   }
-  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
+  if (grad) {
     Tensor sc = weight ? contiguous(detach(*weight)) : Tensor();
     record(y, node, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
            BatchNormLibraryBackward{g, xc, sc, mean, var, reserve, training, weight && weight->requires_grad(),
@@ -136,6 +137,7 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
   const char* node = pytorch_picks_cudnn(x, weight, bias, running_mean, running_var, training, eps)
                          ? "CudnnBatchNormBackward0"
                          : "NativeBatchNormBackward0";
+  const bool grad = any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()});
   const DnnKernels& lib = dnn_kernels_for(x.device());
   const auto f32 = [](const Tensor* t) { return !t || t->dtype() == DType::Float32; };
   const auto f32_contiguous = [](const Tensor& t) { return t.dtype() == DType::Float32 && t.is_contiguous(); };
@@ -152,9 +154,8 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     g.dim = x.dim();
     g.eps = eps;
     g.momentum = momentum;
-    const bool grad = any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()});
     if (lib.batch_norm_takes(g, training, weight != nullptr, grad)) {
-      Tensor y = batch_norm_library(lib, g, node, x, running_mean, running_var, weight, bias, training);
+      Tensor y = batch_norm_library(lib, g, node, x, running_mean, running_var, weight, bias, training, grad);
       if (y.defined()) return y;
     }
   }
@@ -193,7 +194,7 @@ Tensor batch_norm(const Tensor& x, Tensor running_mean, Tensor running_var, cons
     if (!weight && !bias) y = clone(y);
     y = to_dtype(y, x.dtype());
   }
-  if (any_requires_grad(std::vector<Tensor>{x, weight ? *weight : Tensor(), bias ? *bias : Tensor()})) {
+  if (grad) {
     record(y, node, {x, weight ? *weight : Tensor(), bias ? *bias : Tensor()},
            BatchNormBackward{xhat, invstd, weight ? detach(*weight) : Tensor(), dims, bshape, training,
                              weight && weight->requires_grad(), bias && bias->requires_grad(), C});
