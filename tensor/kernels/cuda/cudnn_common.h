@@ -25,6 +25,15 @@ cudnnHandle_t cudnn_handle(Exec* ex);
 
 cudnnDataType_t cudnn_data_type(DType d);
 
+// What every cuDNN entry point starts with: the slot, its handle (made on
+// first use), and the slot's device made current for the call.
+struct CudnnCall {
+  Exec* ex;
+  cudnnHandle_t h;
+  DeviceGuard device_guard;
+  explicit CudnnCall(void* exec) : ex(as_exec(exec)), h(cudnn_handle(ex)), device_guard(ex->device) {}
+};
+
 // alpha/beta scalars: double for double data, float otherwise.
 struct Scale {
   double d1 = 1, d0 = 0;

@@ -60,9 +60,9 @@ template <class Perf, class GetAlgos, class GetSize> auto pick(GetAlgos get_algo
 }
 
 void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const void* b, void* y) {
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  Exec* ex = call.ex;
+  cudnnHandle_t h = call.h;
   const CudnnApi& api = cudnn();
   ConvDescs d(g);
   size_t ws_bytes = 0;
@@ -82,9 +82,9 @@ void conv_fwd(void* exec, const ConvGeom& g, const void* x, const void* w, const
 }
 
 void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w, void* gx) {
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  Exec* ex = call.ex;
+  cudnnHandle_t h = call.h;
   const CudnnApi& api = cudnn();
   ConvDescs d(g);
   size_t ws_bytes = 0;
@@ -104,9 +104,9 @@ void conv_bwd_data(void* exec, const ConvGeom& g, const void* gy, const void* w,
 }
 
 void conv_bwd_weight(void* exec, const ConvGeom& g, const void* x, const void* gy, void* gw, void* gb) {
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  Exec* ex = call.ex;
+  cudnnHandle_t h = call.h;
   const CudnnApi& api = cudnn();
   ConvDescs d(g);
   size_t ws_bytes = 0;
@@ -149,9 +149,8 @@ struct PoolDesc {
 size_t pool_workspace(void*, const PoolGeom&) { return 0; }  // cuDNN's backward reads x and y instead
 
 void pool_fwd(void* exec, const PoolGeom& g, const void* x, void* y, void*) {
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  cudnnHandle_t h = call.h;
   PoolDesc p(g);
   TensorDesc xd(g.dtype, g.N, g.C, g.H, g.W), yd(g.dtype, g.N, g.C, g.P, g.Q);
   const Scale s(g.dtype);
@@ -159,9 +158,8 @@ void pool_fwd(void* exec, const PoolGeom& g, const void* x, void* y, void*) {
 }
 
 void pool_bwd(void* exec, const PoolGeom& g, const void* x, const void* y, const void* gy, const void*, void* gx) {
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  cudnnHandle_t h = call.h;
   PoolDesc p(g);
   TensorDesc xd(g.dtype, g.N, g.C, g.H, g.W), yd(g.dtype, g.N, g.C, g.P, g.Q);
   const Scale s(g.dtype);

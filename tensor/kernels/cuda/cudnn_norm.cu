@@ -61,9 +61,8 @@ bool batch_norm_takes(const NormGeom& g, bool training, bool affine, bool grad) 
 }
 
 size_t batch_norm_reserve(void* exec, const NormGeom& g) {
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  cudnnHandle_t h = call.h;
   NormDescs d(g);
   size_t bytes = 0;
   // A refusal here is the forward's to report: it asks again.
@@ -75,9 +74,9 @@ size_t batch_norm_reserve(void* exec, const NormGeom& g) {
 bool batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
                     void* y, void* save_mean, void* save_var, void* running_mean, void* running_var, void* reserve) {
   GL_CHECK(scale && shift, "gpulab: cuDNN's batch norm needs a weight and a bias (batch_norm_takes)");
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  Exec* ex = call.ex;
+  cudnnHandle_t h = call.h;
   const CudnnApi& api = cudnn();
   NormDescs d(g);
   const Scale s(DType::Float32);
@@ -110,9 +109,9 @@ void batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x,
                     const void* save_mean, const void* save_var, const void* reserve, void* gx, void* gscale,
                     void* gshift) {
   GL_CHECK(training && scale, "gpulab: cuDNN has no batch norm backward in evaluation mode (batch_norm_takes)");
-  Exec* ex = as_exec(exec);
-  cudnnHandle_t h = cudnn_handle(ex);
-  DeviceGuard device_guard(ex->device);
+  const CudnnCall call(exec);
+  Exec* ex = call.ex;
+  cudnnHandle_t h = call.h;
   const CudnnApi& api = cudnn();
   NormDescs d(g);
   const Scale s(DType::Float32);
