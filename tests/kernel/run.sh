@@ -61,10 +61,34 @@ case $what in
     exec "$nbpy" "$here/lesson_notebooks.py" "$gpulab" "$here/../lessons"  # every lesson
     ;;
   console)
+    # Note [Console input after the prompt]: jupyter_console 6.4 sends a cell as soon as
+    # kernel_info is answered and then waits on IOPub for the cell's "idle". When the kernel
+    # binds its sockets after the console first tried to connect (a loaded machine, a slow
+    # start), ZeroMQ reconnects the shell and IOPub sockets on separate 100 ms timers: a cell
+    # sent in between has its "idle" dropped by PUB/SUB, and the console waits forever (ten
+    # tries with the kernel started 1.5 s late: five to eight hung). Lines piped in at once hit
+    # that window; a person typing does not. So the session types as a person does: each
+    # line once its prompt is shown, the first a moment after.
     command -v jupyter-console >/dev/null || skip "no jupyter-console (Debian's jupyter-console)"
-    printf '%s\n' 'x = torch.arange(4)' 'x * 2' 'print("printed", x:sum():item())' 'torch.ones(2) + torch.ones(3)' \
-      'x:sum()' | timeout 60 jupyter-console --kernel gpulab --simple-prompt --ZMQTerminalInteractiveShell.kernel_timeout=30 \
-      >"$tmp/out" 2>&1
+    lines=('x = torch.arange(4)' 'x * 2' 'print("printed", x:sum():item())' 'torch.ones(2) + torch.ones(3)' 'x:sum()')
+    mkfifo "$tmp/in"
+    PYTHONUNBUFFERED=1 timeout 60 jupyter-console --kernel gpulab --simple-prompt \
+      --ZMQTerminalInteractiveShell.kernel_timeout=30 <"$tmp/in" >"$tmp/out" 2>&1 &
+    pid=$!
+    exec 3>"$tmp/in"
+    shown() {  # waits up to 30 s for the prompt "In [$1]:"
+      for _ in $(seq 300); do grep -qF "In [$1]:" "$tmp/out" && return 0; sleep 0.1; done
+      return 1
+    }
+    n=1
+    for line in "${lines[@]}"; do
+      shown $n || break
+      [ $n = 1 ] && sleep 1
+      printf '%s\n' "$line" >&3
+      n=$((n + 1))
+    done
+    exec 3>&-
+    wait $pid
     status=$?
     cat "$tmp/out"
     fail=0
