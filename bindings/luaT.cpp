@@ -9,11 +9,53 @@
 
 namespace gl::lt {
 
+namespace {
+
+// Note [Operator operands]: Python's binary operators turn their method's
+// TypeError into NotImplemented, so x + "a" reports the operator, "unsupported
+// operand type(s) for +: 'Tensor' and 'str'", where x:add("a") names add()'s
+// argument. The operators here are the methods themselves (tensor_object.cpp),
+// so a TypeError raised in a function Lua called as one of these metamethods
+// gets Python's text; the fast path is untouched.
+bool push_operator_error(lua_State* L) {
+  static const char* const symbols[][2] = {{"add", "+"}, {"sub", "-"},           {"mul", "*"},   {"div", "/"},
+                                           {"mod", "%"}, {"pow", "** or pow()"}, {"idiv", "//"}, {"band", "&"},
+                                           {"bor", "|"}, {"bxor", "^"}};
+  // "a" + x runs the string's __add first, a C function that calls x's with
+  // lua_call: then the operator is one level up.
+  lua_Debug ar;
+  if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "n", &ar)) return false;
+  if (ar.namewhat && !*ar.namewhat &&
+      (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "nS", &ar) || ar.what == nullptr || std::strcmp(ar.what, "C") != 0))
+    return false;
+  if (!ar.namewhat || !ar.name || std::strcmp(ar.namewhat, "metamethod") != 0) return false;
+  if (!luaL_testudata(L, 1, "torch.Tensor") && !luaL_testudata(L, 2, "torch.Tensor"))
+    return false;  // torch.Size's + has its own
+  for (const auto& s : symbols) {
+    if (std::strcmp(ar.name, s[0]) != 0) continue;
+    std::string m;
+    try {  // type_name throws for a finalized tensor; then the method's own text stands
+      m = cat("TypeError: unsupported operand type(s) for ", s[1], ": '", type_name(L, 1), "' and '", type_name(L, 2),
+              "'");
+    } catch (...) { return false; }
+    lua_pushlstring(L, m.data(), m.size());
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 // Note [Trampoline]: the message of a C++ exception, as PyTorch words it.
 void push_error(lua_State* L, std::exception_ptr ep) {
   try {
     std::rethrow_exception(ep);
-  } catch (const LuaCallbackError& e) { lua_pushstring(L, e.what()); } catch (const gl::Error& e) {
+  } catch (const LuaCallbackError& e) { lua_pushstring(L, e.what()); } catch (const TypeError& e) {
+    if (!push_operator_error(L)) {
+      std::string m = std::string(e.kind()) + ": " + e.what();
+      if (!e.hint().empty()) m += "\nhint: " + e.hint();
+      lua_pushlstring(L, m.data(), m.size());
+    }
+  } catch (const gl::Error& e) {
     std::string m = std::string(e.kind()) + ": " + e.what();
     if (!e.hint().empty()) m += "\nhint: " + e.hint();
     lua_pushlstring(L, m.data(), m.size());

@@ -265,7 +265,8 @@ void open_tensor_type(lua_State* L) {
                              {"__bnot", tensor_bnot, nullptr},         {"__lt", tensor_order, nullptr},
                              {"__le", tensor_order, nullptr},          {nullptr, nullptr, nullptr}};
   set_functions(L, meta);
-  // Binary operators reuse the bound ops (x + 1, 2 * x, mask1 & mask2).
+  // Binary operators reuse the bound ops (x + 1, 2 * x, mask1 & mask2); their TypeErrors
+  // take Python's operator text (Note [Operator operands]).
   static const char* ops[][2] = {{"__add", "add"},           {"__sub", "sub"},          {"__mul", "mul"},
                                  {"__div", "div"},           {"__mod", "remainder"},    {"__pow", "pow"},
                                  {"__idiv", "floor_divide"}, {"__band", "bitwise_and"}, {"__bor", "bitwise_or"},

@@ -225,7 +225,10 @@ R.hints = {
   {'append', function(c) return c.msg:find("'append'", 1, true) and S(c):match('[%.:]append%s*%(') end, 'Lua appends with table.insert(t, v) or t[#t + 1] = v'},
   {'tensor ==', tensor_eq_hint},
   {'table for tensor', function(c)
-     if not c.msg:find('must be Tensor, not list', 1, true) then return nil end
+     -- nn.Linear(2, 1)({1, 2}), or x + {1, 2} (Note [Operator operands])
+     if not (c.msg:find('must be Tensor, not list', 1, true) or c.msg:find("^TypeError: unsupported operand .*'list'")) then
+       return nil
+     end
      return 'a Lua table is not a tensor: torch.tensor({...}) makes one (and a batch {X, y} is read as batch[1], batch[2])'
    end},
   {'numpy()', function(c) return c.msg:find("object has no attribute 'numpy'", 1, true) end,

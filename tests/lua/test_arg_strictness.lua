@@ -171,6 +171,33 @@ T.test('type errors name the value as Python would (Note [Python type names])', 
   T.eq(err(torch.save, {[1.5] = 1}, 'x.st'), 'TypeError: torch.save: table keys must be strings or integers, got the float key 1.5')
 end)
 
+-- Note [Operator operands]: texts of PyTorch 2.15 (x + "a" in Python: the operator, not add()).
+T.test('an operator given a value it cannot take names the operator, as Python does', function()
+  local function err(f) return select(2, pcall(f)) end
+  local x, p = torch.ones(2), nn.Parameter(torch.ones(2))
+  T.eq(err(function() return x + 'a' end), "TypeError: unsupported operand type(s) for +: 'Tensor' and 'str'")
+  T.eq(err(function() return 'a' + x end), "TypeError: unsupported operand type(s) for +: 'str' and 'Tensor'")
+  T.eq(err(function() return x * {} end), "TypeError: unsupported operand type(s) for *: 'Tensor' and 'list'")
+  T.eq(err(function() return x / nn.Linear(2, 2) end), "TypeError: unsupported operand type(s) for /: 'Tensor' and 'Linear'")
+  T.eq(err(function() return x ^ '2' end), "TypeError: unsupported operand type(s) for ** or pow(): 'Tensor' and 'str'")
+  T.eq(err(function() return x // {} end), "TypeError: unsupported operand type(s) for //: 'Tensor' and 'list'")
+  T.eq(err(function() return x % {a = 1} end), "TypeError: unsupported operand type(s) for %: 'Tensor' and 'dict'")
+  T.eq(err(function() return x - nil end), "TypeError: unsupported operand type(s) for -: 'Tensor' and 'NoneType'")
+  local b = torch.tensor({true, false})
+  T.eq(err(function() return b & 'a' end), "TypeError: unsupported operand type(s) for &: 'Tensor' and 'str'")
+  T.eq(err(function() return b | {} end), "TypeError: unsupported operand type(s) for |: 'Tensor' and 'list'")
+  -- what the ops take still works, and their own errors stand
+  T.eq(tostring(x + p), 'tensor([2., 2.], grad_fn=<AddBackward0>)')
+  T.eq(tostring((2 * x + true) ^ 2 // 2 % 3), 'tensor([1., 1.])')
+  T.eq(tostring(b ~ true), 'tensor([False,  True])')
+  T.eq(err(function() return x - true end), 'NotImplementedError: Subtraction, the `-` operator, with a bool tensor '
+       .. 'is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.')
+  T.eq(err(function() return x + torch.ones(3) end),
+       'RuntimeError: The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0')
+  T.eq(err(function() return b - b end), 'NotImplementedError: Subtraction, the `-` operator, with two bool tensors '
+       .. 'is not supported. Use the `^` or `logical_xor()` operator instead.')
+end)
+
 -- Note [Argument positions]: each expected text is PyTorch 2.15's.
 T.test('a wrongly typed argument given positionally is named with its position, as PyTorch names it', function()
   local function err(f, ...) return select(2, pcall(f, ...)) end

@@ -82,6 +82,8 @@ local habits = {
    "hint: Lua's == gives true or false (whether both sides are the same object), never a tensor: PyTorch's lab + 1 == 1 is (lab + 1):eq(1) here"},
   {'y = nn.Linear(2, 1)({1, 2})',
    'hint: a Lua table is not a tensor: torch.tensor({...}) makes one (and a batch {X, y} is read as batch[1], batch[2])'},
+  {'y = x + {1, 2, 3}',
+   'hint: a Lua table is not a tensor: torch.tensor({...}) makes one (and a batch {X, y} is read as batch[1], batch[2])'},
   {'a = x:numpy()', 'hint: there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},
   {'n = range(3)', 'hint: Lua counts with `for i = 0, n - 1 do ... end`; torch.arange(n) makes a tensor'},
   {'import numpy as np', 'hint: torch, nn, F (nn.functional) and optim are already loaded: no import needed (require loads Lua modules)'},
