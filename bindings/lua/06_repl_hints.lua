@@ -70,6 +70,62 @@ end
 
 local S = function(ctx) return strip_strings(ctx.cell) end
 
+-- torch.randn(2, 3, device="cuda") as Lua writes it: the first call whose
+-- arguments hold name=value gets its keywords in a trailing table, with
+-- Python's True, False and None as Lua's (False would be an unset global,
+-- nil); x.sum(dim=0) on a tensor x becomes x:sum({dim=0}). nil where the
+-- line is not that simple.
+local python_constants = {True = 'true', False = 'false', None = 'nil'}
+local function keywords_in_table(line)
+  -- the line with each string's contents masked, so positions stay
+  local m = line:gsub('(["\'])(.-)%1', function(q, body) return q .. ('_'):rep(#body) .. q end)
+  local depth, i = 0, 1
+  while i <= #m do
+    local ch = m:sub(i, i)
+    if ch == '(' then depth = depth + 1
+    elseif ch == ')' then depth = depth - 1
+    elseif depth > 0 and ch:match('[%a_]') and not m:sub(i - 1, i - 1):match('[%w_%.:]') then
+      local name, eq = m:match('^([%a_][%w_]*)%s*()=', i)
+      if name and m:sub(eq + 1, eq + 1) ~= '=' and m:sub(1, i - 1):match('[(,]%s*$') then
+        local open, close, d = 0, nil, 0
+        for j = i, #m do  -- the ')' that ends this call
+          local cj = m:sub(j, j)
+          if cj:match('[%(%[{]') then d = d + 1
+          elseif cj:match('[%)%]}]') then
+            if d == 0 then close = j break end
+            d = d - 1
+          end
+        end
+        if not close or m:sub(close, close) ~= ')' then return nil end
+        for j = i - 1, 1, -1 do  -- the '(' that opens it
+          local cj = m:sub(j, j)
+          if cj == ')' then open = open + 1 elseif cj == '(' then
+            if open == 0 then open = j break end
+            open = open - 1
+          end
+        end
+        local kw_m, kw = m:sub(i, close - 1):gsub('%s+$', ''), line:sub(i, close - 1):gsub('%s+$', '')
+        local out, last = {}, 1
+        for at, word, after in kw_m:gmatch('()%f[%w_]([%a_][%w_]*)()') do
+          if python_constants[word] then
+            out[#out + 1] = kw:sub(last, at - 1) .. python_constants[word]
+            last = after
+          end
+        end
+        out[#out + 1] = kw:sub(last)
+        local head = line:sub(1, i - 1)
+        local obj, meth = head:sub(1, open - 1):match('([%a_][%w_]*)%.([%a_][%w_]*)%s*$')
+        if obj and U.is_tensor(rawget(_G, obj)) and tensor_method(meth) then
+          head = head:sub(1, open - 1):gsub('%.([%a_][%w_]*)%s*$', ':%1') .. head:sub(open)
+        end
+        return head .. '{' .. table.concat(out) .. '}' .. line:sub(close)
+      end
+    end
+    i = i + 1
+  end
+  return nil
+end
+
 -- The operands of the first == or ~= in `line` (brackets balanced), or nil.
 local function compared(line)
   local at, op = nil, nil
@@ -212,8 +268,12 @@ R.hints = {
    "Lua tables use {a = 1} or {['a b'] = 1}"},
   {'slice', syntax = true, function(c) return S(c):match('%[%s*:') or S(c):match('%[[^%]]-:[^%]]-%]') end,
    "slices are strings in Python's syntax: x[':, 1'], x['1:3']"},
-  {'keyword argument', syntax = true, function(c) return c.syntax and S(c):match('%(.-[%w_]%s*=%s*[^=]') and c.msg:find("')' expected") end,
-   'Lua has no keyword arguments: options go in a trailing table, f(x, {dim=1}) or f{x, dim=1}'},
+  {'keyword argument', syntax = true, function(c)
+     if not (c.syntax and S(c):match('%(.-[%w_]%s*=%s*[^=]') and c.msg:find("')' expected")) then return nil end
+     local fixed = keywords_in_table(c.line)
+     if fixed then return 'Lua has no keyword arguments: options go in a trailing table: ' .. fixed end
+     return 'Lua has no keyword arguments: options go in a trailing table, f(x, {dim=1}) or f{x, dim=1}'
+   end},
   {'assert x, msg', syntax = true, function(c) return S(c):match('^%s*assert%s+[^(]') end, "Lua writes assert(cond, 'message')"},
   {'%% format', function(c)
      return (c.msg:find("attempt to mod a 'string'", 1, true) or c.msg:find('arithmetic on a string', 1, true))
