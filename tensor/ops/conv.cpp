@@ -7,6 +7,7 @@
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/kernels/dnn.h"
+#include "tensor/ops/conv_types.h"
 #include "tensor/ops/nn_conv.h"
 #include "tensor/ops/ops.h"
 #include "tensor/runtime/trace.h"
@@ -33,10 +34,9 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
   GL_CHECK(o.groups > 0, "non-positive groups is not supported");
   GL_CHECK(w.size(0) >= o.groups, "Given groups=", o.groups, ", expected weight to be at least ", o.groups,
            " at dimension 0, but got weight of size ", shape_str(w.sizes()), " instead");
-  GL_CHECK(
-      w.size(0) % o.groups ==
-          0,  // (PyTorch's own text has the shape in two brackets) "Given groups=", o.groups, ", expected weight to be divisible by ", o.groups,
-      " at dimension 0, but got weight of size [", shape_str(w.sizes()), "] instead");
+  // (PyTorch's own text has the shape in two brackets)
+  GL_CHECK(w.size(0) % o.groups == 0, "Given groups=", o.groups, ", expected weight to be divisible by ", o.groups,
+           " at dimension 0, but got weight of size [", shape_str(w.sizes()), "] instead");
   GL_CHECK(x.size(1) == w.size(1) * o.groups, "Given groups=", o.groups, ", weight of size ", shape_str(w.sizes()),
            ", expected input", shape_str(x.sizes()), " to have ", w.size(1) * o.groups, " channels, but got ",
            x.size(1), " channels instead");
@@ -56,26 +56,6 @@ void check_conv(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dO
   // (PyTorch's CPU kernel's check; an empty kernel left the product with no inner dimension)
   GL_CHECK(w.size(2) > 0 && w.size(3) > 0,
            "kernel size should be greater than zero, but got kernel_height: ", w.size(2), " kernel_width: ", w.size(3));
-  // PyTorch names the input first for a wrong dtype, the weight for a mismatch.
-  GL_CHECK(is_floating(x.dtype()), "gpulab: conv2d supports floating-point inputs, got ", dtype_name(x.dtype()));
-}
-
-std::string type_name(const Tensor& t) {
-  return cat("torch.", t.device().is_cuda() ? "cuda." : "", dtype_legacy_name(t.dtype()), "Tensor");
-}
-
-// PyTorch's wording for a weight or bias of another dtype or device than the input.
-void check_types(const Tensor& x, const Tensor& w, const Tensor* b) {
-  if (x.device().is_cuda() && w.device().is_cuda() && !(x.device() == w.device()))
-    common_device({&x, &w});  // two GPUs: the same-device rule's message
-  if (x.dtype() != w.dtype() || !(x.device() == w.device())) {
-    if (x.dtype() == DType::Float64 && !x.device().is_cuda() && !w.device().is_cuda())
-      throw RuntimeError(cat("expected scalar type Double but found ", dtype_legacy_name(w.dtype())));
-    throw RuntimeError(cat("Input type (", type_name(x), ") and weight type (", type_name(w),
-                           ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor"));
-  }
-  if (b && (b->dtype() != x.dtype() || !(b->device() == x.device())))
-    throw RuntimeError(cat("Input type (", type_name(x), ") and bias type (", type_name(*b), ") should be the same"));
 }
 
 // Zeros after the last row and column: 'same' with an even kernel pads one
@@ -102,13 +82,13 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
     const Tensor b = ac(bias);
     return conv2d(ac(input0), ac(weight), bias ? &b : nullptr, o0);
   }
+  const Tensor* b = bias && bias->defined() ? bias : nullptr;
+  check_conv_bias_dtype(input0, b);  // Note [Convolution type errors]
   GL_CHECK(
       input0.dim() == 3 || input0.dim() == 4,
       "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ", shape_str(input0.sizes()));
   if (input0.dim() == 3) return squeeze(conv2d(unsqueeze(input0, 0), weight, bias, o0), 0);
-  const Tensor* b = bias && bias->defined() ? bias : nullptr;
   Conv2dOptions o = o0;
-  check_types(input0, weight, b);
   Tensor input = input0;
   if (o.padding_mode == "valid") {
     o.padding = {0, 0};
@@ -132,6 +112,9 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   o.padding = pair_of(o.padding, "padding");
   o.dilation = pair_of(o.dilation, "dilation");
   check_conv(input, weight, b, o, o.padding[0], o.padding[1]);
+  check_conv_types(input, weight, b, o);
+  GL_CHECK(is_floating(input.dtype()), "gpulab: conv2d supports floating-point inputs, got ",
+           dtype_name(input.dtype()));
 
   // Note [Reduced-precision convolution]: cuDNN convolves float16 and
   // bfloat16 (autocast's dtypes) itself; the host's libraries take float32 and

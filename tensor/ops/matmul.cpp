@@ -22,25 +22,10 @@ void check_same_dtype(const Tensor& a, const Tensor& b) {
            " and ", dtype_legacy_name(b.dtype()));
 }
 
-// The C++ type name PyTorch's mm prints for a dtype (its TypeMeta name).
-const char* cpp_type_name(DType d) {
-  switch (d) {
-    case DType::Bool: return "bool";
-    case DType::UInt8: return "unsigned char";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short int";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long int";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Float32: return "float";
-    default: return "double";
-  }
-}
 // mm's own text (also matmul's wherever PyTorch folds it into mm).
 void check_mm_dtype(const Tensor& a, const Tensor& b) {
-  GL_CHECK(a.dtype() == b.dtype(), "expected m1 and m2 to have the same dtype, but got: ", cpp_type_name(a.dtype()),
-           " != ", cpp_type_name(b.dtype()));
+  GL_CHECK(a.dtype() == b.dtype(), "expected m1 and m2 to have the same dtype, but got: ", dtype_cpp_name(a.dtype()),
+           " != ", dtype_cpp_name(b.dtype()));
 }
 // bmm's: the kernel expects the first operand's dtype.
 void check_bmm_dtype(const Tensor& a, const Tensor& b) {

@@ -259,6 +259,11 @@ T.test("errors in PyTorch's words", function()
       'RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor')
     T.raises(function() F.conv2d(x:cuda(), torch.randn(6, 3, 3, 3):cuda(), torch.randn(6)) end,
       'RuntimeError: Input type (torch.cuda.FloatTensor) and bias type (torch.FloatTensor) should be the same')
+    -- the model left on the CPU: cuDNN's text, without oneDNN's clause (Note [Convolution type errors])
+    T.raises(function() nn.Conv2d(3, 6, 3)(x:cuda()) end,
+      'RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same')
+    T.raises(function() F.conv2d(x:cuda():bfloat16(), torch.randn(6, 3, 3, 3):cuda()) end,
+      'RuntimeError: Input type (CUDABFloat16Type) and weight type (torch.cuda.FloatTensor) should be the same')
     -- batch and layer norm keep the same-device rule (they computed on the input's device before)
     local HINT = 'move the input and the model (or both matrices) to the same device'
     local bn = nn.BatchNorm2d(3):to('cuda:0')
@@ -314,5 +319,22 @@ for _, dev in ipairs(devices) do
     T.eq(tostring(net[0].weight.device), dev)
   end)
 end
+
+
+-- Note [Convolution type errors]: PyTorch 2.15's texts on the CPU, from
+-- tests/pytorch/gen_conv_type_errors.py (which rows take oneDNN for a float16 or
+-- bfloat16 input depends on the CPU, there as here: this one has AVX-512 and no AVX512-FP16).
+T.test('a convolution given a weight or bias of another dtype says what PyTorch says', function()
+  local env = setmetatable({o = function(s, dt) return torch.ones(s, {dtype = dt}) end}, {__index = _G})
+  local bad = {}
+  for _, c in ipairs(dofile(dir .. '/data/conv_type_errors_expected.lua')) do
+    local ok, got = pcall(assert(load('return ' .. c[1], c[1], 't', env)))
+    got = ok and 'no error' or got
+    if got ~= c[2] then bad[#bad + 1] = ('%s\n  want %s\n  got  %s'):format(c[1], c[2], got) end
+  end
+  T.eq(table.concat(bad, '\n'), '')
+  T.eq(select(2, pcall(nn.Conv2d(1, 2, 3), torch.ones(1, 1, 8, 8, {dtype = torch.float64}))),
+       'RuntimeError: Input type (double) and bias type (float) should be the same')
+end)
 
 T.finish()
