@@ -195,6 +195,17 @@ case('batch_norm', function()
   pr(m1(x:reshape(8, 3, 4)).grad_fn:name(), m1(x:reshape(32, 3)).grad_fn:name())
 end)
 
+case('conv_type_errors', function()  -- Note [Convolution type errors]
+  local x = torch.ones(2, 3, 8, 8)
+  err(function() return nn.Conv2d(3, 6, 3)(x:cuda()) end)
+  err(function() return nn.Conv2d(3, 6, 3):cuda()(x) end)
+  err(function() return F.conv2d(x:cuda(), torch.ones(6, 3, 3, 3):cuda(), torch.ones(6)) end)
+  err(function() return F.conv2d(x:cuda():bfloat16(), torch.ones(6, 3, 3, 3):cuda()) end)
+  err(function() return F.conv2d(x:cuda():double(), torch.ones(6, 3, 3, 3):cuda()) end)
+  err(function() return F.conv2d(x:cuda():to(torch.uint8), torch.ones(6, 3, 3, 3):cuda(), torch.ones(6):cuda()) end)
+  err(function() return F.conv2d(x:narrow(0, 0, 1):narrow(1, 0, 1), torch.ones(2, 1, 3, 3):cuda()) end)
+end)
+
 for _, c in ipairs(cases) do
   print('## ' .. c[1])
   local ok, e = pcall(c[2])

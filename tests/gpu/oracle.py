@@ -202,6 +202,17 @@ def batch_norm():
     print(m1(x.reshape(8, 3, 4)).grad_fn.name(), m1(x.reshape(32, 3)).grad_fn.name())
 
 
+@case
+def conv_type_errors():  # Note [Convolution type errors]: cuDNN's texts, and a CPU input's
+    x = torch.ones(2, 3, 8, 8)
+    err(lambda: torch.nn.Conv2d(3, 6, 3)(x.cuda()))
+    err(lambda: torch.nn.Conv2d(3, 6, 3).cuda()(x))
+    err(lambda: torch.nn.functional.conv2d(x.cuda(), torch.ones(6, 3, 3, 3).cuda(), torch.ones(6)))
+    err(lambda: torch.nn.functional.conv2d(x.cuda().bfloat16(), torch.ones(6, 3, 3, 3).cuda()))
+    err(lambda: torch.nn.functional.conv2d(x.cuda().double(), torch.ones(6, 3, 3, 3).cuda()))
+    err(lambda: torch.nn.functional.conv2d(x.cuda().to(torch.uint8), torch.ones(6, 3, 3, 3).cuda(), torch.ones(6).cuda()))
+    err(lambda: torch.nn.functional.conv2d(x.narrow(0, 0, 1).narrow(1, 0, 1), torch.ones(2, 1, 3, 3).cuda()))
+
 for c in cases:
     print('## ' + c.__name__)
     c()
