@@ -54,6 +54,10 @@ std::vector<Tensor> batch_norm_library_backward(const Tensor& grad, const NormGe
                                                 const Tensor& input, const Tensor& weight, const Tensor& mean,
                                                 const Tensor& var, const Tensor& reserve, bool need_weight,
                                                 bool need_bias);
+// Batch norm's training backward from the input itself, for a library that
+// declined its own backward (Note [cuDNN batch norm declines], norm.cpp).
+std::vector<Tensor> batch_norm_backward_from_input(const Tensor& grad, const NormGeom& geom, const Tensor& input,
+                                                   const Tensor& weight, bool need_weight, bool need_bias);
 std::vector<Tensor> convolution_backward(const Tensor& grad, const ConvGeom& geom, const Tensor& input,
                                          const Tensor& weight, bool need_input, bool need_weight, bool need_bias);
 Tensor pool2d_backward(const Tensor& grad, const PoolGeom& geom, const Tensor& input, const Tensor& result,

@@ -57,9 +57,12 @@ struct DnnKernels {
   bool (*batch_norm_fwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* scale,
                          const void* shift, void* y, void* save_mean, void* save_var, void* running_mean,
                          void* running_var, void* reserve);
-  // gx (and gscale, gshift when not null); `training` as in the forward.
-  void (*batch_norm_bwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
-                         const void* save_mean, const void* save_var, const void* reserve, void* gx, void* gscale,
+  // gx (and gscale, gshift when not null); `training` as in the forward. The
+  // library may write to `reserve` (cuDNN's is not const), so it is given a
+  // copy. Returns false where the library declines after all (cuDNN's), and
+  // the op computes the gradients from x (Note [cuDNN batch norm declines]).
+  bool (*batch_norm_bwd)(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
+                         const void* save_mean, const void* save_var, void* reserve, void* gx, void* gscale,
                          void* gshift);
   size_t (*batch_norm_reserve)(void* exec, const NormGeom& g);
   // Whether the library runs this batch norm (else the op composes it).

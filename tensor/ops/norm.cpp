@@ -92,6 +92,23 @@ Tensor norm_backward(const Tensor& dxhat, const Tensor& xhat, const Tensor& invs
   return mul(invstd, sub(sub(dxhat, m1), mul(xhat, m2)));
 }
 
+// The training backward from x itself, where the library declined its own
+// (Note [cuDNN batch norm declines]): the batch's statistics again, then the
+// closed form above, over x seen as [N, C, S].
+std::vector<Tensor> batch_norm_backward_from_input(const Tensor& grad, const NormGeom& g, const Tensor& xc,
+                                                   const Tensor& sc, bool need_w, bool need_b) {
+  const std::vector<int64_t> dims{0, 2};
+  const Tensor x3 = reshape(xc, {g.N, g.C, g.S}), g3 = reshape(grad, {g.N, g.C, g.S});
+  const Tensor centred = sub(x3, mean(x3, dims, true));
+  const Tensor invstd = rsqrt(scalar_add(mean(mul(centred, centred), dims, true), g.eps));
+  const Tensor xhat = mul(centred, invstd);
+  const Tensor dxhat = sc.defined() ? mul(g3, reshape(sc, {1, g.C, 1})) : g3;
+  Tensor gx = reshape(norm_backward(dxhat, xhat, invstd, dims), xc.sizes());
+  Tensor gw = need_w ? reshape(sum(mul(g3, xhat), dims, false), {g.C}) : Tensor();
+  Tensor gb = need_b ? reshape(sum(g3, dims, false), {g.C}) : Tensor();
+  return {gx, gw, gb};
+}
+
 std::vector<Tensor> batch_norm_library_backward(const Tensor& grad, const NormGeom& g, bool training, const Tensor& xc,
                                                 const Tensor& sc, const Tensor& mean, const Tensor& var,
                                                 const Tensor& reserve, bool need_w, bool need_b) {
@@ -99,11 +116,16 @@ std::vector<Tensor> batch_norm_library_backward(const Tensor& grad, const NormGe
   Tensor gy = contiguous(grad), gx = empty_on(xc.sizes(), DType::Float32, dev);
   Tensor gw = need_w ? empty_on({g.C}, DType::Float32, dev) : Tensor();
   Tensor gb = need_b ? empty_on({g.C}, DType::Float32, dev) : Tensor();
+  // The library may write to its reserve, and a graph kept for a second backward needs it unchanged.
+  Tensor r = reserve.defined() ? clone(reserve) : Tensor();
   trace::op("batch_norm_backward", dev);
-  dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
-                                      sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(), var.data_ptr(),
-                                      reserve.defined() ? reserve.data_ptr() : nullptr, gx.data_ptr(),
-                                      need_w ? gw.data_ptr() : nullptr, need_b ? gb.data_ptr() : nullptr);
+  if (!dnn_kernels_for(dev).batch_norm_bwd(dnn_exec_for(dev), g, training, xc.data_ptr(), gy.data_ptr(),
+                                           sc.defined() ? sc.data_ptr() : nullptr, mean.data_ptr(), var.data_ptr(),
+                                           r.defined() ? r.data_ptr() : nullptr, gx.data_ptr(),
+                                           need_w ? gw.data_ptr() : nullptr, need_b ? gb.data_ptr() : nullptr)) {
+    GL_CHECK(training, "gpulab: a batch norm library declined an evaluation-mode backward");
+    return batch_norm_backward_from_input(gy, g, xc, sc, need_w, need_b);
+  }
   return {gx, gw, gb};
 }
 

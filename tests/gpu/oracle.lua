@@ -16,7 +16,7 @@ local function pr(...)
   local parts = {}
   for i = 1, select('#', ...) do
     local v = select(i, ...)
-    parts[i] = type(v) == 'boolean' and (v and 'True' or 'False') or tostring(v)
+    parts[i] = type(v) == 'boolean' and (v and 'True' or 'False') or v == nil and 'None' or tostring(v)
   end
   print(table.concat(parts, ' '))
 end
@@ -193,6 +193,26 @@ case('batch_norm', function()
   print(m(xg).grad_fn:name())
   local m1 = nn.BatchNorm1d(3):cuda()
   pr(m1(x:reshape(8, 3, 4)).grad_fn:name(), m1(x:reshape(32, 3)).grad_fn:name())
+end)
+
+case('batch_norm_paths', function()  -- Note [cuDNN batch norm declines]
+  local x = torch.arange(4 * 3 * 5, {dtype = torch.float32, device = 'cuda'}):reshape(4, 3, 5):cos()
+  local m = nn.BatchNorm1d(3):cuda()
+  m.bias:requires_grad_(false)
+  local xg = x:clone():requires_grad_()
+  local y = m(xg)
+  y:backward(x:sin(), {retain_graph = true})
+  pr(xg.grad:select(0, 1), m.weight.grad)
+  y:backward(x:sin())
+  pr(xg.grad:select(0, 1), m.weight.grad)
+  local n = nn.BatchNorm2d(3, {track_running_stats = false}):cuda()
+  pr(n(x:reshape(4, 3, 5, 1) * 3 + 1):select(0, 2):flatten(), n.running_mean)
+  local big = nn.BatchNorm2d(3):cuda()
+  local xb = (x:reshape(4, 3, 5, 1) + 1e4):requires_grad_()
+  local yb = big(xb)
+  yb:sum():backward()
+  pr(yb:select(0, 0):flatten(), big.running_mean, big.running_var)
+  pr(xb.grad:abs():max():item() < 1e-2)  -- d sum(y) / dx is 0: noise alone, whose digits need not repeat
 end)
 
 case('conv_type_errors', function()  -- Note [Convolution type errors]

@@ -203,6 +203,26 @@ def batch_norm():
 
 
 @case
+def batch_norm_paths():  # each way into cuDNN's batch norm (Note [cuDNN batch norm declines])
+    x = torch.arange(4 * 3 * 5, dtype=torch.float32, device='cuda').reshape(4, 3, 5).cos()
+    m = torch.nn.BatchNorm1d(3).cuda()
+    m.bias.requires_grad_(False)  # the weight's gradient alone
+    xg = x.clone().requires_grad_()
+    y = m(xg)
+    y.backward(x.sin(), retain_graph=True)
+    print(xg.grad.select(0, 1), m.weight.grad)
+    y.backward(x.sin())  # the kept graph a second time: the same gradients again
+    print(xg.grad.select(0, 1), m.weight.grad)
+    n = torch.nn.BatchNorm2d(3, track_running_stats=False).cuda()
+    print(n(x.reshape(4, 3, 5, 1) * 3 + 1).select(0, 2).flatten(), n.running_mean)
+    big = torch.nn.BatchNorm2d(3).cuda()
+    xb = (x.reshape(4, 3, 5, 1) + 1e4).requires_grad_()
+    yb = big(xb)
+    yb.sum().backward()
+    print(yb.select(0, 0).flatten(), big.running_mean, big.running_var)
+    print(xb.grad.abs().max().item() < 1e-2)  # d sum(y) / dx is 0: noise alone, whose digits need not repeat
+
+@case
 def conv_type_errors():  # Note [Convolution type errors]: cuDNN's texts, and a CPU input's
     x = torch.ones(2, 3, 8, 8)
     err(lambda: torch.nn.Conv2d(3, 6, 3)(x.cuda()))

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <cmath>
 #include "gradcheck.h"
+#include "tensor/autograd/backward_ops.h"
 #include "tensor/kernels/dnn.h"
 #include "tensor/ops/nn_conv.h"
 
@@ -115,4 +116,32 @@ TEST_CASE("conv2d, pooling and norms: gradients by finite differences (float64)"
   Tensor lg = leaf(vec(6, 7), {6}, cpu), ls = leaf(vec(6, 8), {6}, cpu);
   gradcheck("layer_norm", [&](const std::vector<Tensor>& in) { return layer_norm(in[0], {6}, &in[1], &in[2], 1e-5); },
             {input(), lg, ls});
+}
+
+TEST_CASE("batch norm: the backward from the input (a declined library's) is autograd's") {
+  for (Shape shape : {Shape{4, 3, 5}, Shape{2, 3, 2, 2}}) {
+    CAPTURE(shape_str(shape));
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    std::vector<double> xv(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) xv[size_t(i)] = 3.0 * std::sin(0.7 * double(i)) + 0.1 * double(i);
+    Tensor x = leaf(xv, shape, Device(Device::CPU)), w = leaf({0.5, 1.5, -2.0}, {3}, Device(Device::CPU));
+    Tensor b = leaf({0.1, 0.2, 0.3}, {3}, Device(Device::CPU));
+    // float64: the composed form, whose node is differentiated by the closed form independently
+    Tensor y = batch_norm(x, Tensor(), Tensor(), &w, &b, true, 0.1, 1e-5);
+    Tensor gy = ut::tens(ut::weights(n), shape, DType::Float64, Device(Device::CPU));
+    run_backward(y, gy, false);
+    NormGeom g;
+    g.N = shape[0];
+    g.C = 3;
+    g.S = n / (g.N * g.C);
+    g.dim = int64_t(shape.size());
+    g.eps = 1e-5;
+    const auto r = batch_norm_backward_from_input(gy, g, detach(x), detach(w), true, true);
+    for (auto [got, want] : {std::pair{r[0], x.grad()}, std::pair{r[1], w.grad()}, std::pair{r[2], b.grad()}}) {
+      REQUIRE(got.sizes() == want.sizes());
+      const auto a = ut::vals(got), e = ut::vals(want);
+      for (size_t i = 0; i < a.size(); ++i) CHECK(a[i] == doctest::Approx(e[i]).epsilon(1e-9));
+    }
+  }
 }

@@ -281,8 +281,8 @@ bool batch_norm_fwd(void*, const NormGeom& g, bool training, const void* x, cons
   return true;
 }
 
-void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
-                    const void* mean, const void* var, const void*, void* gx, void* gscale, void* gshift) {
+bool batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
+                    const void* mean, const void* var, void*, void* gx, void* gscale, void* gshift) {
   guarded("batch norm backward", [&] {
     const memory::desc d = bn_data(g), v({g.C}, dt::f32, tag::x);
     const auto flags = bn_flags(training, scale != nullptr);
@@ -310,6 +310,7 @@ void batch_norm_bwd(void*, const NormGeom& g, bool training, const void* x, cons
     B(pd).execute(env().strm, args);
     env().strm.wait();
   });
+  return true;
 }
 
 // oneDNN takes every float32 batch norm the op offers it.

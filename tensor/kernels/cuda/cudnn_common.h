@@ -59,9 +59,8 @@ struct TensorDesc {
 // Batch norm (cudnn_norm.cu), for the table in cudnn_conv.cu.
 bool batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x, const void* scale, const void* shift,
                     void* y, void* save_mean, void* save_var, void* running_mean, void* running_var, void* reserve);
-void batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
-                    const void* save_mean, const void* save_var, const void* reserve, void* gx, void* gscale,
-                    void* gshift);
+bool batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
+                    const void* save_mean, const void* save_var, void* reserve, void* gx, void* gscale, void* gshift);
 size_t batch_norm_reserve(void* exec, const NormGeom& g);
 bool batch_norm_takes(const NormGeom& g, bool training, bool affine, bool grad);
 

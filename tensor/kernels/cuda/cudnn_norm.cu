@@ -1,7 +1,9 @@
 // Batch norm on a GPU by cuDNN, called as PyTorch's cudnn_batch_norm calls it
 // (aten/src/ATen/native/cudnn/BatchNorm.cpp), so a GPU gives PyTorch's
 // numbers: training by cudnnBatchNormalizationForwardTrainingEx in
-// CUDNN_BATCHNORM_SPATIAL_PERSISTENT mode, which also updates the running
+// CUDNN_BATCHNORM_SPATIAL mode (PyTorch's for contiguous input: its
+// SPATIAL_PERSISTENT, for channels-last, loses accuracy and may overflow on
+// large values in NCHW, cuDNN's manual says), which also updates the running
 // stats (unbiased variance) and saves the batch's mean and 1/sqrt(var + eps)
 // for cudnnBatchNormalizationBackwardEx; evaluation by
 // cudnnBatchNormalizationForwardInference in CUDNN_BATCHNORM_SPATIAL mode.
@@ -21,6 +23,7 @@ namespace gl::cuda {
 namespace {
 
 constexpr cudnnBatchNormOps_t kOps = CUDNN_BATCHNORM_OPS_BN;
+constexpr cudnnBatchNormMode_t kTrainMode = CUDNN_BATCHNORM_SPATIAL;  // the reserve query, forward and backward alike
 
 // The input's and the per-channel vectors' descriptors.
 struct NormDescs {
@@ -31,10 +34,12 @@ struct NormDescs {
 size_t aligned(size_t n) { return (n + 255) & ~size_t(255); }
 
 // Note [cuDNN batch norm declines]: this file was written without a GPU to
-// run it on. Should cuDNN refuse a forward as a bad parameter or as not
+// run it on. Should cuDNN refuse a call as a bad parameter or as not
 // supported, gpulab warns once and leaves batch norm to the op's composed
-// form from then on, instead of failing a learner's model; every other
-// status is an error as usual.
+// form from then on, instead of failing a learner's model: a refused forward
+// is composed at once, a refused backward from the input the node saved
+// (norm.cpp). Every other status is an error as usual. (A GPU check treats
+// the warning as a failure: it hides a bug of gpulab's as well as a limit of cuDNN's.)
 std::atomic<bool> g_declined{false};
 
 bool declined(cudnnStatus_t st, const char* call) {
@@ -66,8 +71,8 @@ size_t batch_norm_reserve(void* exec, const NormGeom& g) {
   NormDescs d(g);
   size_t bytes = 0;
   // A refusal here is the forward's to report: it asks again.
-  const cudnnStatus_t st = cudnn().cudnnGetBatchNormalizationTrainingExReserveSpaceSize(
-      h, CUDNN_BATCHNORM_SPATIAL_PERSISTENT, kOps, nullptr, d.x.d, &bytes);
+  const cudnnStatus_t st =
+      cudnn().cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, kTrainMode, kOps, nullptr, d.x.d, &bytes);
   return st == CUDNN_STATUS_SUCCESS ? bytes : 0;
 }
 
@@ -85,7 +90,7 @@ bool batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x,
         api.cudnnBatchNormalizationForwardInference(h, CUDNN_BATCHNORM_SPATIAL, s.one(), s.zero(), d.x.d, x, d.x.d, y,
                                                     d.c.d, scale, shift, save_mean, save_var, g.eps),
         "cudnnBatchNormalizationForwardInference");
-  const cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+  const cudnnBatchNormMode_t mode = kTrainMode;
   size_t ws_bytes = 0, reserve_bytes = 0;
   if (declined(api.cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(h, mode, kOps, d.x.d, d.x.d, d.x.d, d.c.d,
                                                                             nullptr, &ws_bytes),
@@ -105,9 +110,8 @@ bool batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x,
                    "cudnnBatchNormalizationForwardTrainingEx");
 }
 
-void batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
-                    const void* save_mean, const void* save_var, const void* reserve, void* gx, void* gscale,
-                    void* gshift) {
+bool batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x, const void* gy, const void* scale,
+                    const void* save_mean, const void* save_var, void* reserve, void* gx, void* gscale, void* gshift) {
   GL_CHECK(training && scale, "gpulab: cuDNN has no batch norm backward in evaluation mode (batch_norm_takes)");
   const CudnnCall call(exec);
   Exec* ex = call.ex;
@@ -115,21 +119,28 @@ void batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x,
   const CudnnApi& api = cudnn();
   NormDescs d(g);
   const Scale s(DType::Float32);
-  const cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+  const cudnnBatchNormMode_t mode = kTrainMode;
   size_t ws_bytes = 0, reserve_bytes = 0;
-  GL_CUDNN(api.cudnnGetBatchNormalizationBackwardExWorkspaceSize(h, mode, kOps, d.x.d, d.x.d, d.x.d, nullptr, d.x.d,
-                                                                 d.c.d, nullptr, &ws_bytes));
-  GL_CUDNN(api.cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, mode, kOps, nullptr, d.x.d, &reserve_bytes));
+  if (declined(api.cudnnGetBatchNormalizationBackwardExWorkspaceSize(h, mode, kOps, d.x.d, d.x.d, d.x.d, nullptr, d.x.d,
+                                                                     d.c.d, nullptr, &ws_bytes),
+               "cudnnGetBatchNormalizationBackwardExWorkspaceSize"))
+    return false;
+  if (declined(api.cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, mode, kOps, nullptr, d.x.d, &reserve_bytes),
+               "cudnnGetBatchNormalizationTrainingExReserveSpaceSize"))
+    return false;
+  GL_CHECK(reserve_bytes == 0 || reserve, "gpulab: cuDNN's batch norm backward was given no reserve space");
   std::lock_guard<std::mutex> lock(ex->mu);
   // cuDNN writes both parameter gradients; those not wanted go to scratch
   // after its workspace.
   const size_t ws_part = aligned(ws_bytes), scratch = (gscale && gshift) ? 0 : 2 * size_t(g.C) * sizeof(float);
   char* ws = (ws_part + scratch) ? static_cast<char*>(exec_workspace(ex, ws_part + scratch)) : nullptr;
   float* spare = scratch ? reinterpret_cast<float*>(ws + ws_part) : nullptr;
-  GL_CUDNN(api.cudnnBatchNormalizationBackwardEx(
-      h, mode, kOps, s.one(), s.zero(), s.one(), s.zero(), d.x.d, x, nullptr, nullptr, d.x.d, gy, nullptr, nullptr,
-      d.x.d, gx, d.c.d, scale, nullptr, gscale ? gscale : spare, gshift ? gshift : spare + g.C, g.eps, save_mean,
-      save_var, nullptr, ws_bytes ? ws : nullptr, ws_bytes, const_cast<void*>(reserve), reserve_bytes));
+  return !declined(
+      api.cudnnBatchNormalizationBackwardEx(
+          h, mode, kOps, s.one(), s.zero(), s.one(), s.zero(), d.x.d, x, nullptr, nullptr, d.x.d, gy, nullptr, nullptr,
+          d.x.d, gx, d.c.d, scale, nullptr, gscale ? gscale : spare, gshift ? gshift : spare + g.C, g.eps, save_mean,
+          save_var, nullptr, ws_bytes ? ws : nullptr, ws_bytes, reserve, reserve_bytes),
+      "cudnnBatchNormalizationBackwardEx");
 }
 
 }  // namespace gl::cuda
