@@ -9,7 +9,7 @@ into the paragraph above them. A cell that trains with d2l.train_ch3 or d2l.trai
 book's animated plot (a display_data with an image, updated per epoch), which
 the terminal and the transcripts do not have; e1_softmax_scratch must be one.
 (the 'gpulab' kernelspec must be on JUPYTER_PATH, installed with --seed 0, and
-GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 set, as tests/lessons/check.sh runs a
+GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 OMP_NUM_THREADS=1 set, as tests/lessons/check.sh runs a
 lesson; run.sh does it)
 """
 import os

@@ -25,7 +25,7 @@ py=$("$here/python.sh" jupyter_kernel_test jupyter_client zmq) || py=""
 nbpy=$("$here/python.sh" nbclient nbformat) || nbpy=""
 if [ "$what" = notebooks ]; then  # as tests/lessons/check.sh runs a lesson
   "$gpulab" kernel install --prefix "$tmp" --seed 0 >/dev/null || { echo "FAIL: kernel install"; exit 1; }
-  export GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 GPULAB_LESSONS="$here/../../lessons"
+  export GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 OMP_NUM_THREADS=1 GPULAB_LESSONS="$here/../../lessons"
 else
   "$gpulab" kernel install --prefix "$tmp" --virtual-gpus 2 >/dev/null || { echo "FAIL: kernel install"; exit 1; }
 fi

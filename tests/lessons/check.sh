@@ -34,7 +34,12 @@ fi
 # GPULAB_EMULATE_GPUS: the transcripts hold the emulated devices' names and
 # random numbers, also where a real GPU exists. GPULAB_QUICK=1: the lessons
 # that train on Fashion-MNIST take a slice of it for a few epochs (d2l.quick()).
-actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 \
+# OMP_NUM_THREADS=1: oneDNN splits a convolution's reductions by the threads
+# it is given, and gpulab gives fewer on a loaded machine (Note [Threads that
+# pay]), so a ResNet's two quick epochs printed other losses beside a busy
+# neighbour (loss 1.511 for 1.474) and would on a machine of more cores; one
+# thread gives the same digits everywhere.
+actual=$(GPULAB_LESSONS="$lessons" NO_COLOR=1 GPULAB_EMULATE_GPUS=1 GPULAB_QUICK=1 OMP_NUM_THREADS=1 \
   "$gpulab" --virtual-gpus "$gpus" --seed 0 lesson "$name" 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
