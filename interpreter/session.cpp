@@ -82,6 +82,11 @@ lua_State* open_session(const SessionOptions& options) {
       return nullptr;
     }
   }
+  // What %who leaves out: the names the session starts with (06_repl_who.lua).
+  if (!run_string(L, "torch._util.repl.hide_namespace()", "=session", ErrorStyle::MessageOnly)) {
+    lua_close(L);
+    return nullptr;
+  }
   return L;
 }
 

@@ -230,6 +230,19 @@ void print_command_time(double seconds, int devices) {
   std::fflush(stdout);
 }
 
+// %who and %whos: the learner's variables (bindings/lua/06_repl_who.lua).
+bool list_variables(lua_State* L, const std::string& types, bool detailed) {
+  lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.repl");
+  lua_getfield(L, -1, "who");
+  lua_remove(L, -2);
+  lua_pushlstring(L, types.data(), types.size());
+  lua_pushboolean(L, detailed);
+  const bool ok = protected_call(L, 2, 0, ErrorStyle::MessageOnly) == LUA_OK;
+  if (!ok) write_error(pop_error(L));
+  std::fflush(stdout);
+  return ok;
+}
+
 bool run_magic(lua_State* L, const std::string& line, const char* chunkname, Timer* timer, bool* ok) {
   std::string text = trim(line);
   if (text.empty() || text[0] != '%') return false;
@@ -270,13 +283,14 @@ bool run_magic(lua_State* L, const std::string& line, const char* chunkname, Tim
     std::printf("Timing of every command is %s (wall time, %s).\n", timer->every_command ? "on" : "off",
                 clock_note(synchronize_devices(L)).c_str());
     std::fflush(stdout);
+  } else if (name == "%who" || name == "%whos") {
+    *ok = list_variables(L, rest, name == "%whos");
   } else if (name == "%time" || name == "%timeit") {
     write_error("UsageError: " + name + " needs a statement, e.g. " + name + " x:sum()");
     *ok = false;
   } else {
-    write_error("UsageError: unknown magic '" + text +
-                "'\nhint: the magics are %time STMT, %timeit STMT and "
-                "%timing on|off");
+    write_error("UsageError: Line magic function `" + name +
+                "` not found.\nhint: the magics are %time STMT, %timeit STMT, %timing on|off, %who and %whos");
     *ok = false;
   }
   return true;

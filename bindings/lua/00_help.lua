@@ -22,7 +22,7 @@ At the prompt:
   dir(x)        the names x answers to, sorted           dir(nn.init), dir() for the globals
   Tab           completes names, fields and methods     Up/Down, Ctrl-R: history
   !cmd          runs a shell command                    %time stmt, %timeit stmt: timing
-  Ctrl-C        interrupts running code                 Ctrl-D leaves
+  %who, %whos   your variables (%who Tensor: by type)   Ctrl-C interrupts, Ctrl-D leaves
 
 help(torch), help(torch.cuda), help(nn), help(torch.zeros), help(x) for a tensor's methods.
 Lessons: run `gpulab lessons` in a shell. No GPU? torch.cuda.use_virtual(2) before the

@@ -162,7 +162,37 @@ STDIN=$WORK/repl_timeit_empty run
 expect_grep "%timeit without a statement" 1 "$ERR" '^UsageError: %timeit needs a statement'
 printf '%%bogus 1\n' >"$WORK/repl_magic_err"
 STDIN=$WORK/repl_magic_err run
-expect_grep "unknown magic" 1 "$ERR" "^UsageError: unknown magic '%bogus 1'"
+expect_grep "unknown magic: IPython's text" 1 "$ERR" "^UsageError: Line magic function \`%bogus\` not found.$"
+
+# %who and %whos as IPython 9 prints them: the learner's names only (not torch, nn, arg, Out, _N)
+cat >"$WORK/repl_who" <<'EOF'
+%who
+x = torch.ones(3)
+n = 5
+s = 'hello'
+net = nn.Linear(2, 3)
+lst = {1, 2}
+b = true
+x
+%who
+%who Tensor int
+%who str2
+%whos
+EOF
+STDIN=$WORK/repl_who run
+expect "%who and %whos" 0 "Interactive namespace is empty.
+tensor([1., 1., 1.])
+b	 lst	 n	 net	 s	 x	 
+n	 x	 
+No variables match your requested type.
+Variable   Type      Data/Info
+------------------------------
+b          bool      True
+lst        list      n=2
+n          int       5
+net        Linear    Linear(in_features=2, out_features=3, bias=True)
+s          str       hello
+x          Tensor    tensor([1., 1., 1.])"
 
 
 # Python shows a warning once per line that caused it: two lines, two warnings (the library's

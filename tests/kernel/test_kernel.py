@@ -171,6 +171,11 @@ class GpulabKernelTests(jkt.KernelTests):
         text = "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream")
         self.assertIn("Wall time:", text)
         self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "tensor(4.)")
+        # %who with a type only this cell makes (the kernel's namespace is shared by the tests)
+        self.run_cell("WhoProbe = nn.Module:extend('WhoProbe')\nwho_probe = WhoProbe()")
+        _, outputs = self.run_cell("%who WhoProbe")
+        text = "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream")
+        self.assertEqual(text, "who_probe\t \n")
 
     def of_type(self, outputs, kind):
         return [o["content"] for o in outputs if o["msg_type"] == kind]
