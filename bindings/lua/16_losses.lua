@@ -129,9 +129,15 @@ function F.nll_loss(...)
   end
   local xs = x:dim() == 1 and x:unsqueeze(0) or x
   local ts = t:dim() == 0 and t:unsqueeze(0) or t
-  if ts:dim() ~= 1 or ts:size(0) ~= xs:size(0) then
-    error(('ValueError: Expected input batch_size (%d) to match target batch_size (%d).'):format(xs:size(0), ts:numel()), 0)
+  -- PyTorch's order, as cross_entropy's: batch size, then the target's rank, then its dtype
+  if ts:size(0) ~= xs:size(0) then
+    error(('ValueError: Expected input batch_size (%d) to match target batch_size (%d).'):format(xs:size(0), ts:size(0)), 0)
   end
+  if ts:dim() ~= 1 then error('RuntimeError: 0D or 1D target tensor expected, multi-target not supported', 0) end
+  if t.dtype ~= torch.int64 and t.dtype ~= torch.uint8 then
+    error('RuntimeError: expected target dtype to be Long or Byte, but got ' .. legacy(t), 0)
+  end
+  ts = ts:long()  -- a Byte target indexes as a Long one
   local keep = ts:ne(a.ignore_index)
   local safe = torch.where(keep, ts, 0)
   local C = xs:size(1)

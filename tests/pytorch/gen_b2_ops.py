@@ -297,6 +297,16 @@ case("loss_ce_3d_none", "nn.functional.cross_entropy(torch.arange(24., {device=D
 case("loss_ce_nd_probs", f"nn.functional.cross_entropy({CE4}, {CE4}:softmax(1))", f"torch.nn.functional.cross_entropy({CE4P}, {CE4P}.softmax(1))")
 case("loss_ce_nd_bad_target", f"nn.functional.cross_entropy({CE4}, torch.zeros(2, 2, {{dtype=torch.int64, device=D}}))", f"torch.nn.functional.cross_entropy({CE4P}, torch.zeros(2, 2, dtype=torch.int64, device=D))")
 case("loss_ce_3d_bad_target", "nn.functional.cross_entropy(torch.ones(2, 3, 4, {device=D}), torch.zeros(2, 5, {dtype=torch.int64, device=D}))", "torch.nn.functional.cross_entropy(torch.ones(2, 3, 4, device=D), torch.zeros(2, 5, dtype=torch.int64, device=D))")
+# nll_loss's target checks, in PyTorch's order (batch size, rank, dtype), and a Byte target
+NLX = "torch.arange(12., {device=D}):reshape(4, 3):cos():log_softmax(1)"
+NLXP = "torch.arange(12., device=D).reshape(4, 3).cos().log_softmax(1)"
+for tag, t, tp in (("rank", "torch.tensor({{0}, {1}, {2}, {0}}, {device=D})", "torch.tensor([[0], [1], [2], [0]], device=D)"),
+                   ("batch", "torch.tensor({0, 1}, {device=D})", "torch.tensor([0, 1], device=D)"),
+                   ("batch_before_dtype", "torch.tensor({{0., 1., 2., 0.}}, {device=D})", "torch.tensor([[0., 1., 2., 0.]], device=D)"),
+                   ("float", "torch.tensor({0., 1., 2., 0.}, {device=D})", "torch.tensor([0., 1., 2., 0.], device=D)"),
+                   ("int", "torch.tensor({0, 1, 2, 0}, {dtype=torch.int32, device=D})", "torch.tensor([0, 1, 2, 0], dtype=torch.int32, device=D)"),
+                   ("byte", "torch.tensor({0, 1, 2, 0}, {dtype=torch.uint8, device=D})", "torch.tensor([0, 1, 2, 0], dtype=torch.uint8, device=D)")):
+    case(f"loss_nll_target_{tag}", f"nn.functional.nll_loss({NLX}, {t})", f"torch.nn.functional.nll_loss({NLXP}, {tp})")
 case("loss_bce_range", "nn.functional.binary_cross_entropy(torch.tensor({1.5}, {device=D}), torch.tensor({1.}, {device=D}))", "torch.nn.functional.binary_cross_entropy(torch.tensor([1.5], device=D), torch.tensor([1.], device=D))")
 case("loss_size", "nn.functional.binary_cross_entropy_with_logits(torch.ones(2, {device=D}), torch.ones(3, {device=D}))", "torch.nn.functional.binary_cross_entropy_with_logits(torch.ones(2, device=D), torch.ones(3, device=D))")
 # the target's dtype and size, as a learner gets them wrong
