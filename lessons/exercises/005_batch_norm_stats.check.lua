@@ -14,10 +14,19 @@ local gamma, beta = (torch.rand(C) + 0.5):to(dev), torch.randn(C):to(dev)
 local rm, rv = (torch.randn(C) * 0.1):to(dev), (torch.rand(C) + 0.5):to(dev)
 local ref_rm, ref_rv = rm:cpu():clone(), rv:cpu():clone()  -- torch's own, updated by F.batch_norm
 
+-- The exercise is the formula: PyTorch's own batch norm (F.batch_norm, which
+-- nn.BatchNorm2d calls) would pass every comparison below, so it is refused.
+local LIBRARY = {{F, 'batch_norm'}, {torch, 'batch_norm'}}
+
 -- One call, traced: nil (and a failure) unless it returns a tensor of X's
 -- shape on dev without host waits or work on the CPU.
 local function run(what, X, training)
-  local trace, ok, Y = traced(batch_norm, X, gamma, beta, rm, rv, training)
+  local library, trace, ok, Y = watching(LIBRARY, traced, batch_norm, X, gamma, beta, rm, rv, training)
+  if #library > 0 then
+    fail(what .. ' called F.batch_norm (or nn.BatchNorm2d, which calls it): write the formula with tensor ops '
+         .. '(mean, subtraction, sqrt), as the lesson\'s first cell does')
+    return nil
+  end
   if not ok then fail(what .. ' raised an error: ' .. first_line(Y)) return nil end
   if not torch.is_tensor(Y) then fail(what .. ' should return a tensor, not ' .. type(Y)) return nil end
   if tostring(Y.device) ~= dev then
