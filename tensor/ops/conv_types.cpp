@@ -64,8 +64,10 @@ bool pytorch_takes_onednn(const Tensor& x, const Tensor& w, const Conv2dOptions&
 }  // namespace
 
 void check_conv_bias_dtype(const Tensor& x, const Tensor* b) {
-  GL_CHECK(!b || b->dtype() == x.dtype(), "Input type (", dtype_cpp_name(x.dtype()), ") and bias type (",
-           dtype_cpp_name(b->dtype()), ") should be the same");
+  if (!b || b->dtype() == x.dtype()) return;
+  throw RuntimeError(cat("Input type (", dtype_cpp_name(x.dtype()), ") and bias type (", dtype_cpp_name(b->dtype()),
+                         ") should be the same"),
+                     dtype_mismatch_hint(x.dtype(), b->dtype()));
 }
 
 void check_conv_types(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dOptions& o) {
@@ -75,21 +77,28 @@ void check_conv_types(const Tensor& x, const Tensor& w, const Tensor* b, const C
   if (cpu && x.dtype() == DType::Bool) throw NotImplementedError("\"slow_conv2d_cpu\" not implemented for 'Bool'");
   auto same = [&](const Tensor& t) { return t.dtype() == x.dtype() && t.device() == x.device(); };
   if (same(w) && (!b || same(*b))) return;
+  // gpulab's line under PyTorch's text: what to convert, or to move
+  const std::string hint = w.dtype() != x.dtype() ? dtype_mismatch_hint(x.dtype(), w.dtype())
+                                                  : "move the input and the model to the same device";
   const std::string bias_text =
       b ? cat("Input type (", class_name(x), ") and bias type (", class_name(*b), ") should be the same") : "";
   if (!cpu) {  // cuDNN's
-    GL_CHECK(same(w), "Input type (", class_name(x), ") and weight type (", class_name(w), ") should be the same");
-    throw RuntimeError(bias_text);
+    if (!same(w))
+      throw RuntimeError(
+          cat("Input type (", class_name(x), ") and weight type (", class_name(w), ") should be the same"), hint);
+    throw RuntimeError(bias_text, hint);
   }
   // The native kernel reads a weight of another dtype as the input's. A weight
   // on a GPU gets oneDNN's text whatever the sizes (not checked against
   // PyTorch for the small pictures its native kernel takes: no GPU here).
   if (w.dtype() != x.dtype() && !pytorch_takes_onednn(x, w, o))
     throw RuntimeError(
-        cat("expected scalar type ", dtype_legacy_name(x.dtype()), " but found ", dtype_legacy_name(w.dtype())));
-  GL_CHECK(same(w), "Input type (", class_name(x), ") and weight type (", class_name(w),
-           ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor");
-  throw RuntimeError(bias_text);
+        cat("expected scalar type ", dtype_legacy_name(x.dtype()), " but found ", dtype_legacy_name(w.dtype())), hint);
+  if (!same(w))
+    throw RuntimeError(cat("Input type (", class_name(x), ") and weight type (", class_name(w),
+                           ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor"),
+                       hint);
+  throw RuntimeError(bias_text, hint);
 }
 
 }  // namespace gl

@@ -42,6 +42,29 @@ void check_args_device(const char* method, std::initializer_list<std::pair<const
   }
 }
 
+std::string dtype_mismatch_hint(DType input, DType params) {
+  auto method = [](DType d) {  // the Tensor and Module method that converts to d
+    switch (d) {
+      case DType::Bool: return "bool";
+      case DType::UInt8: return "byte";
+      case DType::Int8: return "char";
+      case DType::Int16: return "short";
+      case DType::Int32: return "int";
+      case DType::Int64: return "long";
+      case DType::Float16: return "half";
+      case DType::BFloat16: return "bfloat16";
+      case DType::Float32: return "float";
+      default: return "double";
+    }
+  };
+  std::string h = cat("the input is ", dtype_name(input), " and the layer's parameters ", dtype_name(params),
+                      ": convert the input, X:", method(params), "()");
+  if (input == DType::UInt8 && is_floating(params))
+    return h + " / 255 for pictures (a dataset's transforms.ToTensor() does it)";
+  if (is_floating(input) && is_floating(params)) h += cat(", or the model, net:", method(input), "()");
+  return h;
+}
+
 const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts) {
   bool cuda = false;
   for (auto* t : ts) cuda = cuda || (t && t->defined() && t->device().is_cuda());

@@ -192,6 +192,10 @@ Device common_device(const std::vector<const Tensor*>& ts);
 void check_args_device(const char* method, std::initializer_list<std::pair<const char*, const Tensor*>> args,
                        const char* hint = nullptr);
 const char* wrapper(const char* op, std::initializer_list<const Tensor*> ts);
+// The hint under PyTorch's text when a layer's input and parameters differ in
+// dtype: which is which, and the method that converts each (X:float(),
+// net:double()); a uint8 input is pictures that want X:float() / 255 or ToTensor.
+std::string dtype_mismatch_hint(DType input, DType params);
 Tensor to_dtype(const Tensor& t, DType d);  // no-op when equal
 // Elementwise loop over `ts` (ts[0] is the output) broadcast to `shape`.
 LoopSpec make_loop(const Shape& shape, const std::vector<const Tensor*>& ts);

@@ -218,7 +218,8 @@ T.test("errors in PyTorch's words", function()
     'RuntimeError: Given weight of size [6, 3, 3, 3], expected bias to be 1-dimensional with 6 elements, but got bias of size [5] instead')
   T.raises(function() F.conv2d(x, torch.randn(6, 3, 3, 3), {padding = 'same', stride = 2}) end,
     "RuntimeError: padding='same' is not supported for strided convolutions")
-  T.raises(function() F.conv2d(x:double(), torch.randn(6, 3, 3, 3)) end, 'RuntimeError: expected scalar type Double but found Float')
+  T.raises(function() F.conv2d(x:double(), torch.randn(6, 3, 3, 3)) end, 'RuntimeError: expected scalar type Double but found Float'
+    .. "\nhint: the input is float64 and the layer's parameters float32: convert the input, X:float(), or the model, net:double()")
   T.raises(function() F.max_pool2d(x, 2, {padding = 2}) end,
     'RuntimeError: pad should be at most half of effective kernel size, but got pad=2, kernel_size=2 and dilation=1')
   T.raises(function() F.max_pool2d(torch.randn(1, 1, 2, 2), 3) end,
@@ -256,14 +257,18 @@ T.test("errors in PyTorch's words", function()
   end
   if torch.cuda.is_available() then
     T.raises(function() F.conv2d(x, torch.randn(6, 3, 3, 3, {device = 'cuda:0'})) end,
-      'RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor')
+      'RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor'
+        .. '\nhint: move the input and the model to the same device')
     T.raises(function() F.conv2d(x:cuda(), torch.randn(6, 3, 3, 3):cuda(), torch.randn(6)) end,
-      'RuntimeError: Input type (torch.cuda.FloatTensor) and bias type (torch.FloatTensor) should be the same')
+      'RuntimeError: Input type (torch.cuda.FloatTensor) and bias type (torch.FloatTensor) should be the same'
+        .. '\nhint: move the input and the model to the same device')
     -- the model left on the CPU: cuDNN's text, without oneDNN's clause (Note [Convolution type errors])
     T.raises(function() nn.Conv2d(3, 6, 3)(x:cuda()) end,
-      'RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same')
+      'RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same'
+        .. '\nhint: move the input and the model to the same device')
     T.raises(function() F.conv2d(x:cuda():bfloat16(), torch.randn(6, 3, 3, 3):cuda()) end,
-      'RuntimeError: Input type (CUDABFloat16Type) and weight type (torch.cuda.FloatTensor) should be the same')
+      'RuntimeError: Input type (CUDABFloat16Type) and weight type (torch.cuda.FloatTensor) should be the same'
+        .. "\nhint: the input is bfloat16 and the layer's parameters float32: convert the input, X:float(), or the model, net:bfloat16()")
     -- batch and layer norm keep the same-device rule (they computed on the input's device before)
     local HINT = 'move the input and the model (or both matrices) to the same device'
     local bn = nn.BatchNorm2d(3):to('cuda:0')
@@ -329,12 +334,21 @@ T.test('a convolution given a weight or bias of another dtype says what PyTorch 
   local bad = {}
   for _, c in ipairs(dofile(dir .. '/data/conv_type_errors_expected.lua')) do
     local ok, got = pcall(assert(load('return ' .. c[1], c[1], 't', env)))
-    got = ok and 'no error' or got
+    got = ok and 'no error' or got:match('^[^\n]*')  -- PyTorch's text; gpulab's hint follows
     if got ~= c[2] then bad[#bad + 1] = ('%s\n  want %s\n  got  %s'):format(c[1], c[2], got) end
   end
   T.eq(table.concat(bad, '\n'), '')
   T.eq(select(2, pcall(nn.Conv2d(1, 2, 3), torch.ones(1, 1, 8, 8, {dtype = torch.float64}))),
-       'RuntimeError: Input type (double) and bias type (float) should be the same')
+       'RuntimeError: Input type (double) and bias type (float) should be the same\nhint: the input is float64 and the '
+       .. "layer's parameters float32: convert the input, X:float(), or the model, net:double()")
+  -- Fashion-MNIST's bytes without ToTensor, through d2l's LeNet: the hint says what to do
+  T.eq(select(2, pcall(nn.Conv2d(1, 6, 5, {padding = 2}), torch.zeros(2, 1, 28, 28, {dtype = torch.uint8}))),
+       'RuntimeError: Input type (unsigned char) and bias type (float) should be the same\nhint: the input is uint8 and '
+       .. "the layer's parameters float32: convert the input, X:float() / 255 for pictures (a dataset's "
+       .. 'transforms.ToTensor() does it)')
+  T.eq(select(2, pcall(nn.Linear(3, 2), torch.ones(2, 3, {dtype = torch.float64}))),
+       'RuntimeError: mat1 and mat2 must have the same dtype, but got Double and Float\nhint: the input is float64 and '
+       .. "the layer's parameters float32: convert the input, X:float(), or the model, net:double()")
 end)
 
 T.finish()
