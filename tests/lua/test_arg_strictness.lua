@@ -198,6 +198,32 @@ T.test('an operator given a value it cannot take names the operator, as Python d
        .. 'is not supported. Use the `^` or `logical_xor()` operator instead.')
 end)
 
+-- x:to()'s three forms, as PyTorch 2.15 parses them (texts from it)
+T.test("to() takes PyTorch's three forms and refuses the rest with its text", function()
+  local x = torch.ones(2)
+  local function first(f) return (select(2, pcall(f)):match('^[^\n]*')) end
+  local BAD = 'TypeError: to() received an invalid combination of arguments - got (%s), but expected one of:'
+  T.eq(first(function() return x:to(torch.float64, 'cuda') end), BAD:format('torch.dtype, str'))
+  T.eq(first(function() return x:to('cpu', 'cpu') end), BAD:format('str, str'))
+  T.eq(first(function() return x:to(x, torch.float64) end), BAD:format('Tensor, torch.dtype'))
+  T.eq(first(function() return x:to(torch.float64, true, 'x') end), BAD:format('torch.dtype, bool, str'))
+  T.eq(first(function() return x:to(torch.float64, nil, true) end), BAD:format('torch.dtype, NoneType, bool'))
+  T.eq(first(function() return x:to('cpu', torch.float64, true, false, 5) end),
+       'TypeError: to() takes from 0 to 4 positional arguments but 5 were given')
+  T.eq(select(2, pcall(x.to, x, 'cpu', 'cpu')), BAD:format('str, str') .. '\n'
+       .. ' * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)\n'
+       .. ' * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)\n'
+       .. ' * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)\n')
+  -- the forms themselves
+  T.eq(tostring(x:to(nil)), 'tensor([1., 1.])')
+  T.eq(tostring(x:to('cpu', nil)), 'tensor([1., 1.])')
+  T.eq(tostring(x:to(torch.ones(1, {dtype = torch.int64}))), 'tensor([1, 1])')
+  T.eq(tostring(x:to(torch.float64, false, true)), 'tensor([1., 1.], dtype=torch.float64)')
+  T.eq(rawequal(x:to('cpu'), x), true)
+  T.eq(rawequal(x:to('cpu', torch.float32, false, true), x), false)  -- copy=True, positional
+  T.eq(tostring(x:to('cpu', {dtype = torch.int32})), 'tensor([1, 1], dtype=torch.int32)')
+end)
+
 -- Note [Argument positions]: each expected text is PyTorch 2.15's.
 T.test('a wrongly typed argument given positionally is named with its position, as PyTorch names it', function()
   local function err(f, ...) return select(2, pcall(f, ...)) end
