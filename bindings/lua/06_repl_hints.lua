@@ -73,7 +73,8 @@ local S = function(ctx) return strip_strings(ctx.cell) end
 -- torch.randn(2, 3, device="cuda") as Lua writes it: the first call whose
 -- arguments hold name=value gets its keywords in a trailing table, with
 -- Python's True, False and None as Lua's (False would be an unset global,
--- nil); x.sum(dim=0) on a tensor x becomes x:sum({dim=0}). nil where the
+-- nil); x.sum(dim=0) on a tensor x becomes x:sum({dim=0}), and net.to(...)
+-- on a module net:to(...). nil where the
 -- line is not that simple.
 local python_constants = {True = 'true', False = 'false', None = 'nil'}
 local function keywords_in_table(line)
@@ -115,7 +116,9 @@ local function keywords_in_table(line)
         out[#out + 1] = kw:sub(last)
         local head = line:sub(1, i - 1)
         local obj, meth = head:sub(1, open - 1):match('([%a_][%w_]*)%.([%a_][%w_]*)%s*$')
-        if obj and U.is_tensor(rawget(_G, obj)) and tensor_method(meth) then
+        local v = obj and rawget(_G, obj)
+        local object = type(v) == 'table' and not U.is_namespace(v) and getmetatable(v) and type(v[meth]) == 'function'
+        if obj and ((U.is_tensor(v) and tensor_method(meth)) or object) then
           head = head:sub(1, open - 1):gsub('%.([%a_][%w_]*)%s*$', ':%1') .. head:sub(open)
         end
         return head .. '{' .. table.concat(out) .. '}' .. line:sub(close)

@@ -59,6 +59,8 @@ local habits = {
   {'l = nn.Linear(3, 4, bias=False)', 'hint: Lua has no keyword arguments: options go in a trailing table: l = nn.Linear(3, 4, {bias=false})'},
   {'z = torch.randn(2, device="cuda", name="a=b)")',
    'hint: Lua has no keyword arguments: options go in a trailing table: z = torch.randn(2, {device="cuda", name="a=b)"})'},
+  {'net.to(device="cpu", dtype=torch.float64)',
+   'hint: Lua has no keyword arguments: options go in a trailing table: net:to({device="cpu", dtype=torch.float64})'},
   {'print(f(1, g(2, c=None)), 3)', 'hint: Lua has no keyword arguments: options go in a trailing table: print(f(1, g(2, {c=nil})), 3)'},
   {'class Net(nn.Module):', "hint: subclass with local Net = nn.Module:extend('Net') and define function Net:forward(x) ... end"},
   {'with torch.no_grad():',
