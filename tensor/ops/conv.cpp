@@ -113,8 +113,13 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   o.dilation = pair_of(o.dilation, "dilation");
   check_conv(input, weight, b, o, o.padding[0], o.padding[1]);
   check_conv_types(input, weight, b, o);
-  GL_CHECK(is_floating(input.dtype()), "gpulab: conv2d supports floating-point inputs, got ",
-           dtype_name(input.dtype()));
+  // Note [Integer convolution]: PyTorch's CPU kernel convolves integers too,
+  // in the integer type (wrapping). Here they convolve in float64, exact while
+  // a sum stays below 2^53, and wrap on the way back through int64. (What a
+  // GPU does with them is not known here: they stay refused there.)
+  const bool integral = !is_floating(input.dtype());
+  GL_CHECK(!integral || !input.device().is_cuda(),
+           "gpulab: conv2d supports floating-point inputs on CUDA devices, got ", dtype_name(input.dtype()));
 
   // Note [Reduced-precision convolution]: cuDNN convolves float16 and
   // bfloat16 (autocast's dtypes) itself; the host's libraries take float32 and
@@ -124,7 +129,9 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
   const Device dev = input.device();
   const DnnKernels& lib = dnn_kernels_for(dev);
   ConvGeom g;
-  g.dtype = is_reduced_float(input.dtype()) && !lib.reduced_precision ? DType::Float32 : input.dtype();
+  g.dtype = integral                                                    ? DType::Float64
+            : is_reduced_float(input.dtype()) && !lib.reduced_precision ? DType::Float32
+                                                                        : input.dtype();
   g.N = input.size(0);
   g.C = input.size(1);
   g.H = input.size(2);
@@ -150,7 +157,7 @@ Tensor conv2d(const Tensor& input0, const Tensor& weight, const Tensor* bias, co
     trace::op("conv2d", dev);
     lib.conv_fwd(dnn_exec_for(dev), g, xc.data_ptr(), wc.data_ptr(), b ? bc.data_ptr() : nullptr, y.data_ptr());
   }
-  y = to_dtype(y, input.dtype());
+  y = to_dtype(integral ? to_dtype(y, DType::Int64) : y, input.dtype());
   if (any_requires_grad(std::vector<Tensor>{input, weight, b ? *b : Tensor()})) {
     record(y, {input, weight, b ? *b : Tensor()},
            ConvolutionBackward0{g, xc, wc, input.requires_grad(), weight.requires_grad(), b && b->requires_grad()});

@@ -20,6 +20,7 @@ T.device_cases(cases, run, function(want)
   if real then want = want:gsub('_cpu_out"', '_cuda"') end
   return want
 end, function(name)
+  if name:match('^conv_int_') then return 'integer convolution is the CPU\'s (Note [Integer convolution])' end
   return real and ties[name] and 'equal values: which index a GPU kernel returns is its own (tests/gpu/oracle.lua)'
 end)
 

@@ -297,6 +297,14 @@ case("loss_ce_3d_none", "nn.functional.cross_entropy(torch.arange(24., {device=D
 case("loss_ce_nd_probs", f"nn.functional.cross_entropy({CE4}, {CE4}:softmax(1))", f"torch.nn.functional.cross_entropy({CE4P}, {CE4P}.softmax(1))")
 case("loss_ce_nd_bad_target", f"nn.functional.cross_entropy({CE4}, torch.zeros(2, 2, {{dtype=torch.int64, device=D}}))", f"torch.nn.functional.cross_entropy({CE4P}, torch.zeros(2, 2, dtype=torch.int64, device=D))")
 case("loss_ce_3d_bad_target", "nn.functional.cross_entropy(torch.ones(2, 3, 4, {device=D}), torch.zeros(2, 5, {dtype=torch.int64, device=D}))", "torch.nn.functional.cross_entropy(torch.ones(2, 3, 4, device=D), torch.zeros(2, 5, dtype=torch.int64, device=D))")
+# integer convolution on the CPU, wrapping as PyTorch's kernel does (Note [Integer convolution])
+CX = "torch.arange(50, {device=D}):reshape(1, 2, 5, 5) * 7"
+CXP = "torch.arange(50, device=D).reshape(1, 2, 5, 5) * 7"
+CW = "torch.arange(36, {device=D}):reshape(2, 2, 3, 3) - 20"
+CWP = "torch.arange(36, device=D).reshape(2, 2, 3, 3) - 20"
+for dt in ("int64", "uint8", "int16"):
+    case(f"conv_int_{dt}", f"nn.functional.conv2d(({CX}):to(torch.{dt}), ({CW}):to(torch.{dt}), torch.tensor({{1, -2}}, {{device=D}}):to(torch.{dt}), 2, 1)",
+         f"torch.nn.functional.conv2d(({CXP}).to(torch.{dt}), ({CWP}).to(torch.{dt}), torch.tensor([1, -2], device=D).to(torch.{dt}), 2, 1)")
 # nll_loss's target checks, in PyTorch's order (batch size, rank, dtype), and a Byte target
 NLX = "torch.arange(12., {device=D}):reshape(4, 3):cos():log_softmax(1)"
 NLXP = "torch.arange(12., device=D).reshape(4, 3).cos().log_softmax(1)"
