@@ -49,13 +49,8 @@ bool push_operator_error(lua_State* L) {
 void push_error(lua_State* L, std::exception_ptr ep) {
   try {
     std::rethrow_exception(ep);
-  } catch (const LuaCallbackError& e) { lua_pushstring(L, e.what()); } catch (const TypeError& e) {
-    if (!push_operator_error(L)) {
-      std::string m = std::string(e.kind()) + ": " + e.what();
-      if (!e.hint().empty()) m += "\nhint: " + e.hint();
-      lua_pushlstring(L, m.data(), m.size());
-    }
-  } catch (const gl::Error& e) {
+  } catch (const LuaCallbackError& e) { lua_pushstring(L, e.what()); } catch (const gl::Error& e) {
+    if (dynamic_cast<const TypeError*>(&e) && push_operator_error(L)) return;
     std::string m = std::string(e.kind()) + ": " + e.what();
     if (!e.hint().empty()) m += "\nhint: " + e.hint();
     lua_pushlstring(L, m.data(), m.size());

@@ -88,7 +88,7 @@ local function keywords_in_table(line)
     elseif depth > 0 and ch:match('[%a_]') and not m:sub(i - 1, i - 1):match('[%w_%.:]') then
       local name, eq = m:match('^([%a_][%w_]*)%s*()=', i)
       if name and m:sub(eq + 1, eq + 1) ~= '=' and m:sub(1, i - 1):match('[(,]%s*$') then
-        local open, close, d = 0, nil, 0
+        local open, close, d = nil, nil, 0
         for j = i, #m do  -- the ')' that ends this call
           local cj = m:sub(j, j)
           if cj:match('[%(%[{]') then d = d + 1
@@ -98,11 +98,12 @@ local function keywords_in_table(line)
           end
         end
         if not close or m:sub(close, close) ~= ')' then return nil end
+        d = 0
         for j = i - 1, 1, -1 do  -- the '(' that opens it
           local cj = m:sub(j, j)
-          if cj == ')' then open = open + 1 elseif cj == '(' then
-            if open == 0 then open = j break end
-            open = open - 1
+          if cj == ')' then d = d + 1 elseif cj == '(' then
+            if d == 0 then open = j break end
+            d = d - 1
           end
         end
         local kw_m, kw = m:sub(i, close - 1):gsub('%s+$', ''), line:sub(i, close - 1):gsub('%s+$', '')

@@ -13,26 +13,7 @@
 namespace gl {
 
 namespace {
-Tensor linear_unchecked(const Tensor& x, const Tensor& w, const Tensor* b);
-}
-
-Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b) {
-  if (autocast::Scope ac{autocast::Op::linear, {&x, &w, b}}) {  // Note [Autocast]
-    const Tensor bias = ac(b);
-    return linear(ac(x), ac(w), b ? &bias : nullptr);
-  }
-  try {
-    return linear_unchecked(x, w, b);
-  } catch (const RuntimeError& e) {
-    // PyTorch's text names mat1 and mat2 (or m1 and m2): gpulab's line says
-    // they are the input and the weight, and how to convert one.
-    if (x.dtype() == w.dtype() || !e.hint().empty()) throw;
-    throw RuntimeError(e.what(), dtype_mismatch_hint(x.dtype(), w.dtype()));
-  }
-}
-
-namespace {
-Tensor linear_unchecked(const Tensor& x, const Tensor& w, const Tensor* b) {
+Tensor linear_without_hint(const Tensor& x, const Tensor& w, const Tensor* b) {
   const bool bias = b && b->defined();
   if (x.dim() == 2 && bias) return addmm(*b, x, t(w));
   // As PyTorch: a 1-d or contiguous n-d input is folded into one addmm and
@@ -49,6 +30,21 @@ Tensor linear_unchecked(const Tensor& x, const Tensor& w, const Tensor* b) {
   return out;
 }
 }  // namespace
+
+Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b) {
+  if (autocast::Scope ac{autocast::Op::linear, {&x, &w, b}}) {  // Note [Autocast]
+    const Tensor bias = ac(b);
+    return linear(ac(x), ac(w), b ? &bias : nullptr);
+  }
+  try {
+    return linear_without_hint(x, w, b);
+  } catch (const RuntimeError& e) {
+    // PyTorch's text names mat1 and mat2 (or m1 and m2): gpulab's line says
+    // they are the input and the weight, and how to convert one.
+    if (x.dtype() == w.dtype() || !e.hint().empty()) throw;
+    throw RuntimeError(e.what(), dtype_mismatch_hint(x.dtype(), w.dtype()));
+  }
+}
 
 namespace {
 // PyTorch's softmax kernels take floating types only; the error names the

@@ -52,6 +52,14 @@ bool declined(cudnnStatus_t st, const char* call) {
   return true;
 }
 
+// The reserve the training forward leaves for the backward, asked by both
+// with the same mode: false where cuDNN refuses the query.
+bool reserve_size(cudnnHandle_t h, const NormDescs& d, size_t* bytes) {
+  return !declined(
+      cudnn().cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, kTrainMode, kOps, nullptr, d.x.d, bytes),
+      "cudnnGetBatchNormalizationTrainingExReserveSpaceSize");
+}
+
 }  // namespace
 
 bool batch_norm_takes(const NormGeom& g, bool training, bool affine, bool grad) {
@@ -96,9 +104,7 @@ bool batch_norm_fwd(void* exec, const NormGeom& g, bool training, const void* x,
                                                                             nullptr, &ws_bytes),
                "cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize"))
     return false;
-  if (declined(api.cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, mode, kOps, nullptr, d.x.d, &reserve_bytes),
-               "cudnnGetBatchNormalizationTrainingExReserveSpaceSize"))
-    return false;
+  if (!reserve_size(h, d, &reserve_bytes)) return false;
   GL_CHECK(reserve_bytes == 0 || reserve, "gpulab: cuDNN's batch norm was given no reserve space");
   std::lock_guard<std::mutex> lock(ex->mu);  // the slot's workspace
   void* ws = ws_bytes ? exec_workspace(ex, ws_bytes) : nullptr;
@@ -125,9 +131,7 @@ bool batch_norm_bwd(void* exec, const NormGeom& g, bool training, const void* x,
                                                                      d.c.d, nullptr, &ws_bytes),
                "cudnnGetBatchNormalizationBackwardExWorkspaceSize"))
     return false;
-  if (declined(api.cudnnGetBatchNormalizationTrainingExReserveSpaceSize(h, mode, kOps, nullptr, d.x.d, &reserve_bytes),
-               "cudnnGetBatchNormalizationTrainingExReserveSpaceSize"))
-    return false;
+  if (!reserve_size(h, d, &reserve_bytes)) return false;
   GL_CHECK(reserve_bytes == 0 || reserve, "gpulab: cuDNN's batch norm backward was given no reserve space");
   std::lock_guard<std::mutex> lock(ex->mu);
   // cuDNN writes both parameter gradients; those not wanted go to scratch
