@@ -14,6 +14,7 @@ extern const Reg kTensorOps[];          // tensor_ops.cpp: methods that are also
 extern const Reg kTensorMatrixOps[];    // tensor_matrix_ops.cpp: matmul, mm, bmm, dot, addmm, softmax (the same)
 extern const Reg kTensorReduceOps[];    // tensor_reduce_ops.cpp: sum, mean, max, var, cumsum, ... (the same)
 extern const Reg kTensorMethods[];      // tensor_methods.cpp: methods only
+extern const Reg kTensorConversions[];  // tensor_conversions.cpp: to, cuda, cpu, the dtype casts
 extern const Reg kTensorViewMethods[];  // tensor_view_methods.cpp: the methods that view or reshape
 extern const Reg kTorchFunctions[];     // torch_lib.cpp
 extern const Reg kFunctional[];         // torch_lib.cpp: torch.nn.functional

@@ -240,6 +240,7 @@ void open_tensor_type(lua_State* L) {
   set_functions(L, kTensorMatrixOps, "", true);
   set_functions(L, kTensorReduceOps, "", true);
   set_functions(L, kTensorMethods, "", true);
+  set_functions(L, kTensorConversions, "", true);
   set_functions(L, kTensorViewMethods, "", true);
   set_functions(L, kSortOps, "", true);
   set_functions(L, kTernaryOps, "", true);
