@@ -35,7 +35,7 @@ bool push_field(lua_State* L, const Tensor& t, const char* k) {
         return true;
       }
       if (!std::strcmp(k, "data")) {
-        push_tensor(L, detach(t));
+        push_tensor(L, variable_data(t));
         return true;
       }
       break;
@@ -109,6 +109,12 @@ bool push_field(lua_State* L, const Tensor& t, const char* k) {
     case 'm':
       if (!std::strcmp(k, "mT")) {
         push_tensor(L, transpose(t, -2, -1));
+        return true;
+      }
+      break;
+    case '_':
+      if (!std::strcmp(k, "_version")) {  // in-place writes so far (Note [Version counter])
+        lua_pushinteger(L, t.storage() ? t.storage()->version : 0);
         return true;
       }
       break;

@@ -54,12 +54,16 @@ bool any_requires_grad(const std::vector<Tensor>& inputs) {
 }
 
 void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
-            std::function<std::vector<Tensor>(const Tensor&)> backward) {
+            std::function<std::vector<Tensor>(const Tensor&)> backward, std::initializer_list<Tensor> saved) {
   auto n = std::make_shared<Node>();
   n->name = name;
   n->next.reserve(inputs.size());
-  for (auto& t : inputs) n->next.push_back(t.defined() ? edge_of(t) : nullptr);
+  for (auto& t : inputs) {
+    n->next.push_back(t.defined() ? edge_of(t) : nullptr);
+    n->view = n->view || (t.defined() && t.storage() && t.storage() == out.storage());
+  }
   n->backward = std::move(backward);
+  for (const Tensor& t : saved) save_version(*n, t, out);
   out.impl->grad_fn = std::move(n);
   out.impl->requires_grad = true;
 }
@@ -267,10 +271,12 @@ void execute(const std::vector<std::shared_ptr<Node>>& roots, const std::vector<
           "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
           "if you need to access saved tensors after calling backward.");
     if (!n->retained.empty()) store_retained(*n, g);
+    check_saved_versions(*n);
     std::vector<Tensor> grads_in = g.defined() ? n->backward(g) : std::vector<Tensor>(n->next.size());
     if (!pass.retain_graph) {
       n->released = true;
       n->backward = nullptr;
+      n->saved.clear();
     }
     for (size_t i = 0; i < n->next.size(); ++i) {
       Node* e = n->next[i].get();

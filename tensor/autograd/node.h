@@ -7,8 +7,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
+#include "tensor/autograd/saved.h"
 #include "tensor/core/tensor.h"
 
 namespace gl {
@@ -31,8 +33,13 @@ struct Node {
   // The backward reads the output tensor itself (not a copy): an in-place op
   // on that output would change it (Note [In-place autograd] in elementwise.cpp).
   bool saves_output = false;
+  // The output is a view of an input (their storage is one): once either is
+  // written in place, PyTorch names the view's node AsStridedBackward0.
+  bool view = false;
   // x.register_hook(fn) on the tensor this node stands for (Note [Tensor hooks]).
   std::vector<std::pair<int, std::function<Tensor(const Tensor&)>>> hooks;
+  // The tensors the backward reads, with their versions (Note [Version counter]).
+  std::vector<SavedVersion> saved;
   virtual ~Node() = default;
 };
 
@@ -51,11 +58,27 @@ struct NoGradGuard {
 bool any_requires_grad(std::initializer_list<const Tensor*> inputs);
 bool any_requires_grad(const std::vector<Tensor>& inputs);
 
-// Makes `out` the output of a new node over `inputs`.
+// Makes `out` the output of a new node over `inputs`; `saved`: the tensors
+// the backward reads (Note [Version counter]).
 void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
-            std::function<std::vector<Tensor>(const Tensor&)> backward);
-// Records a node of derivatives.h under its own name (Note [Derivative rows]).
-template <class Derivative> void record(Tensor& out, const std::vector<Tensor>& inputs, Derivative node) {
+            std::function<std::vector<Tensor>(const Tensor&)> backward, std::initializer_list<Tensor> saved = {});
+// Records a node of derivatives.h (Note [Derivative rows]), saving its Tensor
+// members, under its own name or `name`.
+template <class Derivative>
+requires std::is_aggregate_v<Derivative>
+void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs, Derivative node) {
+  record(out, name, inputs, std::function<std::vector<Tensor>(const Tensor&)>(std::move(node)));
+  Node& n = *out.grad_fn();
+  for_each_member(*n.backward.target<Derivative>(), [&](const auto& m) {
+    using M = std::decay_t<decltype(m)>;
+    if constexpr (std::is_same_v<M, Tensor>) save_version(n, m, out);
+    if constexpr (std::is_same_v<M, std::vector<Tensor>>)
+      for (const Tensor& t : m) save_version(n, t, out);
+  });
+}
+template <class Derivative>
+requires std::is_aggregate_v<Derivative>
+void record(Tensor& out, const std::vector<Tensor>& inputs, Derivative node) {
   record(out, Derivative::kName, inputs, std::move(node));
 }
 

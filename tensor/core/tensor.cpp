@@ -120,6 +120,7 @@ Tensor make_view(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
   impl->strides = std::move(strides);
   impl->offset = offset;
   impl->dtype = t.impl->dtype;
+  impl->version_untracked = t.impl->version_untracked;
   return Tensor(std::move(impl));
 }
 

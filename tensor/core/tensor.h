@@ -64,6 +64,8 @@ struct TensorImpl {
   // That node, held while hooks are registered on the leaf (Note [Tensor hooks]).
   std::shared_ptr<Node> hooked_accumulator;
   int output_nr = 0;
+  // `.data` and its views: their writes are not counted (Note [Version counter]).
+  bool version_untracked = false;
 };
 
 struct TensorOptions {

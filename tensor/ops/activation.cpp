@@ -1,6 +1,7 @@
 // gelu and silu: the rows Gelu, GeluTanh and Silu of op_rows.def behind
 // PyTorch's checks, and the derivatives those rows name.
 #include <cmath>
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 
@@ -33,6 +34,7 @@ Tensor silu(const Tensor& x) {
 }
 
 void silu_(Tensor& x) {
+  Mutation written(x);  // Note [Version counter]
   check_floating(x, "silu_cpu", "silu_cuda");
   unary_(UnaryOp::Silu, x);
 }

@@ -1,5 +1,6 @@
 // add/sub with alpha and div with a rounding mode: the options of PyTorch's
 // arithmetic ops, over the plain binary ops.
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/promote.h"
@@ -65,8 +66,14 @@ Tensor div_trunc(const Tensor& x, const Tensor& y) {
 Tensor add(const Tensor& x, Other y, Scalar alpha) { return alpha_op(BinaryOp::Add, x, y, alpha, nullptr); }
 Tensor sub(const Tensor& x, Other y, Scalar alpha) { return alpha_op(BinaryOp::Sub, x, y, alpha, nullptr); }
 Tensor add(const Tensor& x, const Tensor& y, Scalar alpha) { return add(x, Other::of(y), alpha); }
-void add_(Tensor& x, Other y, Scalar alpha) { alpha_op(BinaryOp::Add, x, y, alpha, &x); }
-void sub_(Tensor& x, Other y, Scalar alpha) { alpha_op(BinaryOp::Sub, x, y, alpha, &x); }
+void add_(Tensor& x, Other y, Scalar alpha) {
+  Mutation written(x);  // Note [Version counter]
+  alpha_op(BinaryOp::Add, x, y, alpha, &x);
+}
+void sub_(Tensor& x, Other y, Scalar alpha) {
+  Mutation written(x);  // Note [Version counter]
+  alpha_op(BinaryOp::Sub, x, y, alpha, &x);
+}
 
 void check_rounding_mode(const std::string& mode) {
   GL_CHECK(mode == "trunc" || mode == "floor",
@@ -80,6 +87,7 @@ Tensor div(const Tensor& x, const Tensor& y, const std::optional<std::string>& m
 }
 
 void div_(Tensor& x, Other y, const std::optional<std::string>& mode) {
+  Mutation written(x);  // Note [Version counter]
   if (!mode) return apply_(BinaryOp::Div, x, y);
   check_rounding_mode(*mode);
   if (*mode == "floor") return apply_(BinaryOp::FloorDivide, x, y);

@@ -2,6 +2,7 @@
 // round with decimals, repeat, unbind.
 #include <algorithm>
 #include <cmath>
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
@@ -51,6 +52,7 @@ Tensor round(const Tensor& t, int64_t decimals) {
 }
 
 void round_(Tensor& t, int64_t decimals) {
+  Mutation written(t);  // Note [Version counter]
   if (GradMode::enabled() && t.requires_grad()) {
     inplace_with_grad(t, [&](const Tensor& old) { return round(old, decimals); });
     return;

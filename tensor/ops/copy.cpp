@@ -160,6 +160,12 @@ Tensor pin_memory(const Tensor& self) {
 
 Tensor detach(const Tensor& self) { return make_view(self, self.sizes(), self.strides(), self.offset()); }
 
+Tensor variable_data(const Tensor& self) {
+  Tensor d = detach(self);
+  d.impl->version_untracked = true;
+  return d;
+}
+
 std::vector<char> to_host_bytes(const Tensor& t0) {
   Tensor t = contiguous(t0);
   std::vector<char> out(size_t(t.numel()) * itemsize(t.dtype()));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include "tensor/autocast/autocast.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
@@ -20,6 +21,29 @@ namespace gl {
 namespace {
 
 bool differentiable(BinaryOp op) { return row(op).node != nullptr; }
+
+// Whether a derivative's text names `word` (a, b, out): a unary row whose
+// derivative reads only `out` saves no input, as PyTorch's (Note [Version counter]).
+constexpr bool mentions(const char* s, const char* word) {
+  auto ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  for (size_t i = 0; s[i]; ++i) {
+    size_t n = 0;
+    while (word[n] && s[i + n] == word[n]) ++n;
+    if (!word[n] && (i == 0 || !ident(s[i - 1])) && !ident(s[i + n])) return true;
+  }
+  return false;
+}
+struct UnaryReads {
+  bool input, output;
+};
+constexpr UnaryReads kUnaryReads[] = {
+#define GL_UNARY(E, name, policy, inplace, node, doc, ...) {mentions(#__VA_ARGS__, "a"), mentions(#__VA_ARGS__, "out")},
+#include "tensor/ops/op_rows.def"
+};
+static_assert(!kUnaryReads[size_t(UnaryOp::Exp)].input && kUnaryReads[size_t(UnaryOp::Exp)].output);
+static_assert(kUnaryReads[size_t(UnaryOp::Log)].input && !kUnaryReads[size_t(UnaryOp::Log)].output);
 
 // Integer division and modulo by zero are errors on the CPU, as in PyTorch.
 void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scalar* s) {
@@ -70,12 +94,20 @@ void record_binary(Tensor& out, BinaryOp op, const Tensor& a, const Tensor& b) {
   const bool saves = row(op).saves;
   Shape as = a.sizes(), bs = b.sizes();
   DType ad = a.dtype(), bd = b.dtype();
+  // What PyTorch would keep, for the version checks (Note [Version counter]):
+  // a product keeps each factor for the other's gradient; a quotient always
+  // keeps the divisor, and the dividend for the divisor's gradient.
+  Tensor va = saves ? a : Tensor(), vb = saves ? b : Tensor();
+  if (op == BinaryOp::Mul && !b.requires_grad()) va = Tensor();
+  if (op == BinaryOp::Mul && !a.requires_grad()) vb = Tensor();
+  if (op == BinaryOp::Div && !b.requires_grad()) va = Tensor();
   record(out, row(op).node, {a, b},
          [op, sa = saves ? a : Tensor(), sb = saves ? b : Tensor(), as, bs, ad,
           bd](const Tensor& g) -> std::vector<Tensor> {
            std::vector<Tensor> r = binary_grad(op, g, sa, sb);
            return {to_dtype(sum_to(r[0], as), ad), to_dtype(sum_to(r[1], bs), bd)};
-         });
+         },
+         {va, vb});
 }
 
 void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, bool scalar_first) {
@@ -116,6 +148,7 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
       }
     }
   });
+  save_version(*out.grad_fn(), a, out);  // Note [Version counter]
 }
 
 // The derivatives of the rows: the grad of the input.
@@ -186,12 +219,20 @@ Tensor unary(UnaryOp op, const Tensor& a0) {
   sl.kernels->unary(sl.exec, op, make_loop(a.sizes(), {&out, &a}));
   if (const char* name = row(op).node; name && any_requires_grad({&a0})) {
     Tensor in = a0;
+    const UnaryReads reads = kUnaryReads[size_t(op)];
+    // A dropped output is computed again from the input, which must then be
+    // as it was (Note [Version counter]).
+    SavedVersion av = saved_version(a, nullptr, Tensor());
     record(out, name, {a0},
-           [op, in, ow = std::weak_ptr<TensorImpl>(out.impl), a](const Tensor& g) -> std::vector<Tensor> {
+           [op, in, ow = std::weak_ptr<TensorImpl>(out.impl), a, av](const Tensor& g) -> std::vector<Tensor> {
              Tensor o(ow.lock());
-             if (!o.defined()) o = unary(op, a);
+             if (!o.defined()) {
+               check_saved_version(av);
+               o = unary(op, a);
+             }
              return {to_dtype(unary_grad(op, g, a, o), in.dtype())};
-           });
+           },
+           {reads.input ? a : Tensor(), reads.output ? out : Tensor()});
     out.grad_fn()->saves_output = true;  // the backward reads `out` (Note [In-place autograd])
   }
   return out;
@@ -310,6 +351,7 @@ template <class B> void inplace(BinaryOp op, Tensor& self, const B& b, std::func
 }  // namespace
 
 void binary_(BinaryOp op, Tensor& self, const Tensor& b) {
+  Mutation written(self);  // Note [Version counter]
   if (needs_inplace_grad(self, &b) && differentiable(op)) {
     if (b.is_same(self)) return inplace_with_grad(self, [&](const Tensor& old) { return binary(op, old, old); });
     return inplace_with_grad(self, [&](const Tensor& old) { return binary(op, old, b); });
@@ -319,6 +361,7 @@ void binary_(BinaryOp op, Tensor& self, const Tensor& b) {
 }
 
 void binary_(BinaryOp op, Tensor& self, Scalar b) {
+  Mutation written(self);  // Note [Version counter]
   if (needs_inplace_grad(self, nullptr) && differentiable(op))
     return inplace_with_grad(self, [&](const Tensor& old) { return binary(op, old, b); });
   check_no_grad_inplace(self);
@@ -336,6 +379,7 @@ Tensor add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha) {
 }
 
 void add_scaled_(BinaryOp op, Tensor& self, const Tensor& b, double alpha) {
+  Mutation written(self);  // Note [Version counter]
   if (needs_inplace_grad(self, &b)) {
     if (b.is_same(self))
       return inplace_with_grad(self, [&](const Tensor& old) { return add_scaled(op, old, old, alpha); });
@@ -347,6 +391,7 @@ void add_scaled_(BinaryOp op, Tensor& self, const Tensor& b, double alpha) {
 }
 
 void unary_(UnaryOp op, Tensor& self) {
+  Mutation written(self);  // Note [Version counter]
   if (needs_inplace_grad(self, nullptr) && row(op).node)
     return inplace_with_grad(self, [&](const Tensor& old) { return unary(op, old); });
   check_no_grad_inplace(self);

@@ -1,6 +1,7 @@
 // index_add, take and nonzero, on the gather/scatter kernel as index_ops.cpp's
 // ops are (the shared pieces: index_run.h).
 #include <algorithm>
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/index_ops.h"
@@ -63,6 +64,7 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
 }
 
 void index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
+  Mutation written(self);  // Note [Version counter]
   in_place(
       self, {&source},
       [&] { index_add_into(self, wrap_dim(dim, std::max<int64_t>(self.dim(), 1)), index, source, alpha); },

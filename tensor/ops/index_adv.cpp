@@ -5,6 +5,7 @@
 // then runs over B and the dims no tensor indexes. Where the indexed dims are
 // adjacent, B takes their place in the result; otherwise B comes first.
 #include <algorithm>
+#include "tensor/autograd/saved.h"
 #include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
@@ -169,6 +170,7 @@ Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const T
 }
 
 void index_put_(Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+  Mutation written(self);  // Note [Version counter]
   if (GradMode::enabled() && (self.requires_grad() || values.requires_grad()))
     return inplace_with_grad(self, [&](const Tensor& old) { return index_put(old, indices, values, accumulate); });
   Plan p = plan(self, indices);

@@ -6,6 +6,7 @@
 //   scatter    : grad.scatter(index, 0) and grad.gather(index) (ScatterBackward0/1)
 //   index_add  : grad and grad.index_select(index) * alpha (IndexAddBackward0)
 //   take, x[i, j] (index): a zero tensor accumulating grad at the indices.
+#include "tensor/autograd/saved.h"
 #include "tensor/autocast/autocast.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/index_run.h"
@@ -129,6 +130,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index_in, Scalar v
 }
 
 void scatter_(Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src, const std::string& reduce) {
+  Mutation written(self);  // Note [Version counter]
   const Tensor index = as_long_index(index_in);
   in_place(
       self, {&src},
@@ -144,6 +146,7 @@ void scatter_(Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& s
 }
 
 void scatter_(Tensor& self, int64_t dim, const Tensor& index_in, Scalar value, const std::string& reduce) {
+  Mutation written(self);  // Note [Version counter]
   const Tensor index = as_long_index(index_in);
   in_place(
       self, {},
@@ -168,6 +171,7 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index_in, cons
 }
 
 void scatter_add_(Tensor& self, int64_t dim, const Tensor& index_in, const Tensor& src) {
+  Mutation written(self);  // Note [Version counter]
   const Tensor index = as_long_index(index_in);
   in_place(
       self, {&src},

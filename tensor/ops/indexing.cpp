@@ -2,6 +2,7 @@
 // slices are Python's start:stop:step, so PyTorch code reads the same.
 #include "tensor/ops/indexing.h"
 #include <algorithm>
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
@@ -187,6 +188,7 @@ Tensor getitem(const Tensor& t, const IndexKey& key) {
 
 void setitem_(Tensor& t, const IndexKey& key, const Tensor* vt, const std::optional<Scalar>& vs,
               const std::string& value_type) {
+  Mutation written(t);  // Note [Version counter]
   // Integers and slices write through a view of t: PyTorch names the view.
   if (!has_tensor(key.items) && GradMode::enabled() && t.requires_grad() && t.is_leaf())
     throw RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.");

@@ -2,6 +2,7 @@
 // derivative on tensors in a graph, the write-back of a result into self, and
 // the recording of an in-place op for autograd (Note [In-place autograd]).
 #include "tensor/ops/inplace.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
@@ -34,6 +35,7 @@ void write_back(Tensor& self, const Tensor& result, DType rt) {
 
 void write_in_place(Tensor& self, std::initializer_list<const Tensor*> inputs, DType rt,
                     const std::function<Tensor(Tensor* into)>& compute) {
+  Mutation written(self);  // Note [Version counter]
   // PyTorch's TensorIterator refuses these before computing (Note [Memory overlap])
   assert_no_internal_overlap(self);
   for (const Tensor* t : inputs) assert_no_partial_overlap(self, *t);
@@ -45,11 +47,13 @@ void write_in_place(Tensor& self, std::initializer_list<const Tensor*> inputs, D
 }
 
 // Note [In-place autograd]. PyTorch records an in-place op on a tensor in a
-// graph and guards saved values with version counters. gpulab has none, so it
-// records the op only where no saved value can change: self is the only tensor
-// on its storage (no views of it, no detached copies) and no node holds self
-// itself or reads its output. Then `old`, an alias of self's current value
-// and node, is the op's input, and the result's storage and node become
+// graph by rewriting the graphs of its views (CopySlices), and its version
+// counters refuse a backward that would read a changed saved value. gpulab
+// counts versions too (Note [Version counter]) but has no view rewriting, so
+// it records the op only where no other tensor sees self's storage: self is
+// the only tensor on it (no views of it, no detached copies) and no node holds
+// self itself or reads its output. Then `old`, an alias of self's current
+// value and node, is the op's input, and the result's storage and node become
 // self's: the same as writing in place, since nobody else sees the storage.
 // Anything else is a clear error instead of a wrong gradient.
 void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f) {

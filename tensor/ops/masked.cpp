@@ -1,5 +1,6 @@
 // Selections with numbers as operands: masked_fill, where with numbers,
 // clamp_ and clamp with tensor bounds (and the shared rule for a number's dtype).
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
@@ -44,6 +45,7 @@ Tensor where(const Tensor& cond, Other x, Other y) {
 }
 
 void clamp_(Tensor& t, std::optional<double> lo, std::optional<double> hi) {
+  Mutation written(t);  // Note [Version counter]
   if (GradMode::enabled() && t.requires_grad()) {
     inplace_with_grad(t, [&](const Tensor& old) { return clamp(old, lo, hi); });
     return;
@@ -73,6 +75,7 @@ Tensor clamp_tensor(const Tensor& a, std::optional<Other> lo, std::optional<Othe
 }
 
 void clamp_tensor_(Tensor& t, std::optional<Other> lo, std::optional<Other> hi) {
+  Mutation written(t);  // Note [Version counter]
   if (GradMode::enabled() &&
       (t.requires_grad() || (lo && lo->t && lo->t->requires_grad()) || (hi && hi->t && hi->t->requires_grad()))) {
     inplace_with_grad(t, [&](const Tensor& old) { return clamp_tensor(old, lo, hi); });

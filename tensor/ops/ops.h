@@ -49,6 +49,9 @@ std::string legacy_type_str(const Tensor& x);
 Tensor contiguous(const Tensor& self);
 Tensor clone(const Tensor& self);
 Tensor detach(const Tensor& self);
+// x.data: detach() whose in-place writes autograd does not count, as PyTorch's
+// variable_data (Note [Version counter]).
+Tensor variable_data(const Tensor& self);
 void copy_(Tensor& dst, const Tensor& src);  // broadcasting, casting, across devices
 void fill_(Tensor& dst, Scalar v);
 // Host bytes of a tensor, contiguous, in its dtype (waits for the device).

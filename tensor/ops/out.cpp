@@ -6,6 +6,7 @@
 // elementwise ops write into t itself (Note [out= written in place], out.h);
 // the others compute a temporary that is copied, as a TensorIterator op's
 // would be for a strided t.
+#include "tensor/autograd/saved.h"
 #include "tensor/ops/out.h"
 #include <string>
 #include <unordered_set>
@@ -81,6 +82,7 @@ const Tensor* claim_out(const char* op, const Shape& shape, DType dtype, Device 
 }
 
 Tensor& assign_out(Tensor& out, const Tensor& result, const std::string& fname) {
+  Mutation written(out);                // Note [Version counter]
   if (result.is_same(out)) return out;  // Note [out= written in place]
   const std::string mismatch = dtype_mismatch(fname, out, result);
   if (!mismatch.empty()) throw RuntimeError(mismatch);

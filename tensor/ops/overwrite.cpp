@@ -4,6 +4,7 @@
 // FillBackward2 (a number), FillBackward3 (a 0-dim tensor), CopyBackwards.
 // Unrecorded, y = x * 2; y:zero_() kept MulBackward0 and gave x the gradient
 // of y before the overwrite.
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
@@ -23,6 +24,7 @@ bool in_graph(const Tensor& self, const Tensor* src) {
 }  // namespace
 
 void zero_recorded_(Tensor& self) {
+  Mutation written(self);  // Note [Version counter]
   check_inplace_leaf(self);
   if (!in_graph(self, nullptr)) return fill_(self, Scalar::from_int(0));
   inplace_with_grad(self, [](const Tensor& old) {
@@ -33,6 +35,7 @@ void zero_recorded_(Tensor& self) {
 }
 
 void fill_recorded_(Tensor& self, Scalar v, const Tensor* value) {
+  Mutation written(self);  // Note [Version counter]
   check_inplace_leaf(self);
   if (!in_graph(self, value)) return fill_(self, v);
   inplace_with_grad(self, [&](const Tensor& old) {
@@ -45,6 +48,7 @@ void fill_recorded_(Tensor& self, Scalar v, const Tensor* value) {
 }
 
 void copy_recorded_(Tensor& self, const Tensor& src) {
+  Mutation written(self);  // Note [Version counter]
   check_inplace_leaf(self);
   if (!in_graph(self, &src)) return copy_(self, src);
   inplace_with_grad(self, [&](const Tensor& old) {

@@ -10,6 +10,7 @@
 //   normalised cumulative distribution (the CPU kernel's binary search equals
 //   counting the entries below u); without replacement (or one sample):
 //   argmax/top-k of p / Exp(1), PyTorch's Gumbel trick.
+#include "tensor/autograd/saved.h"
 #include "tensor/ops/random_ops.h"
 
 #include <cmath>
@@ -91,6 +92,7 @@ Tensor gpu_uniforms4(const Shape& size, Device d, bool one_round, int group) {
 }
 
 void uniform_(Tensor& t, double lo, double hi, Generator* gen) {
+  Mutation written(t);  // Note [Version counter]
   check_inplace_leaf(t);
   check_float(t.dtype(), "check_uniform_bounds");
   GL_CHECK(lo <= hi, "uniform_ expects to return a [from, to) range, but found from=", lo, " > to=", hi);
@@ -98,6 +100,7 @@ void uniform_(Tensor& t, double lo, double hi, Generator* gen) {
 }
 
 void normal_(Tensor& t, double mean, double std, Generator* gen) {
+  Mutation written(t);  // Note [Version counter]
   check_inplace_leaf(t);
   check_float(t.dtype(), "normal_kernel_cpu");
   GL_CHECK(std >= 0, "normal expects std >= 0.0, but found std ", std);
@@ -277,6 +280,7 @@ Tensor bernoulli(const Tensor& self, double p, Generator* gen) {
 }
 
 void bernoulli_(Tensor& self, const Tensor& p, Generator* gen) {
+  Mutation written(self);  // Note [Version counter]
   GL_CHECK_T(NotImplementedError, is_floating(p.dtype()), "\"bernoulli_tensor_cpu_p_\" not implemented for '",
              dtype_legacy_name(p.dtype()), "'");
   common_device({&self, &p});
@@ -290,6 +294,7 @@ void bernoulli_(Tensor& self, const Tensor& p, Generator* gen) {
 }
 
 void bernoulli_(Tensor& self, double p, Generator* gen) {
+  Mutation written(self);  // Note [Version counter]
   check_inplace_leaf(self);
   Tensor v = bernoulli(self, p, gen);
   NoGradGuard ng;
@@ -297,6 +302,7 @@ void bernoulli_(Tensor& self, double p, Generator* gen) {
 }
 
 void exponential_(Tensor& self, double lambd, Generator* gen) {
+  Mutation written(self);  // Note [Version counter]
   GL_CHECK(lambd > 0, "exponential_ expects lambda > 0.0, but found lambda=", lambd);
   GL_CHECK(is_floating(self.dtype()),
            "Exponential distribution is a continuous probability distribution. "

@@ -165,11 +165,13 @@ void record_reduce(Tensor& out, ReduceOp op, const Tensor& t, const std::vector<
   // The result detached: `out` itself would be owned by its own grad_fn (a cycle).
   Tensor sa = r.saves ? t : Tensor(), so = r.saves ? detach(out) : Tensor();
   const DType tdt = t.dtype();
-  record(out, node, {t}, [op, sa, so, red_sum, tdt](const Tensor& g) -> std::vector<Tensor> {
-    const Tensor gb = expand_back(g, red_sum.in_shape, red_sum.dims, red_sum.keepdim);
-    const Tensor ob = so.defined() ? expand_back(so, red_sum.in_shape, red_sum.dims, red_sum.keepdim) : Tensor();
-    return {to_dtype(reduce_grad(op, gb, sa, ob, red_sum), tdt)};
-  });
+  record(out, node, {t},
+         [op, sa, so, red_sum, tdt](const Tensor& g) -> std::vector<Tensor> {
+           const Tensor gb = expand_back(g, red_sum.in_shape, red_sum.dims, red_sum.keepdim);
+           const Tensor ob = so.defined() ? expand_back(so, red_sum.in_shape, red_sum.dims, red_sum.keepdim) : Tensor();
+           return {to_dtype(reduce_grad(op, gb, sa, ob, red_sum), tdt)};
+         },
+         {sa, so});
 }
 
 // A reduction row over an optional dim, with its autograd.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
@@ -42,6 +43,7 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
 }
 
 void masked_assign_(Tensor& t, const Tensor& mask, const Tensor& value) {
+  Mutation written(t);  // Note [Version counter]
   GL_CHECK(mask.dtype() == DType::Bool && mask.dim() <= t.dim(),
            "masked_assign_: expected a bool mask over leading dims");
   std::vector<char> mb = to_host_bytes(mask);

@@ -1,6 +1,7 @@
 // addcmul, addcdiv and lerp (Note [Ternary ops] in kernels/spec.h): one kernel
 // each, so the rounding is PyTorch's, and the derivatives of
 // derivatives.yaml's rows.
+#include "tensor/autograd/saved.h"
 #include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
 #include "tensor/core/error.h"
@@ -125,20 +126,24 @@ Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight, Tensor
 }
 
 void addcmul_(Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value) {
+  Mutation written(self);  // Note [Version counter]
   inplace(self, {&t1, &t2}, addc_dtype(self, t1, t2),
           [&](const Tensor& s, Tensor* into) { return addcmul(s, t1, t2, value, into); });
 }
 
 void addcdiv_(Tensor& self, const Tensor& t1, const Tensor& t2, Scalar value) {
+  Mutation written(self);  // Note [Version counter]
   inplace(self, {&t1, &t2}, addc_dtype(self, t1, t2),
           [&](const Tensor& s, Tensor* into) { return addcdiv(s, t1, t2, value, into); });
 }
 
 void lerp_(Tensor& self, const Tensor& end, Scalar weight) {
+  Mutation written(self);  // Note [Version counter]
   inplace(self, {&end}, self.dtype(), [&](const Tensor& s, Tensor* into) { return lerp(s, end, weight, into); });
 }
 
 void lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
+  Mutation written(self);  // Note [Version counter]
   inplace(self, {&end, &weight}, self.dtype(),
           [&](const Tensor& s, Tensor* into) { return lerp(s, end, weight, into); });
 }

@@ -39,6 +39,7 @@ struct Storage {
   size_t nbytes = 0;
   Device device;
   Allocator* alloc = nullptr;  // allocators live as long as the process
+  uint32_t version = 0;        // writes by in-place ops (Note [Version counter])
 
   Storage(size_t n, Device d, Allocator* a) : nbytes(n), device(d), alloc(a) { data = n ? a->allocate(n) : nullptr; }
   ~Storage() {

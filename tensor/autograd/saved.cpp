@@ -1,0 +1,79 @@
+// The version checks of saved tensors (Note [Version counter] in saved.h).
+#include "tensor/autograd/saved.h"
+#include <algorithm>
+#include "tensor/autograd/node.h"
+#include "tensor/core/error.h"
+#include "tensor/ops/ops.h"
+
+namespace gl {
+
+namespace {
+// The storages whose in-place op is running on this thread, outermost first.
+thread_local std::vector<const void*> g_mutating;
+
+// "Exp" for ExpBackward0: PyTorch's forward_op_name.
+std::string forward_op_name(const std::string& name) {
+  std::string s = name;
+  while (!s.empty() && s.back() >= '0' && s.back() <= '9') s.pop_back();
+  const std::string suffix = "Backward";
+  if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
+    s.resize(s.size() - suffix.size());
+  return s;
+}
+}  // namespace
+
+Mutation::Mutation(const Tensor& t) : previous_(nullptr) {
+  const Storage* s = t.defined() ? t.storage().get() : nullptr;
+  if (!s || std::find(g_mutating.begin(), g_mutating.end(), s) != g_mutating.end()) return;
+  if (!t.impl->version_untracked) ++t.storage()->version;
+  g_mutating.push_back(s);
+  previous_ = s;
+}
+
+Mutation::~Mutation() {
+  if (previous_) g_mutating.pop_back();
+}
+
+SavedVersion saved_version(const Tensor& t, const Node* n, const Tensor& out) {
+  SavedVersion v;
+  if (!t.defined() || !t.storage()) return v;
+  v.tensor = t.impl;
+  v.version = t.storage()->version;
+  if (n && out.defined() && t.storage() == out.storage()) {
+    v.self_producer = n;
+    v.output_nr = out.impl->output_nr;
+  } else if (t.grad_fn()) {
+    v.producer = t.grad_fn();
+    v.output_nr = t.impl->output_nr;
+  }
+  return v;
+}
+
+void save_version(Node& n, const Tensor& t, const Tensor& out) {
+  if (t.defined() && t.storage()) n.saved.push_back(saved_version(t, &n, out));
+}
+
+void check_saved_version(const SavedVersion& v) {
+  const std::shared_ptr<TensorImpl> impl = v.tensor.lock();
+  if (!impl || !impl->storage || impl->storage->version == v.version) return;
+  const Tensor t(impl);
+  std::string from;
+  const Node* producer = v.self_producer ? v.self_producer : v.producer.lock().get();
+  // A view written in place has been given a new node (see Node::view).
+  if (producer)
+    from = cat(", which is output ", v.output_nr, " of ",
+               producer->view && !v.self_producer ? "AsStrided" : forward_op_name(producer->name), ",");
+  throw RuntimeError(
+      cat("one of the variables needed for gradient computation has been modified by an inplace "
+          "operation: [",
+          legacy_type_str(t), " ", shape_str(t.sizes()), "]", from, " is at version ", impl->storage->version,
+          "; expected version ", v.version,
+          " instead. Hint: enable anomaly detection to find the operation that failed to compute its "
+          "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."));
+}
+
+void check_saved_versions(const Node& n) {
+  for (const SavedVersion& v : n.saved) check_saved_version(v);
+}
+
+}  // namespace gl
