@@ -1,6 +1,7 @@
 // The version checks of saved tensors (Note [Version counter] in saved.h).
 #include "tensor/autograd/saved.h"
 #include <algorithm>
+#include <exception>
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
@@ -22,16 +23,22 @@ std::string forward_op_name(const std::string& name) {
 }
 }  // namespace
 
-Mutation::Mutation(const Tensor& t) : previous_(nullptr) {
-  const Storage* s = t.defined() ? t.storage().get() : nullptr;
-  if (!s || std::find(g_mutating.begin(), g_mutating.end(), s) != g_mutating.end()) return;
-  if (!t.impl->version_untracked) ++t.storage()->version;
+Mutation::Mutation(const Tensor& t) : exceptions_(std::uncaught_exceptions()) {
+  if (!t.defined() || !t.storage()) return;
+  const Storage* s = t.storage().get();
+  if (std::find(g_mutating.begin(), g_mutating.end(), s) != g_mutating.end()) return;
+  storage_ = t.storage();
+  nested_ = false;
+  counted_ = !t.impl->version_untracked;
+  if (counted_) ++t.storage()->version;
   g_mutating.push_back(s);
-  previous_ = s;
 }
 
 Mutation::~Mutation() {
-  if (previous_) g_mutating.pop_back();
+  if (nested_) return;
+  g_mutating.pop_back();
+  if (!counted_ || std::uncaught_exceptions() == exceptions_) return;
+  if (const StoragePtr s = storage_.lock()) --s->version;
 }
 
 SavedVersion saved_version(const Tensor& t, const Node* n, const Tensor& out) {

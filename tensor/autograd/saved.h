@@ -35,7 +35,10 @@ struct SavedVersion {
 };
 
 // Counts one write to t's storage for an in-place op (Note [Version counter]);
-// writes nested inside it on the same storage count nothing more.
+// writes nested inside it on the same storage count nothing more. The count
+// is taken at the start, so that what the op itself saves sees the new
+// version, and given back if the op fails (an in-place op refused in a graph
+// writes nothing).
 class Mutation {
  public:
   explicit Mutation(const Tensor& t);
@@ -44,7 +47,11 @@ class Mutation {
   Mutation& operator=(const Mutation&) = delete;
 
  private:
-  const void* previous_;
+  // Weak: the op may count the holders of the storage (Note [In-place autograd]).
+  std::weak_ptr<Storage> storage_;
+  bool nested_ = true;  // an enclosing Mutation counts this write
+  bool counted_ = false;
+  int exceptions_ = 0;
 };
 
 // t's version now, as saved by node `n` (may be null) that produces `out`.

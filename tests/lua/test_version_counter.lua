@@ -59,6 +59,18 @@ T.test('every in-place method counts one write, and new tensors start at 0', fun
   end
 end)
 
+T.test('a refused in-place op counts nothing: the backward after it still runs', function()
+  local x = torch.ones(3, {requires_grad = true})
+  local y = x * 2
+  local z = y * y
+  T.truthy(not pcall(y.add_, y, 1), 'y is saved by z: gpulab refuses the in-place op (Note [In-place autograd])')
+  T.truthy(not pcall(x.add_, x, 1), 'a leaf that requires grad')
+  T.eq(y._version, 0)
+  T.eq(x._version, 0)
+  z:sum():backward()
+  T.eq(tostring(x.grad), 'tensor([8., 8., 8.])')
+end)
+
 T.test('training as a learner writes it runs without a false alarm', function()
   torch.manual_seed(0)
   local net = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.ReLU(true), nn.Flatten(), nn.LazyLinear(3))
