@@ -59,7 +59,7 @@ std::vector<Tensor> call_backward(const LuaCallback& fn, const std::string& name
   return grads;
 }
 
-// torch._record_function(out, inputs (with n), name, backward)
+// torch._record_function(out, inputs (with n), name, backward[, saved])
 int record_function(lua_State* L) {
   Tensor& out = check_tensor(L, 1, "out");
   luaL_checktype(L, 2, LUA_TTABLE);
@@ -80,7 +80,16 @@ int record_function(lua_State* L) {
   for (const Tensor& t : inputs) shapes.push_back(t.defined() ? std::optional<Shape>(t.sizes()) : std::nullopt);
   record(out, name.c_str(), inputs,
          [fn, name, shapes](const Tensor& g) { return call_backward(*fn, name, shapes, g); });
-  if (out.grad_fn()) out.grad_fn()->module = "torch.autograd.function";
+  if (!out.grad_fn()) return 0;
+  out.grad_fn()->module = "torch.autograd.function";
+  if (lua_istable(L, 5)) {  // ctx:save_for_backward's tensors (Note [Version counter])
+    const lua_Integer m = lua_Integer(lua_rawlen(L, 5));
+    for (lua_Integer i = 1; i <= m; ++i) {
+      lua_rawgeti(L, 5, i);
+      if (Tensor* t = to_tensor(L, -1)) save_version(*out.grad_fn(), *t, out);
+      lua_pop(L, 1);
+    }
+  }
   return 0;
 }
 

@@ -43,7 +43,7 @@ local function apply(cls, ...)
   record(y, args, cls.__name .. 'Backward', function(grad)
     if ctx.materialize_grads == false and grad == nil then return nil end
     return cls.backward(ctx, grad)
-  end)
+  end, ctx.saved_tensors)
   return y
 end
 

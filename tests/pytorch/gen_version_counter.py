@@ -78,6 +78,34 @@ CASES = [
      "i:zero_(); v:sum():backward()",
      "x = torch.tensor([[1., 5.], [7., 2.]], requires_grad=True); v, i = x.max(1)\n"
      "i.zero_(); v.sum().backward()"),
+    ("a custom Function's saved input",
+     "local Cube = torch.autograd.Function:extend('Cube')\n"
+     "function Cube.forward(ctx, x) ctx:save_for_backward(x); return x ^ 3 end\n"
+     "function Cube.backward(ctx, g) return g * 3 * ctx.saved_tensors[1] ^ 2 end\n"
+     "local x = torch.ones(3, {requires_grad=true}); local y = Cube.apply(x)\n"
+     "torch.no_grad(function() x:add_(1) end); y:sum():backward()",
+     "class Cube(torch.autograd.Function):\n"
+     "    @staticmethod\n"
+     "    def forward(ctx, x): ctx.save_for_backward(x); return x ** 3\n"
+     "    @staticmethod\n"
+     "    def backward(ctx, g): return g * 3 * ctx.saved_tensors[0] ** 2\n"
+     "x = torch.ones(3, requires_grad=True); y = Cube.apply(x)\n"
+     "with torch.no_grad(): x.add_(1)\n"
+     "y.sum().backward()"),
+    ("a custom Function's saved output",
+     "local Exp = torch.autograd.Function:extend('Exp')\n"
+     "function Exp.forward(ctx, x) local r = x:exp(); ctx:save_for_backward(r); return r end\n"
+     "function Exp.backward(ctx, g) return g * ctx.saved_tensors[1] end\n"
+     "local x = torch.ones(3, {requires_grad=true}); local y = Exp.apply(x)\n"
+     "torch.no_grad(function() y:mul_(2) end); y:sum():backward()",
+     "class Exp(torch.autograd.Function):\n"
+     "    @staticmethod\n"
+     "    def forward(ctx, x): r = x.exp(); ctx.save_for_backward(r); return r\n"
+     "    @staticmethod\n"
+     "    def backward(ctx, g): return g * ctx.saved_tensors[0]\n"
+     "x = torch.ones(3, requires_grad=True); y = Exp.apply(x)\n"
+     "with torch.no_grad(): y.mul_(2)\n"
+     "y.sum().backward()"),
     # no error where PyTorch saved nothing that changed
     ('a sum saves no input',
      "local w = torch.ones(3, {requires_grad=true}); local x = torch.tensor({1., 2., 3.})\n"
