@@ -2,10 +2,12 @@
 // engine]): outputs and inputs are a tensor or a table of tensors,
 // grad_outputs likewise (nil entries: implicit ones). It returns the
 // gradients as one table and their count (an unused input's is nil); the Lua
-// half (17_autograd.lua) makes that table Python's tuple.
+// half (17_autograd.lua) makes that table Python's tuple. Also anomaly
+// mode's switch and the Lua stack it records (17_autograd_anomaly.lua).
 #include "bindings/lua_callback.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
+#include "tensor/autograd/anomaly.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 
@@ -71,9 +73,64 @@ int grad(lua_State* L) {
   return 2;
 }
 
+// Anomaly mode's forward trace (Note [Anomaly mode]): the main thread's Lua
+// stack, as a traceback prints it, without its header and the host's frame.
+std::string lua_forward_trace(void* ctx) {
+  auto* L = static_cast<lua_State*>(ctx);
+  luaL_traceback(L, L, nullptr, 1);
+  std::string t = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  if (t.rfind("stack traceback:\n", 0) == 0) t.erase(0, 17);
+  const std::string host = "\n\t[C]: in ?";
+  if (t.size() >= host.size() && t.compare(t.size() - host.size(), host.size(), host) == 0)
+    t.resize(t.size() - host.size());
+  return t;
+}
+
+int forget_forward_trace(lua_State*) {
+  set_forward_trace_hook(nullptr, nullptr);
+  AnomalyMode::set(false, true);
+  return 0;
+}
+
+// torch.autograd._set_detect_anomaly(mode, check_nan)
+int set_detect_anomaly(lua_State* L) {
+  GL_CHECK_T(TypeError, lua_type(L, 1) == LUA_TBOOLEAN, "set_detect_anomaly(): argument 'mode' must be bool");
+  GL_CHECK_T(TypeError, lua_type(L, 2) == LUA_TBOOLEAN, "set_detect_anomaly(): argument 'check_nan' must be bool");
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "gpulab.anomaly") == LUA_TNIL) {
+    // the hook holds the main thread: a sentinel unsets it when the state closes
+    lua_newuserdatauv(L, 0, 0);
+    lua_newtable(L);
+    lua_pushcfunction(L, forget_forward_trace);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, "gpulab.anomaly");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+    set_forward_trace_hook(lua_forward_trace, lua_tothread(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  AnomalyMode::set(lua_toboolean(L, 1), lua_toboolean(L, 2));
+  return 0;
+}
+
+int is_anomaly_enabled(lua_State* L) {
+  lua_pushboolean(L, AnomalyMode::enabled());
+  return 1;
+}
+int is_anomaly_check_nan_enabled(lua_State* L) {
+  lua_pushboolean(L, AnomalyMode::check_nan());
+  return 1;
+}
+
 }  // namespace
 
-const Reg kAutograd[] = {{"_grad", grad, "internal: torch.autograd.grad's C half (17_autograd.lua)"},
-                         {nullptr, nullptr, nullptr}};
+const Reg kAutograd[] = {
+    {"_grad", grad, "internal: torch.autograd.grad's C half (17_autograd.lua)"},
+    {"_set_detect_anomaly", set_detect_anomaly, "internal: anomaly mode on or off (17_autograd_anomaly.lua)"},
+    {"_is_anomaly_enabled", is_anomaly_enabled, "internal: torch.is_anomaly_enabled (17_autograd_anomaly.lua)"},
+    {"_is_anomaly_check_nan_enabled", is_anomaly_check_nan_enabled,
+     "internal: torch.is_anomaly_check_nan_enabled (17_autograd_anomaly.lua)"},
+    {nullptr, nullptr, nullptr}};
 
 }  // namespace gl::lt

@@ -54,6 +54,24 @@ functions({
   {'torch.is_inference_mode_enabled', '', '-> bool: whether torch.inference_mode is on', 'torch.is_inference_mode_enabled()'},
 })
 
+-- ---- anomaly detection (17_autograd_anomaly.lua) ----
+functions({
+  {'torch.autograd.set_detect_anomaly', 'mode, check_nan=true',
+   'anomaly detection on or off: each autograd node keeps where its forward ran; a failing backward warns with that '
+     .. 'place before its error, and with check_nan a gradient holding a NaN is an error naming its node (slow: '
+     .. 'for finding a bug)',
+   '(function() torch.autograd.set_detect_anomaly(true, {check_nan=false}); '
+     .. 'local on = torch.is_anomaly_enabled(); torch.autograd.set_detect_anomaly(false); return on end)()'},
+  {'torch.autograd.detect_anomaly', '{check_nan=true}, fn, ...',
+   "fn(...) with anomaly detection on, as Python's `with torch.autograd.detect_anomaly():`, then the mode as it "
+     .. 'was; without fn a guard: local _ <close> = torch.autograd.detect_anomaly()',
+   'torch.autograd.detect_anomaly(function() local z = torch.zeros(1, {requires_grad=true}); '
+     .. 'return pcall(function() (z / z):backward() end) end)'},
+  {'torch.is_anomaly_enabled', '', '-> bool: whether anomaly detection is on', 'torch.is_anomaly_enabled()'},
+  {'torch.is_anomaly_check_nan_enabled', '', '-> bool: whether anomaly detection checks gradients for NaN',
+   'torch.is_anomaly_check_nan_enabled()'},
+})
+
 -- ---- torch.autograd.Function (17_autograd_function.lua) ----
 local CUBE = "local Cube = torch.autograd.Function:extend('Cube'); "
   .. 'function Cube.forward(ctx, x) ctx:save_for_backward(x); return x ^ 3 end; '

@@ -3,6 +3,7 @@
 // tensor across backward calls, as in PyTorch).
 #include <unordered_map>
 #include <unordered_set>
+#include "tensor/autograd/anomaly.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
@@ -64,6 +65,7 @@ void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
   }
   n->backward = std::move(backward);
   for (const Tensor& t : saved) save_version(*n, t, out);
+  if (AnomalyMode::enabled()) n->forward_trace = forward_trace();
   out.impl->grad_fn = std::move(n);
   out.impl->requires_grad = true;
 }
@@ -271,8 +273,15 @@ void execute(const std::vector<std::shared_ptr<Node>>& roots, const std::vector<
           "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
           "if you need to access saved tensors after calling backward.");
     if (!n->retained.empty()) store_retained(*n, g);
-    check_saved_versions(*n);
-    std::vector<Tensor> grads_in = g.defined() ? n->backward(g) : std::vector<Tensor>(n->next.size());
+    std::vector<Tensor> grads_in;
+    try {
+      check_saved_versions(*n);
+      grads_in = g.defined() ? n->backward(g) : std::vector<Tensor>(n->next.size());
+      if (AnomalyMode::enabled() && AnomalyMode::check_nan()) check_nan_grads(*n, grads_in);
+    } catch (...) {
+      if (AnomalyMode::enabled()) warn_anomaly(*n);
+      throw;
+    }
     if (!pass.retain_graph) {
       n->released = true;
       n->backward = nullptr;

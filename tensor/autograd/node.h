@@ -40,6 +40,8 @@ struct Node {
   std::vector<std::pair<int, std::function<Tensor(const Tensor&)>>> hooks;
   // The tensors the backward reads, with their versions (Note [Version counter]).
   std::vector<SavedVersion> saved;
+  // Where the forward ran, kept in anomaly mode (Note [Anomaly mode]).
+  std::string forward_trace;
   virtual ~Node() = default;
 };
 

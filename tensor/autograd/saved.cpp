@@ -2,6 +2,7 @@
 #include "tensor/autograd/saved.h"
 #include <algorithm>
 #include <exception>
+#include "tensor/autograd/anomaly.h"
 #include "tensor/autograd/node.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
@@ -74,9 +75,12 @@ void check_saved_version(const SavedVersion& v) {
       cat("one of the variables needed for gradient computation has been modified by an inplace "
           "operation: [",
           legacy_type_str(t), " ", shape_str(t.sizes()), "]", from, " is at version ", impl->storage->version,
-          "; expected version ", v.version,
-          " instead. Hint: enable anomaly detection to find the operation that failed to compute its "
-          "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."));
+          "; expected version ", v.version, " instead. Hint: ",
+          AnomalyMode::enabled()
+              ? "the backtrace further above shows the operation that failed to compute its gradient. The variable "
+                "in question was changed in there or anywhere later. Good luck!"
+              : "enable anomaly detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."));
 }
 
 void check_saved_versions(const Node& n) {

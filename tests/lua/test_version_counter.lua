@@ -11,6 +11,7 @@ local function run(chunk, env)
   env = setmetatable(env or {}, {__index = _G})
   env.F = F
   local ok, err = pcall(assert(load(chunk, '=case', 't', env)))
+  torch.autograd.set_detect_anomaly(false)
   if not ok then return err end
   return env.result or 'ok'
 end
@@ -84,6 +85,29 @@ T.test('training as a learner writes it runs without a false alarm', function()
     X:add_(0.1)  -- after backward: nothing saved is read again
   end
   T.truthy(net[1].weight.grad ~= nil, 'trained')
+end)
+
+T.test("anomaly mode's warning names the node and where its forward ran, in the REPL", function()
+  local out = dofile(dir .. '/repl_driver.lua')({
+    'torch.autograd.set_detect_anomaly(true)',
+    'w = torch.ones(3, {requires_grad=true}); x = torch.tensor({1., 2., 3.})',
+    'y = (w * x):sum()',
+    'x:add_(1); y:backward()',
+    'torch.autograd.set_detect_anomaly(false); z = torch.zeros(1, {requires_grad=true}); q = z / z',
+    'torch.autograd.detect_anomaly(function() q:backward() end)',
+  })
+  T.eq(out[4], 'UserWarning: Error detected in MulBackward0. Traceback of forward call that caused the error:\n'
+       .. '\tIn[6]:1: in main chunk\n'  -- the driver's own cells are counted too
+       .. 'RuntimeError: one of the variables needed for gradient computation has been modified by an inplace '
+       .. 'operation: [torch.FloatTensor [3]] is at version 1; expected version 0 instead. Hint: the backtrace further '
+       .. 'above shows the operation that failed to compute its gradient. The variable in question was changed in '
+       .. 'there or anywhere later. Good luck!')
+  -- a node recorded before the mode was on has no forward to show
+  T.eq(out[6], 'UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime and should only '
+       .. 'be enabled for debugging.\n'
+       .. 'UserWarning: Error detected in DivBackward0. No forward pass information available. Enable detect anomaly '
+       .. 'during forward pass for more information.\n'
+       .. "RuntimeError: Function 'DivBackward0' returned nan values in its 1th output.")
 end)
 
 T.finish()

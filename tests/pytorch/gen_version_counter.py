@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Needs torch (CPU build is enough). Writes tests/lua/data/version_counter_expected.lua:
 # what PyTorch does when a tensor a backward needs was changed in place after
-# the forward saved it (Note [Version counter]), for tests/lua/test_version_counter.lua.
+# the forward saved it (Note [Version counter]), and what anomaly detection adds
+# (Note [Anomaly mode]), for tests/lua/test_version_counter.lua.
 # Each case is a gpulab chunk and the same program in Python; both leave their
 # answer in `result` (a string), or raise.
 #   python3 tests/pytorch/gen_version_counter.py
@@ -106,6 +107,31 @@ CASES = [
      "x = torch.ones(3, requires_grad=True); y = Exp.apply(x)\n"
      "with torch.no_grad(): y.mul_(2)\n"
      "y.sum().backward()"),
+    # anomaly detection (Note [Anomaly mode]): its hint, and its NaN checks
+    ('with anomaly detection on, the hint points above',
+     "torch.autograd.set_detect_anomaly(true)\n"
+     "local w = torch.ones(3, {requires_grad=true}); local x = torch.tensor({1., 2., 3.})\n"
+     "local y = (w * x):sum(); x:add_(1); y:backward()",
+     "torch.autograd.set_detect_anomaly(True)\n"
+     "w = torch.ones(3, requires_grad=True); x = torch.tensor([1., 2., 3.])\n"
+     "y = (w * x).sum(); x.add_(1); y.backward()"),
+    ("a NaN in a gradient's second output",
+     "torch.autograd.set_detect_anomaly(true)\n"
+     "local z = torch.zeros(3, {requires_grad=true}); (z / z):sum():backward()",
+     "torch.autograd.set_detect_anomaly(True)\n"
+     "z = torch.zeros(3, requires_grad=True); (z / z).sum().backward()"),
+    ("a NaN in a gradient's first output",
+     "torch.autograd.detect_anomaly(function()\n"
+     "  local x = torch.tensor({-1., 4.}, {requires_grad=true}); x:sqrt():sum():backward() end)",
+     "with torch.autograd.detect_anomaly():\n"
+     "    x = torch.tensor([-1., 4.], requires_grad=True); x.sqrt().sum().backward()"),
+    ('check_nan=false lets NaN through',
+     "torch.autograd.set_detect_anomaly(true, {check_nan=false})\n"
+     "local z = torch.zeros(3, {requires_grad=true}); (z / z):sum():backward()\n"
+     "result = tostring(z.grad) .. ' ' .. tostring(torch.is_anomaly_enabled()) .. ' ' .. tostring(torch.is_anomaly_check_nan_enabled())",
+     "torch.autograd.set_detect_anomaly(True, check_nan=False)\n"
+     "z = torch.zeros(3, requires_grad=True); (z / z).sum().backward()\n"
+     "result = str(z.grad) + ' ' + str(torch.is_anomaly_enabled()).lower() + ' ' + str(torch.is_anomaly_check_nan_enabled()).lower()"),
     # no error where PyTorch saved nothing that changed
     ('a sum saves no input',
      "local w = torch.ones(3, {requires_grad=true}); local x = torch.tensor({1., 2., 3.})\n"
@@ -153,6 +179,8 @@ def run(py):
         return env.get('result', 'ok')
     except Exception as e:  # noqa: BLE001 - the error text is the expected value
         return f'{type(e).__name__}: {e}'
+    finally:
+        torch.autograd.set_detect_anomaly(False)
 
 
 def lua_str(s):
