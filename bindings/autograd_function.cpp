@@ -86,7 +86,7 @@ int record_function(lua_State* L) {
     const lua_Integer m = lua_Integer(lua_rawlen(L, 5));
     for (lua_Integer i = 1; i <= m; ++i) {
       lua_rawgeti(L, 5, i);
-      if (Tensor* t = to_tensor(L, -1)) save_version(*out.grad_fn(), *t, out);
+      if (Tensor* t = to_tensor(L, -1)) save_version(*out.grad_fn(), *t, out, inputs);
       lua_pop(L, 1);
     }
   }

@@ -64,7 +64,7 @@ void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
     n->view = n->view || (t.defined() && t.storage() && t.storage() == out.storage());
   }
   n->backward = std::move(backward);
-  for (const Tensor& t : saved) save_version(*n, t, out);
+  for (const Tensor& t : saved) save_version(*n, t, out, inputs);
   if (AnomalyMode::enabled()) n->forward_trace = forward_trace();
   out.impl->grad_fn = std::move(n);
   out.impl->requires_grad = true;

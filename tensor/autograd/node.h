@@ -73,9 +73,9 @@ void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs, De
   Node& n = *out.grad_fn();
   for_each_member(*n.backward.target<Derivative>(), [&](const auto& m) {
     using M = std::decay_t<decltype(m)>;
-    if constexpr (std::is_same_v<M, Tensor>) save_version(n, m, out);
+    if constexpr (std::is_same_v<M, Tensor>) save_version(n, m, out, inputs);
     if constexpr (std::is_same_v<M, std::vector<Tensor>>)
-      for (const Tensor& t : m) save_version(n, t, out);
+      for (const Tensor& t : m) save_version(n, t, out, inputs);
   });
 }
 template <class Derivative>

@@ -42,7 +42,7 @@ Mutation::~Mutation() {
   if (const StoragePtr s = storage_.lock()) --s->version;
 }
 
-SavedVersion saved_version(const Tensor& t, const Node* n, const Tensor& out) {
+SavedVersion saved_version(const Tensor& t, const Node* n, const Tensor& out, const std::vector<Tensor>& inputs) {
   SavedVersion v;
   if (!t.defined() || !t.storage()) return v;
   v.tensor = t.impl;
@@ -50,15 +50,20 @@ SavedVersion saved_version(const Tensor& t, const Node* n, const Tensor& out) {
   if (n && out.defined() && t.storage() == out.storage()) {
     v.self_producer = n;
     v.output_nr = out.impl->output_nr;
-  } else if (t.grad_fn()) {
-    v.producer = t.grad_fn();
-    v.output_nr = t.impl->output_nr;
+    return v;
   }
+  v.named = t.impl;
+  if (!t.grad_fn())  // a detached or contiguous copy of an input: the input names it
+    for (const Tensor& in : inputs)
+      if (in.defined() && in.grad_fn() && in.storage() == t.storage()) {
+        v.named = in.impl;
+        break;
+      }
   return v;
 }
 
-void save_version(Node& n, const Tensor& t, const Tensor& out) {
-  if (t.defined() && t.storage()) n.saved.push_back(saved_version(t, &n, out));
+void save_version(Node& n, const Tensor& t, const Tensor& out, const std::vector<Tensor>& inputs) {
+  if (t.defined() && t.storage()) n.saved.push_back(saved_version(t, &n, out, inputs));
 }
 
 void check_saved_version(const SavedVersion& v) {
@@ -66,11 +71,13 @@ void check_saved_version(const SavedVersion& v) {
   if (!impl || !impl->storage || impl->storage->version == v.version) return;
   const Tensor t(impl);
   std::string from;
-  const Node* producer = v.self_producer ? v.self_producer : v.producer.lock().get();
-  // A view written in place has been given a new node (see Node::view).
-  if (producer)
-    from = cat(", which is output ", v.output_nr, " of ",
-               producer->view && !v.self_producer ? "AsStrided" : forward_op_name(producer->name), ",");
+  if (v.self_producer) {
+    from = cat(", which is output ", v.output_nr, " of ", forward_op_name(v.self_producer->name), ",");
+  } else if (const std::shared_ptr<TensorImpl> named = v.named.lock(); named && named->grad_fn) {
+    // a view written in place has been given a new node (see Node::view)
+    const Node& p = *named->grad_fn;
+    from = cat(", which is output ", named->output_nr, " of ", p.view ? "AsStrided" : forward_op_name(p.name), ",");
+  }
   throw RuntimeError(
       cat("one of the variables needed for gradient computation has been modified by an inplace "
           "operation: [",

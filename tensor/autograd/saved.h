@@ -28,10 +28,12 @@ struct SavedVersion {
   std::weak_ptr<TensorImpl> tensor;
   uint32_t version = 0;
   // Where the saved tensor came from, for the error: output `output_nr` of
-  // `producer` (the saving node itself for a saved output).
-  std::weak_ptr<Node> producer;
+  // the saving node itself for a saved output, else of the node that now
+  // produces `named` (the saved tensor, or the input it is a copy of), as
+  // PyTorch reads a saved input's grad_fn when it fails.
   const Node* self_producer = nullptr;
   int output_nr = 0;
+  std::weak_ptr<TensorImpl> named;
 };
 
 // Counts one write to t's storage for an in-place op (Note [Version counter]);
@@ -54,10 +56,12 @@ class Mutation {
   int exceptions_ = 0;
 };
 
-// t's version now, as saved by node `n` (may be null) that produces `out`.
-SavedVersion saved_version(const Tensor& t, const Node* n, const Tensor& out);
-// Notes that node `n`, which produces `out`, saved t (undefined t: nothing).
-void save_version(Node& n, const Tensor& t, const Tensor& out);
+// t's version now, as saved by node `n` (may be null) that produces `out`
+// from `inputs` (a saved tensor without a node of its own that shares the
+// storage of an input with one is named by that input).
+SavedVersion saved_version(const Tensor& t, const Node* n, const Tensor& out, const std::vector<Tensor>& inputs = {});
+// Notes that node `n` saved t (undefined t: nothing).
+void save_version(Node& n, const Tensor& t, const Tensor& out, const std::vector<Tensor>& inputs = {});
 // PyTorch's error when a saved tensor has been written since.
 void check_saved_version(const SavedVersion& v);
 void check_saved_versions(const Node& n);

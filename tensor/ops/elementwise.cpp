@@ -148,7 +148,7 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
       }
     }
   });
-  save_version(*out.grad_fn(), a, out);  // Note [Version counter]
+  save_version(*out.grad_fn(), a, out, {a});  // Note [Version counter]
 }
 
 // The derivatives of the rows: the grad of the input.

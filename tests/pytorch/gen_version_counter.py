@@ -69,6 +69,35 @@ CASES = [
      "y = conv(x).sum()\n"
      "with torch.no_grad(): conv.weight.add_(1)\n"
      "y.backward()"),
+    ("a hidden activation changed: Linear names the node that made it",
+     "torch.manual_seed(0); local l1, l2 = nn.Linear(3, 4), nn.Linear(4, 2); local X = torch.randn(5, 3)\n"
+     "local h = torch.relu(l1(X)); local out = l2(h); torch.no_grad(function() h:mul_(2) end); out:sum():backward()",
+     "torch.manual_seed(0); l1, l2 = nn.Linear(3, 4), nn.Linear(4, 2); X = torch.randn(5, 3)\n"
+     "h = torch.relu(l1(X)); out = l2(h)\n"
+     "with torch.no_grad(): h.mul_(2)\n"
+     "out.sum().backward()"),
+    ("... and so do Conv2d and BatchNorm1d, which keep copies",
+     "torch.manual_seed(0); local c1, c2 = nn.Conv2d(1, 2, 3), nn.Conv2d(2, 2, 3); local X = torch.randn(1, 1, 7, 7)\n"
+     "local h = torch.relu(c1(X)); local out = c2(h); torch.no_grad(function() h:mul_(2) end); out:sum():backward()",
+     "torch.manual_seed(0); c1, c2 = nn.Conv2d(1, 2, 3), nn.Conv2d(2, 2, 3); X = torch.randn(1, 1, 7, 7)\n"
+     "h = torch.relu(c1(X)); out = c2(h)\n"
+     "with torch.no_grad(): h.mul_(2)\n"
+     "out.sum().backward()"),
+    ("... BatchNorm1d",
+     "torch.manual_seed(0); local bn, l1 = nn.BatchNorm1d(4), nn.Linear(3, 4); local X = torch.randn(5, 3)\n"
+     "local h = l1(X); local out = bn(h); torch.no_grad(function() h:mul_(2) end); out:sum():backward()",
+     "torch.manual_seed(0); bn, l1 = nn.BatchNorm1d(4), nn.Linear(3, 4); X = torch.randn(5, 3)\n"
+     "h = l1(X); out = bn(h)\n"
+     "with torch.no_grad(): h.mul_(2)\n"
+     "out.sum().backward()"),
+    ("cross_entropy keeps its log_softmax, not the logits",
+     "torch.manual_seed(0); local l1 = nn.Linear(3, 4); local X = torch.randn(5, 3); local t = torch.tensor({0, 1, 2, 3, 0})\n"
+     "local h = l1(X); local loss = F.cross_entropy(h, t); torch.no_grad(function() h:mul_(2) end); loss:backward()\n"
+     "result = tostring(l1.bias.grad)",
+     "torch.manual_seed(0); l1 = nn.Linear(3, 4); X = torch.randn(5, 3); t = torch.tensor([0, 1, 2, 3, 0])\n"
+     "h = l1(X); loss = F.cross_entropy(h, t)\n"
+     "with torch.no_grad(): h.mul_(2)\n"
+     "loss.backward(); result = str(l1.bias.grad)"),
     ("a loss's target changed",
      "local p = torch.zeros(4, {requires_grad=true}); local t = torch.ones(4)\n"
      "local loss = F.mse_loss(p, t); t:add_(1); loss:backward()",
