@@ -314,6 +314,9 @@ R.hints = {
      local obj, name = dot_call(c)
      if obj then return "call methods with ':' in Lua: " .. obj .. ':' .. name .. '(...)' end
    end},
+  {'saved tensor changed', function(c) return c.msg:find('has been modified by an inplace operation', 1, true) end,
+   'the backward reads a value its forward saved, and an in-place op (x:add_(), x[i] = v, an optimizer step) has '
+     .. 'changed it since: change a copy (x = x + 1), or call backward first'},
   {'0-based index', function(c) return c.msg:match('index %-?%d+ is out of bounds for dimension') end,
    'indices count from 0, as in PyTorch: the last of n is n - 1 (or -1); Lua tables count from 1'},
   {'top-level local', function(c)
