@@ -64,6 +64,11 @@ void record(Tensor& out, const char* name, const std::vector<Tensor>& inputs,
     n->view = n->view || (t.defined() && t.storage() && t.storage() == out.storage());
   }
   n->backward = std::move(backward);
+  if (n->view) {  // Note [In-place autograd]: expired entries go before the list grows
+    auto& views = out.storage()->autograd_views;
+    if (views.size() == views.capacity()) std::erase_if(views, [](const auto& w) { return w.expired(); });
+    views.push_back(out.impl);
+  }
   for (const Tensor& t : saved) save_version(*n, t, out, inputs);
   if (AnomalyMode::enabled()) n->forward_trace = forward_trace();
   out.impl->grad_fn = std::move(n);

@@ -49,25 +49,46 @@ void write_in_place(Tensor& self, std::initializer_list<const Tensor*> inputs, D
 // Note [In-place autograd]. PyTorch records an in-place op on a tensor in a
 // graph by rewriting the graphs of its views (CopySlices), and its version
 // counters refuse a backward that would read a changed saved value. gpulab
-// counts versions too (Note [Version counter]) but has no view rewriting, so
-// it records the op only where no other tensor sees self's storage: self is
-// the only tensor on it (no views of it, no detached copies) and no node holds
-// self itself or reads its output. Then `old`, an alias of self's current
-// value and node, is the op's input, and the result's storage and node become
-// self's: the same as writing in place, since nobody else sees the storage.
-// Anything else is a clear error instead of a wrong gradient.
+// counts versions too (Note [Version counter]) but rewrites no view's graph,
+// so it records the op only where no tensor made as a view for autograd sees
+// self's storage (nor is self one: Storage::autograd_views). `old`, self's
+// value and node as they were, is the op's input; the result's node becomes
+// self's. Where no other tensor and no node holds self's storage, the
+// result's storage simply becomes self's. Otherwise the result is written
+// into self's storage, as PyTorch writes: detached aliases see it, and a node
+// that saved the old value fails at backward with PyTorch's version error;
+// `old` is then a copy, since the new node may keep it. A view is a clear
+// error instead of a wrong gradient.
+namespace {
+bool sees_autograd_views(const Tensor& self) {
+  if (self.grad_fn() && self.grad_fn()->view) return true;
+  for (const auto& w : self.storage()->autograd_views)
+    if (const auto v = w.lock(); v && v != self.impl && v->storage == self.storage() && v->grad_fn && v->grad_fn->view)
+      return true;
+  return false;
+}
+}  // namespace
+
 void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>& f) {
   check_inplace_leaf(self);
-  const bool safe = self.impl.use_count() == 1 && self.storage().use_count() == 1 &&
-                    !(self.grad_fn() && self.grad_fn()->saves_output);
-  if (!safe)
+  Mutation written(self);  // Note [Version counter]: before `old` is saved
+  const bool alone = self.impl.use_count() == 1 && self.storage().use_count() == 1 &&
+                     !(self.grad_fn() && self.grad_fn()->saves_output);
+  if (!alone && sees_autograd_views(self))
     throw NotImplementedError(
-        "gpulab cannot record this in-place operation for autograd: the tensor is a view, shares its storage, or "
-        "its value is saved for the backward pass; use the out-of-place form (y = x + 1 instead of x:add_(1))");
+        "gpulab cannot record this in-place operation for autograd on a view, or on a tensor that has views; use "
+        "the out-of-place form (y = x + 1 instead of x:add_(1))");
   Tensor old(std::make_shared<TensorImpl>(*self.impl));
   old.impl->grad = nullptr;
   old.impl->retains_grad = false;
   old.impl->is_parameter = false;
+  if (!alone) {
+    NoGradGuard ng;
+    Tensor copy = clone(self);
+    old.impl->storage = copy.impl->storage;
+    old.impl->strides = copy.impl->strides;
+    old.impl->offset = copy.impl->offset;
+  }
   Tensor r = f(old);
   if (!can_cast(r.dtype(), self.dtype()))
     throw RuntimeError(cat("result type ", dtype_legacy_name(r.dtype()), " can't be cast to the desired output type ",
@@ -77,9 +98,14 @@ void inplace_with_grad(Tensor& self, const std::function<Tensor(const Tensor&)>&
   r = to_dtype(r, self.dtype());
   if (r.is_same(old)) return;
   TensorImpl& s = *self.impl;
-  s.storage = r.impl->storage;
-  s.strides = r.impl->strides;
-  s.offset = r.impl->offset;
+  if (alone) {
+    s.storage = r.impl->storage;
+    s.strides = r.impl->strides;
+    s.offset = r.impl->offset;
+  } else {
+    NoGradGuard ng;
+    copy_(self, r);
+  }
   s.grad_fn = r.impl->grad_fn;
   s.requires_grad = r.requires_grad();
 }

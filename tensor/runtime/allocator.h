@@ -3,10 +3,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 #include "tensor/core/device.h"
 #include "tensor/runtime/memory_stats.h"
 
 namespace gl {
+
+struct TensorImpl;
 
 struct AllocStats {
   int64_t allocated = 0;       // bytes handed out to live storages
@@ -40,6 +43,10 @@ struct Storage {
   Device device;
   Allocator* alloc = nullptr;  // allocators live as long as the process
   uint32_t version = 0;        // writes by in-place ops (Note [Version counter])
+  // The tensors on this storage made as views for autograd (their node's
+  // output shares its input's storage): an in-place op recorded for autograd
+  // cannot write through them (Note [In-place autograd]).
+  std::vector<std::weak_ptr<TensorImpl>> autograd_views;
 
   Storage(size_t n, Device d, Allocator* a) : nbytes(n), device(d), alloc(a) { data = n ? a->allocate(n) : nullptr; }
   ~Storage() {

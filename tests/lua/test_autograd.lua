@@ -112,8 +112,12 @@ T.test('in-place ops in a graph: ReLU(inplace) trains like ReLU', function()
   T.close(x.grad, {3, 3, 3, 3})
   T.raises(function() x:add_(1) end,
     'RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.')
+  -- sigmoid keeps its output: changing it is allowed, the backward through it is not (Note [Version counter])
   local s = (x * 1):sigmoid()
-  T.raises(function() s:mul_(2) end, 'NotImplementedError: gpulab cannot record this in%-place operation', true)
+  s:mul_(2)
+  T.raises(function() s:sum():backward() end, 'which is output 0 of Sigmoid, is at version 1', true)
+  local v = (x * 1):view(2, 2)  -- a view for autograd: gpulab rewrites no view's graph (Note [In-place autograd])
+  T.raises(function() v:mul_(2) end, 'NotImplementedError: gpulab cannot record this in%-place operation', true)
 end)
 
 T.test('add_/sub_/add/sub take alpha', function()

@@ -64,12 +64,31 @@ T.test('a refused in-place op counts nothing: the backward after it still runs',
   local x = torch.ones(3, {requires_grad = true})
   local y = x * 2
   local z = y * y
-  T.truthy(not pcall(y.add_, y, 1), 'y is saved by z: gpulab refuses the in-place op (Note [In-place autograd])')
+  local v = y:view(3)
+  T.truthy(not pcall(y.add_, y, 1), 'y has a view: gpulab refuses the in-place op (Note [In-place autograd])')
   T.truthy(not pcall(x.add_, x, 1), 'a leaf that requires grad')
   T.eq(y._version, 0)
   T.eq(x._version, 0)
   z:sum():backward()
   T.eq(tostring(x.grad), 'tensor([8., 8., 8.])')
+end)
+
+T.test('an in-place op on a value a node saved runs, and that node refuses its backward', function()
+  -- PyTorch's order: the write is allowed, the backward that needs the old value fails
+  local x = torch.ones(3, {requires_grad = true})
+  local y = x * 2
+  local z = y:exp()  -- keeps its output, not y
+  local w = y * y    -- keeps y
+  local alias = y:detach()
+  y:add_(1)
+  T.eq(tostring(alias), 'tensor([3., 3., 3.])', 'written in place: aliases see it')
+  T.eq(y.grad_fn:name(), 'AddBackward0')
+  z:sum():backward({retain_graph = true})
+  T.eq(tostring(x.grad), 'tensor([14.7781, 14.7781, 14.7781])')
+  T.raises(function() w:sum():backward() end, 'which is output 0 of Add, is at version 1; expected version 0', true)
+  x.grad = nil
+  y:sum():backward()
+  T.eq(tostring(x.grad), 'tensor([2., 2., 2.])')
 end)
 
 T.test('training as a learner writes it runs without a false alarm', function()
@@ -101,7 +120,9 @@ T.test("anomaly mode's warning names the node and where its forward ran, in the 
        .. 'RuntimeError: one of the variables needed for gradient computation has been modified by an inplace '
        .. 'operation: [torch.FloatTensor [3]] is at version 1; expected version 0 instead. Hint: the backtrace further '
        .. 'above shows the operation that failed to compute its gradient. The variable in question was changed in '
-       .. 'there or anywhere later. Good luck!')
+       .. 'there or anywhere later. Good luck!\n'
+       .. 'hint: the backward reads a value its forward saved, and an in-place op (x:add_(), x[i] = v, an optimizer '
+       .. 'step) has changed it since: change a copy (x = x + 1), or call backward first')
   -- a node recorded before the mode was on has no forward to show
   T.eq(out[6], 'UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime and should only '
        .. 'be enabled for debugging.\n'

@@ -134,16 +134,30 @@ TEST_CASE("autograd: in-place ops on tensors in a graph") {
   Tensor acc = zeros({3}, {DType::Float64, ut::cpu()});
   binary_(BinaryOp::Add, acc, x);
   CHECK(name_of(acc) == "AddBackward0");
-  // Leaves, views and values a node reads are refused, never silently wrong.
+  // Leaves and views are refused; a value a node reads may change, and that
+  // node's backward then fails (Note [Version counter]): never silently wrong.
   CHECK(error_of([&] { binary_(BinaryOp::Add, x, ut::sf(1)); }) ==
         "a leaf Variable that requires grad is being used in an in-place operation.");
   Tensor s = unary(UnaryOp::Sigmoid, mul(x, x));
-  CHECK(error_of([&] { binary_(BinaryOp::Mul, s, ut::sf(2)); }).find("gpulab cannot record this in-place operation") ==
-        0);
+  binary_(BinaryOp::Mul, s, ut::sf(2));  // SigmoidBackward0 reads s
+  CHECK(name_of(s) == "MulBackward0");
+  CHECK(error_of([&] { ut::backward(sum(s, {}, false)); })
+            .find("[torch.DoubleTensor [3]], which is output 0 of Sigmoid, "
+                  "is at version 1; expected version 0 instead.") != std::string::npos);
   Tensor v = mul(x, x), row = select(v, 0, 1);
   CHECK(error_of([&] { binary_(BinaryOp::Add, v, ut::sf(1)); }).find("gpulab cannot record") == 0);
+  CHECK(error_of([&] { binary_(BinaryOp::Add, row, ut::sf(1)); }).find("gpulab cannot record") == 0);
   Tensor m = mul(x, x), saved = mul(m, x);  // MulBackward0 keeps m itself
-  CHECK(error_of([&] { binary_(BinaryOp::Add, m, ut::sf(1)); }).find("gpulab cannot record") == 0);
+  const Tensor alias = detach(m);
+  binary_(BinaryOp::Add, m, ut::sf(1));
+  CHECK(vals(alias) == std::vector<double>{2, 5, 10});  // written in place: aliases see it
+  CHECK(error_of([&] {
+          ut::backward(sum(saved, {}, false), true);
+        }).find("which is output 0 of Add, is at version 1; expected version 0 instead.") != std::string::npos);
+  x.set_grad(Tensor());
+  ut::backward(sum(m, {}, false));  // m's own graph is whole: d(x^2 + 1)/dx
+  CHECK(vals(x.grad()) == std::vector<double>{2, 4, 6});
+  x.set_grad(Tensor());
   Tensor c = mul(x, x);  // no derivative: refused rather than changing a graph's values
   CHECK(error_of([&] { binary_(BinaryOp::Gt, c, ut::sf(1)); }).find("gpulab does not record this in-place operation") ==
         0);
