@@ -203,6 +203,13 @@ int call_opcode(lua_State* L) {
   static int op = learn_opcode(L, call_probe);
   return op;
 }
+// a call's result indexed by the constant n (GETI's C = n)
+std::string index_probe(int n) { return "local f local v = f()[" + std::to_string(n) + "]"; }
+int geti_opcode(lua_State* L) {
+  static int op = learn_opcode(L, index_probe);
+  return op;
+}
+int operand_b(uint32_t i) { return static_cast<int>((i >> 16) & 0xff); }
 
 // The registers of the frame at `level` that getlocal reaches: its stack up
 // to the function it is calling, so the register that function sits in.
@@ -230,18 +237,26 @@ int moved_by(lua_State* L, int level) {
   return 1 + ar.nparams + extra;
 }
 
-// The C operand of the instruction calling from the frame at `level`, or -1.
-int calling_c(lua_State* L, int level, int op, int a_offset) {
-  lua_Debug ar;
-  if (op < 0 || level < 1 || !lua_getstack(L, level, &ar) || !lua_getinfo(L, "Slt", &ar)) return -1;
-  if (std::strcmp(ar.what, "C") == 0 || ar.currentline <= 0) return -1;
+// The register of the call from the frame at `level` and that frame's
+// function pushed (for its dump), or -1 and nothing pushed.
+int calling_register(lua_State* L, int level, lua_Debug* ar) {
+  if (level < 1 || !lua_getstack(L, level, ar) || !lua_getinfo(L, "Slt", ar)) return -1;
+  if (std::strcmp(ar->what, "C") == 0 || ar->currentline <= 0) return -1;
   lua_Debug callee;
   if (!lua_getstack(L, level - 1, &callee) || !lua_getinfo(L, "t", &callee) || callee.istailcall) return -1;
   const int moved = moved_by(L, level - 1);
   if (moved < 0) return -1;
-  const int a = reachable_slots(L, &ar) - moved - a_offset;
-  if (!lua_getinfo(L, "f", &ar)) return -1;
-  const int c = call_operand_c(dump_top(L), op, ar.currentline, a);
+  const int a = reachable_slots(L, ar) - moved;
+  if (!lua_getinfo(L, "f", ar)) return -1;
+  return a;
+}
+
+// The C operand of the instruction calling from the frame at `level`, or -1.
+int calling_c(lua_State* L, int level, int op, int a_offset) {
+  lua_Debug ar;
+  const int a = op < 0 ? -1 : calling_register(L, level, &ar);
+  if (a < 0) return -1;
+  const int c = call_operand_c(dump_top(L), op, ar.currentline, a - a_offset);
   lua_pop(L, 1);
   return c;
 }
@@ -264,6 +279,32 @@ int call_operand_c(const std::string& dump, int op, int line, int a) {
     found = operand_c(ins);
   }
   return found;
+}
+
+bool result_indexed(lua_State* L, int level) {
+  const int call = call_opcode(L), geti = geti_opcode(L);
+  lua_Debug ar;
+  const int a = call < 0 || geti < 0 ? -1 : calling_register(L, level, &ar);
+  if (a < 0) return false;
+  Function f;
+  const bool read = read_dump(dump_top(L), &f);
+  lua_pop(L, 1);
+  if (!read) return false;
+  int64_t cur = f.linedefined;
+  size_t abs = 0;
+  bool indexed = false, calls = false;
+  for (size_t pc = 0; pc < f.code.size(); ++pc) {
+    if (abs < f.abslineinfo.size() && f.abslineinfo[abs].first == static_cast<int64_t>(pc))
+      cur = f.abslineinfo[abs++].second;
+    else cur += f.lineinfo[pc];
+    const uint32_t ins = f.code[pc];
+    if (cur != ar.currentline || opcode(ins) != call || operand_a(ins) != a) continue;
+    const bool next = pc + 1 < f.code.size() && opcode(f.code[pc + 1]) == geti && operand_b(f.code[pc + 1]) == a;
+    if (calls && next != indexed) return false;  // two such calls on the line disagree
+    calls = true;
+    indexed = next;
+  }
+  return indexed;
 }
 
 int for_loop_arity(lua_State* L, int level) {

@@ -20,6 +20,10 @@ int for_loop_arity(lua_State* L, int level);
 // `return f()` in a frame that is not a tail call); -2 when unknown.
 int results_wanted(lua_State* L, int level);
 
+// Whether the call made from the frame at `level` has its result indexed by
+// an integer constant at once, f(...)[1] (false when that cannot be known).
+bool result_indexed(lua_State* L, int level);
+
 // The C operand of the instructions with opcode `op` (and A operand `a`,
 // unless a < 0) on `line` of the top function of a Lua 5.4 dump; -1 if there
 // is none, they disagree, or the dump is not one.

@@ -3,6 +3,7 @@
 // that x:max(1).indices works and the echo (repr.cpp) labels the pair.
 #include <cstring>
 #include <string>
+#include "bindings/call_site.h"
 #include "bindings/luaT.h"
 #include "bindings/registry.h"
 
@@ -39,7 +40,19 @@ bool push_named_tuple_record(lua_State* L, int idx) {
   return false;
 }
 
+// Note [Indexing a pair of results]: PyTorch's x.max(1)[1] is the indices;
+// here the pair is two Lua results and [1] would index the values tensor,
+// silently wrong, so that spelling is an error that says what to write.
+void refuse_indexed_pair(lua_State* L, const char* name, const char* first, const char* second, bool named) {
+  if (!bindings::result_indexed(L, 1)) return;
+  throw TypeError(cat(name, "(...)[i]: ", name, " returns ", first, " and ", second, " as two Lua results (PyTorch's ",
+                      named ? "named tuple" : "tuple", "), so [i] would index ", first, ". Write ",
+                      named ? cat(name, "(...).", second, " for PyTorch's ", name, "(...)[1], or ") : std::string(),
+                      "local ", first, ", ", second, " = ", name, "(...)"));
+}
+
 void mark_named_tuple(lua_State* L, const char* name, const char* field1, const char* field2) {
+  refuse_indexed_pair(L, name, field1, field2, true);
   const int second = lua_gettop(L), first = second - 1;
   push_named_tuples(L);
   lua_pushvalue(L, first);

@@ -67,6 +67,9 @@ void push_grad_fn(lua_State* L, const std::shared_ptr<Node>& n);
 // of the stack as NAME(field1=first, field2=second) and leaves them there;
 // push_named_tuple_field pushes first's `key` field and returns true if it has one.
 void mark_named_tuple(lua_State* L, const char* name, const char* field1, const char* field2);
+// Raises for f(...)[i] on a function returning a pair as two Lua results
+// (Note [Indexing a pair of results]); mark_named_tuple calls it.
+void refuse_indexed_pair(lua_State* L, const char* name, const char* first, const char* second, bool named);
 bool push_named_tuple_field(lua_State* L, int idx, const char* key);
 // named_tuple.cpp: pushes {name, field1, field2, first, second} for the tensor
 // at idx and returns true, or pushes nothing and returns false.

@@ -143,6 +143,7 @@ template <bool Std> int var_mean(lua_State* L) {
   Tensor& x = a.tensor(0, "input");
   const Moments m = moments_args(a, false);
   auto [v, mean] = gl::var_mean(x, m.dims, m.keepdim, m.correction, Std);
+  refuse_indexed_pair(L, Std ? "std_mean" : "var_mean", Std ? "std" : "var", "mean", false);
   push_tensor(L, v);
   push_tensor(L, mean);
   return 2;
