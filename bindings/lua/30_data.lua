@@ -18,10 +18,20 @@ local item, length
 local function base_item(self, i) return item(self, i) end
 local function base_length(self) return length(self) end
 
+-- `return x, y` from __getitem is Python's `return x, y`: one tuple (ds[i]
+-- keeps one value, so a second result would be lost on the way).
+local function packed(...)
+  local n = select('#', ...)
+  if n <= 1 then return (...) end
+  local t = {...}
+  if n ~= #t then t.n = n end
+  return torch._tuple(t)
+end
+
 function item(self, i)
   local cls = U.class_of(self)
-  if cls.__getitem ~= base_item then return cls.__getitem(self, i) end
-  if cls.get ~= base_item then return cls.get(self, i) end
+  if cls.__getitem ~= base_item then return packed(cls.__getitem(self, i)) end
+  if cls.get ~= base_item then return packed(cls.get(self, i)) end
   error(('NotImplementedError: Subclasses of Dataset should implement __getitem (%s does not)'):format(cls.__name), 0)
 end
 

@@ -37,6 +37,20 @@ T.test('Dataset subclass: 0-based items and #', function()
   T.raises(function() return data.Dataset()[0] end, 'Subclasses of Dataset should implement __getitem', true)
 end)
 
+T.test("__getitem's `return x, y` is one tuple, as Python's, and batches both", function()
+  local Sq = torch.utils.data.Dataset:extend('Sq')
+  function Sq:__len() return 3 end
+  function Sq:__getitem(i) return torch.tensor({i * 1.0}), i * i end
+  T.eq(tostring(Sq()[2]), '(tensor([2.]), 4)')
+  local ys = {}
+  for x, y in torch.utils.data.DataLoader(Sq(), {batch_size = 2}) do ys[#ys + 1] = tostring(y) end
+  T.eq(table.concat(ys, ' '), 'tensor([0, 1]) tensor([4])')
+  local One = torch.utils.data.Dataset:extend('One')
+  function One:__len() return 1 end
+  function One:__getitem(i) return torch.ones(1) end
+  T.truthy(torch.is_tensor(One()[0]), 'one result stays itself')
+end)
+
 T.test('TensorDataset items are tuples of rows', function()
   local x, y = torch.arange(10):view(5, 2), torch.arange(5)
   local ds = data.TensorDataset(x, y)
