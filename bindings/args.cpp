@@ -183,13 +183,15 @@ TensorOptions Args::tensor_options(DType dflt) {
   TensorOptions o;
   o.dtype = dtype(-1, "dtype").value_or(dflt);
   o.device = device(-1, "device").value_or(Device(Device::CPU));
-  o.requires_grad = boolean(-1, "requires_grad", false);
+  o.requires_grad = requires_grad_ = boolean(-1, "requires_grad", false);
   pin_memory_ = boolean(-1, "pin_memory", false);
   GL_CHECK(!pin_memory_ || o.device.is_cpu(), "Only dense CPU tensors can be pinned");
   return o;
 }
 
 Tensor Args::created(Tensor t) {
+  if (requires_grad_ && !t.requires_grad())
+    requires_grad_at_creation(t);  // for the ops that take no TensorOptions' flag
   if (!pin_memory_) return t;
   Tensor p = gl::pin_memory(gl::detach(t));
   if (t.requires_grad()) requires_grad_at_creation(p);

@@ -123,6 +123,7 @@ class Args {
   int kw_ = 0;
   bool empty_options_ = false;
   bool pin_memory_ = false;
+  bool requires_grad_ = false;
   std::vector<std::string> used_;
 };
 

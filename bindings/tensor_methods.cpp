@@ -225,38 +225,33 @@ int allclose(lua_State* L) {
   return 1;
 }
 
-Tensor new_like(lua_State* L, const char* fname, Args& a, int shape_from) {
+// x:new_*(size, {dtype=, device=, requires_grad=}): x's dtype and device by default.
+Tensor new_like(lua_State* L, Args& a, const Shape& size, const std::optional<Scalar>& fill) {
   Tensor& t = self(L);
-  TensorOptions o{a.dtype(-1, "dtype").value_or(t.dtype()), a.device(-1, "device").value_or(t.device()), false};
-  (void)fname;
-  return empty(a.shape_from(shape_from, "size"), o);
+  Tensor r = empty(size, {a.dtype(-1, "dtype").value_or(t.dtype()), a.device(-1, "device").value_or(t.device())});
+  if (fill) fill_(r, *fill);
+  if (a.boolean(-1, "requires_grad", false)) requires_grad_at_creation(r);
+  return r;
 }
 int new_zeros(lua_State* L) {
   Args a(L, 2, "new_zeros");
-  Tensor r = new_like(L, "new_zeros", a, 0);
-  fill_(r, Scalar::from_int(0));
-  push_tensor(L, r);
+  push_tensor(L, new_like(L, a, a.shape_from(0, "size"), Scalar::from_int(0)));
   return 1;
 }
 int new_ones(lua_State* L) {
   Args a(L, 2, "new_ones");
-  Tensor r = new_like(L, "new_ones", a, 0);
-  fill_(r, Scalar::from_int(1));
-  push_tensor(L, r);
+  push_tensor(L, new_like(L, a, a.shape_from(0, "size"), Scalar::from_int(1)));
   return 1;
 }
 int new_empty(lua_State* L) {
   Args a(L, 2, "new_empty");
-  push_tensor(L, new_like(L, "new_empty", a, 0));
+  push_tensor(L, new_like(L, a, a.shape_from(0, "size"), std::nullopt));
   return 1;
 }
 int new_full(lua_State* L) {
   Args a(L, 2, "new_full");
-  Tensor& t = self(L);
-  Shape s = a.int_list(0, "size");
-  Tensor r = empty(s, {a.dtype(-1, "dtype").value_or(t.dtype()), a.device(-1, "device").value_or(t.device())});
-  fill_(r, a.scalar(1, "fill_value"));
-  push_tensor(L, r);
+  const Shape s = a.int_list(0, "size");
+  push_tensor(L, new_like(L, a, s, a.scalar(1, "fill_value")));
   return 1;
 }
 int new_tensor(lua_State* L) {

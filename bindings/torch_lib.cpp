@@ -98,7 +98,8 @@ int full(lua_State* L) {
 int full_like(lua_State* L) {
   Args a(L, 1, "full_like");
   Tensor& src = a.tensor(0, "input");
-  TensorOptions o{a.dtype(-1, "dtype").value_or(src.dtype()), a.device(-1, "device").value_or(src.device()), false};
+  TensorOptions o{a.dtype(-1, "dtype").value_or(src.dtype()), a.device(-1, "device").value_or(src.device()),
+                  a.boolean(-1, "requires_grad", false)};
   push_tensor(L, gl::full(src.sizes(), a.scalar(1, "fill_value"), o));
   return 1;
 }

@@ -120,6 +120,26 @@ T.test('in-place ops in a graph: ReLU(inplace) trains like ReLU', function()
   T.raises(function() v:mul_(2) end, 'NotImplementedError: gpulab cannot record this in%-place operation', true)
 end)
 
+T.test('every creation function takes requires_grad, as in PyTorch', function()
+  local x = torch.linspace(-3, 3, 5, {requires_grad = true})
+  T.eq(tostring(x), 'tensor([-3.0000, -1.5000,  0.0000,  1.5000,  3.0000], requires_grad=True)')
+  torch.sigmoid(x):sum():backward()
+  T.eq(tostring(x.grad), 'tensor([0.0452, 0.1491, 0.2500, 0.1491, 0.0452])')
+  T.eq(torch.randint(0, 5, {3}, {dtype = torch.float32, requires_grad = true}).requires_grad, true)
+  T.eq(torch.randperm(3, {dtype = torch.float32, requires_grad = true}).requires_grad, true)
+  T.eq(torch.eye(2, {requires_grad = true}).requires_grad, true)
+  local y = torch.ones(2)
+  T.eq(tostring(torch.full_like(y, 3, {requires_grad = true})), 'tensor([3., 3.], requires_grad=True)')
+  for _, t in ipairs({y:new_zeros({2}, {requires_grad = true}), y:new_ones(2, {requires_grad = true}),
+                      y:new_full({1}, 7, {requires_grad = true}), y:new_empty(0, {requires_grad = true})}) do
+    T.eq(t.requires_grad, true)
+  end
+  T.raises(function() torch.randperm(3, {requires_grad = true}) end,
+    'RuntimeError: Only Tensors of floating point and complex dtype can require gradients')
+  T.raises(function() y:new_zeros({2}, {dtype = torch.int64, requires_grad = true}) end,
+    'RuntimeError: Only Tensors of floating point and complex dtype can require gradients')
+end)
+
 T.test('add_/sub_/add/sub take alpha', function()
   local a = torch.ones(3)
   T.eq(a:add_(torch.full({3}, 2.0), {alpha = -0.5}), a)
