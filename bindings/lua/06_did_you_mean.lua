@@ -103,7 +103,8 @@ end
 local function is_namespace(t)
   if type(t) ~= 'table' or rawlen(t) > 0 then return false end
   local mt = getmetatable(t)
-  if mt ~= nil and not (type(mt) == 'table' and rawget(mt, '__namespace')) then return false end
+  if type(mt) == 'table' and rawget(mt, '__namespace') then return true end  -- torch's modules, say so themselves
+  if mt ~= nil then return false end
   local fns, n = 0, 0
   for _, v in next, t do
     n = n + 1
@@ -129,6 +130,24 @@ local function name_of(t)
       end
     end
   end
+end
+
+-- A module's name as Python's AttributeError gives it: its path under torch
+-- (torch.nn.functional for F), else its global name.
+local torch_lib = torch
+local function module_name(t)
+  if t == torch_lib then return 'torch' end
+  for k, v in next, torch_lib do
+    if v == t and type(k) == 'string' then return 'torch.' .. k end
+  end
+  for k, v in next, torch_lib do
+    if type(v) == 'table' and type(k) == 'string' and not k:match('^_') then
+      for k2, v2 in next, v do
+        if v2 == t and type(k2) == 'string' then return 'torch.' .. k .. '.' .. k2 end
+      end
+    end
+  end
+  return name_of(t)
 end
 
 -- ---- names visible in a frame ----------------------------------------------
@@ -183,5 +202,5 @@ local function with_suggestion(text, name, candidates)
   return s and (text .. ". Did you mean: '" .. s .. "'?") or text
 end
 
-U.names_of, U.is_namespace, U.name_of = names_of, is_namespace, name_of
+U.names_of, U.is_namespace, U.name_of, U.module_name = names_of, is_namespace, name_of, module_name
 U.visible, U.resolve, U.global_names, U.with_suggestion = visible, resolve, global_names, with_suggestion

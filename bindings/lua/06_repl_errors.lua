@@ -35,7 +35,7 @@ local function explain(msg, line, vars)
     if obj ~= nil then
       local owner
       if is_namespace(obj) then
-        owner = "module '" .. (name_of(obj) or path) .. "'"
+        owner = "module '" .. (U.module_name(obj) or path) .. "'"
       elseif type(obj) == 'table' and getmetatable(obj) and U.class_of(obj) then
         owner = "'" .. tostring(U.class_of(obj).__name) .. "' object"
       end

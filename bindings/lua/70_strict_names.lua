@@ -6,11 +6,13 @@
 -- is an error, as Python's NameError and AttributeError; the REPL explains it
 -- (06_repl_errors.lua: "NameError: name 'True' is not defined" with its hint,
 -- "module 'torch' has no attribute 'flaot32'. Did you mean: 'float32'?"). A
--- script keeps Lua's rule, where probing `if torch[name] then` or an optional
--- global is an idiom, except for True, False and None, which no Lua program
--- reads on purpose. The library's own code, lessons, checkers and chunks made
--- with load() read nil as Lua does: whose read it is comes from the reading
--- function's source.
+-- script keeps Lua's rule for globals, where an optional global is an idiom,
+-- except for True, False and None, which no Lua program reads on purpose; a
+-- name missing from torch's modules is an error there too, as Python's
+-- AttributeError (a script that probes one writes rawget(torch, name)),
+-- since {dtype=torch.flaot16} silently made float32. The library's own code,
+-- lessons, checkers and chunks made with load() read nil as Lua does: whose
+-- read it is comes from the reading function's source.
 local U = torch._util
 local debug, error, rawget, setmetatable, type = debug, error, rawget, setmetatable, type
 
@@ -47,7 +49,11 @@ local function strict_namespace(t)
   if type(t) ~= 'table' or getmetatable(t) ~= nil then return end
   setmetatable(t, {__namespace = true, __index = function(_, k)
     local how = type(k) == 'string' and strictness(2)
-    if how == 'all' or how == 'checked' then error(("attempt to read a nil value (field '%s')"):format(k), 2) end
+    if how == 'python' then  -- a script: Python's text at once (the REPL rewrites Lua's own, with a caret)
+      error(U.with_suggestion(("AttributeError: module '%s' has no attribute '%s'"):format(U.module_name(t) or 'torch', k),
+        k, U.names_of(t)), 2)
+    end
+    if how then error(("attempt to read a nil value (field '%s')"):format(k), 2) end
   end})
 end
 for _, t in ipairs({torch, torch.nn, torch.nn.functional, torch.nn.init, torch.optim, torch.optim.lr_scheduler,

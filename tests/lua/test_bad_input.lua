@@ -147,7 +147,7 @@ do
       local args, k = {}, math.random(0, 3)
       for j = 1, k do args[j] = odd[math.random(1, #odd + 1)] end  -- #odd + 1: nil
       local base = bases[math.random(1, #bases)]
-      local fn = torch[f]
+      local fn = rawget(torch, f)
       pcall(function() if fn then fn(table.unpack(args, 1, k)) end end)
       pcall(function() local mfn = base[f]; if type(mfn) == 'function' then mfn(base, table.unpack(args, 1, k)) end end)
       survived = survived + 1

@@ -37,10 +37,10 @@ T.test('every option a doc lists is accepted by the function', function()
     for name in kw:gmatch('([%w_]+)=') do opts[#opts + 1] = name end
     local prefix, bare = key:match('^(%a+)%.(.+)$')
     local fn
-    if prefix == 'F' then fn = nn.functional[bare]
-    elseif prefix == 'linalg' then fn = torch.linalg[bare]
-    elseif prefix == 'cuda' then fn = torch.cuda[bare]
-    elseif prefix == nil then fn = method and torch.Tensor[key] or torch[key] end
+    if prefix == 'F' then fn = rawget(nn.functional, bare)
+    elseif prefix == 'linalg' then fn = rawget(torch.linalg, bare)
+    elseif prefix == 'cuda' then fn = rawget(torch.cuda, bare)
+    elseif prefix == nil then fn = method and torch.Tensor[key] or rawget(torch, key) end
     -- seeding and the current device are left alone; the rest is harmless on small tensors
     if fn and not key:match('seed') and key ~= 'cuda.set_device' then
       if method then table.insert(pos, 1, torch.ones(2, 2):requires_grad_(key == 'backward' or key == 'retain_grad')) end

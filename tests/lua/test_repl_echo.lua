@@ -251,10 +251,11 @@ T.test('undefined names in a cell are errors, as in Python', function()
     .. "AttributeError: module 'torch' has no attribute 'flaot32'. Did you mean: 'float32'?")
   T.eq(h[3], "    opt = {lr = l}\n                ^\nNameError: name 'l' is not defined")
   T.eq(h[5], 'True', 'rawget still probes')
-  -- a script reads nil as Lua does, but for Python's constants
+  -- a script reads a missing global as nil, as Lua does, but for Python's constants;
+  -- torch's modules are strict there too (Note [Undefined names])
   local path = os.tmpname()
   local f = assert(io.open(path, 'w'))
-  f:write("print(undefined_global == nil, torch.nosuch == nil)\nprint(True)\n")
+  f:write("print(undefined_global == nil, rawget(torch, 'nosuch') == nil)\nprint(pcall(function() return torch.flaot16 end))\nprint(True)\n")
   f:close()
   local i = -1
   while arg[i - 1] ~= nil do i = i - 1 end
@@ -263,6 +264,8 @@ T.test('undefined names in a cell are errors, as in Python', function()
   p:close()
   os.remove(path)
   T.truthy(text:find('true\ttrue\n', 1, true), text)
+  -- a name missing from torch's modules is Python's AttributeError in a script too
+  T.truthy(text:find("false\t" .. path .. ":2: AttributeError: module 'torch' has no attribute 'flaot16'. Did you mean: 'float16'?", 1, true), text)
   T.truthy(text:find("attempt to read a nil value (global 'True')", 1, true), text)
 end)
 
