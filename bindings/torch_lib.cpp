@@ -1,5 +1,7 @@
 // torch.* functions that are not tensor methods: creation, joins, seeding,
 // grad mode, printing options.
+#include <cmath>
+#include <limits>
 #include "bindings/luaT.h"
 #include "tensor/core/warning.h"
 #include "bindings/registry.h"
@@ -193,7 +195,10 @@ int set_printoptions(lua_State* L) {
                "profile must be 'default', 'short' or 'full'");
   }
   if (auto v = a.opt_integer(0, "precision")) o.precision = int(std::clamp<int64_t>(*v, 0, 30));
-  if (auto v = a.opt_integer(1, "threshold")) o.threshold = *v;
+  // threshold=float('inf') is PyTorch's way to print everything
+  if (const int idx = a.at(1, "threshold"); idx && lua_type(L, idx) == LUA_TNUMBER && lua_tonumber(L, idx) == HUGE_VAL)
+    o.threshold = std::numeric_limits<int64_t>::max();
+  else if (auto v = a.opt_integer(1, "threshold")) o.threshold = *v;
   // Python's ints do not overflow: past 2^31 these print as PyTorch's would,
   // and the printer's arithmetic on them (2 * edgeitems, linewidth - indent) stays in range.
   constexpr int64_t kBig = int64_t(1) << 31;

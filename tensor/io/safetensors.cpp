@@ -247,6 +247,12 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
     const uint64_t size = uint64_t(st.st_size);
     unsigned char prefix[8] = {};
     if (size >= 8) read_exact(fd_, 0, prefix, 8, path);
+    // torch.save's own formats: a zip archive (PyTorch 1.6 and later) or a bare pickle (protocol 2)
+    const bool zip = std::memcmp(prefix, "PK\x03\x04", 4) == 0, pickle = prefix[0] == 0x80 && prefix[1] == 0x02;
+    GL_CHECK(!zip && !pickle, "'", path, "' is a PyTorch checkpoint (torch.save's ", zip ? "zip" : "pickle",
+             " format), which gpulab does not read: its torch.save and torch.load use safetensors. Convert it in "
+             "PyTorch: from safetensors.torch import save_file; save_file(torch.load('",
+             path, "'), 'model.safetensors')");
     try {
       const uint64_t n = header_length(prefix, size);
       std::string json(size_t(n), '\0');

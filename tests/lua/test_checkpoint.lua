@@ -63,6 +63,20 @@ test('every dtype round-trips on the CPU and on cuda:1', function()
   eq(tostring(torch.load(path('scalar.st'))), 'tensor(2.5000)')
 end)
 
+test("a PyTorch .pt file is named as one, with how to convert it", function()
+  for name, head in pairs({zip = 'PK\3\4\20\0\0\0\0\0', pickle = '\128\2\138\10\108\252\156\70\249\32'}) do
+    local p = path(name .. '.pt')
+    local f = assert(io.open(p, 'wb'))
+    f:write(head, ('\0'):rep(64))
+    f:close()
+    local ok_, e = pcall(torch.load, p)
+    eq(ok_, false, name)
+    eq(e, "RuntimeError: '" .. p .. "' is a PyTorch checkpoint (torch.save's " .. name .. ' format), which gpulab does '
+       .. 'not read: its torch.save and torch.load use safetensors. Convert it in PyTorch: from safetensors.torch import '
+       .. "save_file; save_file(torch.load('" .. p .. "'), 'model.safetensors')", name)
+  end
+end)
+
 test('tables: nesting, devices, plain values', function()
   local obj = {w = torch.ones(2, 3), gpu = torch.arange(4, {device = 'cuda:1'}),
                sub = {b = torch.tensor({true, false}, {device = 'cuda:0'}), deeper = {x = torch.zeros(1)}, ['a.b'] = torch.eye(2)},

@@ -21,6 +21,11 @@ torch.set_printoptions{precision = 3}
 eq(tostring(torch.tensor({1.5})), 'tensor([1.500])', 'sci_mode reset by a later call')
 torch.set_printoptions{profile = 'default'}
 err(function() torch.set_printoptions{sci_mode = 'yes'} end, "argument 'sci_mode' must be bool")
+-- threshold=math.huge, PyTorch's threshold=float('inf'): the whole tensor
+torch.set_printoptions{threshold = math.huge}
+eq(tostring(torch.arange(1200)):find('...', 1, true), nil, 'threshold=math.huge prints every element')
+torch.set_printoptions{profile = 'default'}
+eq(tostring(torch.arange(1200)):find('...', 1, true) ~= nil, true, 'the default summarizes')
 
 -- devices
 local x = torch.tensor({1, 2, 3}, {device = 'cuda'})
