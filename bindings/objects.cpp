@@ -148,6 +148,12 @@ int size_add(lua_State* L) {
   return 1;
 }
 
+const Shape& size_self(lua_State* L, const char* method) {
+  auto* s = ud_test<Shape>(L, 1, UdTag::Size);
+  GL_CHECK_T(TypeError, s, method, "(): self must be a torch.Size, not ", type_name(L, 1));
+  return *s;
+}
+
 int size_index(lua_State* L) {
   Shape& s = sz(L, 1);
   if (lua_isinteger(L, 2)) {
@@ -165,25 +171,30 @@ int size_index(lua_State* L) {
       return 1;
     }
   }
+  // s:numel(), s:totable(); s.numel() (a Python habit) passes no Size: an error, not 0
   if (k && !std::strcmp(k, "numel")) {
-    lua_pushcfunction(L, [](lua_State* L) -> int {
-      auto* s = ud_test<Shape>(L, 1, UdTag::Size);
-      lua_pushinteger(L, s ? numel_of(*s) : 0);
-      return 1;
-    });
+    push_function(
+        L,
+        [](lua_State* L) -> int {
+          lua_pushinteger(L, numel_of(size_self(L, "numel")));
+          return 1;
+        },
+        "s:numel(): the number of elements of a tensor of this size.");
     return 1;
   }
   if (k && !std::strcmp(k, "totable")) {
-    lua_pushcfunction(L, [](lua_State* L) -> int {
-      auto* s = ud_test<Shape>(L, 1, UdTag::Size);
-      lua_newtable(L);
-      if (s)
-        for (size_t i = 0; i < s->size(); ++i) {
-          lua_pushinteger(L, (*s)[i]);
-          lua_rawseti(L, -2, lua_Integer(i + 1));
-        }
-      return 1;
-    });
+    push_function(
+        L,
+        [](lua_State* L) -> int {
+          const Shape& s = size_self(L, "totable");
+          lua_newtable(L);
+          for (size_t i = 0; i < s.size(); ++i) {
+            lua_pushinteger(L, s[i]);
+            lua_rawseti(L, -2, lua_Integer(i + 1));
+          }
+          return 1;
+        },
+        "s:totable(): the sizes as a Lua list.");
     return 1;
   }
   return 0;

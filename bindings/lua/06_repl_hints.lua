@@ -52,6 +52,10 @@ local function dot_call(ctx)
     if U.is_tensor(v) and tensor_method(name) then return obj, name end
     local mt = type(v) == 'table' and not U.is_namespace(v) and getmetatable(v)
     if mt and type(v[name]) == 'function' then return obj, name end
+    if type(v) == 'userdata' and not U.is_tensor(v) then  -- torch.Size, a generator: s.numel()
+      local ok, f = pcall(function() return v[name] end)
+      if ok and type(f) == 'function' then return obj, name end
+    end
     if v == nil and tensor_method(name) and ctx.msg:find('missing 1 required positional arguments: "input"', 1, true) then
       return obj, name
     end
