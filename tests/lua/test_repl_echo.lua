@@ -269,4 +269,16 @@ T.test('undefined names in a cell are errors, as in Python', function()
   T.truthy(text:find("attempt to read a nil value (global 'True')", 1, true), text)
 end)
 
+T.test("print shows a plain table as Python's print shows a list or a dict", function()
+  local i = -1
+  while arg[i - 1] ~= nil do i = i - 1 end
+  local code = "dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(4.), torch.arange(4)), "
+    .. "{batch_size=2}); print(dl:iter()()); print(torch.ones(2, 2):tolist(), {a=1}, 'x', nil, torch.ones(1)); "
+    .. "print(setmetatable({}, {__tostring=function() return 'obj' end}))"
+  local p = io.popen("'" .. arg[i] .. "' -e \"" .. code .. "\" 2>&1")
+  local text = p:read('a')
+  p:close()
+  T.eq(text, "[tensor([0., 1.]), tensor([0, 1])]\n[[1.0, 1.0], [1.0, 1.0]]\t{'a': 1}\tx\tnil\ttensor([1.])\nobj\n")
+end)
+
 T.finish()
