@@ -28,6 +28,7 @@ U.doc(DDP, 'nn.parallel.DistributedDataParallel(module, {device_ids=, output_dev
   .. 'backward produces them.\n  ddp:no_sync(fn) runs fn without averaging (gradient accumulation); state_dict keys gain "module.".')
 
 local pending = setmetatable({}, {__mode = 'k'})  -- DDP modules whose forward awaits a backward
+local ddp_backward  -- Tensor.backward while one does (below)
 
 function DDP:__init(...)
   local a = U.parse('DistributedDataParallel.__init__', {'module:Module!', 'device_ids', 'output_device', 'dim:int',
@@ -85,7 +86,10 @@ function DDP:forward(...)
   end
   local args = table.pack(...)
   if self.device then args = to_device(args, self.device) end
-  if torch.is_grad_enabled() and self.require_backward_grad_sync then pending[self] = true end
+  if torch.is_grad_enabled() and self.require_backward_grad_sync then
+    pending[self] = true
+    torch.Tensor.backward = ddp_backward
+  end
   return self.module(table.unpack(args, 1, args.n))
 end
 
@@ -219,10 +223,15 @@ function DDP:no_sync(fn, ...)
 end
 
 -- Backward with the reducers of the pending DDP modules listening, then their
--- averaging finished. The hook is disarmed whatever happens.
+-- averaging finished. The hook is disarmed whatever happens. It stands in for
+-- Tensor.backward only while a DDP forward awaits its backward, so that a
+-- program without DDP meets no DDP frame in its tracebacks.
 local backward = torch.Tensor.backward
-torch.Tensor.backward = function(...)
-  if next(pending) == nil then return backward(...) end
+function ddp_backward(...)
+  if next(pending) == nil then
+    torch.Tensor.backward = backward
+    return backward(...)
+  end
   local ddps = {}
   for m in pairs(pending) do
     ddps[#ddps + 1] = m
@@ -238,6 +247,7 @@ torch.Tensor.backward = function(...)
     pending[m] = nil
     m:_finish_reducer()
   end
+  if next(pending) == nil then torch.Tensor.backward = backward end
   return table.unpack(r, 2, r.n)
 end
-torch._set_doc(torch.Tensor.backward, torch._doc(backward) or 'y:backward(): accumulate gradients into the leaves.')
+torch._set_doc(ddp_backward, torch._doc(backward) or 'y:backward(): accumulate gradients into the leaves.')

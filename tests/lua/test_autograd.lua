@@ -140,6 +140,13 @@ T.test('every creation function takes requires_grad, as in PyTorch', function()
     'RuntimeError: Only Tensors of floating point and complex dtype can require gradients')
 end)
 
+T.test("a program without DistributedDataParallel meets no DDP frame in backward's traceback", function()
+  T.eq(debug.getinfo(torch.Tensor.backward, 'S').what, 'C')
+  local ok, err = xpcall(function() (torch.ones(2, {requires_grad = true}) * 2):backward() end, debug.traceback)
+  T.eq(ok, false)
+  T.eq(err:find('ddp', 1, true), nil, err)
+end)
+
 T.test('add_/sub_/add/sub take alpha', function()
   local a = torch.ones(3)
   T.eq(a:add_(torch.full({3}, 2.0), {alpha = -0.5}), a)
