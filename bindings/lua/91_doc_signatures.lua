@@ -119,7 +119,7 @@ local cpp = {
   ['normal_'] = {true, 'mean=0, std=1, {generator=nil}'},
   ['requires_grad_'] = {true, 'requires_grad=true'},
   ['retain_grad'] = {true, ''},
-  ['backward'] = {true, 'gradient=nil, retain_graph=nil'},
+  ['backward'] = {true, 'gradient=nil, retain_graph=nil, create_graph=false'},
   ['equal'] = {true, 'other'},
   ['allclose'] = {true, 'other, rtol=1e-05, atol=1e-08'},
   ['new_zeros'] = {true, 'size..., {dtype=nil, device=nil, requires_grad=false}'},

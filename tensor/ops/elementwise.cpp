@@ -118,7 +118,11 @@ void record_binary_scalar(Tensor& out, BinaryOp op, const Tensor& a, Scalar s, b
   // (a number over a tensor never comes here: binary() makes it reciprocal and mul)
   if (op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul || op == BinaryOp::Div) {
     const DType ad = a.dtype();  // saves no values (Note [In-place autograd])
-    record(out, name, {a}, [op, ad, s, scalar_first](const Tensor& g) -> std::vector<Tensor> {
+    // PyTorch wraps the number as a tensor input (add.Tensor, mul.Tensor...): its
+    // edge is (None, 0) in next_functions; rsub.Scalar takes it as a number.
+    std::vector<Tensor> inputs{a};
+    if (!(scalar_first && op == BinaryOp::Sub)) inputs.emplace_back();
+    record(out, name, inputs, [op, ad, s, scalar_first](const Tensor& g) -> std::vector<Tensor> {
       if (op == BinaryOp::Add) return {to_dtype(g, ad)};
       if (op == BinaryOp::Sub) return {to_dtype(scalar_first ? neg(g) : g, ad)};
       return {to_dtype(binary(op, g, s), ad)};

@@ -186,6 +186,11 @@ T.test('grad_fn.next_functions: {node, index} pairs, printed as PyTorch\'s tuple
   T.eq(#mixed[2], 2)
   T.eq(tostring(mixed[2]), '(None, 0)')
   T.eq(tostring(mixed), ('((<AccumulateGrad object at %s>, 0), (None, 0))'):format(addr))
+  -- a number operand of add/sub/mul/div is a wrapped tensor in PyTorch: its edge is None
+  for _, c in ipairs({{a + 3, 2}, {a * 2.5, 2}, {3 * a, 2}, {a / 4, 2}, {3 - a, 1}, {a ^ 2, 1}, {2 ^ a, 1}}) do
+    T.eq(#c[1].grad_fn.next_functions, c[2], c[1].grad_fn:name())
+  end
+  T.eq(tostring((a * 3).grad_fn.next_functions), ('((<AccumulateGrad object at %s>, 0), (None, 0))'):format(addr))
   local s = a:sum()
   T.eq(tostring(s.grad_fn.next_functions), ('((<AccumulateGrad object at %s>, 0),)'):format(addr), 'a 1-tuple')
   T.eq(tostring(s.grad_fn.next_functions[1][1].next_functions), '()')
