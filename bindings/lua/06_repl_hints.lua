@@ -318,6 +318,14 @@ R.hints = {
      local obj, name = dot_call(c)
      if obj then return "call methods with ':' in Lua: " .. obj .. ':' .. name .. '(...)' end
    end},
+  {'pair index', function(c)  -- out:max(1)[1] (Note [Indexing a pair of results]): the line as it reads here
+     local fname, first, second = c.msg:match("^TypeError: ([%w_]+)%(%.%.%.%)%[i%]: [%w_]+ returns ([%w_]+) and ([%w_]+) as two Lua results %(PyTorch's named tuple%)")
+     if not fname then return nil end
+     local fixed, n = c.line:gsub('(' .. fname .. '%s*%b())%s*%[%s*([01])%s*%]', function(call, i)
+       return call .. '.' .. (i == '0' and first or second)
+     end, 1)
+     if n == 1 then return "PyTorch's [0] and [1] are ." .. first .. ' and .' .. second .. ' here: ' .. fixed:match('^%s*(.-)%s*$') end
+   end},
   {'saved tensor changed', function(c) return c.msg:find('has been modified by an inplace operation', 1, true) end,
    'the backward reads a value its forward saved, and an in-place op (x:add_(), x[i] = v, an optimizer step) has '
      .. 'changed it since: change a copy (x = x + 1), or call backward first'},

@@ -95,6 +95,8 @@ local habits = {
   {'w = torch.ones(2, {requires_grad=true}); x = torch.ones(2); y = (w * x):sum(); x:add_(1); y:backward()',
    'hint: the backward reads a value its forward saved, and an in-place op (x:add_(), x[i] = v, an optimizer step) '
      .. 'has changed it since: change a copy (x = x + 1), or call backward first'},
+  {'out = torch.ones(2, 3)\npred = out:max(1)[1]', "hint: PyTorch's [0] and [1] are .values and .indices here: pred = out:max(1).indices"},
+  {'out = torch.ones(2, 3)\nv = torch.sort(out, 1)[0]', "hint: PyTorch's [0] and [1] are .values and .indices here: v = torch.sort(out, 1).values"},
   {'s = torch.ones(2, 3).shape\nn = s.numel()', "hint: call methods with ':' in Lua: s:numel(...)"},
   {'a = x:numpy()', 'hint: there is no NumPy here: x:tolist() gives Lua tables, x:tobytes() the raw bytes (torch.frombuffer reads them back)'},
   {'n = range(3)', 'hint: Lua counts with `for i = 0, n - 1 do ... end`; torch.arange(n) makes a tensor'},
