@@ -180,7 +180,8 @@ Options:
   -i                      enter the REPL after running the script and -e
   --virtual-gpus N[:SIZE] make cuda:0 .. cuda:N-1 exist as virtual devices, each with
                           SIZE of memory (e.g. 2:16GiB); same as GPULAB_VIRTUAL_GPUS
-  --seed N                run torch.manual_seed(N) before anything else
+  --seed N                run torch.manual_seed(N) before anything else (a lesson: 0
+                          unless given, the seed its text quotes)
   -v, --version           print the version and exit
   -h, --help              print this help and exit
   --                      stop handling options (the next argument is the script)

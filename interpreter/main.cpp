@@ -107,6 +107,9 @@ int main(int argc, char** argv) {
   SessionOptions session;
   session.seed = cl.seed;
   if (cl.command == Command::Lesson) {
+    // A lesson's text quotes the figures of its seed-0 run (the transcripts'
+    // too): the learner's run prints them unless --seed says otherwise.
+    if (!session.seed) session.seed = "0";
     LessonOptions options;
     options.quiet = cl.quiet;
     options.step = cl.step;

@@ -121,8 +121,8 @@ void init_cuda() {
       s.host_memory = true;
       s.capacity = r.virtual_cap;
       r.owned_allocs.push_back(std::make_unique<CachingAllocator>(host_segments(), r.virtual_cap, i));
+      // its generator starts from PyTorch's default seed, as every CUDA device's does
       r.owned_execs.push_back(std::make_unique<CpuExec>());
-      r.owned_execs.back()->gen.seed(uint64_t(v));
       s.alloc = r.owned_allocs.back().get();
       s.exec = r.owned_execs.back().get();
       s.kernels = &cpu_kernels();

@@ -15,7 +15,7 @@ local function sample(name)
     dtype = torch.float32, device = 'cpu', requires_grad = false, pin_memory = false, keepdim = false, alpha = 1,
     beta = 1, rounding_mode = 'floor', non_blocking = false, copy = false, p = 2, unbiased = true, correction = 0, decimals = 1, min = 0, max = 1,
     start_dim = 0, end_dim = -1, reduction = 'mean', ignore_index = -100, label_smoothing = 0.0, training = false,
-    rtol = 1e-5, atol = 1e-8, ['from'] = 0, to = 1, mean = 0, std = 1, enable_timing = false, retain_graph = true,
+    rtol = 1e-5, atol = 1e-8, ['from'] = 0, to = 1, mean = 0, std = 1, enable_timing = false, retain_graph = true, create_graph = false,
     precision = 4, threshold = 1000, generator = torch.Generator(), edgeitems = 3, linewidth = 80, profile = 'default', sci_mode = false, abbreviated = false,
     stride = 1, padding = 0, dilation = 1, groups = 1, ceil_mode = false, count_include_pad = true, divisor_override = false,
     return_indices = false, eps = 1e-5, momentum = 0.1}

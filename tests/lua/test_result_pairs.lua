@@ -40,7 +40,8 @@ end)
 T.test('at the prompt too', function()
   local out = dofile(dir .. '/repl_driver.lua')({'x = torch.tensor({{1., 5.}, {7., 2.}})', 'x:max(1)[1]', 'x:max(1)'})
   T.eq(out[2], "TypeError: max(...)[i]: max returns values and indices as two Lua results (PyTorch's named tuple), so "
-       .. "[i] would index values. Write max(...).indices for PyTorch's max(...)[1], or local values, indices = max(...)")
+       .. "[i] would index values. Write max(...).indices for PyTorch's max(...)[1], or local values, indices = max(...)"
+       .. "\nhint: PyTorch's [0] and [1] are .values and .indices here: x:max(1).indices")
   T.eq(out[3], 'torch.return_types.max(\nvalues=tensor([5., 7.]),\nindices=tensor([1, 0]))')
 end)
 
