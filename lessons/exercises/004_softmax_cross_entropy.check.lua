@@ -12,6 +12,7 @@ local n, q = 5 + math.random(0, 4), 3 + math.random(0, 5)
 -- exercise is to write them, so a call to one is refused.
 local F = nn.functional
 local LIBRARY = {{torch, 'softmax'}, {torch, 'log_softmax'}, {torch.Tensor, 'softmax'}, {torch.Tensor, 'log_softmax'},
+                 {torch, 'logsumexp'}, {torch.Tensor, 'logsumexp'},
                  {F, 'softmax'}, {F, 'log_softmax'}, {F, 'cross_entropy'}, {F, 'nll_loss'},
                  {nn.Softmax, 'forward'}, {nn.LogSoftmax, 'forward'}, {nn.CrossEntropyLoss, 'forward'}, {nn.NLLLoss, 'forward'}}
 
@@ -51,6 +52,22 @@ local function run(name, f, shape, ...)
 end
 local function max_error(got, want) return (got:cpu():double() - want:cpu():double()):abs():max():item() end
 
+-- Whole-tensor ops run once for all rows; a Lua loop over the rows runs its
+-- ops once per row: twice the rows must not take more ops.
+local function per_row_ops(name, f, make)
+  local counts = {}
+  for i, rows in ipairs({3, 6}) do
+    local trace, ok = traced(f, make(rows))
+    if not ok then return false end
+    counts[i] = ops(trace)
+  end
+  if counts[2] <= counts[1] then return false end
+  fail(name .. ' ran ' .. counts[1] .. ' ops for 3 rows and ' .. counts[2] .. ' for 6: a Lua loop over the rows, '
+       .. 'one small GPU launch per row. Use whole-tensor ops (X:max(1, true), exp, sum(1, true), indexing with '
+       .. 'tensors), which do every row at once')
+  return true
+end
+
 -- softmax: random scores, then huge ones, then rows far apart.
 local X = torch.randn{n, q, device = dev} * 3
 local P = run('softmax(X)', softmax, tostring(X.shape), X)
@@ -77,6 +94,7 @@ if not P:isfinite():all():item() or max_error(P, apart:cpu():softmax(1)) > 1e-5 
        .. 'largest score (X:max(1, true)), not the largest of the whole matrix: exp(-1000) is 0 in float32')
   return
 end
+if per_row_ops('softmax(X)', softmax, function(rows) return torch.randn{rows, q, device = dev} end) then return end
 
 -- cross_entropy: probabilities from torch, labels at random (0-based).
 local probs = (torch.randn{n, q, device = dev}):softmax(1)
@@ -99,3 +117,6 @@ if max_error(L, torch.tensor(want)) > 1e-4 then
   end
   fail(msg)
 end
+if per_row_ops('cross_entropy(y_hat, y)', function(yy) return cross_entropy(yy[1], yy[2]) end, function(rows)
+  return {torch.randn{rows, q, device = dev}:softmax(1), torch.randint(0, q, {rows}, {device = dev})}
+end) then return end
