@@ -8,9 +8,10 @@ local real_clock = time.perf_counter
 local readings, timed_device
 time.perf_counter = function()
   local t = trace_peek()
+  local now = real_clock()
   readings[#readings + 1] = {mm = ops(t, 'mm'), waits = syncs(t, nil, timed_device),
-                             other_waits = syncs(t) - syncs(t, nil, timed_device), random = ops(t, 'random')}
-  return real_clock()
+                             other_waits = syncs(t) - syncs(t, nil, timed_device), random = ops(t, 'random'), at = now}
+  return now
 end
 local function run(device)
   readings, timed_device = {}, tostring(device)
@@ -28,6 +29,9 @@ for _, device in ipairs({torch.device('cuda:' .. (gpus() - 1)), torch.device('cp
     problem = 'no matrix product ran on ' .. where .. ': create A and B with device = device and multiply them there'
   elseif ops(trace, 'mm', device.type == 'cpu' and 'cuda' or 'cpu') > 0 then
     problem = 'with device = ' .. where .. ' a product ran somewhere else: keep the matrices on `device`'
+  elseif device.type == 'cuda' and ops(trace, 'random', 'cpu') > 0 then
+    problem = 'A and B were drawn on the CPU and then copied to ' .. where .. ': create them there, '
+              .. 'torch.randn(n, n, {device = device}) (the copy costs a transfer the GPU never needed)'
   elseif #r < 2 then problem = 'time_matmul should read time.perf_counter() twice, before and after the product'
   else
     local first, last = r[1], r[#r]
@@ -44,6 +48,10 @@ for _, device in ipairs({torch.device('cuda:' .. (gpus() - 1)), torch.device('cp
                 .. 'queueing of the product: call torch.cuda.synchronize(device) before the second time.perf_counter()'
     elseif device.type == 'cuda' and syncs(trace, 'synchronize', device) == 0 then
       problem = 'the wait should be torch.cuda.synchronize(device) (copying a result to the host times the copy too)'
+    elseif seconds < 0 or seconds > 10 * (last.at - first.at) + 1e-3 then  -- milliseconds, or the readings swapped
+      problem = string.format('time_matmul returned %.4g, but %.4g seconds passed between your first and last clock '
+                              .. 'readings: return the seconds, the second reading minus the first', seconds,
+                              last.at - first.at)
     end
   end
   if problem then break end
