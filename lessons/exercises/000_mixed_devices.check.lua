@@ -25,14 +25,24 @@ for d = 0, gpus() - 1 do
                .. ': compute y + x from the arguments (a result written into the code fits only one input)') then
     return
   end
-  if not check(tostring(z.device) == dev, 'the sum is on ' .. tostring(z.device) .. ', y was on ' .. dev
-               .. ': you moved y to the CPU instead of x to the GPU') then return end
+  if tostring(z.device) ~= dev then
+    if ops(trace, 'add', dev) > 0 then
+      fail('the sum was computed on ' .. dev .. ' and then copied to ' .. tostring(z.device)
+           .. ': return it where it was computed, on y\'s device')
+    else
+      fail('the sum is on ' .. tostring(z.device) .. ', y was on ' .. dev
+           .. ': you moved y to the CPU instead of x to the GPU')
+    end
+    return
+  end
+  if not check(z.dtype == expected.dtype, 'the sum is ' .. tostring(z.dtype) .. ' where y + x gives '
+               .. tostring(expected.dtype) .. ': move x without changing its dtype, x:to(y.device)') then return end
   if ops(trace, 'add', 'cpu') > 0 then
     fail('the addition ran on the CPU (y was copied to the host, and the sum back): '
          .. 'move x to y.device and add there, where y already is')
     return
   end
   if not check(ops(trace, 'add', dev) > 0, 'no addition ran on ' .. dev .. ': add y and x there') then return end
-  check(trace.d2h.calls == 0, 'add_on_gpu copied ' .. trace.d2h.bytes .. ' bytes from the GPU to the host: '
-        .. 'only x has to move, from the host to the GPU')
+  if not check(trace.d2h.calls == 0, 'add_on_gpu copied ' .. trace.d2h.bytes .. ' bytes from the GPU to the host: '
+               .. 'only x has to move, from the host to the GPU') then return end
 end
