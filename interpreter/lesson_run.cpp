@@ -147,7 +147,7 @@ std::string gpus_text(int n, bool is_virtual = false) {
 // Gives the lesson the CUDA devices its header asks for where that can be
 // done without a GPU (virtual devices, said once), and says up front what
 // happens when it runs with fewer.
-void provide_devices(const Render& r, const LessonHeader& h, const std::string& name) {
+void provide_devices(const Render& r, const LessonHeader& h, const std::string& name, FILE* notes) {
   if (h.gpus <= 0) return;
   const gl::bindings::DeviceSupply s = gl::bindings::device_supply();
   const std::string n = std::to_string(h.gpus);
@@ -155,10 +155,11 @@ void provide_devices(const Render& r, const LessonHeader& h, const std::string& 
   if (!s.initialised && s.virtual_devices == 0 && s.physical == 0 && gl::bindings::configure_virtual(n, &error)) {
     std::fputs(render_note(r, "this machine has no GPU, so this lesson runs on " + gpus_text(h.gpus, true) + "\n" +
                                   "      emulated in host memory (as `gpulab --virtual-gpus " + n + "` gives).\n" +
-                                  "      They print what GPUs print; their timings are CPU timings.\n" +
+                                  "      They print what GPUs print (random numbers as the CPU draws them);\n" +
+                                  "      their timings are CPU timings.\n" +
                                   "      In the REPL: torch.cuda.use_virtual(" + n + ") before the first CUDA use.")
                    .c_str(),
-               stdout);
+               notes);
     return;
   }
   // Fewer GPUs than the lesson needs: it runs on slices of the first, as
@@ -170,7 +171,7 @@ void provide_devices(const Render& r, const LessonHeader& h, const std::string& 
                                   "      slices of cuda:0 (as `gpulab --virtual-gpus " + n + "` gives). They run " +
                                   "on the GPU;\n      copies between them are copies within one GPU's memory.")
                    .c_str(),
-               stdout);
+               notes);
     return;
   }
   if (s.count >= h.gpus) return;
@@ -181,7 +182,7 @@ void provide_devices(const Render& r, const LessonHeader& h, const std::string& 
                                 ":\n      the cells that need more say what " + n + " would show. To see it all:\n" +
                                 "      gpulab lesson " + name + " --virtual-gpus " + n)
                  .c_str(),
-             stdout);
+             notes);
 }
 
 bool read_text(const fs::path& path, std::string* text) {
@@ -225,7 +226,7 @@ bool run_quietly(lua_State* L, const fs::path& path, std::vector<fs::path>* done
   return ok;
 }
 
-bool run_prerequisites(lua_State* L, const Render& r, const fs::path& path, const LessonHeader& h) {
+bool run_prerequisites(lua_State* L, const Render& r, const fs::path& path, const LessonHeader& h, FILE* notes) {
   if (h.continues.empty()) return true;
   std::vector<fs::path> done{path};
   std::string names;
@@ -236,7 +237,7 @@ bool run_prerequisites(lua_State* L, const Render& r, const fs::path& path, cons
   std::fputs(render_note(r, "this lesson continues " + names + ": their code ran first (quietly),\n" +
                                 "      so what they defined is here.")
                  .c_str(),
-             stdout);
+             notes);
   return true;
 }
 
@@ -250,8 +251,9 @@ int run_lesson_in(lua_State* L, const std::string& path_text, const std::string&
   const std::string file = path.filename().string();
   const std::string chunkname = "=" + file;  // errors read "a4_tensors_on_gpu.lua:12: ..."
   if (!options.quiet) std::fputs(render_title(r, header.title.empty() ? file : header.title).c_str(), stdout);
-  provide_devices(r, header, path.stem().string());
-  if (!run_prerequisites(L, r, path, header)) return 1;
+  FILE* notes = options.quiet ? stderr : stdout;  // --quiet: stdout holds the code's output alone
+  provide_devices(r, header, path.stem().string(), notes);
+  if (!run_prerequisites(L, r, path, header, notes)) return 1;
   for (size_t i = 0; i < cells.size(); ++i) {
     const Cell& cell = cells[i];
     if (!options.quiet) {

@@ -77,7 +77,16 @@ bool resolve_lesson(const std::string& name, fs::path* out, std::string* error) 
   }
   if (matches.empty()) {
     error->assign("no lesson named '").append(name).append("' in ").append(dir);
-    error->append(" (see 'gpulab lessons')");
+    // an exercise's name: say which command takes it
+    const std::string exercises = exercises_directory();
+    std::error_code ec;
+    if (!exercises.empty() && fs::is_regular_file(fs::path(exercises) / (fs::path(name).stem().string() + ".lua"), ec))
+      error->append(": '")
+          .append(name)
+          .append("' is an exercise; 'gpulab exercise ")
+          .append(name)
+          .append("' copies it here to work on, 'gpulab check FILE' checks it");
+    else error->append(" (see 'gpulab lessons')");
   } else {
     error->assign("lesson name '").append(name).append("' is ambiguous:");
     for (const fs::path& p : matches) error->append(" ").append(p.stem().string());

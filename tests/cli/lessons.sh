@@ -81,9 +81,10 @@ expect "lesson file: a bare last expression echoes (no syntax error)" 0 \
 >>> print(#arg, arg[0])
 0	bare.lua"
 run lesson 04_devices --quiet --virtual-gpus 1
-expect_grep "fewer devices than declared: said up front" 0 "$OUT" \
+expect_grep "fewer devices than declared: said up front (on stderr under --quiet)" 0 "$ERR" \
   '^Note: this lesson is written for 2 GPUs and runs here with 1 virtual GPU:$' \
-  'the cells that need more say what 2 would show\. To see it all:$' '^      gpulab lesson 04_devices --virtual-gpus 2$' '^1$'
+  'the cells that need more say what 2 would show\. To see it all:$' '^      gpulab lesson 04_devices --virtual-gpus 2$'
+[[ $(cat "$OUT") == 1 ]] || fail "--quiet: stdout holds the code's output alone" "$(cat "$OUT")"
 run lesson 04_devices --virtual-gpus 3
 expect "enough devices: no note; prose with markdown, plain" 0 \
 "Devices a lesson asks for

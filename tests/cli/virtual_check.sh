@@ -14,12 +14,12 @@ else
   expect_grep "lessons --virtual-gpus N: no advice needed" 0 "$OUT" '^  01_basics '
   ! grep -q 'No GPU' "$OUT" || fail "lessons --virtual-gpus N: no advice needed" "the advice was printed"
   run lesson 04_devices --quiet
-  expect "lesson needing 2 GPUs without a GPU: two virtual ones, said once" 0 \
+  expect "lesson needing 2 GPUs without a GPU: two virtual ones, said once (on stderr under --quiet)" 0 "2" \
 "Note: this machine has no GPU, so this lesson runs on 2 virtual GPUs
       emulated in host memory (as \`gpulab --virtual-gpus 2\` gives).
-      They print what GPUs print; their timings are CPU timings.
-      In the REPL: torch.cuda.use_virtual(2) before the first CUDA use.
-2"
+      They print what GPUs print (random numbers as the CPU draws them);
+      their timings are CPU timings.
+      In the REPL: torch.cuda.use_virtual(2) before the first CUDA use."
   run "$FIX/lessons/04_devices.lua"
   expect_grep "a lesson file needing GPUs gets them too" 0 "$OUT" '^Note: this machine has no GPU' '^2$'
   run -e 'torch.ones(1, {device = "cuda"})'
