@@ -25,7 +25,7 @@
 //   check_device_traffic(trace, nbatches, running, h2d_per_batch)
 //                                  at most one read back to the host (of the
 //                                  running `running`) and h2d_per_batch copies
-//                                  to the device per batch
+//                                  to the device per batch; true when both hold
 #pragma once
 
 namespace gl::interp {
@@ -154,10 +154,10 @@ function lib.run_on_device(name, probe, device, fn, ...)
 end
 function lib.check_device_traffic(trace, nbatches, running, h2d_per_batch)
   local reads = lib.syncs(trace, 'item') + lib.syncs(trace, 'tolist') + lib.syncs(trace, 'print')
-  check(reads <= 1, ('the host read values back from the GPU %d times for %d batches (:item() in the loop?): '
+  local ok = check(reads <= 1, ('the host read values back from the GPU %d times for %d batches (:item() in the loop?): '
         .. 'keep the running %s a tensor on the device and read it once, at the end'):format(reads, nbatches, running))
-  check(trace.h2d.calls <= h2d_per_batch * nbatches + 1, ('%d copies to the GPU for %d batches: move each batch once'):format(
-        trace.h2d.calls, nbatches))
+  return check(trace.h2d.calls <= h2d_per_batch * nbatches + 1, ('%d copies to the GPU for %d batches: move each batch once'):format(
+        trace.h2d.calls, nbatches)) and ok
 end
 lib.check = check
 -- (Re)defines the helpers as globals: the learner's code may have reused a name.
