@@ -4,8 +4,8 @@
 // gradients as one table and their count (an unused input's is nil); the Lua
 // half (17_autograd.lua) makes that table Python's tuple. Also anomaly
 // mode's switch and the Lua stack it records (17_autograd_anomaly.lua).
-#include "bindings/lua_callback.h"
 #include "bindings/luaT.h"
+#include "bindings/lua_callback.h"
 #include "bindings/registry.h"
 #include "tensor/autograd/anomaly.h"
 #include "tensor/autograd/node.h"

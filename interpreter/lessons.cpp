@@ -12,8 +12,8 @@
 
 #include "bindings/bindings.h"
 #include "interpreter/exercises.h"
-#include "interpreter/repl.h"
 #include "interpreter/lesson_cells.h"
+#include "interpreter/repl.h"
 #include "interpreter/terminal.h"
 
 #ifndef GPULAB_SOURCE_DIR

@@ -2,8 +2,8 @@
 // round with decimals, repeat, unbind.
 #include <algorithm>
 #include <cmath>
-#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 

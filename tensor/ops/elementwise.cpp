@@ -1,19 +1,20 @@
-// Elementwise ops: unary, binary (tensor/tensor and tensor/scalar), where,
-// clamp, driven by the rows of op_rows.def, and their in-place forms (whose
-// rules are in inplace.cpp), with autograd.
+// Elementwise ops: unary and binary (tensor/tensor and tensor/scalar),
+// driven by the rows of op_rows.def, and their in-place forms (whose rules
+// are in inplace.cpp), with autograd.
 #include <array>
 #include <cmath>
 #include <functional>
 #include "tensor/autocast/autocast.h"
-#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/inplace.h"
 #include "tensor/ops/op_table.h"
-#include "tensor/ops/out.h"
 #include "tensor/ops/ops.h"
+#include "tensor/ops/out.h"
 #include "tensor/ops/promote.h"
+#include "tensor/ops/unary_reads.h"
 #include "tensor/runtime/trace.h"
 
 namespace gl {
@@ -21,29 +22,6 @@ namespace gl {
 namespace {
 
 bool differentiable(BinaryOp op) { return row(op).node != nullptr; }
-
-// Whether a derivative's text names `word` (a, b, out): a unary row whose
-// derivative reads only `out` saves no input, as PyTorch's (Note [Version counter]).
-constexpr bool mentions(const char* s, const char* word) {
-  auto ident = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  };
-  for (size_t i = 0; s[i]; ++i) {
-    size_t n = 0;
-    while (word[n] && s[i + n] == word[n]) ++n;
-    if (!word[n] && (i == 0 || !ident(s[i - 1])) && !ident(s[i + n])) return true;
-  }
-  return false;
-}
-struct UnaryReads {
-  bool input, output;
-};
-constexpr UnaryReads kUnaryReads[] = {
-#define GL_UNARY(E, name, policy, inplace, node, doc, ...) {mentions(#__VA_ARGS__, "a"), mentions(#__VA_ARGS__, "out")},
-#include "tensor/ops/op_rows.def"
-};
-static_assert(!kUnaryReads[size_t(UnaryOp::Exp)].input && kUnaryReads[size_t(UnaryOp::Exp)].output);
-static_assert(kUnaryReads[size_t(UnaryOp::Log)].input && !kUnaryReads[size_t(UnaryOp::Log)].output);
 
 // Integer division and modulo by zero are errors on the CPU, as in PyTorch.
 void check_int_division(BinaryOp op, DType compute, const Tensor* b, const Scalar* s) {
@@ -405,44 +383,6 @@ void unary_(UnaryOp op, Tensor& self) {
     r = unary(op, self);
   }
   write_back(self, r, r.dtype());
-}
-
-Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
-  GL_CHECK(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-           dtype_legacy_name(cond.dtype()));
-  const Shape shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a0.sizes()), b0.sizes());
-  Device dev = common_device({&cond, &a0, &b0});  // Note [Shapes before devices]
-  ResultType rt;
-  rt.add(a0);
-  rt.add(b0);
-  DType dt = rt.get();
-  Tensor c = cond.device() == dev ? cond : to(cond, dev, std::nullopt);
-  Tensor a = to_dtype(a0.device() == dev ? a0 : to(a0, dev, std::nullopt), dt);
-  Tensor b = to_dtype(b0.device() == dev ? b0 : to(b0, dev, std::nullopt), dt);
-  Tensor out = empty_on(shape, dt, dev);
-  const DeviceSlot& sl = slot_for(dev);
-  trace::op("where", dev);
-  sl.kernels->where(sl.exec, make_loop(shape, {&out, &c, &a, &b}));
-  if (any_requires_grad({&a0, &b0})) { record(out, {a0, b0}, WhereBackward0{c, a0, b0}); }
-  return out;
-}
-
-Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi) {
-  GL_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  auto sc = [&](double v) {
-    const bool integral = v == std::floor(v) && std::fabs(v) < 9.2e18;  // int64_t(v) defined
-    return is_floating(a.dtype()) || !integral ? Scalar::from_double(v) : Scalar::from_int(int64_t(v));
-  };
-  Tensor r;
-  {
-    NoGradGuard ng;
-    r = a;
-    if (lo) r = binary(BinaryOp::Maximum, r, sc(*lo));
-    if (hi) r = binary(BinaryOp::Minimum, r, sc(*hi));
-    if (r.is_same(a)) r = clone(a);
-  }
-  if (any_requires_grad({&a})) { record(r, {a}, ClampBackward1{a, lo, hi}); }
-  return r;
 }
 
 }  // namespace gl

@@ -1,8 +1,8 @@
 // index_add, take and nonzero, on the gather/scatter kernel as index_ops.cpp's
 // ops are (the shared pieces: index_run.h).
 #include <algorithm>
-#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/index_run.h"

@@ -5,9 +5,9 @@
 // then runs over B and the dims no tensor indexes. Where the indexed dims are
 // adjacent, B takes their place in the result; otherwise B comes first.
 #include <algorithm>
-#include "tensor/autograd/saved.h"
 #include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/index_run.h"

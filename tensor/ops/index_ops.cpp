@@ -6,8 +6,8 @@
 //   scatter    : grad.scatter(index, 0) and grad.gather(index) (ScatterBackward0/1)
 //   index_add  : grad and grad.index_select(index) * alpha (IndexAddBackward0)
 //   take, x[i, j] (index): a zero tensor accumulating grad at the indices.
-#include "tensor/autograd/saved.h"
 #include "tensor/autocast/autocast.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/ops/index_ops.h"
 #include "tensor/ops/index_run.h"
 

@@ -2,8 +2,8 @@
 // slices are Python's start:stop:step, so PyTorch code reads the same.
 #include "tensor/ops/indexing.h"
 #include <algorithm>
-#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/core/warning.h"
 #include "tensor/ops/composite.h"

@@ -2,8 +2,8 @@
 // derivative on tensors in a graph, the write-back of a result into self, and
 // the recording of an in-place op for autograd (Note [In-place autograd]).
 #include "tensor/ops/inplace.h"
-#include "tensor/autograd/saved.h"
 #include "tensor/autograd/node.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/promote.h"

@@ -1,9 +1,13 @@
-// Selections with numbers as operands: masked_fill, where with numbers,
-// clamp_ and clamp with tensor bounds (and the shared rule for a number's dtype).
-#include "tensor/autograd/saved.h"
+// Selections and bounds: where, masked_fill, clamp and clamp_, with tensors
+// or numbers as operands (and the shared rule for a number's dtype).
+#include <cmath>
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/composite.h"
+#include "tensor/ops/ops.h"
+#include "tensor/ops/promote.h"
+#include "tensor/runtime/trace.h"
 
 namespace gl {
 
@@ -30,6 +34,44 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, Other value) {
   record(out, value.t ? "MaskedFillBackward1" : "MaskedFillBackward0", inputs,
          MaskedFillBackward{mask, t.sizes(), t.dtype(), value.t != nullptr, v.dtype(), v.device()});
   return out;
+}
+
+Tensor where(const Tensor& cond, const Tensor& a0, const Tensor& b0) {
+  GL_CHECK(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+           dtype_legacy_name(cond.dtype()));
+  const Shape shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a0.sizes()), b0.sizes());
+  Device dev = common_device({&cond, &a0, &b0});  // Note [Shapes before devices]
+  ResultType rt;
+  rt.add(a0);
+  rt.add(b0);
+  DType dt = rt.get();
+  Tensor c = cond.device() == dev ? cond : to(cond, dev, std::nullopt);
+  Tensor a = to_dtype(a0.device() == dev ? a0 : to(a0, dev, std::nullopt), dt);
+  Tensor b = to_dtype(b0.device() == dev ? b0 : to(b0, dev, std::nullopt), dt);
+  Tensor out = empty_on(shape, dt, dev);
+  const DeviceSlot& sl = slot_for(dev);
+  trace::op("where", dev);
+  sl.kernels->where(sl.exec, make_loop(shape, {&out, &c, &a, &b}));
+  if (any_requires_grad({&a0, &b0})) { record(out, {a0, b0}, WhereBackward0{c, a0, b0}); }
+  return out;
+}
+
+Tensor clamp(const Tensor& a, std::optional<double> lo, std::optional<double> hi) {
+  GL_CHECK(lo || hi, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  auto sc = [&](double v) {
+    const bool integral = v == std::floor(v) && std::fabs(v) < 9.2e18;  // int64_t(v) defined
+    return is_floating(a.dtype()) || !integral ? Scalar::from_double(v) : Scalar::from_int(int64_t(v));
+  };
+  Tensor r;
+  {
+    NoGradGuard ng;
+    r = a;
+    if (lo) r = binary(BinaryOp::Maximum, r, sc(*lo));
+    if (hi) r = binary(BinaryOp::Minimum, r, sc(*hi));
+    if (r.is_same(a)) r = clone(a);
+  }
+  if (any_requires_grad({&a})) { record(r, {a}, ClampBackward1{a, lo, hi}); }
+  return r;
 }
 
 Tensor where(const Tensor& cond, Other x, Other y) {

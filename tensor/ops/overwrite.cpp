@@ -4,8 +4,8 @@
 // FillBackward2 (a number), FillBackward3 (a 0-dim tensor), CopyBackwards.
 // Unrecorded, y = x * 2; y:zero_() kept MulBackward0 and gave x the gradient
 // of y before the overwrite.
-#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/ops/composite.h"
 #include "tensor/ops/ops.h"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include "tensor/autograd/saved.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/ops.h"
 #include "tensor/ops/promote.h"

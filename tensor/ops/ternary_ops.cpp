@@ -1,9 +1,9 @@
 // addcmul, addcdiv and lerp (Note [Ternary ops] in kernels/spec.h): one kernel
 // each, so the rounding is PyTorch's, and the derivatives of
 // derivatives.yaml's rows.
-#include "tensor/autograd/saved.h"
 #include "tensor/autocast/autocast.h"
 #include "tensor/autograd/derivatives.h"
+#include "tensor/autograd/saved.h"
 #include "tensor/core/error.h"
 #include "tensor/ops/inplace.h"
 #include "tensor/ops/ops.h"
