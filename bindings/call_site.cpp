@@ -156,7 +156,24 @@ std::string dump_top(lua_State* L) {
 
 int opcode(uint32_t i) { return static_cast<int>(i & 0x7f); }
 int operand_a(uint32_t i) { return static_cast<int>((i >> 7) & 0xff); }
+int operand_b(uint32_t i) { return static_cast<int>((i >> 16) & 0xff); }
 int operand_c(uint32_t i) { return static_cast<int>((i >> 24) & 0xff); }
+
+// The pcs of f's instructions on source line `line` with opcode `op` and A
+// operand `a` (any A when a < 0), in order.
+std::vector<size_t> instructions_on_line(const Function& f, int64_t line, int op, int a) {
+  std::vector<size_t> pcs;
+  int64_t cur = f.linedefined;
+  size_t abs = 0;
+  for (size_t pc = 0; pc < f.code.size(); ++pc) {
+    if (abs < f.abslineinfo.size() && f.abslineinfo[abs].first == static_cast<int64_t>(pc))
+      cur = f.abslineinfo[abs++].second;
+    else cur += f.lineinfo[pc];
+    const uint32_t ins = f.code[pc];
+    if (cur == line && opcode(ins) == op && (a < 0 || operand_a(ins) == a)) pcs.push_back(pc);
+  }
+  return pcs;
+}
 
 // The opcodes of `src`'s main function whose C operand is `c`.
 std::vector<int> opcodes_with_c(lua_State* L, const std::string& src, int c) {
@@ -209,7 +226,6 @@ int geti_opcode(lua_State* L) {
   static int op = learn_opcode(L, index_probe);
   return op;
 }
-int operand_b(uint32_t i) { return static_cast<int>((i >> 16) & 0xff); }
 
 // The registers of the frame at `level` that getlocal reaches: its stack up
 // to the function it is calling, so the register that function sits in.
@@ -266,17 +282,10 @@ int calling_c(lua_State* L, int level, int op, int a_offset) {
 int call_operand_c(const std::string& dump, int op, int line, int a) {
   Function f;
   if (op < 0 || !read_dump(dump, &f)) return -1;
-  int64_t cur = f.linedefined;
-  size_t abs = 0;
   int found = -1;
-  for (size_t pc = 0; pc < f.code.size(); ++pc) {
-    if (abs < f.abslineinfo.size() && f.abslineinfo[abs].first == static_cast<int64_t>(pc))
-      cur = f.abslineinfo[abs++].second;
-    else cur += f.lineinfo[pc];
-    const uint32_t ins = f.code[pc];
-    if (cur != line || opcode(ins) != op || (a >= 0 && operand_a(ins) != a)) continue;
-    if (found != -1 && found != operand_c(ins)) return -1;  // two such calls on the line disagree
-    found = operand_c(ins);
+  for (size_t pc : instructions_on_line(f, line, op, a)) {
+    if (found != -1 && found != operand_c(f.code[pc])) return -1;  // two such calls on the line disagree
+    found = operand_c(f.code[pc]);
   }
   return found;
 }
@@ -290,15 +299,8 @@ bool result_indexed(lua_State* L, int level) {
   const bool read = read_dump(dump_top(L), &f);
   lua_pop(L, 1);
   if (!read) return false;
-  int64_t cur = f.linedefined;
-  size_t abs = 0;
   bool indexed = false, calls = false;
-  for (size_t pc = 0; pc < f.code.size(); ++pc) {
-    if (abs < f.abslineinfo.size() && f.abslineinfo[abs].first == static_cast<int64_t>(pc))
-      cur = f.abslineinfo[abs++].second;
-    else cur += f.lineinfo[pc];
-    const uint32_t ins = f.code[pc];
-    if (cur != ar.currentline || opcode(ins) != call || operand_a(ins) != a) continue;
+  for (size_t pc : instructions_on_line(f, ar.currentline, call, a)) {
     const bool next = pc + 1 < f.code.size() && opcode(f.code[pc + 1]) == geti && operand_b(f.code[pc + 1]) == a;
     if (calls && next != indexed) return false;  // two such calls on the line disagree
     calls = true;
